@@ -1,0 +1,59 @@
+import path from "node:path";
+import fs from "node:fs";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+
+/** Where the data lives, decided from DATABASE_URL. */
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir: string | null }
+  | { kind: "postgres"; host: string; port: number; user: string; password?: string; database: string };
+
+/** Reads DATABASE_URL: unset or `pglite:<dir>` → embedded, `pglite:memory://` → in memory, else a server. */
+export function parseDatabaseUrl(url: string | undefined, dataDir = "./data"): DatabaseTarget {
+  if (!url || url.startsWith("pglite:")) {
+    const rest = url ? url.slice("pglite:".length) : "";
+    if (rest === "memory://" || rest === "memory") return { kind: "pglite", dataDir: null };
+    return { kind: "pglite", dataDir: path.resolve(rest || path.join(dataDir, "pglite")) };
+  }
+  const u = new URL(url);
+  if (u.protocol !== "postgresql:" && u.protocol !== "postgres:") {
+    throw new Error(`DATABASE_URL: unsupported scheme ${u.protocol}`);
+  }
+  return {
+    kind: "postgres",
+    host: decodeURIComponent(u.hostname) || "127.0.0.1",
+    port: Number(u.port || 5432),
+    user: decodeURIComponent(u.username || "postgres"),
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    database: decodeURIComponent(u.pathname.replace(/^\//, "")) || "postgres",
+  };
+}
+
+/** An open database: the adapter factory Prisma and the schema engine share, and how to close it. */
+export interface OpenDatabase {
+  target: DatabaseTarget;
+  factory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database named by the target. PGlite allows one process per data dir, so the
+ * server opens it once and shares it.
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
+  if (target.kind === "pglite") {
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("pglite-prisma-adapter"),
+    ]);
+    if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
+    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    await client.waitReady;
+    const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
+    return { target, factory, close: () => client.close() };
+  }
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  // Separate fields, not a connection string: the adapter's shadow-database switch needs them.
+  const { kind: _kind, ...config } = target;
+  const factory = new PrismaPg({ ...config, max: 10 });
+  return { target, factory, close: async () => {} };
+}

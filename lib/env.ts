@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** Every setting the server reads, validated once. See the README's configuration table. */
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^(pglite:.*|postgres(ql)?:\/\/.+)$/, "must be pglite:<dir>, pglite:memory:// or postgresql://…")
+    .optional(),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().default("./data"),
+  NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Key for credentials at rest: 32 bytes as 64 hex chars or base64. Derived from the data dir secret when unset. */
+  SECRETS_KEY: z.string().optional(),
+  ADMIN_EMAIL: z.email("must be an e-mail address").optional(),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  ADMIN_NAME: z.string().default("Admin"),
+  LOAD_EXAMPLE_FLOWS: z.enum(["true", "false"]).default("true"),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url("must be a URL").optional(),
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** Parses process.env once; a wrong setting stops the server with one line per problem. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Tests change process.env between suites; this forgets the parsed copy. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}
