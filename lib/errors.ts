@@ -1,0 +1,60 @@
+/**
+ * The one error type of the app. Services and the flow engine throw it; the HTTP wrapper turns it
+ * into `{ error: { code, message, details? } }` with the status from STATUS_BY_CODE. Anything else
+ * that escapes is a bug and answers 500 `internal` without leaking its message or stack.
+ */
+export const STATUS_BY_CODE = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_id: 400,
+  invalid_graph: 422,
+  unprocessable: 422,
+  openapi_no_operation: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_unavailable: 503,
+  upstream_timeout: 504,
+  not_configured: 503,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS_BY_CODE;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+  /** Extra response headers, e.g. Retry-After on 429 or WWW-Authenticate on 401. */
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return STATUS_BY_CODE[this.code];
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** The JSON body every error answers with. */
+export function errorBody(err: AppError) {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(err.details === undefined ? {} : { details: err.details }),
+    },
+  };
+}
