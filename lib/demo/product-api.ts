@@ -1,0 +1,151 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError, errorBody } from "../errors";
+import {
+  buildCatalog,
+  COUNTRY_CODES,
+  type CountryCode,
+  type ProductQuery,
+  searchCatalog,
+  toApiProduct,
+} from "./product-catalog";
+
+/**
+ * A real HTTP server implementing flows/specs/product-search.yaml over the deterministic demo
+ * catalog. Used by `npm run product-api`, the e2e tests and the OpenAPI-chain tests.
+ */
+
+export const PRODUCTS_PATH = "/public/ai/v0/products";
+export const DEFAULT_SIZE = 5;
+export const MAX_SIZE = 50;
+const UNAVAILABLE_MESSAGE = "One or more services are unavailable";
+
+export interface ProductApiOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Start answering 503; defaults to env PRODUCT_API_UNAVAILABLE=1. */
+  unavailable?: boolean;
+}
+
+/** One request the server received on the products path (admin calls are not recorded). */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  query: Record<string, string>;
+}
+
+export interface ProductApi {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:4010 */
+  url: string;
+  host: string;
+  port: number;
+  requests: RecordedRequest[];
+  setUnavailable(on: boolean): void;
+  isUnavailable(): boolean;
+  close(): Promise<void>;
+}
+
+type Reply = { status: number; body: unknown };
+
+function badRequest(message: string): Reply {
+  return { status: 400, body: errorBody(new AppError("bad_request", message)) };
+}
+
+/** Parse an optional non-negative integer parameter; a string means "invalid, here is why". */
+function parseInteger(params: URLSearchParams, name: string): number | undefined | string {
+  const raw = params.get(name);
+  if (raw === null || raw.trim() === "") return undefined;
+  if (!/^\d+$/.test(raw.trim())) return `Query parameter "${name}" must be a non-negative integer, got "${raw}"`;
+  return Number(raw.trim());
+}
+
+/** Validate the query string of a products request into a ProductQuery, or a 400 reply. */
+export function parseProductQuery(params: URLSearchParams): ProductQuery | Reply {
+  const country = (params.get("countryCode") ?? "").trim().toUpperCase();
+  if (!country) return badRequest('Query parameter "countryCode" is required (one of US, GB, DE, SE, DK)');
+  if (!(COUNTRY_CODES as readonly string[]).includes(country)) {
+    return badRequest(`Unsupported countryCode "${params.get("countryCode")}"; supported: ${COUNTRY_CODES.join(", ")}`);
+  }
+  const q = (params.get("q") ?? "").trim();
+  if (!q) return badRequest('Query parameter "q" is required');
+  const ints: Record<string, number | undefined> = {};
+  for (const name of ["size", "min_price", "max_price"]) {
+    const value = parseInteger(params, name);
+    if (typeof value === "string") return badRequest(value);
+    ints[name] = value;
+  }
+  if (ints.size === 0) return badRequest('Query parameter "size" must be at least 1');
+  if (ints.min_price !== undefined && ints.max_price !== undefined && ints.min_price > ints.max_price) {
+    return badRequest('"min_price" must not be greater than "max_price"');
+  }
+  return {
+    countryCode: country as CountryCode,
+    q,
+    size: Math.min(ints.size ?? DEFAULT_SIZE, MAX_SIZE),
+    minPrice: ints.min_price,
+    maxPrice: ints.max_price,
+  };
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Start the product-search API. Resolves once it listens. */
+export async function createProductApi(opts: ProductApiOptions = {}): Promise<ProductApi> {
+  const catalog = buildCatalog();
+  const requests: RecordedRequest[] = [];
+  let unavailable = opts.unavailable ?? process.env.PRODUCT_API_UNAVAILABLE === "1";
+
+  const handle = (req: http.IncomingMessage): Reply => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const method = req.method ?? "GET";
+    if (url.pathname === "/__admin/unavailable" && method === "POST") {
+      unavailable = ["1", "true", "on"].includes(url.searchParams.get("on") ?? "1");
+      return { status: 200, body: { unavailable } };
+    }
+    if (url.pathname === "/__admin/requests" && method === "GET") return { status: 200, body: { requests } };
+    if (url.pathname !== PRODUCTS_PATH) {
+      return { status: 404, body: errorBody(new AppError("not_found", `No route for ${url.pathname}`)) };
+    }
+    requests.push({ method, url: req.url ?? "/", query: Object.fromEntries(url.searchParams) });
+    if (method !== "GET") {
+      return { status: 405, body: errorBody(new AppError("method_not_allowed", `${method} is not allowed; use GET`)) };
+    }
+    if (unavailable) return { status: 503, body: errorBody(new AppError("upstream_unavailable", UNAVAILABLE_MESSAGE)) };
+    const query = parseProductQuery(url.searchParams);
+    if ("status" in query) return query;
+    return { status: 200, body: { products: searchCatalog(catalog, query).map(toApiProduct) } };
+  };
+
+  const server = http.createServer((req, res) => {
+    // Drain any request body so keep-alive connections stay usable.
+    req.resume();
+    req.on("end", () => send(res, handle(req)));
+  });
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    requests,
+    setUnavailable: (on) => {
+      unavailable = on;
+    },
+    isUnavailable: () => unavailable,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
