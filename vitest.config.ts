@@ -1,6 +1,21 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Vitest 5 formats failures with Map.groupBy (Node 21+); our machines run Node 20.
+if (!(Map as { groupBy?: unknown }).groupBy) {
+  Object.defineProperty(Map, "groupBy", {
+    value<T, K>(items: Iterable<T>, key: (item: T, i: number) => K) {
+      const map = new Map<K, T[]>();
+      let i = 0;
+      for (const item of items) {
+        const k = key(item, i++);
+        map.set(k, [...(map.get(k) ?? []), item]);
+      }
+      return map;
+    },
+  });
+}
+
 // Two projects: `unit` (pure code beside its source) and `integration` (real route handlers on a
 // database: in-memory PGlite by default, the PostgreSQL server when DATABASE_URL says so).
 export default defineConfig({
@@ -16,6 +31,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
+          setupFiles: ["tests/integration/setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,0 +1,8 @@
+import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/responses";
+
+// Any /api path no route matched answers the JSON error shape, not an HTML page.
+const notFound = (req: Request) =>
+  errorResponse(new AppError("not_found", `No API route ${req.method} ${new URL(req.url).pathname}.`));
+
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

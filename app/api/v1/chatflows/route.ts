@@ -1,0 +1,12 @@
+import { route } from "@/lib/http/route";
+import { json } from "@/lib/http/responses";
+import { manageChatflows } from "@/lib/http/policies";
+import { createChatflowSchema } from "@/lib/schemas/chatflow";
+import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
+
+
+export const GET = route({ auth: manageChatflows }, async ({ caller }) => listChatflowsFor(caller));
+
+export const POST = route({ auth: manageChatflows, body: createChatflowSchema }, async ({ body, caller }) =>
+  json(await createChatflow(body, caller), 201),
+);

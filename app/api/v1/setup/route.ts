@@ -1,0 +1,15 @@
+import { route } from "@/lib/http/route";
+import { json } from "@/lib/http/responses";
+import { enforceRateLimit } from "@/lib/http/rate-limit";
+import { clientIp } from "@/lib/http/client-ip";
+import { setupAdminSchema } from "@/lib/schemas/user";
+import { needsSetup, setupFirstAdmin } from "@/lib/services/users";
+
+/** Whether the one-time setup is still open. */
+export const GET = route({ auth: { anonymous: true, session: true } }, async () => ({ needsSetup: await needsSetup() }));
+
+/** Creates the first admin; 409 once any user exists. */
+export const POST = route({ auth: { anonymous: true }, body: setupAdminSchema }, async ({ req, body }) => {
+  enforceRateLimit(`setup:${clientIp(req)}`, 10, 60_000);
+  return json(await setupFirstAdmin(body), 201);
+});

@@ -1,0 +1,10 @@
+import { route } from "@/lib/http/route";
+import { json } from "@/lib/http/responses";
+import { adminsOnly } from "@/lib/http/policies";
+import { createUserSchema } from "@/lib/schemas/user";
+import { createUser, listUsersDto } from "@/lib/services/users";
+
+
+export const GET = route({ auth: adminsOnly }, async () => listUsersDto());
+
+export const POST = route({ auth: adminsOnly, body: createUserSchema }, async ({ body }) => json(await createUser(body), 201));

@@ -1,0 +1,45 @@
+import { getDb } from "../client";
+
+const listed = {
+  id: true, name: true, prefix: true, permissions: true, allChatflows: true,
+  lastUsedAt: true, revokedAt: true, createdAt: true,
+  chatflows: { select: { chatflowId: true } },
+} as const;
+
+export async function findApiKeyByPrefix({ prefix }: { prefix: string }) {
+  return (await getDb()).apiKey.findUnique({
+    where: { prefix },
+    include: { chatflows: { select: { chatflowId: true } } },
+  });
+}
+
+export async function listApiKeys() {
+  return (await getDb()).apiKey.findMany({ select: listed, orderBy: { createdAt: "desc" } });
+}
+
+export async function insertApiKey(input: {
+  name: string; prefix: string; keyHash: string; permissions: string[];
+  allChatflows: boolean; chatflowIds: string[]; createdById: string | null;
+}) {
+  const { chatflowIds, ...data } = input;
+  return (await getDb()).apiKey.create({
+    data: { ...data, chatflows: { create: chatflowIds.map((chatflowId) => ({ chatflowId })) } },
+    select: listed,
+  });
+}
+
+export async function revokeApiKeyById({ id }: { id: string }) {
+  return (await getDb()).apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+export async function findApiKeyById({ id }: { id: string }) {
+  return (await getDb()).apiKey.findUnique({ where: { id }, select: listed });
+}
+
+export async function touchApiKey({ id }: { id: string }) {
+  return (await getDb()).apiKey.update({ where: { id }, data: { lastUsedAt: new Date() }, select: { id: true } });
+}
+
+export async function countExistingChatflows({ ids }: { ids: string[] }) {
+  return (await getDb()).chatflow.count({ where: { id: { in: ids } } });
+}

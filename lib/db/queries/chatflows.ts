@@ -1,0 +1,47 @@
+import { getDb } from "../client";
+import type { Prisma } from "../generated/client";
+
+/** Fields listed without the (possibly large) graph. */
+export const chatflowSummary = {
+  id: true, name: true, description: true, version: true, isPublic: true, createdAt: true, updatedAt: true,
+} as const;
+
+export async function listChatflows({ ids }: { ids?: string[] } = {}) {
+  return (await getDb()).chatflow.findMany({
+    where: ids ? { id: { in: ids } } : undefined,
+    select: chatflowSummary,
+    orderBy: { updatedAt: "desc" },
+  });
+}
+
+export async function findChatflowById({ id }: { id: string }) {
+  return (await getDb()).chatflow.findUnique({ where: { id } });
+}
+
+export async function insertChatflow({ data }: { data: Prisma.ChatflowCreateInput }) {
+  return (await getDb()).chatflow.create({ data });
+}
+
+/**
+ * Saves changed fields and bumps the version. With `expectedVersion`, the update only happens
+ * when nobody saved in between (optimistic concurrency); returns null when it did not match.
+ */
+export async function updateChatflow({ id, data, expectedVersion }: {
+  id: string; data: Prisma.ChatflowUpdateInput; expectedVersion?: number;
+}) {
+  const db = await getDb();
+  const { count } = await db.chatflow.updateMany({
+    where: { id, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+    data: { ...(data as Prisma.ChatflowUpdateManyMutationInput), version: { increment: 1 } },
+  });
+  return count ? db.chatflow.findUnique({ where: { id } }) : null;
+}
+
+/** Deletes a chatflow; messages and API-key scopes go with it (ON DELETE CASCADE). */
+export async function deleteChatflowById({ id }: { id: string }) {
+  return (await getDb()).chatflow.deleteMany({ where: { id } });
+}
+
+export async function countChatflows() {
+  return (await getDb()).chatflow.count();
+}

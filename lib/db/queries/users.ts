@@ -1,0 +1,29 @@
+import { getDb } from "../client";
+import type { Role } from "../generated/enums";
+
+/** Public fields of a user; the password hash never leaves this module except for sign-in checks. */
+const publicUser = { id: true, email: true, name: true, role: true, createdAt: true } as const;
+
+export async function countUsers() {
+  return (await getDb()).user.count();
+}
+
+export async function findUserByEmail({ email }: { email: string }) {
+  return (await getDb()).user.findUnique({ where: { email: email.toLowerCase() } });
+}
+
+export async function findUserById({ id }: { id: string }) {
+  return (await getDb()).user.findUnique({ where: { id }, select: publicUser });
+}
+
+export async function listUsers() {
+  return (await getDb()).user.findMany({ select: publicUser, orderBy: { createdAt: "asc" } });
+}
+
+export async function insertUser(input: { email: string; name: string; passwordHash: string; role: Role }) {
+  return (await getDb()).user.create({ data: { ...input, email: input.email.toLowerCase() }, select: publicUser });
+}
+
+export async function deleteUserById({ id }: { id: string }) {
+  return (await getDb()).user.deleteMany({ where: { id } });
+}

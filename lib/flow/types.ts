@@ -1,0 +1,71 @@
+/**
+ * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
+ * gets back (BuiltFlow, RunResult). Everything here is plain data or plain functions, so a run stays
+ * expressible as serialisable data (chatflow id, version, body, session) for a queue worker.
+ */
+
+/** One stored or request-supplied message of the conversation, oldest first. */
+export interface HistoryMessage {
+  role: "userMessage" | "apiMessage";
+  content: string;
+}
+
+export interface ImageUpload {
+  mime: string;
+  base64: string;
+}
+
+export interface FlowLogger {
+  debug?(msg: string, data?: Record<string, unknown>): void;
+  info?(msg: string, data?: Record<string, unknown>): void;
+  warn?(msg: string, data?: Record<string, unknown>): void;
+  error?(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** Everything a node runtime may use at build time; no process.env, no database. */
+export interface BuildContext {
+  chatflowId: string;
+  /** Decrypted credential fields by credential id; throws (an AppError) when unknown. */
+  resolveCredential(id: string): Promise<Record<string, string>>;
+  env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL: string };
+  /** The guarded outbound fetch for external APIs (OpenAPI chain, spec URLs). */
+  fetch: typeof fetch;
+  logger?: FlowLogger;
+}
+
+export interface RunInput {
+  question: string;
+  /** Stored session messages + request history, oldest first; a memory node windows them. */
+  history: HistoryMessage[];
+  images?: ImageUpload[];
+  signal?: AbortSignal;
+  /** Called with each streamed token of the answer. */
+  onToken?(token: string): void;
+}
+
+export interface UsedTool {
+  tool: string;
+  toolInput: unknown;
+  toolOutput: string;
+}
+
+export interface SourceDocument {
+  pageContent: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface RunResult {
+  text: string;
+  usedTools: UsedTool[];
+  sourceDocuments?: SourceDocument[];
+}
+
+export interface BuiltFlow {
+  chatflowId: string;
+  endingNodeId: string;
+  /** The label of the memory node's definition (e.g. "Buffer Memory") when the flow has one. */
+  memoryType?: string;
+  /** True when a chat model of the flow accepts image uploads. */
+  allowsImages: boolean;
+  run(input: RunInput): Promise<RunResult>;
+}

@@ -1,0 +1,45 @@
+import { AppError } from "../errors";
+
+type Window = { count: number; resetAt: number };
+
+/**
+ * Fixed-window counters in process memory (the embedded, single-process mode). Queue mode keeps
+ * them in Redis instead; the interface stays `hit(key, max, windowMs)`.
+ */
+export class MemoryRateLimiter {
+  private windows = new Map<string, Window>();
+
+  /** Counts one request; returns the seconds to wait when over the limit, else 0. */
+  hit(key: string, max: number, windowMs: number, now = Date.now()): number {
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+      if (this.windows.size > 50_000) this.sweep(now);
+    }
+    w.count += 1;
+    return w.count > max ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 0;
+  }
+
+  /** Forgets a key, e.g. after a successful sign-in. */
+  reset(key: string): void {
+    this.windows.delete(key);
+  }
+
+  private sweep(now: number) {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+const holder = globalThis as unknown as { __switchyardLimiter?: MemoryRateLimiter };
+export const rateLimiter = (holder.__switchyardLimiter ??= new MemoryRateLimiter());
+
+/** Throws 429 with Retry-After when the key is over its limit. */
+export function enforceRateLimit(key: string, max: number, windowMs: number, what = "requests"): void {
+  const retryAfter = rateLimiter.hit(key, max, windowMs);
+  if (retryAfter > 0) {
+    throw new AppError("rate_limited", `Too many ${what}; try again in ${retryAfter} s.`, {
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+}

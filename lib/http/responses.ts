@@ -1,0 +1,24 @@
+import { AppError, errorBody, isAppError } from "../errors";
+
+/** A JSON response. */
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500. */
+export function errorResponse(err: unknown): Response {
+  const appError = isAppError(err) ? err : toAppError(err);
+  if (appError.code === "internal") console.error("[switchyard] unhandled error:", err);
+  return json(errorBody(appError), appError.status, appError.headers);
+}
+
+function toAppError(err: unknown): AppError {
+  // Prisma's "record not found" on a racing delete is a 404, not a server fault.
+  const code = (err as { code?: string } | null)?.code;
+  if (code === "P2025") return new AppError("not_found", "The record no longer exists.");
+  if (code === "P2002") return new AppError("conflict", "A record with the same unique value already exists.");
+  return new AppError("internal", "Internal server error.");
+}

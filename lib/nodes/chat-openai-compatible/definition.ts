@@ -1,0 +1,52 @@
+import { T, type NodeDefinition } from "../types";
+
+export const chatOpenAICompatibleDefinition = {
+  name: "chatOpenAICompatible",
+  version: 1,
+  label: "OpenAI-compatible Chat Model",
+  category: "Chat Models",
+  description:
+    "A chat model served by OpenAI or any OpenAI-compatible server (Ollama, llama.cpp server, vLLM, LM Studio) by base URL.",
+  inputs: [
+    {
+      kind: "param",
+      name: "credential",
+      label: "Credential",
+      type: "credential",
+      credentialTypes: ["openai"],
+      optional: true,
+      description: "API key (and optional base URL). Without one, the server's OPENAI_API_KEY / OPENAI_BASE_URL apply.",
+    },
+    {
+      kind: "param",
+      name: "model",
+      label: "Model name",
+      type: "string",
+      optional: true,
+      placeholder: "gpt-4o-mini",
+      description: "Empty: the server's OPENAI_MODEL.",
+    },
+    { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.7, min: 0, max: 2 },
+    { kind: "param", name: "maxTokens", label: "Max tokens", type: "number", optional: true, integer: true, min: 1, additional: true },
+    {
+      kind: "param",
+      name: "baseURL",
+      label: "Base URL",
+      type: "string",
+      optional: true,
+      placeholder: "http://127.0.0.1:11434/v1",
+      pattern: "^https?://",
+      additional: true,
+      description: "Overrides the credential's and the server's base URL.",
+    },
+    {
+      kind: "param",
+      name: "allowImageUploads",
+      label: "Allow image uploads",
+      type: "boolean",
+      default: false,
+      description: "Send uploaded images to the model (it must accept images).",
+    },
+  ],
+  outputs: [{ name: "chatModel", label: "Chat model", types: [T.chatModel, T.languageModel] }],
+} satisfies NodeDefinition;

@@ -1,0 +1,14 @@
+import { T, type NodeDefinition } from "../types";
+
+export const llmChainDefinition = {
+  name: "llmChain",
+  version: 1,
+  label: "LLM Chain",
+  category: "Chains",
+  description: "Formats a prompt with the question and asks the chat model. No memory: each question stands alone.",
+  inputs: [
+    { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
+    { kind: "anchor", name: "prompt", label: "Prompt", accepts: [T.prompt] },
+  ],
+  outputs: [{ name: "chain", label: "LLM chain", types: [T.chain, "LLMChain"] }],
+} satisfies NodeDefinition;

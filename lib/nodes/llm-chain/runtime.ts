@@ -1,0 +1,37 @@
+import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manager";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HumanMessage } from "@langchain/core/messages";
+import type { BasePromptTemplate } from "@langchain/core/prompts";
+import type { NodeRuntime } from "../runtime-types";
+import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
+import { messageText, withImages } from "../shared/messages";
+import { questionValues } from "../shared/prompts";
+
+/** Prompt → chat model. Every open prompt variable receives the question. */
+export class PromptLlmChain extends FlowChain {
+  constructor(
+    private readonly model: BaseChatModel,
+    private readonly prompt: BasePromptTemplate,
+  ) {
+    super({});
+  }
+
+  _chainType() {
+    return "switchyard_llm_chain";
+  }
+
+  protected async answer(turn: ChainTurn, runManager?: CallbackManagerForChainRun): Promise<string> {
+    const value = await this.prompt.formatPromptValue(questionValues(this.prompt, turn.question));
+    const messages = value.toChatMessages();
+    const last = messages.length - 1;
+    if (turn.images.length > 0 && last >= 0 && HumanMessage.isInstance(messages[last])) {
+      messages[last] = withImages(messages[last], turn.images);
+    }
+    const reply = await this.model.invoke(messages, childConfig(runManager, turn.signal));
+    return messageText(reply);
+  }
+}
+
+/** Builds the LLM chain from its model and prompt inputs. */
+export const buildLlmChain: NodeRuntime = async ({ inputs }) =>
+  new PromptLlmChain(inputs.model as BaseChatModel, inputs.prompt as BasePromptTemplate);

@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** An origin like https://shop.example.com or http://127.0.0.1:5173 (no path). */
+export const originSchema = z
+  .string()
+  .trim()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.origin === s.replace(/\/$/, "");
+    } catch {
+      return false;
+    }
+  }, "must be an origin such as https://example.com (scheme, host, optional port; no path)")
+  .transform((s) => new URL(s).origin);
+
+/** Shape of a saved graph; the node-by-node checks live in lib/flow and run on save-to-run. */
+export const graphShapeSchema = z.object({
+  nodes: z.array(z.looseObject({ id: z.string().min(1).max(200), type: z.string().min(1).max(200) })).max(2000),
+  edges: z.array(z.looseObject({ id: z.string().min(1).max(400), source: z.string(), target: z.string() })).max(10000),
+  viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
+});
+
+export const rateLimitSchema = z.object({
+  max: z.number().int().min(1).max(100_000),
+  windowSec: z.number().int().min(1).max(86_400),
+});
+
+export const chatbotConfigSchema = z
+  .object({
+    title: z.string().max(200).optional(),
+    welcomeMessage: z.string().max(2000).optional(),
+    starterPrompts: z.array(z.string().max(300)).max(10).optional(),
+    theme: z.record(z.string(), z.string().max(200)).optional(),
+  })
+  .strict();
+
+export const speechToTextSchema = z
+  .object({
+    enabled: z.boolean(),
+    baseUrl: z.url().optional(),
+    model: z.string().max(200).optional(),
+    credentialId: z.uuid().optional(),
+  })
+  .strict();
+
+const chatflowFields = {
+  name: z.string().trim().min(1, "is required").max(200),
+  description: z.string().max(5000),
+  graph: graphShapeSchema,
+  isPublic: z.boolean(),
+  allowedOrigins: z.array(originSchema).max(100),
+  rateLimit: rateLimitSchema.nullable(),
+  overrideAllowList: z.array(z.string().min(1).max(200)).max(200),
+  chatbotConfig: chatbotConfigSchema,
+  speechToText: speechToTextSchema,
+};
+
+/** POST /api/v1/chatflows: unknown fields are refused (400 naming them), never mass-assigned. */
+export const createChatflowSchema = z
+  .object({ ...chatflowFields, name: chatflowFields.name })
+  .partial()
+  .required({ name: true })
+  .strict();
+
+/** PUT /api/v1/chatflows/{id}: any subset; `expectedVersion` turns on conflict detection (409). */
+export const updateChatflowSchema = z
+  .object({ ...chatflowFields, expectedVersion: z.number().int().min(1) })
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).some((k) => k !== "expectedVersion"), "nothing to update");
+
+export type CreateChatflowInput = z.infer<typeof createChatflowSchema>;
+export type UpdateChatflowInput = z.infer<typeof updateChatflowSchema>;

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * The saved graph of a chatflow, shared by the canvas and the server. Nodes hold only their param
+ * values; connections are edges between handle ids made by `handleId` (lib/nodes/handles.ts), and the
+ * engine passes built objects along them by input name. Node ids never contain ":" so handle ids
+ * parse back.
+ */
+
+export const nodeIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^:\s]+$/, "must not contain ':' or spaces");
+
+export const graphNodeSchema = z.object({
+  id: nodeIdSchema,
+  /** The definition name, e.g. "chatOpenAICompatible". */
+  type: z.string().min(1).max(200),
+  position: z.object({ x: z.number(), y: z.number() }),
+  data: z.object({
+    /** Param values only, by input name. */
+    inputs: z.record(z.string(), z.unknown()).default({}),
+    label: z.string().max(200).optional(),
+  }),
+});
+
+export const graphEdgeSchema = z.object({
+  id: z.string().min(1).max(400),
+  source: nodeIdSchema,
+  sourceHandle: z.string().min(1).max(500),
+  target: nodeIdSchema,
+  targetHandle: z.string().min(1).max(500),
+});
+
+export const graphSchema = z.object({
+  nodes: z.array(graphNodeSchema).max(2000),
+  edges: z.array(graphEdgeSchema).max(10000),
+  viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
+});
+
+export type GraphNode = z.infer<typeof graphNodeSchema>;
+export type GraphEdge = z.infer<typeof graphEdgeSchema>;
+export type Graph = z.infer<typeof graphSchema>;

@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { getDb } from "../db/client";
+import { graphShapeSchema } from "../schemas/chatflow";
+
+const EXAMPLES_KEY = "examplesLoaded";
+
+const exampleFileSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  graph: graphShapeSchema,
+  overrideAllowList: z.array(z.string()).default([]),
+  chatbotConfig: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** Replaces `{ "$file": "specs/x.yaml" }` values with the file's text, so saved graphs hold real data. */
+function inlineFiles(value: unknown, dir: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => inlineFiles(v, dir));
+  if (value && typeof value === "object") {
+    const file = (value as { $file?: unknown }).$file;
+    if (typeof file === "string") {
+      const resolved = path.resolve(dir, file);
+      if (!resolved.startsWith(path.resolve(dir) + path.sep)) throw new Error(`Example file escapes flows/: ${file}`);
+      return fs.readFileSync(resolved, "utf8");
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inlineFiles(v, dir)]));
+  }
+  return value;
+}
+
+/** Reads every `flows/*.json` example, with referenced files inlined. */
+export function readExampleFlows(dir = path.resolve("flows")) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => {
+      const raw = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      return { file: f, ...exampleFileSchema.parse(inlineFiles(raw, dir)) };
+    });
+}
+
+/** Loads the example flows once, on the first start of an installation. */
+export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
+  const db = await getDb();
+  if (await db.setting.findUnique({ where: { key: EXAMPLES_KEY } })) return 0;
+  const examples = readExampleFlows(dir);
+  await db.$transaction([
+    ...examples.map((e) =>
+      db.chatflow.create({
+        data: {
+          name: e.name, description: e.description, graph: e.graph as never,
+          overrideAllowList: e.overrideAllowList, chatbotConfig: e.chatbotConfig as never,
+        },
+      }),
+    ),
+    db.setting.create({ data: { key: EXAMPLES_KEY, value: { at: new Date().toISOString(), count: examples.length } } }),
+  ]);
+  return examples.length;
+}

@@ -1,0 +1,42 @@
+import { AppError } from "../errors";
+import { countUsers, deleteUserById, findUserByEmail, insertUser, listUsers } from "../db/queries/users";
+import { hashPassword } from "../security/passwords";
+import type { Role } from "../db/generated/enums";
+
+/** True until the first admin exists: the setup page is open only then. */
+export async function needsSetup(): Promise<boolean> {
+  return (await countUsers()) === 0;
+}
+
+/** Creates the first admin; refused once any user exists. */
+export async function setupFirstAdmin(input: { email: string; name: string; password: string }) {
+  if (!(await needsSetup())) throw new AppError("conflict", "Setup is already done: sign in instead.");
+  const { password, ...rest } = input;
+  return insertUser({ ...rest, passwordHash: await hashPassword(password), role: "admin" });
+}
+
+/** Adds a user (admins add builders or other admins). */
+export async function createUser(input: { email: string; name: string; password: string; role: Role }) {
+  if (await findUserByEmail({ email: input.email })) throw new AppError("conflict", `A user with e-mail ${input.email} already exists.`);
+  const { password, ...rest } = input;
+  return insertUser({ ...rest, passwordHash: await hashPassword(password) });
+}
+
+/** Every user without password hashes. */
+export async function listUsersDto() {
+  return listUsers();
+}
+
+/** Removes a user; an admin cannot remove themself. */
+export async function deleteUser(id: string, actingUserId: string) {
+  if (id === actingUserId) throw new AppError("bad_request", "You cannot delete your own account.");
+  const { count } = await deleteUserById({ id });
+  if (!count) throw new AppError("not_found", `User ${id} not found.`);
+  return { deleted: true, id };
+}
+
+/** On start: creates the admin from ADMIN_EMAIL / ADMIN_PASSWORD when there is no user yet. */
+export async function ensureAdminFromEnv(env: { ADMIN_EMAIL?: string; ADMIN_PASSWORD?: string; ADMIN_NAME: string }) {
+  if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD || !(await needsSetup())) return null;
+  return setupFirstAdmin({ email: env.ADMIN_EMAIL.toLowerCase(), name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD });
+}

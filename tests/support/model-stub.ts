@@ -1,0 +1,225 @@
+/**
+ * A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and demos without a real model:
+ * chat completions (JSON and SSE, tool calls and legacy function calls), embeddings, audio
+ * transcriptions and the model list. What it answers is decided by a swappable "brain".
+ * Importable by vitest and Playwright global setup; `scripts/model-stub.ts` runs it standalone.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./model-brain";
+import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./model-embeddings";
+import { completionChunks, completionJson, readTools } from "./model-wire";
+
+export { demoBrain, scriptedBrain } from "./model-brain";
+export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./model-brain";
+
+export const DEFAULT_TRANSCRIPT = "find me a laptop under 1500 in Germany";
+export const STUB_MODELS = ["stub-model", "gpt-4o-mini", "stub-embedding", "text-embedding-3-small", "whisper-1"];
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+export interface ModelStubOptions {
+  brain?: Brain;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  transcript?: string;
+  embeddingDimensions?: number;
+  /** When set, requests must send `Authorization: Bearer <apiKey>` (else 401 like OpenAI). */
+  apiKey?: string;
+}
+
+/** One API call the stub received (admin calls are not recorded). Multipart bodies are summarised. */
+export interface RecordedModelRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface ModelStub {
+  /** Base URL ending in /v1, ready for `baseURL` / `configuration.baseURL`. */
+  url: string;
+  port: number;
+  requests: RecordedModelRequest[];
+  setBrain(brain: Brain): void;
+  setTranscript(text: string): void;
+  close(): Promise<void>;
+}
+
+type Reply = { status: number; json: unknown } | { status: number; text: string } | { sse: unknown[] };
+
+class StubHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = "invalid_request_error",
+  ) {
+    super(message);
+  }
+}
+
+function openAiError(status: number, message: string, type: string): Reply {
+  return { status, json: { error: { message, type, param: null, code: null } } };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    size += (part as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new StubHttpError(413, "Request body too large");
+    parts.push(part as Buffer);
+  }
+  return Buffer.concat(parts);
+}
+
+function parseJson(raw: Buffer): Record<string, unknown> {
+  try {
+    const value = JSON.parse(raw.toString("utf8") || "{}");
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  throw new StubHttpError(400, "Request body must be a JSON object");
+}
+
+async function chatCompletion(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
+  if (!Array.isArray(body.messages) || body.messages.length === 0) throw new StubHttpError(400, "'messages' must be a non-empty array");
+  const messages = body.messages as ChatMessage[];
+  const model = typeof body.model === "string" ? body.model : "stub-model";
+  const { tools, mode } = readTools(body);
+  const reply: BrainReply = await brain({ model, messages, tools, body });
+  if ("error" in reply) return openAiError(reply.error.status, reply.error.message, "server_error");
+  if (body.stream === true) {
+    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    return { sse: completionChunks(reply, mode, model, messages, includeUsage) };
+  }
+  return { status: 200, json: completionJson(reply, mode, model, messages) };
+}
+
+async function transcription(req: http.IncomingMessage, raw: Buffer, transcript: string): Promise<{ reply: Reply; record: unknown }> {
+  const type = req.headers["content-type"] ?? "";
+  if (!type.startsWith("multipart/form-data")) throw new StubHttpError(415, "Expected multipart/form-data");
+  const form = await new Request("http://stub/", { method: "POST", headers: { "content-type": type }, body: new Uint8Array(raw) }).formData();
+  const file = form.get("file");
+  if (!file || typeof file === "string") throw new StubHttpError(400, "'file' is required");
+  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
+  const record = { ...fields, file: { name: file.name, size: file.size, type: file.type } };
+  const format = String(form.get("response_format") ?? "json");
+  if (format === "text" || format === "srt" || format === "vtt") return { reply: { status: 200, text: transcript }, record };
+  const json = format === "verbose_json" ? { task: "transcribe", language: "english", duration: 2.5, text: transcript, segments: [] } : { text: transcript };
+  return { reply: { status: 200, json }, record };
+}
+
+function modelList(): Reply {
+  const created = 1_700_000_000;
+  return { status: 200, json: { object: "list", data: STUB_MODELS.map((id) => ({ id, object: "model", created, owned_by: "switchyard-stub" })) } };
+}
+
+function writeReply(res: http.ServerResponse, reply: Reply): void {
+  if ("sse" in reply) {
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    for (const chunk of reply.sse) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    res.end("data: [DONE]\n\n");
+    return;
+  }
+  const isText = "text" in reply;
+  const payload = isText ? reply.text : JSON.stringify(reply.json);
+  res.writeHead(reply.status, {
+    "content-type": isText ? "text/plain; charset=utf-8" : "application/json",
+    "content-length": Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+interface StubState {
+  brain: Brain;
+  transcript: string;
+  dimensions: number;
+  apiKey?: string;
+  requests: RecordedModelRequest[];
+}
+
+/** Admin endpoints let e2e tests (other processes) script the stub: reply queue, reset, requests. */
+function adminRoute(method: string, path: string, raw: Buffer, state: StubState): Reply | undefined {
+  if (method === "POST" && path === "/__admin/script") {
+    const body = JSON.parse(raw.toString("utf8") || "[]") as BrainReply[] | { replies: BrainReply[] };
+    state.brain = scriptedBrain(Array.isArray(body) ? body : body.replies);
+    return { status: 200, json: { ok: true } };
+  }
+  if (method === "POST" && path === "/__admin/reset") {
+    state.brain = demoBrain;
+    state.requests.length = 0;
+    return { status: 200, json: { ok: true } };
+  }
+  if (method === "POST" && path === "/__admin/transcript") {
+    state.transcript = String((parseJson(raw) as { text?: unknown }).text ?? "");
+    return { status: 200, json: { ok: true } };
+  }
+  if (method === "GET" && path === "/__admin/requests") return { status: 200, json: { requests: state.requests } };
+  return undefined;
+}
+
+async function route(req: http.IncomingMessage, state: StubState): Promise<Reply> {
+  const method = req.method ?? "GET";
+  const path = new URL(req.url ?? "/", "http://stub").pathname.replace(/\/+$/, "");
+  const raw = await readBody(req);
+  const admin = adminRoute(method, path, raw, state);
+  if (admin) return admin;
+  if (state.apiKey && req.headers.authorization !== `Bearer ${state.apiKey}`) {
+    return { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } };
+  }
+  if (method === "GET" && path === "/v1/models") return modelList();
+  if (method !== "POST") throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
+  if (path === "/v1/audio/transcriptions") {
+    const { reply, record } = await transcription(req, raw, state.transcript);
+    state.requests.push({ method, path, body: record });
+    return reply;
+  }
+  const body = parseJson(raw);
+  state.requests.push({ method, path, body });
+  if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
+  if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
+  throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
+}
+
+/** Start the stub on 127.0.0.1 (or `host`). Resolves once it listens. */
+export async function createModelStub(opts: ModelStubOptions = {}): Promise<ModelStub> {
+  const state: StubState = {
+    brain: opts.brain ?? demoBrain,
+    transcript: opts.transcript ?? DEFAULT_TRANSCRIPT,
+    dimensions: opts.embeddingDimensions ?? DEFAULT_EMBEDDING_DIMENSIONS,
+    apiKey: opts.apiKey,
+    requests: [],
+  };
+  const server = http.createServer((req, res) => {
+    route(req, state)
+      .catch((err: unknown) =>
+        err instanceof StubHttpError
+          ? openAiError(err.status, err.message, err.type)
+          : openAiError(500, `Stub failure: ${err instanceof Error ? err.message : String(err)}`, "server_error"),
+      )
+      .then((reply) => writeReply(res, reply));
+  });
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
+    port,
+    requests: state.requests,
+    setBrain: (brain) => {
+      state.brain = brain;
+    },
+    setTranscript: (text) => {
+      state.transcript = text;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
