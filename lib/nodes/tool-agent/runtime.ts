@@ -1,0 +1,25 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { AppError } from "../../errors";
+import type { NodeRuntime } from "../runtime-types";
+import type { ChatHistoryMemory } from "../shared/memory";
+import { ToolAgentChain } from "./agent";
+
+/** Builds the tool agent from its model, tools, optional memory and settings. */
+export const buildToolAgent: NodeRuntime = async ({ params, inputs, label }) => {
+  const model = inputs.model as BaseChatModel;
+  const tools = (inputs.tools as StructuredToolInterface[] | undefined) ?? [];
+  if (tools.length > 0 && typeof model.bindTools !== "function") {
+    throw new AppError("invalid_graph", `${label}: the connected chat model does not support tool calling.`);
+  }
+  const names = tools.map((t) => t.name);
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate) throw new AppError("invalid_graph", `${label}: two tools are named "${duplicate}"; tool names must differ.`);
+  return new ToolAgentChain({
+    model,
+    tools,
+    systemMessage: String(params.systemMessage ?? ""),
+    maxIterations: params.maxIterations as number,
+    memory: inputs.memory as ChatHistoryMemory | undefined,
+  });
+};
