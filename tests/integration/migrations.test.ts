@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openDatabase, parseDatabaseUrl } from "../../lib/db/connection";
+import { deployMigrations, diffMigrationsToSchema, migrationStatus } from "../../lib/db/migrations";
+
+describe("migrations", () => {
+  it("apply on an empty database and are a no-op the second time", async () => {
+    // The setup file gives each test file a fresh database: PGlite in memory or a new PostgreSQL database.
+    const url = process.env.DATABASE_URL!;
+    const target = url.startsWith("pglite:") ? { kind: "pglite" as const, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "sy-mig-")) } : parseDatabaseUrl(url);
+    const db = await openDatabase(target);
+    try {
+      const first = await deployMigrations(db.factory);
+      expect(first.length).toBeGreaterThan(0);
+      expect(await deployMigrations(db.factory)).toEqual([]);
+      const status = await migrationStatus(db.factory);
+      expect(status.history).toBeNull();
+      expect(status.failedMigrationNames).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("match the Prisma schema (no migration is missing)", async () => {
+    const db = await openDatabase({ kind: "pglite", dataDir: null });
+    try {
+      expect(await diffMigrationsToSchema(db.factory)).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+});
