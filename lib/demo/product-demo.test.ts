@@ -15,12 +15,13 @@ import { createProductApi, type ProductApi } from "./product-api";
 // demo brain standing in for the model and the real product API behind the spec.
 let stub: ModelStub;
 let api: ProductApi;
-let spec: Record<string, unknown>;
+let spec: string;
 
 beforeAll(async () => {
   [stub, api] = await Promise.all([createModelStub(), createProductApi({ unavailable: false })]);
-  spec = parse(readFileSync(path.resolve(import.meta.dirname, "../../flows/specs/product-search.yaml"), "utf8"));
-  spec.servers = [{ url: api.url }];
+  const doc = parse(readFileSync(path.resolve(import.meta.dirname, "../../flows/specs/product-search.yaml"), "utf8"));
+  // createOpenAPIChain takes a string (URL, JSON or YAML text) or its own Document type.
+  spec = JSON.stringify({ ...doc, servers: [{ url: api.url }] });
 });
 afterAll(() => Promise.all([stub.close(), api.close()]));
 beforeEach(() => api.setUnavailable(false));
