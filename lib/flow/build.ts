@@ -1,0 +1,87 @@
+import type { BaseChain } from "@langchain/classic/chains";
+import { AppError } from "../errors";
+import { paramsSchemaFor } from "../nodes/params";
+import { getDefinition } from "../nodes/registry";
+import { getRuntime } from "../nodes/runtimes";
+import { anchorInputs } from "../nodes/types";
+import type { Graph, GraphNode } from "../schemas/graph";
+import { getEndingNode, topologicalOrder } from "./graph-order";
+import { RunRecorder } from "./run-recorder";
+import { toRunError } from "./run-errors";
+import type { BuildContext, BuiltFlow, RunInput, RunResult } from "./types";
+import { describeNode, validateGraph } from "./validate";
+
+/** Built inputs of a node by anchor name: one object, or an array for list anchors. */
+function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>): Record<string, unknown> {
+  const def = getDefinition(node.type)!;
+  const inputs: Record<string, unknown> = {};
+  for (const anchor of anchorInputs(def)) {
+    const handle = `${node.id}:in:${anchor.name}`;
+    const values = graph.edges.filter((e) => e.target === node.id && e.targetHandle === handle).map((e) => built.get(e.source));
+    inputs[anchor.name] = anchor.list ? values : values[0];
+  }
+  return inputs;
+}
+
+async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unknown>, ctx: BuildContext): Promise<unknown> {
+  const def = getDefinition(node.type)!;
+  const runtime = getRuntime(node.type);
+  const label = node.data.label || def.label;
+  if (!runtime) throw new AppError("invalid_graph", `Node ${describeNode(node, def)} has no runtime on this server.`);
+  const params = paramsSchemaFor(def).parse(node.data.inputs);
+  try {
+    return await runtime({ nodeId: node.id, label, params, inputs: inputsFor(graph, node, built), ctx });
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    ctx.logger?.warn?.("node build failed", { chatflowId: ctx.chatflowId, nodeId: node.id, error: String(e) });
+    throw new AppError("invalid_graph", `Node ${describeNode(node, def)} could not be built: ${(e as Error).message}`, {
+      details: [{ nodeId: node.id, message: (e as Error).message }],
+      cause: e,
+    });
+  }
+}
+
+/** Runs the ending chain for one request; tokens go to `onToken`, tool calls into usedTools. */
+async function runEnding(chain: BaseChain, input: RunInput, allowsImages: boolean): Promise<RunResult> {
+  const recorder = new RunRecorder(input.onToken);
+  const values = {
+    input: input.question,
+    history: input.history ?? [],
+    images: allowsImages ? (input.images ?? []) : [],
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+  try {
+    const out = await chain.invoke(values, { callbacks: [recorder], signal: input.signal });
+    const text = typeof out.text === "string" ? out.text : String(out.text ?? "");
+    // Models that cannot stream (or a returnDirect tool) produce no tokens: send the answer whole.
+    if (input.onToken && recorder.tokenCount === 0 && text) input.onToken(text);
+    return { text, usedTools: recorder.usedTools };
+  } catch (e) {
+    throw toRunError(e, input.signal);
+  }
+}
+
+/**
+ * Validates and builds a graph: every node in dependency order, each receiving the built objects of
+ * its anchors by input name. The result is stateless per run, so one build serves concurrent
+ * requests (see FlowCache). Build errors are AppErrors naming the node.
+ */
+export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise<BuiltFlow> {
+  const graph = validateGraph(graphInput);
+  const ending = getEndingNode(graph);
+  const built = new Map<string, unknown>();
+  for (const node of topologicalOrder(graph)) built.set(node.id, await buildNode(graph, node, built, ctx));
+  const chain = built.get(ending.id) as BaseChain;
+  const defs = graph.nodes.map((n) => ({ node: n, def: getDefinition(n.type)! }));
+  const memory = defs.find((d) => d.def.category === "Memory");
+  const allowsImages = defs.some(
+    (d) => d.def.category === "Chat Models" && [true, "true"].includes(d.node.data.inputs.allowImageUploads as never),
+  );
+  return {
+    chatflowId: ctx.chatflowId,
+    endingNodeId: ending.id,
+    ...(memory ? { memoryType: memory.def.label } : {}),
+    allowsImages,
+    run: (input) => runEnding(chain, input, allowsImages),
+  };
+}

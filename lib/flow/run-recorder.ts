@@ -1,0 +1,64 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import type { Serialized } from "@langchain/core/load/serializable";
+import type { BaseMessage } from "@langchain/core/messages";
+import { NO_STREAM_TAG, USED_TOOL_EVENT } from "../nodes/shared/events";
+import type { UsedTool } from "./types";
+
+/**
+ * The callback handler of one run. It streams answer tokens to `onToken` and collects the tool
+ * calls reported by the ending chain or agent. It asks models to stream (`lc_prefer_streaming`), so a
+ * ChatOpenAI built with `streaming: false` still streams, without its offline-stalling token count.
+ *
+ * Tokens and tool reports from inside a tool (e.g. the OpenAPI chain under a Chain Tool) are not the
+ * user's answer, so they are skipped: each run's parent is remembered to tell.
+ */
+export class RunRecorder extends BaseCallbackHandler {
+  name = "switchyard_run_recorder";
+  lc_prefer_streaming = true;
+  awaitHandlers = true;
+  readonly usedTools: UsedTool[] = [];
+  tokenCount = 0;
+  private readonly parents = new Map<string, string | undefined>();
+  private readonly toolRuns = new Set<string>();
+  private readonly silentRuns = new Set<string>();
+
+  constructor(private readonly onToken?: (token: string) => void) {
+    super();
+  }
+
+  private insideTool(runId: string | undefined): boolean {
+    for (let id = runId; id; id = this.parents.get(id)) if (this.toolRuns.has(id)) return true;
+    return false;
+  }
+
+  // The callback manager passes the parent run id 4th (the declared signature names it runType).
+  async handleChainStart(_c: Serialized, _i: Record<string, unknown>, runId: string, parentRunId?: string) {
+    this.parents.set(runId, parentRunId);
+  }
+
+  async handleToolStart(_t: Serialized, _i: string, runId: string, parentRunId?: string) {
+    this.parents.set(runId, parentRunId);
+    this.toolRuns.add(runId);
+  }
+
+  async handleChatModelStart(_l: Serialized, _m: BaseMessage[][], runId: string, parentRunId?: string, _e?: unknown, tags?: string[]) {
+    this.parents.set(runId, parentRunId);
+    if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
+  }
+
+  async handleLLMStart(_l: Serialized, _p: string[], runId: string, parentRunId?: string, _e?: unknown, tags?: string[]) {
+    this.parents.set(runId, parentRunId);
+    if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
+  }
+
+  async handleLLMNewToken(token: string, _idx: unknown, runId: string) {
+    if (!token || !this.onToken || this.silentRuns.has(runId) || this.insideTool(runId)) return;
+    this.tokenCount += 1;
+    this.onToken(token);
+  }
+
+  async handleCustomEvent(eventName: string, data: unknown, runId: string) {
+    if (eventName !== USED_TOOL_EVENT || this.insideTool(runId)) return;
+    this.usedTools.push(data as UsedTool);
+  }
+}
