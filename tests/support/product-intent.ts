@@ -36,7 +36,7 @@ const COUNTRIES: [RegExp, ProductIntent["countryCode"]][] = [
 ];
 
 const REQUEST_VERB =
-  /\b(find|looking for|look for|search for|shopping for|buy|purchase|show me|recommend|suggest|need an?|want an?|get me an?)\b/i;
+  /\b(find|looking for|look for|search for|shopping for|buy|purchase|show me|recommend|suggest)\b/i;
 const QUALIFIERS = new Set(["a", "an", "some", "the", "me", "new", "good", "cheap", "cheapest", "best", "latest", "premium", "nice", "great", "decent"]);
 const STOP_WORDS = new Set(["under", "below", "over", "above", "for", "in", "with", "between", "that", "which", "from", "less", "more", "to", "at"]);
 
