@@ -6,9 +6,8 @@ import { getRuntime } from "../nodes/runtimes";
 import { anchorInputs } from "../nodes/types";
 import type { Graph, GraphNode } from "../schemas/graph";
 import { getEndingNode, topologicalOrder } from "./graph-order";
-import { RunRecorder } from "./run-recorder";
-import { toRunError } from "./run-errors";
-import type { BuildContext, BuiltFlow, RunInput, RunResult } from "./types";
+import { runEndingChain } from "./run";
+import type { BuildContext, BuiltFlow } from "./types";
 import { describeNode, validateGraph } from "./validate";
 
 /** Built inputs of a node by anchor name: one object, or an array for list anchors. */
@@ -41,26 +40,6 @@ async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unkno
   }
 }
 
-/** Runs the ending chain for one request; tokens go to `onToken`, tool calls into usedTools. */
-async function runEnding(chain: BaseChain, input: RunInput, allowsImages: boolean): Promise<RunResult> {
-  const recorder = new RunRecorder(input.onToken);
-  const values = {
-    input: input.question,
-    history: input.history ?? [],
-    images: allowsImages ? (input.images ?? []) : [],
-    ...(input.signal ? { signal: input.signal } : {}),
-  };
-  try {
-    const out = await chain.invoke(values, { callbacks: [recorder], signal: input.signal });
-    const text = typeof out.text === "string" ? out.text : String(out.text ?? "");
-    // Models that cannot stream (or a returnDirect tool) produce no tokens: send the answer whole.
-    if (input.onToken && recorder.tokenCount === 0 && text) input.onToken(text);
-    return { text, usedTools: recorder.usedTools };
-  } catch (e) {
-    throw toRunError(e, input.signal);
-  }
-}
-
 /**
  * Validates and builds a graph: every node in dependency order, each receiving the built objects of
  * its anchors by input name. The result is stateless per run, so one build serves concurrent
@@ -82,6 +61,6 @@ export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise
     endingNodeId: ending.id,
     ...(memory ? { memoryType: memory.def.label } : {}),
     allowsImages,
-    run: (input) => runEnding(chain, input, allowsImages),
+    run: (input) => runEndingChain(chain, input, allowsImages),
   };
 }
