@@ -1,0 +1,177 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../errors";
+import { createGuardedFetch, isPrivateAddress } from "./outbound";
+
+type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
+interface TestServer {
+  origin: string;
+  port: number;
+  seen: Seen[];
+  close(): Promise<void>;
+}
+
+async function startServer(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TestServer> {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    seen,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+let api: TestServer;
+let other: TestServer;
+beforeAll(async () => {
+  other = await startServer((req, res) => res.end(`other saw auth=${req.headers.authorization ?? "none"}`));
+  api = await startServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/ok") return res.end(`ok ${req.method} host=${req.headers.host} body=${req.headers["content-type"] ?? ""}`);
+    if (url.pathname === "/to-other") return res.writeHead(302, { location: `http://localhost:${other.port}/` }).end();
+    if (url.pathname === "/to-listed-other") return res.writeHead(307, { location: `${other.origin}/` }).end();
+    if (url.pathname === "/to-metadata") return res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    if (url.pathname === "/see-other") return res.writeHead(303, { location: "/ok" }).end();
+    if (url.pathname === "/loop") return res.writeHead(302, { location: "/loop" }).end();
+    if (url.pathname === "/big") return res.end("x".repeat(5000));
+    if (url.pathname === "/big-chunked") {
+      for (let i = 0; i < 10; i += 1) res.write("y".repeat(500));
+      return res.end();
+    }
+    if (url.pathname === "/gzip") return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync("hello gzip"));
+    if (url.pathname === "/bomb") return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(200_000)));
+    if (url.pathname === "/hang") return; // never answers
+    if (url.pathname === "/slow-body") return res.writeHead(200).write("partial");
+    res.writeHead(404).end();
+  });
+});
+afterAll(() => Promise.all([api.close(), other.close()]));
+
+describe("isPrivateAddress", () => {
+  it.each([
+    "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+    "::1", "::", "fe80::1", "fc00::1", "fd00:ec2::254", "::ffff:127.0.0.1", "::ffff:7f00:1", "64:ff9b::a00:1", "2002:c0a8:101::1", "not-an-ip",
+  ])("%s is private", (ip) => expect(isPrivateAddress(ip)).toBe(true));
+
+  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1"])(
+    "%s is public",
+    (ip) => expect(isPrivateAddress(ip)).toBe(false),
+  );
+});
+
+describe("createGuardedFetch", () => {
+  it("refuses private hosts by default with a forbidden error naming the host, without connecting", async () => {
+    const before = api.seen.length;
+    const guarded = createGuardedFetch();
+    const byIp = await rejection(guarded(`${api.origin}/ok`));
+    expect(byIp.code).toBe("forbidden");
+    expect(byIp.message).toMatch(/host "127\.0\.0\.1" resolves to a private or internal address/);
+    const byName = await rejection(guarded(`http://localhost:${api.port}/ok`));
+    expect(byName.message).toMatch(/host "localhost"/);
+    expect(api.seen.length).toBe(before);
+  });
+
+  it("calls a private host the builder listed (host:port or allowPrivate), and only that one", async () => {
+    const res = await createGuardedFetch({ allowPrivateHosts: [`127.0.0.1:${api.port}`] })(`${api.origin}/ok`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(`ok GET host=127.0.0.1:${api.port} body=`);
+    const wrongPort = createGuardedFetch({ allowPrivateHosts: [`127.0.0.1:${other.port}`] });
+    expect((await rejection(wrongPort(`${api.origin}/ok`))).code).toBe("forbidden");
+    expect((await createGuardedFetch({ allowPrivate: true })(`${api.origin}/ok`)).status).toBe(200);
+  });
+
+  it("connects to the checked address while keeping the Host header of the URL", async () => {
+    const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
+    const guarded = createGuardedFetch({ allowPrivateHosts: ["shop.example"], resolve });
+    const res = await guarded(`http://shop.example:${api.port}/ok`, { method: "POST", body: JSON.stringify({ a: 1 }), headers: { "content-type": "application/json" } });
+    expect(await res.text()).toBe(`ok POST host=shop.example:${api.port} body=application/json`);
+    expect(api.seen.at(-1)?.body).toBe('{"a":1}');
+  });
+
+  it("refuses a host when any of its addresses is private", async () => {
+    const resolve = async () => [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.5", family: 4 }];
+    const err = await rejection(createGuardedFetch({ resolve })("http://rebind.example/"));
+    expect(err.message).toMatch(/rebind\.example.*10\.0\.0\.5/);
+  });
+
+  it("re-checks every redirect hop", async () => {
+    const guarded = createGuardedFetch({ allowPrivateHosts: [`127.0.0.1:${api.port}`] });
+    const toLocalhost = await rejection(guarded(`${api.origin}/to-other`));
+    expect(toLocalhost.code).toBe("forbidden");
+    expect(toLocalhost.message).toMatch(/localhost/);
+    expect(other.seen.length).toBe(0);
+    expect((await rejection(guarded(`${api.origin}/to-metadata`))).message).toMatch(/169\.254\.169\.254/);
+    const loop = await rejection(guarded(`${api.origin}/loop`));
+    expect(loop.code).toBe("upstream_error");
+    expect(loop.message).toMatch(/redirected more than 3 times/);
+  });
+
+  it("follows allowed redirects: 303 becomes GET, credentials are dropped across origins", async () => {
+    const guarded = createGuardedFetch({ allowPrivateHosts: [`127.0.0.1:${api.port}`, `127.0.0.1:${other.port}`] });
+    const seeOther = await guarded(`${api.origin}/see-other`, { method: "POST", body: "x" });
+    expect(await seeOther.text()).toBe(`ok GET host=127.0.0.1:${api.port} body=`);
+    expect(seeOther.url).toBe(`${api.origin}/ok`);
+    const cross = await guarded(`${api.origin}/to-listed-other`, { headers: { authorization: "Bearer secret" } });
+    expect(await cross.text()).toBe("other saw auth=none");
+    const manual = await guarded(`${api.origin}/loop`, { redirect: "manual" });
+    expect(manual.status).toBe(302);
+  });
+
+  it("refuses response bodies over the cap, decoded size included", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true, maxResponseBytes: 1000 });
+    for (const path of ["/big", "/big-chunked", "/bomb"]) {
+      const err = await rejection(guarded(`${api.origin}${path}`));
+      expect(err.code).toBe("upstream_error");
+      expect(err.message).toMatch(/larger than the 1000-byte limit/);
+    }
+    expect(await (await guarded(`${api.origin}/gzip`)).text()).toBe("hello gzip");
+  });
+
+  it("times out a silent server and a body that never ends", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true, timeoutMs: 300 });
+    for (const path of ["/hang", "/slow-body"]) {
+      const err = await rejection(guarded(`${api.origin}${path}`));
+      expect(err.code).toBe("upstream_timeout");
+      expect(err.message).toMatch(/timed out after 300 ms/);
+    }
+  });
+
+  it("refuses other schemes, methods and hosts outside the allowed list", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true, allowedMethods: ["GET"], allowedHosts: [`127.0.0.1:${api.port}`] });
+    for (const url of ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1:70/"]) {
+      expect((await rejection(guarded(url))).message).toMatch(/only http and https/);
+    }
+    expect((await rejection(guarded(`${api.origin}/ok`, { method: "DELETE" }))).message).toMatch(/method DELETE is not allowed/);
+    expect((await rejection(guarded(`${other.origin}/`))).message).toMatch(/not one of the allowed hosts/);
+  });
+
+  it("reports a refused connection as upstream_error and fits where fetch is expected", async () => {
+    const closed = await startServer(() => undefined);
+    await closed.close();
+    const asFetch: typeof fetch = createGuardedFetch({ allowPrivate: true });
+    const err = await rejection(asFetch(`${closed.origin}/`));
+    expect(err.code).toBe("upstream_error");
+    expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+});

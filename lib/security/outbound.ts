@@ -1,0 +1,293 @@
+/**
+ * The outbound HTTP guard. Requests chosen by a model (OpenAPI chain, loaders) are untrusted: only
+ * http/https, private and internal addresses refused unless the builder allowed the host, DNS
+ * resolved once and the connection pinned to the checked address (no rebinding between check and
+ * connect), redirects followed by hand and re-checked hop by hop, response size and time capped.
+ */
+import dns from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { pipeline, type Readable } from "node:stream";
+import zlib from "node:zlib";
+import { AppError } from "../errors";
+
+export interface GuardedFetchOptions {
+  /** Hosts ("host" or "host:port") the builder explicitly allowed to be private, e.g. a spec's server. */
+  allowPrivateHosts?: string[];
+  /** Allow every private address (local development only). */
+  allowPrivate?: boolean;
+  /** When set, only these hosts ("host" or "host:port") may be contacted at all, on every hop. */
+  allowedHosts?: string[];
+  /** Deadline of the whole exchange, redirects and body included. Default 15 000 ms. */
+  timeoutMs?: number;
+  /** Largest (decoded) response body. Default 2 MiB. */
+  maxResponseBytes?: number;
+  /** Default 3. */
+  maxRedirects?: number;
+  /** Upper-case methods allowed, e.g. the ones a spec declares. Default: any. */
+  allowedMethods?: string[];
+  /** DNS resolution, replaceable in tests. Default: dns.lookup with all addresses. */
+  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+}
+
+export type GuardedFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+// IPv4 ranges that are not the public internet (RFC 6890 and friends).
+const PRIVATE_V4: [string, number][] = [
+  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
+  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16],
+  ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+];
+const PRIVATE_V6: [string, number][] = [
+  ["::", 128], ["::1", 128], ["100::", 64], ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+];
+const blockList = new net.BlockList();
+for (const [a, p] of PRIVATE_V4) blockList.addSubnet(a, p, "ipv4");
+for (const [a, p] of PRIVATE_V6) blockList.addSubnet(a, p, "ipv6");
+
+/** The eight 16-bit groups of an IPv6 address (dotted IPv4 tails and `::` expanded). */
+function ipv6Groups(ip: string): number[] {
+  let text = ip.split("%")[0];
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1].split(".").map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
+  const parse = (s: string | undefined) => (s ? s.split(":").map((g) => Number.parseInt(g, 16)) : []);
+  const h = parse(head);
+  const t = parse(tail);
+  return tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
+}
+
+function v4FromGroups(hi: number, lo: number): string {
+  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join(".");
+}
+
+/**
+ * True for loopback, private, link-local (incl. cloud metadata 169.254.169.254), unique-local,
+ * CGNAT, multicast, reserved and documentation addresses, also when an IPv4 address hides inside
+ * IPv6 (mapped, compatible, NAT64, 6to4). Anything that is not an IP address counts as private.
+ */
+export function isPrivateAddress(ip: string): boolean {
+  const family = net.isIP(ip.split("%")[0]);
+  if (family === 4) return blockList.check(ip, "ipv4");
+  if (family !== 6) return true;
+  const g = ipv6Groups(ip);
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeros(5) && (g[5] === 0xffff || g[5] === 0)) return isPrivateAddress(v4FromGroups(g[6], g[7])); // mapped / compatible
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPrivateAddress(v4FromGroups(g[6], g[7])); // NAT64
+  if (g[0] === 0x2002) return isPrivateAddress(v4FromGroups(g[1], g[2])); // 6to4
+  return blockList.check(ip.split("%")[0], "ipv6");
+}
+
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}
+
+function bareHostname(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+/** True when `list` names this URL's host, either bare or as host:port. */
+function hostListed(list: string[] | undefined, url: URL): boolean {
+  if (!list?.length) return false;
+  const host = bareHostname(url);
+  const port = effectivePort(url);
+  return list.some((entry) => {
+    const e = entry.trim().toLowerCase().replace(/^\[([^\]]+)\](:\d+)?$/, "$1$2");
+    return e === host || e === `${host}:${port}` || e === `[${host}]:${port}`;
+  });
+}
+
+async function defaultResolve(hostname: string): Promise<{ address: string; family: number }[]> {
+  return dns.promises.lookup(hostname, { all: true, verbatim: true });
+}
+
+/** Check one hop (scheme, method, host lists, resolved addresses); returns the address to connect to. */
+async function checkHop(url: URL, method: string, opts: GuardedFetchOptions): Promise<{ address: string; family: number }> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new AppError("forbidden", `Outbound request refused: only http and https URLs are allowed, not "${url.protocol}"`);
+  }
+  const host = bareHostname(url);
+  if (opts.allowedMethods && !opts.allowedMethods.map((m) => m.toUpperCase()).includes(method)) {
+    throw new AppError("forbidden", `Outbound request refused: method ${method} is not allowed for ${host}`);
+  }
+  if (opts.allowedHosts && !hostListed(opts.allowedHosts, url)) {
+    throw new AppError("forbidden", `Outbound request refused: host "${url.host}" is not one of the allowed hosts`);
+  }
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await (opts.resolve ?? defaultResolve)(host);
+  } catch (err) {
+    throw new AppError("upstream_error", `Outbound request failed: could not resolve host "${host}"`, { cause: err });
+  }
+  if (addresses.length === 0) throw new AppError("upstream_error", `Outbound request failed: host "${host}" has no address`);
+  const privateOk = opts.allowPrivate === true || hostListed(opts.allowPrivateHosts, url);
+  const blocked = addresses.find((a) => isPrivateAddress(a.address));
+  if (blocked && !privateOk) {
+    throw new AppError(
+      "forbidden",
+      `Outbound request refused: host "${host}" resolves to a private or internal address (${blocked.address}); allow "${url.host}" explicitly to call it`,
+    );
+  }
+  return addresses[0];
+}
+
+interface Hop {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body?: Buffer;
+}
+
+/** Send one request to the already-checked address; the Host header and TLS name stay the URL's host. */
+function sendHop(hop: Hop, target: { address: string; family: number }, signal: AbortSignal): Promise<http.IncomingMessage> {
+  const pinnedLookup = ((_h: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
+    else cb(null, target.address, target.family);
+  }) as unknown as net.LookupFunction;
+  const headers = Object.fromEntries(hop.headers);
+  if (!hop.headers.has("accept-encoding")) headers["accept-encoding"] = "gzip, deflate, br";
+  if (hop.body) headers["content-length"] = String(hop.body.length);
+  const hostname = bareHostname(hop.url);
+  const options: https.RequestOptions = {
+    protocol: hop.url.protocol,
+    hostname,
+    port: effectivePort(hop.url),
+    path: `${hop.url.pathname}${hop.url.search}`,
+    method: hop.method,
+    headers,
+    lookup: pinnedLookup,
+    signal,
+    ...(net.isIP(hostname) ? {} : { servername: hostname }),
+  };
+  const transport = hop.url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(options, resolve);
+    req.on("error", reject);
+    req.end(hop.body);
+  });
+}
+
+async function toBuffer(body: RequestInit["body"]): Promise<{ body?: Buffer; contentType?: string | null }> {
+  if (body === undefined || body === null) return {};
+  const probe = new Response(body);
+  return { body: Buffer.from(await probe.arrayBuffer()), contentType: probe.headers.get("content-type") };
+}
+
+/** The first hop, from fetch-style arguments (a Request, a URL or a string plus init). */
+async function firstHop(input: RequestInfo | URL, init: RequestInit): Promise<Hop> {
+  const request = input instanceof Request ? input : undefined;
+  let url: URL;
+  try {
+    url = new URL(request ? request.url : String(input));
+  } catch {
+    throw new AppError("bad_request", `Outbound request refused: "${String(input)}" is not a valid URL`);
+  }
+  const method = (init.method ?? request?.method ?? "GET").toUpperCase();
+  const headers = new Headers(init.headers ?? request?.headers);
+  const raw = init.body ?? (request?.body ? await request.arrayBuffer() : undefined);
+  const { body, contentType } = await toBuffer(raw);
+  if (contentType && !headers.has("content-type")) headers.set("content-type", contentType);
+  return { url, method, headers, body };
+}
+
+/** The request that follows a redirect: 303 (and 301/302 after POST) become GET; credentials stay on the origin. */
+function nextHop(hop: Hop, status: number, location: string): Hop {
+  const url = new URL(location, hop.url);
+  const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === "POST");
+  const headers = new Headers(hop.headers);
+  if (url.origin !== hop.url.origin) for (const h of ["authorization", "cookie", "proxy-authorization"]) headers.delete(h);
+  if (toGet) for (const h of ["content-type", "content-length"]) headers.delete(h);
+  return { url, method: toGet && hop.method !== "HEAD" ? "GET" : hop.method, headers, body: toGet ? undefined : hop.body };
+}
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: () => zlib.createGunzip(),
+  "x-gzip": () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+/** Read and decode the body, refusing it past maxBytes (decoded size, so a zip bomb stops too). */
+async function readCappedBody(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Response> {
+  const tooLarge = () => new AppError("upstream_error", `Response from ${url.host} is larger than the ${maxBytes}-byte limit`);
+  if (Number(res.headers["content-length"] ?? 0) > maxBytes) {
+    res.destroy();
+    throw tooLarge();
+  }
+  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const decoder = DECODERS[encoding]?.();
+  const stream = (decoder ? pipeline(res, decoder, () => undefined) : res) as Readable;
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of stream) {
+    size += (part as Buffer).length;
+    if (size > maxBytes) {
+      res.destroy();
+      throw tooLarge();
+    }
+    parts.push(part as Buffer);
+  }
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i].toLowerCase();
+    if (decoder && (name === "content-encoding" || name === "content-length")) continue;
+    headers.append(name, res.rawHeaders[i + 1]);
+  }
+  const status = res.statusCode ?? 502;
+  const body = NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(parts);
+  const response = new Response(body, { status, statusText: res.statusMessage ?? "", headers });
+  Object.defineProperty(response, "url", { value: url.toString() });
+  return response;
+}
+
+function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeoutMs: number, err: unknown): unknown {
+  if (deadline.aborted && !(err instanceof AppError)) {
+    return new AppError("upstream_timeout", `Outbound request to ${url.host} timed out after ${timeoutMs} ms`, { cause: err });
+  }
+  if (signal.aborted && !(err instanceof AppError)) return signal.reason ?? err;
+  if (err instanceof AppError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new AppError("upstream_error", `Outbound request to ${url.host} failed: ${message}`, { cause: err });
+}
+
+/**
+ * A fetch-compatible function that enforces the outbound policy above. Answers a standard Response
+ * (body fully read, at most maxResponseBytes, content decoded); throws AppError forbidden,
+ * upstream_error or upstream_timeout.
+ */
+export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const maxBytes = opts.maxResponseBytes ?? 2 * 1024 * 1024;
+  const maxRedirects = opts.maxRedirects ?? 3;
+  return async (input, init = {}) => {
+    let hop = await firstHop(input, init);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      for (let redirects = 0; ; redirects += 1) {
+        const target = await checkHop(hop.url, hop.method, opts);
+        signal.throwIfAborted();
+        const res = await sendHop(hop, target, signal);
+        const location = res.headers.location;
+        if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || !location || init.redirect === "manual") {
+          return await readCappedBody(res, hop.url, maxBytes);
+        }
+        res.resume();
+        if (init.redirect === "error") throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected`);
+        if (redirects >= maxRedirects) {
+          throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected more than ${maxRedirects} times`);
+        }
+        hop = nextHop(hop, res.statusCode ?? 302, location);
+      }
+    } catch (err) {
+      throw abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err);
+    }
+  };
+}
