@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -173,5 +174,47 @@ describe("createGuardedFetch", () => {
     const err = await rejection(asFetch(`${closed.origin}/`));
     expect(err.code).toBe("upstream_error");
     expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+});
+
+// Self-signed certificate for "shop.example" (valid until 2125), so TLS can be checked offline.
+const SHOP_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgXp79cp37ksQ34bUz
+SrADU2u2Thmuj6Ddo88EmZuzpgChRANCAAQJqgTvJm8946bpweVdSUtUVpmfuFFw
+/kuPhGBTAIqJfmNPmDyJnwnNd2ewJe0IldL+M3Cygg1x5y3nzaLMtTDp
+-----END PRIVATE KEY-----`;
+const SHOP_CERT = `-----BEGIN CERTIFICATE-----
+MIIBnjCCAUSgAwIBAgIUVAL9HAAmy/1+c24aHlNJb4+4de8wCgYIKoZIzj0EAwIw
+FzEVMBMGA1UEAwwMc2hvcC5leGFtcGxlMCAXDTI2MTEyMjAwNDU1NVoYDzIxMjYx
+MDI5MDA0NTU1WjAXMRUwEwYDVQQDDAxzaG9wLmV4YW1wbGUwWTATBgcqhkjOPQIB
+BggqhkjOPQMBBwNCAAQJqgTvJm8946bpweVdSUtUVpmfuFFw/kuPhGBTAIqJfmNP
+mDyJnwnNd2ewJe0IldL+M3Cygg1x5y3nzaLMtTDpo2wwajAdBgNVHQ4EFgQUUIUH
+U3XTgWb798DDVDbT8nQGJp4wHwYDVR0jBBgwFoAUUIUHU3XTgWb798DDVDbT8nQG
+Jp4wDwYDVR0TAQH/BAUwAwEB/zAXBgNVHREEEDAOggxzaG9wLmV4YW1wbGUwCgYI
+KoZIzj0EAwIDSAAwRQIgfiOncdmEVPyrT+ii2cVcyzG65blXzygWp15f85IFzW4C
+IQCIA/BxGq7qpbDCTYKDRqgSWU9I9o5vCy2mUTbTlZM8fQ==
+-----END CERTIFICATE-----`;
+
+describe("createGuardedFetch over https", () => {
+  it("verifies the certificate against the URL's host name while connecting to the checked address", async () => {
+    const server = https.createServer({ key: SHOP_KEY, cert: SHOP_CERT }, (req, res) => {
+      res.end(`tls servername=${(req.socket as import("node:tls").TLSSocket).servername} host=${req.headers.host}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const previousCa = https.globalAgent.options.ca;
+    https.globalAgent.options.ca = SHOP_CERT;
+    try {
+      const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
+      const guarded = createGuardedFetch({ allowPrivateHosts: ["shop.example"], resolve });
+      expect(await (await guarded(`https://shop.example:${port}/`)).text()).toBe(`tls servername=shop.example host=shop.example:${port}`);
+      // The same server under another name fails certificate verification: the name is really checked.
+      const wrongName = createGuardedFetch({ allowPrivateHosts: ["other.example"], resolve });
+      expect((await rejection(wrongName(`https://other.example:${port}/`))).message).toMatch(/altnames|certificate/i);
+    } finally {
+      https.globalAgent.options.ca = previousCa;
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
