@@ -12,7 +12,6 @@ export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label }) =>
     maxTokens: params.maxTokens as number,
     apiKey: cred.apiKey,
     ...(cred.baseURL ? { anthropicApiUrl: cred.baseURL } : {}),
-    streaming: false,
     maxRetries: 1,
   });
 };

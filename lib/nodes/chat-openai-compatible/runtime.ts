@@ -7,9 +7,11 @@ const NO_KEY = "not-needed";
 
 /**
  * Builds a ChatOpenAI client. Credential first, then the env fallback given by the build context.
- * `streaming: false` on purpose: streaming mode makes the client count tokens with data it
- * downloads (stalls offline). Tokens still stream: the run's callback handler prefers streaming, so
- * each call goes through the streaming endpoint without that estimate.
+ * `streaming` is left unset on purpose: `streaming: true` makes the client estimate token counts
+ * with data it downloads (stalls offline), and an explicit `streaming: false` sets
+ * `disableStreaming`, which turns off streaming altogether. Unset, tokens still stream: the run's
+ * callback handler prefers streaming, so each call goes through the streaming endpoint without
+ * that estimate.
  */
 export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, label }) => {
   const cred = typeof params.credential === "string" ? await ctx.resolveCredential(params.credential) : {};
@@ -27,7 +29,6 @@ export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, labe
     ...(params.maxTokens ? { maxTokens: params.maxTokens as number } : {}),
     apiKey: apiKey || NO_KEY,
     configuration: baseURL ? { baseURL } : undefined,
-    streaming: false,
     streamUsage: false,
     maxRetries: 1,
     timeout: 120_000,

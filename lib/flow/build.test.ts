@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { edge, node, testContext } from "./__fixtures__/graphs";
+import { startOpenAIServer, type ScriptedReply } from "./__fixtures__/openai-server";
+import { productSearchSpec, startProductApi } from "./__fixtures__/product-api";
+import { buildFlow } from "./build";
+import { FlowCache } from "./cache";
+import type { BuiltFlow } from "./types";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function openai(replies: ScriptedReply[]) {
+  const s = await startOpenAIServer(replies);
+  closers.push(s.close);
+  return s;
+}
+
+const modelNode = (baseURL: string, extra: Record<string, unknown> = {}) =>
+  node("model", "chatOpenAICompatible", { model: "local-model", baseURL, temperature: 0, ...extra });
+
+describe("buildFlow + run through an OpenAI-compatible server", () => {
+  it("builds in dependency order, passes objects by input name and streams tokens", async () => {
+    const server = await openai([{ content: "Cats are liquid, says the joke." }]);
+    const flow = await buildFlow(
+      {
+        nodes: [node("chain", "llmChain"), node("prompt", "promptTemplate", { template: "Tell me a joke about {topic}" }), modelNode(server.baseURL)],
+        edges: [edge("model", "chatModel", "chain", "model"), edge("prompt", "prompt", "chain", "prompt")],
+      },
+      testContext(),
+    );
+    expect(flow).toMatchObject({ endingNodeId: "chain", allowsImages: false });
+    expect(flow.memoryType).toBeUndefined();
+    const tokens: string[] = [];
+    const result = await flow.run({ question: "cats", history: [{ role: "userMessage", content: "ignored without memory" }], onToken: (t) => tokens.push(t) });
+    expect(result).toEqual({ text: "Cats are liquid, says the joke.", usedTools: [] });
+    expect(tokens.length).toBeGreaterThan(1);
+    expect(tokens.join("")).toBe(result.text);
+    expect(server.bodies[0]).toMatchObject({ model: "local-model", stream: true, messages: [{ role: "user", content: "Tell me a joke about cats" }] });
+  });
+
+  it("gives a conversation chain the memory's window of history and the images", async () => {
+    const server = await openai([{ content: "A red square, and you are Ada." }]);
+    const flow = await buildFlow(
+      {
+        nodes: [
+          modelNode(server.baseURL, { allowImageUploads: true }),
+          node("memory", "bufferMemory", { windowSize: 2 }),
+          node("conv", "conversationChain", { systemMessage: "Be brief." }),
+        ],
+        edges: [edge("model", "chatModel", "conv", "model"), edge("memory", "memory", "conv", "memory")],
+      },
+      testContext(),
+    );
+    expect(flow).toMatchObject({ memoryType: "Buffer Memory", allowsImages: true });
+    const history = [
+      { role: "userMessage" as const, content: "first" },
+      { role: "apiMessage" as const, content: "first answer" },
+      { role: "userMessage" as const, content: "I am Ada" },
+      { role: "apiMessage" as const, content: "Hello Ada" },
+    ];
+    const tokens: string[] = [];
+    const result = await flow.run({ question: "What is this, and who am I?", history, images: [{ mime: "image/png", base64: "iVBORw0KGgo=" }], onToken: (t) => tokens.push(t) });
+    expect(tokens.join("")).toBe(result.text);
+    expect(server.bodies[0].messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "I am Ada" },
+      { role: "assistant", content: "Hello Ada" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this, and who am I?" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
+    ]);
+  });
+
+  it("runs a Tool Agent whose tool is an OpenAPI chain, end to end over HTTP", async () => {
+    const api = await startProductApi();
+    closers.push(api.close);
+    const server = await openai([
+      { toolCalls: [{ name: "product_search", args: { input: "laptop, Germany, max 1500" } }] },
+      { toolCalls: [{ name: "productsUsingGET", args: { countryCode: "DE", q: "laptop", max_price: 1500 } }] },
+      { content: "ThinkBook 14 for 899 and ZenBook Pro for 1399." },
+      { content: "I found the ThinkBook 14 (899) and the ZenBook Pro (1399)." },
+    ]);
+    const flow = await buildFlow(
+      {
+        nodes: [
+          modelNode(server.baseURL),
+          node("api", "openApiChain", { spec: productSearchSpec, serverUrl: api.url }),
+          node("tool", "chainTool", { name: "product_search", description: "Finds products." }),
+          node("agent", "toolAgent", {}),
+        ],
+        edges: [
+          edge("model", "chatModel", "api", "model"),
+          edge("api", "chain", "tool", "chain"),
+          edge("tool", "tool", "agent", "tools"),
+          edge("model", "chatModel", "agent", "model"),
+        ],
+      },
+      testContext(),
+    );
+    const tokens: string[] = [];
+    const result = await flow.run({ question: "Laptop under 1500 in Germany?", history: [], onToken: (t) => tokens.push(t) });
+    expect(result.text).toBe("I found the ThinkBook 14 (899) and the ZenBook Pro (1399).");
+    expect(tokens.join("")).toBe(result.text);
+    expect(result.usedTools).toEqual([{ tool: "product_search", toolInput: { input: "laptop, Germany, max 1500" }, toolOutput: "ThinkBook 14 for 899 and ZenBook Pro for 1399." }]);
+    expect(server.bodies[0].tools).toEqual([expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "product_search" }) })]);
+    expect(server.bodies[1].tools[0].function).toMatchObject({ name: "productsUsingGET", parameters: { required: ["countryCode", "q"] } });
+    expect(api.requests.map((r) => r.url.search)).toEqual(["?countryCode=DE&q=laptop&max_price=1500"]);
+  });
+
+  it("turns an unreachable model server into upstream_unavailable", async () => {
+    const flow = await buildFlow(
+      { nodes: [modelNode("http://127.0.0.1:9/v1"), node("conv", "conversationChain")], edges: [edge("model", "chatModel", "conv", "model")] },
+      testContext(),
+    );
+    await expect(flow.run({ question: "hi", history: [] })).rejects.toMatchObject({ code: "upstream_unavailable" });
+  });
+});
+
+describe("FlowCache", () => {
+  const fakeFlow = (v: number) => ({ chatflowId: "f", endingNodeId: String(v), allowsImages: false, run: async () => ({ text: "", usedTools: [] }) }) as BuiltFlow;
+
+  it("builds once for concurrent requests, retries after a failure and evicts old versions", async () => {
+    const cache = new FlowCache();
+    let builds = 0;
+    const build = (v: number) => async () => {
+      builds += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      return fakeFlow(v);
+    };
+    const [a, b] = await Promise.all([cache.get({ chatflowId: "f", version: 1 }, build(1)), cache.get({ chatflowId: "f", version: 1 }, build(1))]);
+    expect(a).toBe(b);
+    expect(builds).toBe(1);
+
+    await expect(cache.get({ chatflowId: "g", version: 1 }, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect((await cache.get({ chatflowId: "g", version: 1 }, build(1))).endingNodeId).toBe("1");
+
+    await cache.get({ chatflowId: "f", version: 2 }, build(2));
+    expect(cache.size).toBe(2);
+    const again = await cache.get({ chatflowId: "f", version: 1 }, build(1));
+    expect(again).not.toBe(a);
+  });
+});
