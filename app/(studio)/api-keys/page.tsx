@@ -1,0 +1,5 @@
+import { ApiKeyManager } from "@/components/studio/ApiKeyManager";
+
+export default function ApiKeysPage() {
+  return <ApiKeyManager />;
+}

@@ -1,0 +1,5 @@
+import { ChatflowList } from "@/components/studio/ChatflowList";
+
+export default function ChatflowsPage() {
+  return <ChatflowList />;
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { signOut } from "next-auth/react";
+
+const links = [
+  { href: "/chatflows", label: "Chatflows" },
+  { href: "/api-keys", label: "API keys" },
+];
+
+export function StudioNav({ user }: { user: { name: string; email: string; role: string } }) {
+  const path = usePathname();
+  const all = user.role === "admin" ? [...links, { href: "/users", label: "Users" }] : links;
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <nav className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6" aria-label="Studio">
+        <Link href="/chatflows" className="flex items-center gap-2 font-semibold">
+          <span className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">S</span>
+          Switchyard
+        </Link>
+        <ul className="flex gap-1 text-sm">
+          {all.map((l) => (
+            <li key={l.href}>
+              <Link
+                href={l.href}
+                aria-current={path.startsWith(l.href) ? "page" : undefined}
+                className={`rounded-md px-3 py-1.5 ${path.startsWith(l.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}
+              >
+                {l.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span className="text-slate-500" title={user.email}>{user.name} · {user.role}</span>
+          <button className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100" onClick={() => signOut({ callbackUrl: "/signin" })}>
+            Sign out
+          </button>
+        </div>
+      </nav>
+    </header>
+  );
+}

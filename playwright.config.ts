@@ -1,0 +1,45 @@
+import { defineConfig } from "@playwright/test";
+
+// Real Chromium from Debian (Playwright cannot download its own browsers here) against the built
+// app on its own port and its own fresh data directory.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`;
+export const E2E_ADMIN = { email: "admin@e2e.test", password: "e2e-admin-pass" };
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 800 },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "node scripts/start.mjs --no-build",
+    url: `http://127.0.0.1:${PORT}/api/v1/ping`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR,
+      DATABASE_URL: `pglite:${DATA_DIR}/pglite`,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      ADMIN_NAME: "E2E Admin",
+    },
+  },
+});

@@ -1,0 +1,64 @@
+// `npm start`: builds the app when the build is missing or older than the sources, then serves it
+// on HOST:PORT (default 127.0.0.1:3000). Migrations and example flows are handled at server start
+// (instrumentation.ts). A small custom server records the socket's address for rate limits.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import next from "next";
+
+const root = path.resolve(import.meta.dirname, "..");
+const host = process.env.HOST || "127.0.0.1";
+const port = Number(process.env.PORT || 3000);
+process.env.NEXTAUTH_URL ||= `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+process.env.NODE_ENV = "production";
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "prisma/schema.prisma"];
+
+function newestMtime(p) {
+  const full = path.join(root, p);
+  if (!fs.existsSync(full)) return 0;
+  const st = fs.statSync(full);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of fs.readdirSync(full, { withFileTypes: true })) {
+    if (e.name === "generated" || e.name === "node_modules" || e.name.endsWith(".test.ts")) continue;
+    max = Math.max(max, newestMtime(path.join(p, e.name)));
+  }
+  return max;
+}
+
+function buildIfStale() {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  if (built && Math.max(...SOURCES.map(newestMtime)) <= built) return;
+  console.log(built ? "Sources changed since the last build: rebuilding…" : "No build yet: building the app (about a minute)…");
+  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
+
+if (!process.argv.includes("--no-build")) buildIfStale();
+
+const app = next({ dev: false, dir: root, hostname: host, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  // Only this server may say who the client is; a header sent by the client is dropped.
+  delete req.headers["x-switchyard-client-ip"];
+  req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";
+  // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
+  const pathname = (req.url ?? "/").split("?")[0];
+  if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` } }));
+    return;
+  }
+  handle(req, res);
+});
+server.listen(port, host, () => console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`));
+
+const stop = () => server.close(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

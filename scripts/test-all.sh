@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `npm test`: every test. Unit + integration on in-memory PGlite, the integration suite again on the
+# PostgreSQL server (a fresh database per test file, dropped after), then the browser tests in
+# Debian's Chromium against a production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's Chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install it with 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH)." >&2
+    exit 1
+  fi
+fi
+
+PG_URL="${TEST_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
+
+step "Type check"
+npx tsc --noEmit -p .
+
+step "Unit and integration tests (embedded PGlite)"
+npx vitest run
+
+step "Integration tests on PostgreSQL ($PG_URL)"
+if node -e "const c=new (require('pg').Client)({connectionString:process.argv[1]});c.connect().then(()=>c.end()).catch(()=>process.exit(1))" "$PG_URL"; then
+  TEST_PG_URL="$PG_URL" npx vitest run --project integration
+else
+  echo "PostgreSQL is not reachable at $PG_URL: start it (see README) or set TEST_PG_URL." >&2
+  exit 1
+fi
+
+step "Production build"
+npx next build
+
+step "Browser tests (Chromium)"
+npx playwright test
