@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +36,13 @@ describe("OpenAPI spec parsing", () => {
     expect(tool.function.parameters.required).toEqual(["countryCode", "q"]);
     expect(tool.function.parameters.properties.countryCode).toMatchObject({ enum: ["US", "GB", "DE", "SE", "DK"] });
     expect(tool.function.parameters.properties.max_price).toMatchObject({ type: "integer" });
+  });
+
+  it("reads the shared example spec flows/specs/product-search.yaml the same way", () => {
+    const shared = readFileSync(path.join(process.cwd(), "flows/specs/product-search.yaml"), "utf8");
+    const tool = toToolDefinition(parseOpenApiSpec(shared, "shared").operations[0]);
+    expect(tool.function.name).toBe("productsUsingGET");
+    expect(tool.function.parameters.required).toEqual(expect.arrayContaining(["countryCode", "q"]));
   });
 
   it("refuses a document that is not OpenAPI 3", () => {
