@@ -183,3 +183,20 @@ describe("transcriptions and models", () => {
     }
   });
 });
+
+describe("admin endpoints for tests in other processes", () => {
+  it("scripts replies, lists recorded requests, sets the transcript and resets", async () => {
+    const admin = (path: string, body?: unknown) =>
+      fetch(`${stub.url.replace(/\/v1$/, "")}/__admin/${path}`, { method: body === undefined ? "GET" : "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+    await admin("script", [{ content: "scripted over HTTP" }]);
+    expect((await chat().invoke("hi")).content).toBe("scripted over HTTP");
+    const { requests } = (await (await admin("requests")).json()) as { requests: { path: string }[] };
+    expect(requests.at(-1)?.path).toBe("/v1/chat/completions");
+    await admin("transcript", { text: "über alles" });
+    const file = await toFile(Buffer.from("x"), "a.wav");
+    expect((await client().audio.transcriptions.create({ file, model: "whisper-1" })).text).toBe("über alles");
+    await admin("reset", {});
+    expect(stub.requests).toHaveLength(0);
+    expect((await chat().invoke("hello")).content).toMatch(/^Hello!/);
+  });
+});
