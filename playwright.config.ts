@@ -27,19 +27,39 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node scripts/start.mjs --no-build",
-    url: `http://127.0.0.1:${PORT}/api/v1/ping`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR,
-      DATABASE_URL: `pglite:${DATA_DIR}/pglite`,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      ADMIN_NAME: "E2E Admin",
+  // The app, plus the scripted OpenAI-compatible model and the demo product API it calls.
+  webServer: [
+    {
+      command: "npx tsx scripts/model-stub.ts",
+      url: "http://127.0.0.1:4011/v1/models",
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { MODEL_STUB_PORT: "4011" },
     },
-  },
+    {
+      command: "npx tsx scripts/product-api.ts",
+      url: "http://127.0.0.1:4010/public/ai/v0/products?countryCode=US&q=laptop",
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: "4010", HOST: "127.0.0.1" },
+    },
+    {
+      command: "node scripts/start.mjs --no-build",
+      url: `http://127.0.0.1:${PORT}/api/v1/ping`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR,
+        DATABASE_URL: `pglite:${DATA_DIR}/pglite`,
+        ADMIN_EMAIL: E2E_ADMIN.email,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        ADMIN_NAME: "E2E Admin",
+        OPENAI_API_KEY: "stub-key",
+        OPENAI_BASE_URL: "http://127.0.0.1:4011/v1",
+        OPENAI_MODEL: "stub-model",
+      },
+    },
+  ],
 });
