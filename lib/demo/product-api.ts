@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { AppError, errorBody } from "../errors";
 import {
   buildCatalog,
+  type CatalogProduct,
   COUNTRY_CODES,
   type CountryCode,
   type ProductQuery,
@@ -94,37 +95,45 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+interface ApiState {
+  catalog: CatalogProduct[];
+  requests: RecordedRequest[];
+  unavailable: boolean;
+}
+
+/** Answer one request: admin switches, then the products endpoint (recorded, 503 while unavailable). */
+function routeRequest(req: http.IncomingMessage, state: ApiState): Reply {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const method = req.method ?? "GET";
+  if (url.pathname === "/__admin/unavailable" && method === "POST") {
+    state.unavailable = ["1", "true", "on"].includes(url.searchParams.get("on") ?? "1");
+    return { status: 200, body: { unavailable: state.unavailable } };
+  }
+  if (url.pathname === "/__admin/requests" && method === "GET") return { status: 200, body: { requests: state.requests } };
+  if (url.pathname !== PRODUCTS_PATH) {
+    return { status: 404, body: errorBody(new AppError("not_found", `No route for ${url.pathname}`)) };
+  }
+  state.requests.push({ method, url: req.url ?? "/", query: Object.fromEntries(url.searchParams) });
+  if (method !== "GET") {
+    return { status: 405, body: errorBody(new AppError("method_not_allowed", `${method} is not allowed; use GET`)) };
+  }
+  if (state.unavailable) return { status: 503, body: errorBody(new AppError("upstream_unavailable", UNAVAILABLE_MESSAGE)) };
+  const query = parseProductQuery(url.searchParams);
+  if ("status" in query) return query;
+  return { status: 200, body: { products: searchCatalog(state.catalog, query).map(toApiProduct) } };
+}
+
 /** Start the product-search API. Resolves once it listens. */
 export async function createProductApi(opts: ProductApiOptions = {}): Promise<ProductApi> {
-  const catalog = buildCatalog();
-  const requests: RecordedRequest[] = [];
-  let unavailable = opts.unavailable ?? process.env.PRODUCT_API_UNAVAILABLE === "1";
-
-  const handle = (req: http.IncomingMessage): Reply => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const method = req.method ?? "GET";
-    if (url.pathname === "/__admin/unavailable" && method === "POST") {
-      unavailable = ["1", "true", "on"].includes(url.searchParams.get("on") ?? "1");
-      return { status: 200, body: { unavailable } };
-    }
-    if (url.pathname === "/__admin/requests" && method === "GET") return { status: 200, body: { requests } };
-    if (url.pathname !== PRODUCTS_PATH) {
-      return { status: 404, body: errorBody(new AppError("not_found", `No route for ${url.pathname}`)) };
-    }
-    requests.push({ method, url: req.url ?? "/", query: Object.fromEntries(url.searchParams) });
-    if (method !== "GET") {
-      return { status: 405, body: errorBody(new AppError("method_not_allowed", `${method} is not allowed; use GET`)) };
-    }
-    if (unavailable) return { status: 503, body: errorBody(new AppError("upstream_unavailable", UNAVAILABLE_MESSAGE)) };
-    const query = parseProductQuery(url.searchParams);
-    if ("status" in query) return query;
-    return { status: 200, body: { products: searchCatalog(catalog, query).map(toApiProduct) } };
+  const state: ApiState = {
+    catalog: buildCatalog(),
+    requests: [],
+    unavailable: opts.unavailable ?? process.env.PRODUCT_API_UNAVAILABLE === "1",
   };
-
   const server = http.createServer((req, res) => {
     // Drain any request body so keep-alive connections stay usable.
     req.resume();
-    req.on("end", () => send(res, handle(req)));
+    req.on("end", () => send(res, routeRequest(req, state)));
   });
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
@@ -137,11 +146,11 @@ export async function createProductApi(opts: ProductApiOptions = {}): Promise<Pr
     url: `http://${urlHost}:${port}`,
     host,
     port,
-    requests,
+    requests: state.requests,
     setUnavailable: (on) => {
-      unavailable = on;
+      state.unavailable = on;
     },
-    isUnavailable: () => unavailable,
+    isUnavailable: () => state.unavailable,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
