@@ -21,6 +21,12 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url("must be a URL").optional(),
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
   OPENAI_EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
+  /** Largest single upload (image or audio) in a prediction, in bytes. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Most uploads in one prediction. */
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(20).default(5),
+  /** Let flows reach private/loopback addresses the builder did not name explicitly (development only). */
+  OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -28,8 +28,13 @@ export interface BuildContext {
   /** Decrypted credential fields by credential id; throws (an AppError) when unknown. */
   resolveCredential(id: string): Promise<Record<string, string>>;
   env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL: string };
-  /** The guarded outbound fetch for external APIs (OpenAPI chain, spec URLs). */
+  /** The guarded outbound fetch for external APIs: private addresses blocked unless configured. */
   fetch: typeof fetch;
+  /**
+   * A fetch pinned to one server the builder chose (an OpenAPI spec's server, a spec URL): only
+   * that host, even when private, and only the given methods. Falls back to `fetch` when absent.
+   */
+  fetchFor?(opts: { baseUrl: string; methods?: string[] }): typeof fetch;
   logger?: FlowLogger;
 }
 

@@ -18,7 +18,8 @@ function fileText(value: string): string {
 async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise<string> {
   let res: Response;
   try {
-    res = await ctx.fetch(url, { headers: { accept: "application/json, application/yaml, text/yaml, */*" }, signal: AbortSignal.timeout(15_000) });
+    const pinned = ctx.fetchFor?.({ baseUrl: url, methods: ["GET"] }) ?? ctx.fetch;
+    res = await pinned(url, { headers: { accept: "application/json, application/yaml, text/yaml, */*" }, signal: AbortSignal.timeout(15_000) });
   } catch (e) {
     if (e instanceof AppError) throw e;
     throw new AppError("upstream_unavailable", `${label}: the OpenAPI spec at ${url} could not be fetched.`, { cause: e });
@@ -67,7 +68,8 @@ export const buildOpenApiChain: NodeRuntime = async (args) => {
     spec,
     serverUrl,
     headers,
-    fetch: ctx.fetch,
+    // Requests chosen by the model may only reach the spec's server, with the spec's methods.
+    fetch: ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
     timeoutMs: (params.timeoutSeconds as number) * 1000,
     memory: inputs.memory as ChatHistoryMemory | undefined,
   });

@@ -1,0 +1,29 @@
+import { idParams, route } from "@/lib/http/route";
+import { clientIp } from "@/lib/http/client-ip";
+import { sseResponse } from "@/lib/http/sse";
+import { getEnv } from "@/lib/env";
+import { predictionBodySchema } from "@/lib/schemas/prediction";
+import { preparePrediction } from "@/lib/services/predictions";
+
+/** API keys with `predict`, studio users (stored as INTERNAL chats), or anyone on a public chatflow. */
+const auth = { apiKey: "predict", session: true, anonymous: true } as const;
+// Base64 uploads inflate by 4/3; leave room for the rest of the body.
+const maxBodyBytes = () => Math.ceil(getEnv().UPLOAD_MAX_BYTES * getEnv().UPLOAD_MAX_FILES * 1.4) + 1024 * 1024;
+
+export const POST = route({ auth, params: idParams, body: predictionBodySchema, maxBodyBytes: maxBodyBytes() }, async ({ req, params, body, caller }) => {
+  const prepared = await preparePrediction(
+    { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+    caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
+  );
+  if (!body.streaming) return prepared.execute({ signal: req.signal });
+  return sseResponse(async (send, signal) => {
+    send("start", "");
+    const result = await prepared.execute({ signal, onToken: (token) => send("token", token) });
+    if (result.usedTools) send("usedTools", result.usedTools);
+    if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);
+    send("metadata", {
+      chatId: result.chatId, chatMessageId: result.chatMessageId, question: result.question,
+      sessionId: result.sessionId, ...(result.memoryType ? { memoryType: result.memoryType } : {}),
+    });
+  }, req.signal);
+});

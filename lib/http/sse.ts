@@ -1,0 +1,52 @@
+import { isAppError } from "../errors";
+
+export type SendEvent = (event: string, data: unknown) => void;
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * A Server-Sent Events response in Flowise's shape: every message is `data: {"event","data"}`.
+ * Sends heartbeat comments while the work is quiet, aborts the work when the client goes away,
+ * turns a failure into an `error` event, and always ends with an `end` event.
+ */
+export function sseResponse(work: (send: SendEvent, signal: AbortSignal) => Promise<void>, requestSignal?: AbortSignal): Response {
+  const abort = new AbortController();
+  const onRequestAbort = () => abort.abort();
+  requestSignal?.addEventListener("abort", onRequestAbort, { once: true });
+  const encoder = new TextEncoder();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const write = (text: string) => {
+        if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
+      };
+      const send: SendEvent = (event, data) => write(`data: ${JSON.stringify({ event, data })}\n\n`);
+      heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+      try {
+        await work(send, abort.signal);
+      } catch (err) {
+        if (!isAppError(err)) console.error("[switchyard] streaming run failed:", err);
+        send("error", isAppError(err) ? err.message : "The chatflow failed to answer.");
+      } finally {
+        clearInterval(heartbeat);
+        requestSignal?.removeEventListener("abort", onRequestAbort);
+        send("end", "[DONE]");
+        if (!abort.signal.aborted) controller.close();
+      }
+    },
+    cancel() {
+      clearInterval(heartbeat);
+      abort.abort();
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import { buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow } from "../flow";
+import { getEnv } from "../env";
+import { createGuardedFetch } from "../security/outbound";
+import { resolveCredential } from "./credentials";
+import type { Chatflow } from "../db/generated/client";
+
+const holder = globalThis as unknown as { __switchyardFlows?: FlowCache };
+/** Built flows by chatflow id + version: a save bumps the version, so the next run rebuilds. */
+export const flowCache = (holder.__switchyardFlows ??= new FlowCache());
+
+let defaultFetch: typeof fetch | undefined;
+
+/** What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. */
+export function buildContext(chatflowId: string): BuildContext {
+  const env = getEnv();
+  defaultFetch ??= createGuardedFetch({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true" }) as typeof fetch;
+  return {
+    chatflowId,
+    resolveCredential,
+    env: { OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL },
+    fetch: defaultFetch,
+    fetchFor: ({ baseUrl, methods }) => {
+      const host = new URL(baseUrl).host;
+      return createGuardedFetch({ allowedHosts: [host], allowPrivateHosts: [host], allowedMethods: methods }) as typeof fetch;
+    },
+    logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
+  };
+}
+
+/** Node-input overrides of a request (sessionId and returnSourceDocuments are not node inputs). */
+function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
+  if (!overrideConfig) return undefined;
+  const rest = Object.entries(overrideConfig).filter(([k]) => !RESERVED_OVERRIDE_KEYS.includes(k));
+  return rest.length ? Object.fromEntries(rest) : undefined;
+}
+
+/**
+ * The built flow of a chatflow, from the cache when possible. Requests that override node
+ * inputs (within the chatflow's allow-list) get their own cached variant.
+ */
+export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
+  const overrides = nodeOverrides(overrideConfig);
+  const key = { chatflowId: chatflow.id, version: chatflow.version };
+  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id)));
+  const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
+  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id)));
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
