@@ -1,0 +1,110 @@
+import type { GraphProblem } from "@/lib/flow/validate";
+import { editorToGraph } from "./graph-convert";
+import { checkpoint, emptyHistory, redo, undo, type History } from "./history";
+import { graphProblems, groupProblems, NO_PROBLEMS, type Problems } from "./problems";
+import type { EditorEdge, EditorNode, FlowNodeData } from "./types";
+
+/**
+ * The editor's one store: nodes and edges (React Flow runs controlled from it), undo history, the
+ * problems of the current graph (client validation merged with the server's last answer) and a
+ * revision counter for the unsaved-changes indicator. Plain TypeScript; React subscribes to it.
+ */
+
+interface Snapshot {
+  nodes: EditorNode[];
+  edges: EditorEdge[];
+}
+
+export interface EditorState extends Snapshot {
+  history: History<Snapshot>;
+  problems: Problems;
+  serverProblems: GraphProblem[];
+  /** Bumped by every change of content (not selection or measured sizes). */
+  revision: number;
+  savedRevision: number;
+}
+
+type Change = { content: boolean };
+
+export function createEditorStore() {
+  let state: EditorState = {
+    nodes: [], edges: [], history: emptyHistory(), problems: NO_PROBLEMS, serverProblems: [], revision: 0, savedRevision: 0,
+  };
+  const listeners = new Set<() => void>();
+  let checked: { data: FlowNodeData[]; ids: string[]; edges: EditorEdge[]; server: GraphProblem[] } | undefined;
+
+  /** Re-validates only when something validation reads changed (not on moves or selection). */
+  function revalidate(s: EditorState): Problems {
+    const same = checked && checked.edges === s.edges && checked.server === s.serverProblems && checked.data.length === s.nodes.length &&
+      s.nodes.every((n, i) => n.data === checked!.data[i] && n.id === checked!.ids[i]);
+    if (same) return s.problems;
+    checked = { data: s.nodes.map((n) => n.data), ids: s.nodes.map((n) => n.id), edges: s.edges, server: s.serverProblems };
+    if (s.nodes.length === 0 && s.serverProblems.length === 0) return NO_PROBLEMS;
+    return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges)), ...s.serverProblems]);
+  }
+
+  function set(next: Partial<EditorState>, change: Change) {
+    const s = { ...state, ...next };
+    if (change.content) {
+      s.revision = state.revision + 1;
+      if (next.serverProblems === undefined) s.serverProblems = [];
+    }
+    s.problems = revalidate(s);
+    state = s;
+    for (const l of listeners) l();
+  }
+
+  const store = {
+    getState: () => state,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    /** Replaces everything (a load from the server or an import); `saved` marks it as the saved state. */
+    load(nodes: EditorNode[], edges: EditorEdge[], saved: boolean) {
+      set({ nodes, edges, history: saved ? emptyHistory() : checkpoint(state.history, { nodes: state.nodes, edges: state.edges }) }, { content: true });
+      if (saved) store.markSaved(state.revision);
+    },
+    setNodes(nodes: EditorNode[], change: Change) {
+      set({ nodes }, change);
+    },
+    setEdges(edges: EditorEdge[], change: Change) {
+      set({ edges }, change);
+    },
+    /** Remembers the current graph as an undo step (call before a change). */
+    checkpoint(key?: string) {
+      state = { ...state, history: checkpoint(state.history, { nodes: state.nodes, edges: state.edges }, key) };
+    },
+    /** A change recorded as one undo step. */
+    commit(fn: (s: Snapshot) => Snapshot, key?: string) {
+      store.checkpoint(key);
+      set(fn({ nodes: state.nodes, edges: state.edges }), { content: true });
+    },
+    updateParam(nodeId: string, name: string, value: unknown) {
+      store.commit(
+        (s) => ({
+          ...s,
+          nodes: s.nodes.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, inputs: { ...n.data.inputs, [name]: value } } } : n)),
+        }),
+        `param:${nodeId}:${name}`,
+      );
+    },
+    undo() {
+      const r = undo(state.history, { nodes: state.nodes, edges: state.edges });
+      if (r) set({ ...r.state, history: r.history }, { content: true });
+    },
+    redo() {
+      const r = redo(state.history, { nodes: state.nodes, edges: state.edges });
+      if (r) set({ ...r.state, history: r.history }, { content: true });
+    },
+    markSaved(revision: number) {
+      set({ savedRevision: revision }, { content: false });
+    },
+    setServerProblems(serverProblems: GraphProblem[]) {
+      set({ serverProblems }, { content: false });
+    },
+  };
+  return store;
+}
+
+export type EditorStore = ReturnType<typeof createEditorStore>;

@@ -1,0 +1,36 @@
+import type { Graph } from "@/lib/schemas/graph";
+import type { EditorEdge, EditorNode } from "./types";
+
+/** Saved graph → canvas nodes and edges. */
+export function graphToEditor(graph: Graph): { nodes: EditorNode[]; edges: EditorEdge[] } {
+  return {
+    nodes: graph.nodes.map((n) => ({
+      id: n.id,
+      type: "flowNode",
+      position: { x: n.position.x, y: n.position.y },
+      data: { defName: n.type, inputs: { ...n.data.inputs }, ...(n.data.label ? { label: n.data.label } : {}) },
+    })),
+    edges: graph.edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: e.targetHandle })),
+  };
+}
+
+/** Drops param values that mean "not set", so the saved JSON stays small and stable. */
+function cleanInputs(inputs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(inputs)) if (v !== undefined && v !== "") out[k] = v;
+  return out;
+}
+
+/** Canvas nodes and edges → the saved graph (no selection, sizes or other view state). */
+export function editorToGraph(nodes: EditorNode[], edges: EditorEdge[], viewport?: Graph["viewport"]): Graph {
+  return {
+    nodes: nodes.map((n) => ({
+      id: n.id,
+      type: n.data.defName,
+      position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
+      data: { inputs: cleanInputs(n.data.inputs), ...(n.data.label ? { label: n.data.label } : {}) },
+    })),
+    edges: edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle ?? "", target: e.target, targetHandle: e.targetHandle ?? "" })),
+    ...(viewport ? { viewport } : {}),
+  };
+}

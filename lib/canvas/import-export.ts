@@ -1,0 +1,41 @@
+import { getDefinition } from "@/lib/nodes/registry";
+import { graphSchema, type Graph } from "@/lib/schemas/graph";
+
+/** Our export file: the graph with enough around it to know what it is. */
+export const EXPORT_FORMAT = "switchyard-chatflow";
+
+export function exportFileText(name: string, graph: Graph): string {
+  return JSON.stringify({ format: EXPORT_FORMAT, formatVersion: 1, name, graph }, null, 2);
+}
+
+export function exportFileName(name: string): string {
+  return `${name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-|-$/g, "") || "chatflow"}.json`;
+}
+
+export type ImportResult = { ok: true; graph: Graph; name?: string } | { ok: false; message: string };
+
+/**
+ * Reads an imported file: our export format or a bare graph. Checked with the saved-graph schema
+ * and the node registry, so a bad file gets a message naming what is wrong instead of a broken canvas.
+ */
+export function parseImportFile(text: string): ImportResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, message: `The file is not JSON: ${(err as Error).message}` };
+  }
+  const wrapped = raw && typeof raw === "object" && "graph" in raw ? raw as { graph: unknown; name?: unknown } : undefined;
+  const parsed = graphSchema.safeParse(wrapped ? wrapped.graph : raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "graph"}: ${i.message}`);
+    return { ok: false, message: `The file is not a chatflow graph (${issues.join("; ")}).` };
+  }
+  const unknown = [...new Set(parsed.data.nodes.map((n) => n.type).filter((t) => !getDefinition(t)))];
+  if (unknown.length) return { ok: false, message: `The file uses node types this server does not have: ${unknown.join(", ")}.` };
+  const ids = new Set(parsed.data.nodes.map((n) => n.id));
+  const dangling = parsed.data.edges.find((e) => !ids.has(e.source) || !ids.has(e.target));
+  if (dangling) return { ok: false, message: `Edge ${dangling.id} connects a node that is not in the file.` };
+  const name = wrapped && typeof wrapped.name === "string" ? wrapped.name : undefined;
+  return { ok: true, graph: parsed.data, name };
+}
