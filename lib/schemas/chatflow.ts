@@ -26,14 +26,45 @@ export const rateLimitSchema = z.object({
   windowSec: z.number().int().min(1).max(86_400),
 });
 
+/** A CSS colour the widget can use as a custom property: #hex, rgb()/rgba()/hsl()/hsla(), or a name. */
+const cssColor = z
+  .string()
+  .trim()
+  .max(60)
+  .regex(/^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,30})$/i, "must be a CSS colour such as #0f766e or rgb(15 118 110)");
+
+/** The embed widget's look. Unknown keys are kept (strings) so older saved themes stay valid. */
+export const widgetThemeSchema = z
+  .object({
+    primaryColor: cssColor.optional(),
+    backgroundColor: cssColor.optional(),
+    textColor: cssColor.optional(),
+    botBubbleColor: cssColor.optional(),
+    userBubbleColor: cssColor.optional(),
+    /** The bot's avatar: an https/http image URL or a data:image URL. */
+    avatarUrl: z
+      .string()
+      .max(200_000)
+      .regex(/^(https?:\/\/\S+|data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+)$/, "must be an http(s) or data:image URL")
+      .optional(),
+    /** Which corner the chat bubble sits in. */
+    position: z.enum(["right", "left"]).optional(),
+  })
+  .catchall(z.string().max(200));
+
 export const chatbotConfigSchema = z
   .object({
     title: z.string().max(200).optional(),
     welcomeMessage: z.string().max(2000).optional(),
     starterPrompts: z.array(z.string().max(300)).max(10).optional(),
-    theme: z.record(z.string(), z.string().max(200)).optional(),
+    /** Placeholder of the widget's message box. */
+    inputPlaceholder: z.string().max(200).optional(),
+    theme: widgetThemeSchema.optional(),
   })
   .strict();
+
+export type WidgetTheme = z.infer<typeof widgetThemeSchema>;
+export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
 
 export const speechToTextSchema = z
   .object({

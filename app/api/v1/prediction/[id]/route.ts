@@ -1,16 +1,23 @@
 import { idParams, route } from "@/lib/http/route";
+import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/http/client-ip";
 import { sseResponse } from "@/lib/http/sse";
 import { getEnv } from "@/lib/env";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
 import { preparePrediction } from "@/lib/services/predictions";
+import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 
 /** API keys with `predict`, studio users (stored as INTERNAL chats), or anyone on a public chatflow. */
 const auth = { apiKey: "predict", session: true, anonymous: true } as const;
 // Base64 uploads inflate by 4/3; leave room for the rest of the body.
 const maxBodyBytes = () => Math.ceil(getEnv().UPLOAD_MAX_BYTES * getEnv().UPLOAD_MAX_FILES * 1.4) + 1024 * 1024;
 
-export const POST = route({ auth, params: idParams, body: predictionBodySchema, maxBodyBytes: maxBodyBytes() }, async ({ req, params, body, caller }) => {
+/** Browsers get CORS headers only from a public chatflow's allowed origins. */
+const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
+
+export const OPTIONS = preflight(corsOrigins, ["POST"]);
+
+export const POST = withCors(route({ auth, params: idParams, body: predictionBodySchema, maxBodyBytes: maxBodyBytes() }, async ({ req, params, body, caller }) => {
   const prepared = await preparePrediction(
     { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
     caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
@@ -26,4 +33,4 @@ export const POST = route({ auth, params: idParams, body: predictionBodySchema, 
       sessionId: result.sessionId, ...(result.memoryType ? { memoryType: result.memoryType } : {}),
     });
   }, req.signal);
-});
+}), corsOrigins);

@@ -1,0 +1,15 @@
+import { idParams, route } from "@/lib/http/route";
+import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
+import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
+
+/**
+ * The embed widget's settings. Readable from any page (no cookies cross-origin), so a page whose
+ * origin is not allowed can still learn that and tell its visitor; predicting stays refused there.
+ */
+const handler = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ req, params, caller }) =>
+  getPublicChatbotConfig({ chatflowId: params.id, caller, origin: req.headers.get("origin") }),
+);
+
+export const GET: typeof handler = async (req, ctx) => withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" });
+
+export const OPTIONS = async () => new Response(null, { status: 204, headers: { ...anyOriginHeaders(), "access-control-allow-methods": "GET, OPTIONS" } });

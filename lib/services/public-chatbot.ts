@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { AppError } from "../errors";
+import { getEnv } from "../env";
+import type { Chatflow } from "../db/generated/client";
+import { findChatflowById } from "../db/queries/chatflows";
+import type { Caller } from "../http/callers";
+import { getDefinition } from "../nodes/registry";
+import { chatbotConfigSchema, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
+import { speechSettings } from "./speech";
+
+/** What the widget may know about a chatflow: looks and enabled features, nothing else. */
+export interface PublicChatbotConfig {
+  chatflowId: string;
+  title: string;
+  welcomeMessage: string;
+  starterPrompts: string[];
+  inputPlaceholder: string;
+  theme: WidgetTheme;
+  uploads: { images: boolean; audio: boolean; maxBytes: number; maxFiles: number };
+  /** Whether the requesting page's origin may chat (null: the request came from no browser page). */
+  originAllowed: boolean | null;
+}
+
+const THEME_KEYS = ["primaryColor", "backgroundColor", "textColor", "botBubbleColor", "userBubbleColor", "avatarUrl", "position"] as const;
+
+/** Whether any chat model in a saved graph has "Allow image uploads" on (read without building). */
+export function graphAllowsImages(graph: unknown): boolean {
+  const nodes = (graph as { nodes?: unknown } | null)?.nodes;
+  if (!Array.isArray(nodes)) return false;
+  return nodes.some((n: { type?: unknown; data?: { inputs?: Record<string, unknown> } }) => {
+    const def = typeof n?.type === "string" ? getDefinition(n.type) : undefined;
+    return def?.category === "Chat Models" && [true, "true"].includes(n.data?.inputs?.allowImageUploads as never);
+  });
+}
+
+/** Keeps only the theme keys the widget knows, each valid; a bad saved value is dropped, not served. */
+function publicTheme(raw: unknown): WidgetTheme {
+  const theme: Record<string, unknown> = {};
+  const source = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  for (const key of THEME_KEYS) {
+    const parsed = widgetThemeSchema.shape[key].safeParse(source[key]);
+    if (parsed.success && parsed.data !== undefined) theme[key] = parsed.data;
+  }
+  return theme as WidgetTheme;
+}
+
+/** Reads each saved field on its own, so one bad value (saved before a schema change) costs only itself. */
+function readConfig(raw: unknown) {
+  const source = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  const { shape } = chatbotConfigSchema;
+  const ok = <T>(r: { success: boolean; data?: T }) => (r.success ? r.data : undefined);
+  return {
+    title: ok(shape.title.safeParse(source.title)),
+    welcomeMessage: ok(shape.welcomeMessage.safeParse(source.welcomeMessage)),
+    starterPrompts: ok(shape.starterPrompts.safeParse(source.starterPrompts)),
+    inputPlaceholder: ok(shape.inputPlaceholder.safeParse(source.inputPlaceholder)),
+  };
+}
+
+/** Whether a browser origin may use a chatflow without a key (public, and listed). */
+export function originMayChat(chatflow: Pick<Chatflow, "isPublic" | "allowedOrigins">, origin: string): boolean {
+  return chatflow.isPublic && chatflow.allowedOrigins.includes(origin);
+}
+
+/**
+ * The widget's view of a chatflow. Anonymous callers see public chatflows only (a private one is
+ * 404, the same answer as an unknown id); signed-in users and keys in scope see any, for previews.
+ */
+export async function getPublicChatbotConfig(args: { chatflowId: string; caller: Caller; origin: string | null }): Promise<PublicChatbotConfig> {
+  const chatflow = await findChatflowById({ id: args.chatflowId });
+  const visible = chatflow && (chatflow.isPublic || args.caller.kind !== "anonymous");
+  if (!visible) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
+  const config = readConfig(chatflow.chatbotConfig);
+  const env = getEnv();
+  return {
+    chatflowId: chatflow.id,
+    title: config.title?.trim() || chatflow.name,
+    welcomeMessage: config.welcomeMessage ?? "",
+    starterPrompts: (config.starterPrompts ?? []).filter((p) => p.trim() !== ""),
+    inputPlaceholder: config.inputPlaceholder ?? "",
+    theme: publicTheme((chatflow.chatbotConfig as { theme?: unknown } | null)?.theme),
+    uploads: {
+      images: graphAllowsImages(chatflow.graph),
+      audio: speechSettings(chatflow.speechToText) !== null,
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+    },
+    originAllowed: args.origin === null ? null : args.caller.kind !== "anonymous" || originMayChat(chatflow, args.origin),
+  };
+}
+
+/**
+ * The origins that get CORS headers for a chatflow's prediction endpoint: its allowed origins
+ * when it is public, none otherwise (private chatflows are for server-side callers with keys).
+ */
+export async function corsOriginsForChatflow(chatflowId: string): Promise<string[]> {
+  if (!z.uuid().safeParse(chatflowId).success) return [];
+  const chatflow = await findChatflowById({ id: chatflowId });
+  return chatflow?.isPublic ? chatflow.allowedOrigins : [];
+}
