@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { dateRange, isoDateParam } from "./chat-message-dates";
+
+/** Most records one GET of the Message API returns; page through with `page` for more. */
+export const MESSAGES_MAX_LIMIT = 1000;
+
+const idLike = z.string().trim().min(1).max(200);
+const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
+const positiveInt = (max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number)
+    .pipe(max ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`) : z.number().int().min(1, "must be at least 1"));
+
+/** Filters shared by GET and DELETE of /api/v1/chatmessage/{chatflow_id}. */
+const filterFields = {
+  sessionId: idLike.optional(),
+  chatId: idLike.optional(),
+  chatType: z.preprocess(upper, z.enum(["INTERNAL", "EXTERNAL"], { error: "must be INTERNAL or EXTERNAL" })).optional(),
+  messageId: z.uuid({ error: "must be a message UUID" }).optional(),
+  startDate: isoDateParam.optional(),
+  endDate: isoDateParam.optional(),
+};
+
+const sortEnum = z.preprocess(upper, z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }));
+
+function checkRange(q: { startDate?: { at: Date }; endDate?: { at: Date } }, ctx: z.RefinementCtx) {
+  if (q.startDate && q.endDate && q.startDate.at > q.endDate.at) {
+    ctx.addIssue({ code: "custom", path: ["startDate"], message: "must not be after endDate" });
+  }
+}
+
+/** GET query: filters, `sort` (or Flowise's `order`) ASC|DESC, `page` from 1, `limit` up to the cap. */
+export const listChatMessagesQuery = z
+  .object({
+    ...filterFields,
+    sort: sortEnum.optional(),
+    order: sortEnum.optional(),
+    page: positiveInt().optional(),
+    limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
+  })
+  .superRefine(checkRange)
+  .transform(({ startDate, endDate, sort, order, page, limit, ...rest }) => ({
+    ...rest,
+    createdAt: dateRange(startDate, endDate),
+    direction: (sort ?? order ?? "ASC") === "ASC" ? ("asc" as const) : ("desc" as const),
+    page: page ?? 1,
+    limit: limit ?? MESSAGES_MAX_LIMIT,
+  }));
+
+/** DELETE query: the same filters; paging would make "delete what matches" ambiguous, so it is refused. */
+export const deleteChatMessagesQuery = z
+  .object({
+    ...filterFields,
+    sort: sortEnum.optional(),
+    order: sortEnum.optional(),
+    page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+    limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+  })
+  .superRefine(checkRange)
+  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, ...rest }) => ({
+    ...rest,
+    createdAt: dateRange(startDate, endDate),
+  }));
+
+/** Sessions overview (studio Conversations view): date and type filters plus paging. */
+export const listSessionsQuery = z
+  .object({
+    chatType: filterFields.chatType,
+    startDate: filterFields.startDate,
+    endDate: filterFields.endDate,
+    page: positiveInt().optional(),
+    limit: positiveInt(100).optional(),
+  })
+  .superRefine(checkRange)
+  .transform(({ startDate, endDate, page, limit, ...rest }) => ({
+    ...rest,
+    createdAt: dateRange(startDate, endDate),
+    page: page ?? 1,
+    limit: limit ?? 20,
+  }));
+
+export type ChatMessageFilters = z.infer<typeof deleteChatMessagesQuery>;
+export type ListChatMessagesQuery = z.infer<typeof listChatMessagesQuery>;
+export type ListSessionsQuery = z.infer<typeof listSessionsQuery>;
+
+/** One stored message as the Message API returns it (Flowise's field names). */
+export const chatMessageRecordSchema = z.object({
+  id: z.string(),
+  role: z.enum(["userMessage", "apiMessage"]),
+  chatflowid: z.string(),
+  content: z.string(),
+  sessionId: z.string(),
+  chatId: z.string(),
+  chatType: z.enum(["INTERNAL", "EXTERNAL"]),
+  memoryType: z.string().nullable(),
+  sourceDocuments: z.unknown().nullable(),
+  usedTools: z.unknown().nullable(),
+  fileUploads: z.array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() })).nullable(),
+  createdDate: z.string(),
+});
+
+export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
+
+/** One session in the Conversations view. */
+export type SessionSummary = {
+  sessionId: string;
+  chatType: "INTERNAL" | "EXTERNAL";
+  firstMessage: string;
+  messageCount: number;
+  firstAt: string;
+  lastAt: string;
+};

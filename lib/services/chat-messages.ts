@@ -1,0 +1,86 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { getEnv } from "../env";
+import type { ChatMessage } from "../db/generated/client";
+import { deleteChatMessages as deleteRows, findChatMessages, findSessions } from "../db/queries/chat-messages";
+import type { AuthPolicy, Caller } from "../http/callers";
+import type {
+  ChatMessageFilters, ChatMessageRecord, ListChatMessagesQuery, ListSessionsQuery, SessionSummary,
+} from "../schemas/chat-message";
+import { getChatflowOrThrow } from "./chatflows";
+
+/** Who may read and delete messages: admins (Basic or a studio session) and keys with `messages`. */
+export const messageAdmins: AuthPolicy = { session: true, basicAdmin: true, adminOnly: true, apiKey: "messages" };
+
+type FileUpload = { type: string; name: string; mime: string; path: string };
+
+/** The Message API's view of a stored message (Flowise's field names). */
+export function toChatMessageRecord(row: ChatMessage): ChatMessageRecord {
+  return {
+    id: row.id,
+    role: row.role,
+    chatflowid: row.chatflowId,
+    content: row.content,
+    sessionId: row.sessionId,
+    chatId: row.chatId,
+    chatType: row.chatType,
+    memoryType: row.memoryType,
+    sourceDocuments: row.sourceDocuments ?? null,
+    usedTools: row.usedTools ?? null,
+    fileUploads: (row.fileUploads as FileUpload[] | null) ?? null,
+    createdDate: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Messages of a chatflow matching the filters, one page at most, with the total of all matches.
+ * 404 for an unknown chatflow; an API key scoped elsewhere gets 403.
+ */
+export async function listChatMessages(chatflowId: string, query: ListChatMessagesQuery, caller: Caller) {
+  await getChatflowOrThrow(chatflowId, caller);
+  const { direction, page, limit, ...filters } = query;
+  const { total, rows } = await findChatMessages({
+    where: { chatflowId, ...filters }, direction, skip: (page - 1) * limit, take: limit,
+  });
+  return { total, page, limit, records: rows.map(toChatMessageRecord) };
+}
+
+/**
+ * Deletes exactly the matching messages and the files uploaded with them. Memory nodes read a
+ * session's stored messages, so deleting a session's messages resets its memory.
+ */
+export async function deleteChatMessages(chatflowId: string, filters: ChatMessageFilters, caller: Caller) {
+  await getChatflowOrThrow(chatflowId, caller);
+  const { count, fileUploads } = await deleteRows({ where: { chatflowId, ...filters } });
+  await removeUploadedFiles(fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])));
+  return { deleted: count };
+}
+
+/** Sessions of a chatflow for the studio: first question, count, first and last activity. */
+export async function listSessions(chatflowId: string, query: ListSessionsQuery, caller: Caller) {
+  await getChatflowOrThrow(chatflowId, caller);
+  const { page, limit, ...filters } = query;
+  const { total, rows } = await findSessions({ chatflowId, ...filters, skip: (page - 1) * limit, take: limit });
+  const data: SessionSummary[] = rows.map((r) => ({
+    sessionId: r.sessionId,
+    chatType: r.chatType,
+    firstMessage: r.firstMessage ?? "",
+    messageCount: Number(r.messageCount),
+    firstAt: new Date(r.firstAt).toISOString(),
+    lastAt: new Date(r.lastAt).toISOString(),
+  }));
+  return { data, pagination: { page, limit, total, totalPages: Math.ceil(total / limit), hasNext: page * limit < total } };
+}
+
+/** Removes stored uploads; only paths inside `<DATA_DIR>/uploads/` are touched, missing files are fine. */
+async function removeUploadedFiles(files: FileUpload[]) {
+  const uploadsDir = path.resolve(getEnv().DATA_DIR, "uploads");
+  await Promise.all(
+    files.map(async (f) => {
+      if (typeof f?.path !== "string") return;
+      const full = path.resolve(getEnv().DATA_DIR, f.path);
+      if (!full.startsWith(uploadsDir + path.sep)) return;
+      await fs.rm(full, { force: true }).catch((err) => console.warn(`[switchyard] could not remove upload ${f.path}:`, err));
+    }),
+  );
+}
