@@ -26,7 +26,8 @@ export function sseResponse(work: (send: SendEvent, signal: AbortSignal) => Prom
       try {
         await work(send, abort.signal);
       } catch (err) {
-        if (!isAppError(err)) console.error("[switchyard] streaming run failed:", err);
+        // A client that went away is not a server fault.
+        if (!isAppError(err) && !abort.signal.aborted) console.error("[switchyard] streaming run failed:", err);
         send("error", isAppError(err) ? err.message : "The chatflow failed to answer.");
       } finally {
         clearInterval(heartbeat);

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FlowiseClient } from "flowise-sdk";
+import { auth } from "../support/http";
+import { exampleFlow } from "../support/flows";
+import { createModelStub, demoBrain, type ModelStub } from "../support/model-stub";
+import { parseSse, serveRoutes } from "../support/route-server";
+import { createProductApi, type ProductApi } from "../../lib/demo/product-api";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as streamingCheck from "../../app/api/v1/chatflows-streaming/[id]/route";
+import { resetEnvForTests } from "../../lib/env";
+import { getDb } from "../../lib/db/client";
+import { createChatflow } from "../../lib/services/chatflows";
+import { createApiKey } from "../../lib/services/api-keys";
+
+let stub: ModelStub;
+let productApi: ProductApi;
+let server: Awaited<ReturnType<typeof serveRoutes>>;
+let key: string;
+let agentId: string;
+let conversationId: string;
+const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+
+beforeAll(async () => {
+  [stub, productApi] = await Promise.all([createModelStub(), createProductApi()]);
+  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
+  resetEnvForTests();
+  const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
+  agentId = (await createChatflow({ name: "agent", graph: agent.graph as never }, system)).id;
+  conversationId = (await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, system)).id;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, system)).key;
+  server = await serveRoutes([
+    { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
+    { method: "GET", pattern: /^\/api\/v1\/chatflows-streaming\/(?<id>[^/]+)$/, handler: streamingCheck.GET as never },
+  ]);
+});
+afterAll(() => Promise.all([stub.close(), productApi.close(), server.close()]));
+
+const post = (id: string, body: object) =>
+  fetch(`${server.url}/api/v1/prediction/${id}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...auth.bearer(key) },
+    body: JSON.stringify(body),
+  });
+
+describe("streaming", () => {
+  it("sends start, tokens, usedTools, metadata and end last, and the tokens make the stored answer", async () => {
+    const res = await post(agentId, { question: "find me a laptop under 1500 in Germany", streaming: true });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = parseSse(await res.text());
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe("start");
+    expect(names.at(-1)).toBe("end");
+    expect(names.filter((n) => n === "token").length).toBeGreaterThan(1);
+    expect(names.indexOf("usedTools")).toBeGreaterThan(names.lastIndexOf("token"));
+    expect(names.indexOf("metadata")).toBeGreaterThan(names.indexOf("usedTools"));
+    const text = events.filter((e) => e.event === "token").map((e) => e.data).join("");
+    const meta = events.find((e) => e.event === "metadata")!.data as { chatMessageId: string; sessionId: string; memoryType: string };
+    expect(meta.memoryType).toBe("Buffer Memory");
+    const stored = await (await getDb()).chatMessage.findUnique({ where: { id: meta.chatMessageId } });
+    expect(stored?.content).toBe(text);
+    expect(text).toMatch(/Laptop/);
+  });
+
+  it("reports a failure as an error event followed by end", async () => {
+    stub.setBrain(() => ({ error: { status: 500, message: "model exploded" } }));
+    try {
+      const res = await post(conversationId, { question: "hello", streaming: true });
+      const events = parseSse(await res.text());
+      expect(events.map((e) => e.event)).toContain("error");
+      expect(events.at(-1)?.event).toBe("end");
+    } finally {
+      stub.setBrain(demoBrain);
+    }
+  });
+
+  it("aborts the run when the client disconnects: nothing is stored", async () => {
+    let release!: () => void;
+    const modelCalled = new Promise<void>((resolve) => {
+      stub.setBrain(async () => {
+        resolve();
+        await new Promise<void>((r) => (release = r));
+        return { content: "too late" };
+      });
+    });
+    try {
+      const abort = new AbortController();
+      const res = await fetch(`${server.url}/api/v1/prediction/${conversationId}`, {
+        method: "POST", signal: abort.signal,
+        headers: { "content-type": "application/json", ...auth.bearer(key) },
+        body: JSON.stringify({ question: "hello?", streaming: true, chatId: "chat-abort" }),
+      });
+      expect(res.status).toBe(200);
+      await modelCalled;
+      abort.abort();
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await (await getDb()).chatMessage.count({ where: { chatId: "chat-abort" } })).toBe(0);
+    } finally {
+      stub.setBrain(demoBrain);
+    }
+  });
+
+  it("refuses a bad request with a JSON error before any stream starts", async () => {
+    const res = await post(conversationId, { streaming: true });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("validation_failed");
+  });
+});
+
+describe("flowise-sdk", () => {
+  const client = () => new FlowiseClient({ baseUrl: server.url, apiKey: key });
+
+  it("gets a JSON answer", async () => {
+    const res = (await client().createPrediction({ chatflowId: conversationId, question: "my name is Dora" })) as { text: string; chatId: string };
+    expect(res.text.length).toBeGreaterThan(0);
+    expect(res.chatId).toBeTruthy();
+  });
+
+  it("streams events with the SDK's own parser", async () => {
+    const stream = (await client().createPrediction({ chatflowId: agentId, question: "find me a laptop under 1500 in Germany", streaming: true })) as AsyncIterable<{ event: string; data: unknown }>;
+    const events: { event: string; data: unknown }[] = [];
+    for await (const e of stream) events.push(e);
+    expect(events[0].event).toBe("start");
+    expect(events.at(-1)?.event).toBe("end");
+    expect(events.some((e) => e.event === "usedTools")).toBe(true);
+    expect(events.filter((e) => e.event === "token").map((e) => e.data).join("")).toMatch(/Laptop/);
+  });
+});
