@@ -6,6 +6,7 @@ import { signOut } from "next-auth/react";
 
 const links = [
   { href: "/chatflows", label: "Chatflows" },
+  { href: "/credentials", label: "Credentials" },
   { href: "/api-keys", label: "API keys" },
 ];
 

@@ -1,0 +1,5 @@
+import { CredentialManager } from "@/components/studio/CredentialManager";
+
+export default function CredentialsPage() {
+  return <CredentialManager />;
+}

@@ -1,0 +1,130 @@
+"use client";
+
+import { ReactFlowProvider } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { useCallback, useEffect, useState } from "react";
+import { ChatPanel } from "@/components/chat/ChatPanel";
+import { ErrorNote } from "@/components/ui/controls";
+import { createEditorStore } from "@/lib/canvas/editor-store";
+import { graphToEditor } from "@/lib/canvas/graph-convert";
+import { ApiError } from "@/lib/client/api";
+import { graphSchema, type Graph } from "@/lib/schemas/graph";
+import { Canvas } from "./Canvas";
+import { EditorProvider, useEditorState, useEditorStore } from "./editor-context";
+import { EditorToolbar } from "./EditorToolbar";
+import { FlowProblems } from "./FlowProblems";
+import { Palette } from "./Palette";
+import { PublishDialog } from "./PublishDialog";
+import { ToastList, useToasts } from "./Toasts";
+import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
+import { useEditorActions } from "./use-editor-actions";
+import { useEditorShortcuts } from "./use-editor-shortcuts";
+
+/** The chatflow editor: palette, canvas, test chat; loads and saves through react-query. */
+export function ChatflowEditor({ id }: { id: string }) {
+  const flow = useChatflow(id);
+  return (
+    <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
+      {flow.isLoading && <p className="m-auto text-sm text-slate-500">Loading chatflow…</p>}
+      {flow.error && <div className="m-auto max-w-md"><ErrorNote error={flow.error} /></div>}
+      {flow.data && (
+        <ReactFlowProvider>
+          <EditorShell flow={flow.data} reload={async () => (await flow.refetch()).data} />
+        </ReactFlowProvider>
+      )}
+    </div>
+  );
+}
+
+const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
+
+function readGraph(raw: unknown): { graph: Graph; error?: string } {
+  const parsed = graphSchema.safeParse(raw);
+  if (parsed.success) return { graph: parsed.data };
+  return { graph: { nodes: [], edges: [] }, error: `The saved graph could not be read (${parsed.error.issues[0]?.message}); starting empty.` };
+}
+
+function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
+  const { graph, error } = readGraph(raw);
+  const { nodes, edges } = graphToEditor(graph);
+  store.load(nodes, edges, true);
+  return { viewport: graph.viewport, error };
+}
+
+type ShellProps = { flow: Chatflow; reload: () => Promise<Chatflow | undefined> };
+
+function EditorShell(props: ShellProps) {
+  const [store] = useState(createEditorStore);
+  const [initial] = useState(() => loadInto(store, props.flow.graph));
+  return (
+    <EditorProvider value={store}>
+      <EditorBody {...props} initial={initial} />
+    </EditorProvider>
+  );
+}
+
+function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnType<typeof loadInto> }) {
+  const store = useEditorStore();
+  const [toasts, toast, dismiss] = useToasts();
+  const actions = useEditorActions(toast);
+  const update = useUpdateChatflow(flow.id);
+  const [conflict, setConflict] = useState(false);
+  const [chatOpen, setChatOpen] = useState(true);
+  const [publishOpen, setPublishOpen] = useState(false);
+  const dirty = useEditorState(selectDirty);
+
+  const save = useCallback(async (force = false) => {
+    const revision = store.getState().revision;
+    try {
+      const saved = await update.mutateAsync({ graph: actions.currentGraph(), ...(force ? {} : { expectedVersion: flow.version }) });
+      store.markSaved(revision);
+      setConflict(false);
+      toast("success", `Saved as version ${saved.version}.`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) setConflict(true);
+      else toast("error", `Save failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }, [store, update, actions, flow.version, toast]);
+
+  const reloadSaved = useCallback(async () => {
+    const fresh = await reload();
+    if (!fresh) return;
+    loadInto(store, fresh.graph);
+    setConflict(false);
+    requestAnimationFrame(actions.fit);
+    toast("info", `Loaded version ${fresh.version}.`);
+  }, [reload, store, actions, toast]);
+
+  useEditorShortcuts(actions, () => void save());
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); e.returnValue = ""; };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+  useEffect(() => { if (initial.error) toast("error", initial.error); }, [initial.error, toast]);
+
+  return (
+    <>
+      <EditorToolbar name={flow.name} version={flow.version} saving={update.isPending} chatOpen={chatOpen} actions={actions}
+        onSave={() => void save()} onPublish={() => setPublishOpen(true)} onToggleChat={() => setChatOpen((v) => !v)} />
+      {conflict && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="conflict">
+          <p className="flex-1"><strong>Someone saved this chatflow after you opened it.</strong> Reload their version (your unsaved changes are lost), or overwrite it with yours.</p>
+          <button type="button" className="rounded-md bg-white px-3 py-1 font-medium ring-1 ring-amber-300 hover:bg-amber-100" onClick={() => void reloadSaved()}>Reload saved version</button>
+          <button type="button" className="rounded-md bg-amber-600 px-3 py-1 font-medium text-white hover:bg-amber-700" onClick={() => void save(true)}>Overwrite with mine</button>
+        </div>
+      )}
+      <div className="flex min-h-0 flex-1">
+        <Palette onAdd={actions.addNode} />
+        <section className="relative min-w-0 flex-1" aria-label="Canvas">
+          <Canvas onRefused={(why) => toast("error", `Connection refused: ${why}`)} onAdd={actions.addNode} viewport={initial.viewport} />
+          <FlowProblems />
+          <ToastList toasts={toasts} onDismiss={dismiss} />
+        </section>
+        {chatOpen && <ChatPanel chatflowId={flow.id} dirty={dirty} onClose={() => setChatOpen(false)} onServerProblems={store.setServerProblems} />}
+      </div>
+      {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
+    </>
+  );
+}

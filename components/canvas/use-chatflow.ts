@@ -1,0 +1,51 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import type { Graph } from "@/lib/schemas/graph";
+
+export type Chatflow = {
+  id: string; name: string; description: string; version: number; graph: unknown; isPublic: boolean;
+  allowedOrigins: string[]; rateLimit: { max: number; windowSec: number } | null; overrideAllowList: string[];
+  chatbotConfig: Record<string, unknown>; updatedAt: string;
+};
+export type ChatflowUpdate = Partial<Pick<Chatflow, "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">> & {
+  graph?: Graph; expectedVersion?: number;
+};
+
+export const chatflowKey = (id: string) => ["chatflow", id] as const;
+
+/** The chatflow being edited. Not refetched behind the builder's back: a reload is explicit. */
+export function useChatflow(id: string) {
+  return useQuery({
+    queryKey: chatflowKey(id), queryFn: () => api<Chatflow>(`/api/v1/chatflows/${id}`),
+    staleTime: Infinity, refetchOnWindowFocus: false, retry: false,
+  });
+}
+
+/**
+ * PUT with the version the editor started from; a 409 means another tab or person saved first.
+ * The cached chatflow is updated optimistically (name/settings show at once) and rolled back on error.
+ */
+export function useUpdateChatflow(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChatflowUpdate) => api<Chatflow>(`/api/v1/chatflows/${id}`, { method: "PUT", body }),
+    onMutate: async (body) => {
+      await qc.cancelQueries({ queryKey: chatflowKey(id) });
+      const previous = qc.getQueryData<Chatflow>(chatflowKey(id));
+      if (previous) {
+        const { expectedVersion: _ignored, ...fields } = body;
+        qc.setQueryData<Chatflow>(chatflowKey(id), { ...previous, ...fields });
+      }
+      return { previous };
+    },
+    onError: (_err, _body, ctx) => {
+      if (ctx?.previous) qc.setQueryData(chatflowKey(id), ctx.previous);
+    },
+    onSuccess: (saved) => {
+      qc.setQueryData(chatflowKey(id), saved);
+      qc.invalidateQueries({ queryKey: ["chatflows"] });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import { useMemo } from "react";
+import { duplicateSelection } from "@/lib/canvas/duplicate";
+import { editorToGraph, graphToEditor } from "@/lib/canvas/graph-convert";
+import { nextNodeId } from "@/lib/canvas/ids";
+import { exportFileName, exportFileText, parseImportFile } from "@/lib/canvas/import-export";
+import { autoLayout } from "@/lib/canvas/layout";
+import type { EditorEdge, EditorNode } from "@/lib/canvas/types";
+import { getDefinition } from "@/lib/nodes/registry";
+import { useEditorStore } from "./editor-context";
+import type { PushToast } from "./Toasts";
+
+/** The editor's commands, shared by the toolbar, the palette and the keyboard shortcuts. */
+export function useEditorActions(toast: PushToast) {
+  const store = useEditorStore();
+  const rf = useReactFlow<EditorNode, EditorEdge>();
+  return useMemo(() => {
+    const currentGraph = () => editorToGraph(store.getState().nodes, store.getState().edges, rf.getViewport());
+    const fit = () => rf.fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
+    return {
+      currentGraph,
+      fit,
+      undo: () => store.undo(),
+      redo: () => store.redo(),
+      /** Adds a node at a flow position (drop) or, without one, in the middle of the visible canvas. */
+      addNode(defName: string, at?: { x: number; y: number }) {
+        if (!getDefinition(defName)) return;
+        const el = document.querySelector(".react-flow")?.getBoundingClientRect();
+        const pos = at ?? rf.screenToFlowPosition({ x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130, y: (el?.top ?? 0) + (el?.height ?? 600) / 3 });
+        const id = nextNodeId(defName, store.getState().nodes.map((n) => n.id));
+        const node: EditorNode = { id, type: "flowNode", position: pos, selected: true, data: { defName, inputs: {} } };
+        store.commit((s) => ({ ...s, nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] }));
+      },
+      deleteSelected() {
+        const { nodes, edges } = store.getState();
+        const sel = { nodes: nodes.filter((n) => n.selected), edges: edges.filter((e) => e.selected) };
+        if (sel.nodes.length + sel.edges.length === 0) return toast("info", "Select a node or a connection to delete.");
+        void rf.deleteElements(sel);
+      },
+      duplicate() {
+        if (!store.getState().nodes.some((n) => n.selected)) return toast("info", "Select the nodes to duplicate.");
+        store.commit((s) => duplicateSelection(s.nodes, s.edges));
+      },
+      layout() {
+        store.commit((s) => ({ ...s, nodes: autoLayout(s.nodes, s.edges) }));
+        requestAnimationFrame(fit);
+      },
+      exportFile(name: string) {
+        const blob = new Blob([exportFileText(name, currentGraph())], { type: "application/json" });
+        const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: exportFileName(name) });
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      },
+      async importFile(file: File) {
+        const result = parseImportFile(await file.text());
+        if (!result.ok) return toast("error", `Import failed: ${result.message}`);
+        const { nodes, edges } = graphToEditor(result.graph);
+        store.load(nodes, edges, false);
+        requestAnimationFrame(fit);
+        toast("success", `Imported ${nodes.length} nodes and ${edges.length} connections from ${file.name}. Save to keep them.`);
+      },
+    };
+  }, [store, rf, toast]);
+}
+
+export type EditorActions = ReturnType<typeof useEditorActions>;

@@ -1,0 +1,29 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import type { EditorActions } from "./use-editor-actions";
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+}
+
+/** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+D duplicate, Ctrl/⌘+S save. Delete is React Flow's. */
+export function useEditorShortcuts(actions: EditorActions, save: () => void) {
+  const latest = useRef({ actions, save });
+  latest.current = { actions, save };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      const key = e.key.toLowerCase();
+      const { actions: a, save: s } = latest.current;
+      if (key === "s") { e.preventDefault(); s(); return; }
+      if (isTyping(e.target)) return;
+      if (key === "z" && !e.shiftKey) { e.preventDefault(); a.undo(); }
+      else if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); a.redo(); }
+      else if (key === "d") { e.preventDefault(); a.duplicate(); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}

@@ -1,0 +1,122 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { api } from "@/lib/client/api";
+
+type Credential = { id: string; name: string; type: string; createdAt: string; updatedAt: string };
+type Kind = "openai" | "anthropic" | "httpHeaders";
+
+const KINDS: { id: Kind; label: string; hint: string }[] = [
+  { id: "openai", label: "OpenAI-compatible", hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio) by base URL." },
+  { id: "anthropic", label: "Anthropic", hint: "An Anthropic API key." },
+  { id: "httpHeaders", label: "API headers", hint: "Headers sent by the OpenAPI chain with every request, e.g. an API key." },
+];
+const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
+
+/** Provider keys and API headers: added here, used by nodes by id; values are never sent back. */
+export function CredentialManager() {
+  const qc = useQueryClient();
+  const creds = useQuery({ queryKey: ["credentials"], queryFn: () => api<Credential[]>("/api/v1/credentials") });
+  const refresh = () => qc.invalidateQueries({ queryKey: ["credentials"] });
+  const rename = useMutation({ mutationFn: ({ id, name }: { id: string; name: string }) => api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name } }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE" }), onSuccess: refresh });
+  return (
+    <>
+      <PageHeader title="Credentials" subtitle="Keys for model providers and external APIs. Encrypted at rest; values are never shown again." />
+      <AddCredential onAdded={refresh} />
+      <ErrorNote error={creds.error ?? rename.error ?? remove.error} />
+      {creds.isLoading && <p className="text-sm text-slate-500">Loading credentials…</p>}
+      {creds.data?.length === 0 && <p className="text-sm text-slate-500">No credentials yet. Nodes without one use the server’s environment settings.</p>}
+      <ul className="grid gap-3" aria-label="Credentials">
+        {creds.data?.map((c) => (
+          <CredentialRow key={c.id} c={c} onRename={(name) => rename.mutate({ id: c.id, name })}
+            onDelete={() => { if (confirm(`Delete “${c.name}”? Nodes using it will stop working.`)) remove.mutate(c.id); }} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function AddCredential({ onAdded }: { onAdded: () => void }) {
+  const [name, setName] = useState("");
+  const [kind, setKind] = useState<Kind>("openai");
+  const [apiKey, setApiKey] = useState("");
+  const [baseURL, setBaseURL] = useState("");
+  const [headers, setHeaders] = useState([{ name: "", value: "" }]);
+  const create = useMutation({
+    mutationFn: () => {
+      const data = kind === "httpHeaders"
+        ? Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value]))
+        : { apiKey, ...(kind === "openai" && baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
+      return api("/api/v1/credentials", { method: "POST", body: { name: name.trim(), type: kind, data } });
+    },
+    onSuccess: () => { setName(""); setApiKey(""); setBaseURL(""); setHeaders([{ name: "", value: "" }]); onAdded(); },
+  });
+  return (
+    <Card className="mb-6 p-4">
+      <form className="grid gap-3" aria-label="Add credential" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextInput label="Name" placeholder="e.g. OpenAI production" value={name} onChange={(e) => setName(e.target.value)} required />
+          <label className="flex flex-col gap-1 text-sm">
+            <span className="font-medium text-slate-700">Type</span>
+            <select className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+              {KINDS.map((k) => <option key={k.id} value={k.id}>{k.label}</option>)}
+            </select>
+          </label>
+        </div>
+        <p className="text-xs text-slate-500">{KINDS.find((k) => k.id === kind)!.hint}</p>
+        {kind !== "httpHeaders" ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <TextInput label="API key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
+            {kind === "openai" && <TextInput label="Base URL (optional)" placeholder="http://127.0.0.1:11434/v1" value={baseURL} onChange={(e) => setBaseURL(e.target.value)} />}
+          </div>
+        ) : (
+          <div className="grid gap-2">
+            {headers.map((h, i) => (
+              <div key={i} className="grid grid-cols-2 gap-3">
+                <TextInput label={`Header ${i + 1} name`} placeholder="X-Api-Key" value={h.name} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
+                <TextInput label={`Header ${i + 1} value`} type="password" autoComplete="off" value={h.value} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              </div>
+            ))}
+            <Button type="button" variant="ghost" className="justify-self-start" onClick={() => setHeaders((hs) => [...hs, { name: "", value: "" }])}>+ Add header</Button>
+          </div>
+        )}
+        <ErrorNote error={create.error} />
+        <div><Button type="submit" disabled={!name.trim() || create.isPending}>Add credential</Button></div>
+      </form>
+    </Card>
+  );
+}
+
+function CredentialRow({ c, onRename, onDelete }: { c: Credential; onRename: (n: string) => void; onDelete: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(c.name);
+  return (
+    <li data-testid={`credential-${c.name}`}>
+      <Card className="flex items-center gap-4 px-4 py-3">
+        <div className="min-w-0 flex-1">
+          {editing ? (
+            <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); if (draft.trim()) onRename(draft.trim()); setEditing(false); }}>
+              <input aria-label="Credential name" className="flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm" value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
+              <Button type="submit">Save</Button>
+              <Button type="button" variant="ghost" onClick={() => setEditing(false)}>Cancel</Button>
+            </form>
+          ) : (
+            <>
+              <p className="font-medium">{c.name}</p>
+              <p className="text-xs text-slate-500">{kindLabel(c.type)} · added {new Date(c.createdAt).toLocaleDateString()} · value hidden</p>
+            </>
+          )}
+        </div>
+        {!editing && (
+          <div className="flex gap-2">
+            <Button variant="secondary" aria-label={`Rename ${c.name}`} onClick={() => { setDraft(c.name); setEditing(true); }}>Rename</Button>
+            <Button variant="danger" aria-label={`Delete ${c.name}`} onClick={onDelete}>Delete</Button>
+          </div>
+        )}
+      </Card>
+    </li>
+  );
+}
