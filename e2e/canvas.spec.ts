@@ -1,0 +1,160 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signIn, snap } from "./helpers";
+
+// One builder session: build the product-search agent on an empty canvas, then chat with it.
+test.describe.configure({ mode: "serial" });
+
+let chatflowId = "";
+type SavedGraph = { nodes: { id: string; type: string }[]; edges: { id: string }[] };
+
+const node = (page: Page, label: string) => page.locator(".react-flow__node").filter({ has: page.getByRole("heading", { name: label, exact: true }) });
+const handle = (n: Locator, name: string, dir: "in" | "out") => n.locator(`[data-handleid$=":${dir}:${name}"]`);
+
+async function dragNode(page: Page, defName: string, x: number, y: number) {
+  await page.getByTestId(`palette-${defName}`).dragTo(page.getByTestId("canvas"), { targetPosition: { x, y } });
+}
+
+/** Drags from one handle to another with the real mouse, as a builder would. */
+async function connect(page: Page, from: Locator, to: Locator) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function exportGraph(page: Page): Promise<SavedGraph & { viewport?: unknown }> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export JSON" }).click();
+  const file = await (await download).path();
+  return JSON.parse(readFileSync(file, "utf8")).graph;
+}
+
+const shape = (g: SavedGraph) => ({ nodes: g.nodes, edges: g.edges });
+
+test("a builder wires the product-search agent, saves, reloads, undoes, exports/imports and publishes", async ({ page }) => {
+  await signIn(page);
+  const name = `Product search ${Date.now()}`;
+  await page.getByLabel("New chatflow").fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("list", { name: "Chatflows" }).getByRole("link", { name }).click();
+  await expect(page).toHaveURL(/\/chatflows\/[^/]+$/);
+  chatflowId = page.url().split("/").pop()!;
+  await expect(page.getByText("The flow is empty")).toBeVisible();
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // more room while building
+
+  // Palette: searchable, grouped; drag five nodes onto the empty canvas.
+  await page.getByLabel("Search nodes").fill("memory");
+  await expect(page.getByTestId("palette-bufferMemory")).toBeVisible();
+  await expect(page.getByTestId("palette-toolAgent")).toHaveCount(0);
+  await page.getByLabel("Search nodes").fill("");
+  await dragNode(page, "chatOpenAICompatible", 20, 20);
+  await dragNode(page, "openApiChain", 320, 20);
+  await dragNode(page, "chainTool", 620, 20);
+  await dragNode(page, "bufferMemory", 20, 430);
+  await dragNode(page, "toolAgent", 620, 420);
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  await page.getByRole("button", { name: "Fit view" }).click();
+
+  const chat = node(page, "OpenAI-compatible Chat Model");
+  const openapi = node(page, "OpenAPI Chain");
+  const tool = node(page, "Chain Tool");
+  const memory = node(page, "Buffer Memory");
+  const agent = node(page, "Tool Agent");
+  await expect(tool).toHaveAttribute("data-invalid", "true");
+  await expect(tool).toContainText("Tool name");
+  await snap(page, "canvas-node-error");
+
+  await connect(page, handle(chat, "chatModel", "out"), handle(openapi, "model", "in"));
+  await connect(page, handle(openapi, "chain", "out"), handle(tool, "chain", "in"));
+  await connect(page, handle(tool, "tool", "out"), handle(agent, "tools", "in"));
+  await connect(page, handle(memory, "memory", "out"), handle(agent, "memory", "in"));
+  await expect(page.locator(".react-flow__edge")).toHaveCount(4);
+
+  // Memory into the agent's chat model input: refused, and the builder is told why.
+  await connect(page, handle(memory, "memory", "out"), handle(agent, "model", "in"));
+  await expect(page.getByTestId("toast").filter({ hasText: "Connection refused" })).toContainText("accepts BaseChatModel, but Buffer Memory provides BaseMemory");
+  await expect(page.locator(".react-flow__edge")).toHaveCount(4);
+
+  await connect(page, handle(chat, "chatModel", "out"), handle(agent, "model", "in"));
+  await expect(page.locator(".react-flow__edge")).toHaveCount(5);
+
+  await openapi.locator('input[type="file"]').setInputFiles("flows/specs/product-search.yaml");
+  await expect(openapi.getByTestId("file-loaded")).toContainText("product-search.yaml loaded");
+  await tool.getByLabel("Tool name").fill("product_search");
+  await tool.getByLabel("Description").fill("Finds products in the shop. Input: what the user is looking for, with country and budget.");
+  await expect(page.locator('.react-flow__node[data-invalid="true"], [data-invalid="true"]')).toHaveCount(0);
+  await expect(page.getByTestId("problem-count")).toHaveCount(0);
+  await expect(page.getByTestId("save-state")).toContainText("Unsaved changes");
+
+  await page.getByRole("button", { name: "Auto-layout" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("save-state")).toContainText("All changes saved");
+  await snap(page, "canvas");
+
+  // Reload: the server has the same graph the editor shows.
+  const saved = (await (await page.request.get(`/api/v1/chatflows/${chatflowId}`)).json()).graph as SavedGraph;
+  expect(saved.nodes.map((n) => n.type).sort()).toEqual(["bufferMemory", "chainTool", "chatOpenAICompatible", "openApiChain", "toolAgent"]);
+  expect(saved.edges).toHaveLength(5);
+  expect(JSON.stringify(saved)).toContain("productsUsingGET");
+  await page.reload();
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  await expect(page.locator(".react-flow__edge")).toHaveCount(5);
+  await expect(node(page, "Chain Tool").getByLabel("Tool name")).toHaveValue("product_search");
+  const reloaded = await exportGraph(page);
+  expect(shape(reloaded)).toEqual(shape(saved));
+
+  // Delete (key) and undo.
+  await node(page, "Buffer Memory").locator("header").click();
+  await page.keyboard.press("Delete");
+  await expect(page.locator(".react-flow__node")).toHaveCount(4);
+  await expect(page.locator(".react-flow__edge")).toHaveCount(4);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  await expect(page.locator(".react-flow__edge")).toHaveCount(5);
+
+  // Export, change the canvas, import the file back: the same graph again.
+  const exported = await exportGraph(page);
+  await node(page, "Tool Agent").locator("header").click();
+  await page.getByRole("button", { name: "Delete selection" }).click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(4);
+  await page.getByTestId("import-file").setInputFiles({ name: "flow.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ graph: exported })) });
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  expect(shape(await exportGraph(page))).toEqual(shape(exported));
+  await page.getByTestId("import-file").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nodes": [{"id": "a:b"}]}') });
+  await expect(page.getByTestId("toast").filter({ hasText: "Import failed" })).toContainText("not a chatflow graph");
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+
+  // Publish: endpoint and snippets with the real id; settings saved through the API.
+  await page.getByRole("button", { name: "Publish" }).click();
+  const dialog = page.getByRole("dialog", { name: /Publish/ });
+  await expect(dialog.getByTestId("endpoint")).toContainText(`/api/v1/prediction/${chatflowId}`);
+  await expect(dialog.getByTestId("snippet")).toContainText(chatflowId);
+  await dialog.getByRole("tab", { name: "Python" }).click();
+  await expect(dialog.getByTestId("snippet")).toContainText("requests.post");
+  await dialog.getByRole("switch").check();
+  await dialog.getByLabel("Allowed origins").fill("https://shop.example.com");
+  await snap(page, "publish-dialog");
+  await dialog.getByRole("button", { name: "Save settings" }).click();
+  await expect(dialog.getByText("Settings saved")).toBeVisible();
+  const published = await (await page.request.get(`/api/v1/chatflows/${chatflowId}`)).json();
+  expect(published.isPublic).toBe(true);
+  expect(published.allowedOrigins).toEqual(["https://shop.example.com"]);
+});
+
+test("the test chat streams the agent's answer and shows the tool call", async ({ page }) => {
+  expect(chatflowId).not.toBe("");
+  await signIn(page);
+  await page.goto(`/chatflows/${chatflowId}`);
+  await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  const panel = page.getByRole("complementary", { name: "Test chat" });
+  await panel.getByLabel("Message", { exact: true }).fill("Find me a laptop under 1500 in Germany");
+  await panel.getByRole("button", { name: "Send" }).click();
+  await expect(panel.getByTestId("used-tool").first()).toContainText("product_search");
+  await expect(panel.getByTestId("chat-answer").last()).toContainText(/found \d+ products?/i, { timeout: 30_000 });
+  await snap(page, "test-chat");
+  await panel.getByRole("button", { name: "New session" }).click();
+  await expect(panel.getByTestId("chat-bot")).toHaveCount(0);
+});
