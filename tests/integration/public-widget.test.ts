@@ -1,0 +1,85 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseInline, parseMarkdown, safeHref } from "../../widget/markdown";
+import { createSseReader, type StreamEvent } from "../../widget/sse";
+
+// The widget's pure parts (no DOM). Its rendering, streaming and storage run in Chromium in
+// e2e/widget.spec.ts.
+
+describe("widget Markdown", () => {
+  it("keeps HTML as text: nothing in an answer becomes markup", () => {
+    const blocks = parseMarkdown('<img src=x onerror="alert(1)"> and <script>alert(2)</script>');
+    expect(blocks).toEqual([{ t: "p", c: [{ t: "text", v: '<img src=x onerror="alert(1)"> and <script>alert(2)</script>' }] }]);
+  });
+
+  it("links only absolute http(s) and mailto URLs", () => {
+    expect(parseInline("[shop](https://shop.example/p?id=1)")).toEqual([
+      { t: "link", href: "https://shop.example/p?id=1", c: [{ t: "text", v: "shop" }] },
+    ]);
+    expect(parseInline("[click](javascript:alert(1))")).toEqual([{ t: "text", v: "click" }]);
+    expect(parseInline("[x](data:text/html,<b>hi</b>)").some((n) => n.t === "link")).toBe(false);
+    expect(parseInline("[x](/relative/path)").some((n) => n.t === "link")).toBe(false);
+    for (const bad of ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "vbscript:x", "//evil.example", "data:text/html;base64,PHNjcmlwdD4="]) {
+      expect(safeHref(bad)).toBeNull();
+    }
+    expect(safeHref("mailto:help@example.com")).toBe("mailto:help@example.com");
+  });
+
+  it("turns bare URLs into links without swallowing trailing punctuation", () => {
+    expect(parseInline("See https://example.com/a.")).toEqual([
+      { t: "text", v: "See " },
+      { t: "link", href: "https://example.com/a", c: [{ t: "text", v: "https://example.com/a" }] },
+      { t: "text", v: "." },
+    ]);
+  });
+
+  it("reads emphasis, code and line breaks, and leaves snake_case alone", () => {
+    expect(parseInline("**ZenBook** costs *1399* `EUR`\nnext")).toEqual([
+      { t: "strong", c: [{ t: "text", v: "ZenBook" }] },
+      { t: "text", v: " costs " },
+      { t: "em", c: [{ t: "text", v: "1399" }] },
+      { t: "text", v: " " },
+      { t: "code", v: "EUR" },
+      { t: "br" },
+      { t: "text", v: "next" },
+    ]);
+    expect(parseInline("max_price_eur is _set_")).toEqual([{ t: "text", v: "max_price_eur is " }, { t: "em", c: [{ t: "text", v: "set" }] }]);
+  });
+
+  it("reads headings, lists, quotes, rules and code fences (an open fence runs to the end)", () => {
+    const md = "## Laptops\n\n1. ThinkBook\n2. ZenBook\n   with OLED\n\n- a\n- b\n\n> note\n\n---\n```js\nconst x = '<b>';";
+    expect(parseMarkdown(md)).toEqual([
+      { t: "h", level: 2, c: [{ t: "text", v: "Laptops" }] },
+      { t: "ol", start: 1, items: [[{ t: "text", v: "ThinkBook" }], [{ t: "text", v: "ZenBook" }, { t: "br" }, { t: "text", v: "with OLED" }]] },
+      { t: "ul", items: [[{ t: "text", v: "a" }], [{ t: "text", v: "b" }]] },
+      { t: "quote", c: [{ t: "p", c: [{ t: "text", v: "note" }] }] },
+      { t: "hr" },
+      { t: "code", lang: "js", v: "const x = '<b>';" },
+    ]);
+  });
+});
+
+describe("widget SSE reader", () => {
+  it("reads events split anywhere across chunks, skipping heartbeats", () => {
+    const events: StreamEvent[] = [];
+    const reader = createSseReader((e) => events.push(e));
+    const wire = 'data: {"event":"start","data":""}\n\n: heartbeat\n\ndata: {"event":"token","data":"Hel"}\r\n\r\ndata: {"event":"token","data":"lo"}\n\ndata: {"event":"end","data":"[DONE]"}';
+    for (let i = 0; i < wire.length; i += 7) reader.push(wire.slice(i, i + 7));
+    reader.end();
+    expect(events).toEqual([
+      { event: "start", data: "" },
+      { event: "token", data: "Hel" },
+      { event: "token", data: "lo" },
+      { event: "end", data: "[DONE]" },
+    ]);
+  });
+});
+
+describe("public/embed.js", () => {
+  it("is the build of widget/ as committed, and stays small", () => {
+    const out = execFileSync(process.execPath, ["scripts/build-widget.mjs", "--check"], { encoding: "utf8" });
+    expect(out).toMatch(/up to date/);
+    expect(fs.statSync("public/embed.js").size).toBeLessThan(40_000);
+  });
+});

@@ -1,0 +1,155 @@
+import { fetchConfig, WidgetError } from "./api";
+import { ChatController } from "./chat";
+import { el } from "./render-markdown";
+import { SessionStore } from "./store";
+import type { PublicConfig, WidgetOptions, WidgetTheme } from "./types";
+import { createComposer } from "./ui/composer";
+import { icon } from "./ui/icons";
+import { avatarView, messageView } from "./ui/message-view";
+import { STYLES } from "./ui/styles";
+
+/** What `init` returns: a handle to drive or remove the widget. */
+export interface WidgetHandle {
+  open(): void;
+  close(): void;
+  newChat(): void;
+  destroy(): void;
+}
+
+const THEME_VARS: [keyof WidgetTheme, string][] = [
+  ["primaryColor", "--sy-primary"], ["backgroundColor", "--sy-bg"], ["textColor", "--sy-text"],
+  ["botBubbleColor", "--sy-bot"], ["userBubbleColor", "--sy-user"],
+];
+
+function resolveTarget(target: WidgetOptions["target"]): HTMLElement {
+  const found = typeof target === "string" ? document.querySelector<HTMLElement>(target) : target;
+  if (!found) throw new Error(`Switchyard: full-page mode needs a target element (got ${String(target)}).`);
+  return found;
+}
+
+/** Mounts the chat (bubble or full-page) in a shadow root and returns its handle. */
+export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle {
+  const full = opts.mode === "full";
+  const host = el("div", { "data-switchyard-chatflow": opts.chatflowId });
+  if (full) Object.assign(host.style, { display: "block", width: "100%", height: "100%" });
+  const root = host.attachShadow({ mode: "open" });
+  const shell = el("div", { class: full ? "full" : "bubble-mode" });
+  root.append(el("style", {}, [STYLES]), shell);
+  (full ? resolveTarget(opts.target) : document.body).append(host);
+
+  const titleEl = el("h2", {}, ["Chat"]);
+  const headerAvatar = el("span");
+  const newChatBtn = el("button", { type: "button", "aria-label": "New chat", title: "New chat" }, [icon("plus")]);
+  const closeBtn = full ? null : el("button", { type: "button", "aria-label": "Close chat", title: "Close" }, [icon("close")]);
+  const log = el("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
+  const starters = el("div", { class: "starters", role: "group", "aria-label": "Suggested questions" });
+  const banner = el("div", { class: "banner", role: "alert" });
+  banner.hidden = true;
+  const panel = el("section", { class: "panel", role: full ? "region" : "dialog", "aria-label": "Chat" }, [
+    el("header", {}, [headerAvatar, titleEl, newChatBtn, closeBtn]), banner, log, starters,
+  ]);
+  const launcher = full ? null : el("button", { class: "launcher", type: "button", "aria-label": "Open chat", "aria-expanded": "false" }, [icon("chat")]);
+  if (launcher) shell.append(launcher);
+  shell.append(panel);
+
+  let config: PublicConfig | null = null;
+  let composer: ReturnType<typeof createComposer> | null = null;
+  const chat = new ChatController({ apiHost, chatflowId: opts.chatflowId, overrideConfig: opts.overrideConfig, store: new SessionStore(opts.chatflowId), onChange: () => render() });
+
+  // Rendered rows by message id, reused while unchanged (keeps open <details> and focus).
+  let cache = new Map<string, { sig: string; node: HTMLElement }>();
+  function render() {
+    const theme = { ...config?.theme, ...opts.theme };
+    const next = new Map<string, { sig: string; node: HTMLElement }>();
+    const last = chat.session.messages[chat.session.messages.length - 1];
+    const welcome = config?.welcomeMessage ? [{ id: "welcome", role: "bot" as const, text: config.welcomeMessage }] : [];
+    const rows = [...welcome, ...chat.session.messages].map((m) => {
+      const o = {
+        avatarUrl: theme.avatarUrl, streaming: m.id === chat.streamingId, tokenCount: chat.tokenCounts.get(m.id),
+        onRetry: m === last && chat.canRetry ? () => chat.retry() : undefined,
+      };
+      const sig = JSON.stringify([m, o.avatarUrl, o.streaming, o.tokenCount, !!o.onRetry]);
+      const hit = cache.get(m.id);
+      const node = hit?.sig === sig ? hit.node : messageView(m, o);
+      next.set(m.id, { sig, node });
+      return node;
+    });
+    cache = next;
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    log.replaceChildren(...rows);
+    if (atBottom || chat.busy) log.scrollTop = log.scrollHeight;
+    starters.hidden = chat.session.messages.length > 0 || !config?.starterPrompts.length;
+    composer?.setBusy(chat.busy);
+  }
+
+  function applyConfig(c: PublicConfig) {
+    config = c;
+    const theme = { ...c.theme, ...opts.theme };
+    for (const [key, cssVar] of THEME_VARS) if (theme[key]) shell.style.setProperty(cssVar, theme[key]!);
+    shell.classList.toggle("left", theme.position === "left");
+    titleEl.textContent = c.title;
+    panel.setAttribute("aria-label", c.title);
+    headerAvatar.replaceWith(avatarView(theme.avatarUrl));
+    starters.replaceChildren(...c.starterPrompts.map((p) => {
+      const b = el("button", { type: "button" }, [p]);
+      b.addEventListener("click", () => void chat.send(p));
+      return b;
+    }));
+    composer = createComposer({
+      placeholder: c.inputPlaceholder, images: c.uploads.images, audio: c.uploads.audio, maxBytes: c.uploads.maxBytes, maxFiles: c.uploads.maxFiles,
+      onSend: (text, uploads) => void chat.send(text, uploads), onStop: () => chat.stop(),
+    });
+    panel.append(composer.element);
+    if (c.originAllowed === false) refuse(`This chatbot is not enabled on this website (${location.origin}). The site owner can allow it in the chatflow's settings.`);
+    render();
+  }
+
+  function refuse(message: string) {
+    banner.textContent = message;
+    banner.hidden = false;
+    starters.hidden = true;
+    composer?.setDisabled(true);
+  }
+
+  const setOpen = (open: boolean) => {
+    if (!launcher) return;
+    panel.hidden = !open;
+    shell.classList.toggle("open", open);
+    launcher.setAttribute("aria-expanded", String(open));
+    launcher.setAttribute("aria-label", open ? "Close chat" : "Open chat");
+    launcher.replaceChildren(icon(open ? "close" : "chat"));
+    if (open) composer?.focus();
+  };
+  launcher?.addEventListener("click", () => setOpen(panel.hidden));
+  closeBtn?.addEventListener("click", () => {
+    setOpen(false);
+    launcher?.focus();
+  });
+  panel.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && launcher) {
+      setOpen(false);
+      launcher.focus();
+    }
+  });
+  newChatBtn.addEventListener("click", () => {
+    chat.newChat();
+    composer?.focus();
+  });
+  setOpen(full || !!opts.open);
+
+  fetchConfig(apiHost, opts.chatflowId).then(applyConfig, (e: unknown) => {
+    refuse(e instanceof WidgetError ? e.message : "The chatbot could not be loaded.");
+  });
+  render();
+
+  return {
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    newChat: () => chat.newChat(),
+    destroy: () => {
+      chat.stop();
+      composer?.destroy();
+      host.remove();
+    },
+  };
+}

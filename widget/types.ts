@@ -1,0 +1,74 @@
+/** Colours, avatar and corner of the widget (all optional; the chatflow's settings fill the rest). */
+export interface WidgetTheme {
+  primaryColor?: string;
+  backgroundColor?: string;
+  textColor?: string;
+  botBubbleColor?: string;
+  userBubbleColor?: string;
+  avatarUrl?: string;
+  position?: "right" | "left";
+}
+
+/** Options of `Switchyard.init(…)`. */
+export interface WidgetOptions {
+  chatflowId: string;
+  /** The Switchyard server, e.g. https://flows.example.com (default: where embed.js came from). */
+  apiHost?: string;
+  /** Overrides the chatflow's theme. */
+  theme?: WidgetTheme;
+  /** Sent with every prediction (node inputs the chatflow's allow-list permits). */
+  overrideConfig?: Record<string, unknown>;
+  /** "bubble" (default): a chat bubble in a corner. "full": the chat fills `target`. */
+  mode?: "bubble" | "full";
+  /** The element (or a CSS selector) a full-page chat fills. */
+  target?: HTMLElement | string;
+  /** Open the chat at once (bubble mode). */
+  open?: boolean;
+}
+
+/** GET /api/v1/public-chatbotConfig/{id}. */
+export interface PublicConfig {
+  chatflowId: string;
+  title: string;
+  welcomeMessage: string;
+  starterPrompts: string[];
+  inputPlaceholder: string;
+  theme: WidgetTheme;
+  uploads: { images: boolean; audio: boolean; maxBytes: number; maxFiles: number };
+  originAllowed: boolean | null;
+}
+
+export interface UsedTool {
+  tool: string;
+  toolInput: unknown;
+  toolOutput: unknown;
+}
+
+export interface SourceDocument {
+  pageContent?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** An upload as the prediction endpoint takes it. */
+export interface Upload {
+  type: "file" | "audio";
+  data: string;
+  name: string;
+  mime: string;
+}
+
+/** One message of the conversation, as kept in localStorage. */
+export interface ChatMessage {
+  id: string;
+  role: "user" | "bot";
+  text: string;
+  /** Names of attached images (their data is not kept: localStorage is small). */
+  attachments?: string[];
+  voice?: boolean;
+  usedTools?: UsedTool[];
+  sourceDocuments?: SourceDocument[];
+  /** A bot answer the visitor stopped. */
+  stopped?: boolean;
+  /** Why the answer failed (shown with a Retry button). */
+  error?: string;
+}

@@ -1,0 +1,77 @@
+import { el, renderMarkdown } from "../render-markdown";
+import { safeHref } from "../markdown";
+import type { ChatMessage, SourceDocument, UsedTool } from "../types";
+import { icon } from "./icons";
+
+export interface MessageViewOptions {
+  avatarUrl?: string;
+  streaming: boolean;
+  /** Token events this answer arrived in (this page load only). */
+  tokenCount?: number;
+  /** Shown on the last failed message. */
+  onRetry?: () => void;
+}
+
+const pretty = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+
+function toolsView(tools: UsedTool[]): HTMLElement {
+  const names = [...new Set(tools.map((t) => t.tool))].join(", ");
+  return el("details", { class: "tools" }, [
+    el("summary", {}, [icon("tool"), `Used ${tools.length === 1 ? "tool" : "tools"}: ${names}`]),
+    ...tools.flatMap((t) => [el("div", {}, [el("strong", {}, [t.tool])]), el("pre", {}, [`Input: ${pretty(t.toolInput)}\n\nOutput: ${pretty(t.toolOutput)}`])]),
+  ]);
+}
+
+function sourcesView(docs: SourceDocument[]): HTMLElement {
+  const items = docs.map((d) => {
+    const src = typeof d.metadata?.source === "string" ? d.metadata.source : "";
+    const href = src ? safeHref(src) : null;
+    const label = src || "Document";
+    const snippet = (d.pageContent ?? "").slice(0, 280);
+    return el("li", {}, [
+      href ? el("a", { href, target: "_blank", rel: "noopener noreferrer nofollow ugc" }, [label]) : el("strong", {}, [label]),
+      snippet ? el("div", {}, [snippet]) : null,
+    ]);
+  });
+  return el("details", { class: "sources" }, [el("summary", {}, [`Sources (${docs.length})`]), el("ul", {}, items)]);
+}
+
+function typingView(): HTMLElement {
+  return el("span", { class: "typing", role: "status", "aria-label": "Assistant is typing" }, [el("i"), el("i"), el("i")]);
+}
+
+function errorView(message: string, onRetry?: () => void): HTMLElement {
+  const retry = onRetry ? el("button", { type: "button" }, [icon("retry"), "Retry"]) : null;
+  retry?.addEventListener("click", onRetry!);
+  return el("div", { class: "error", role: "alert" }, [el("span", {}, [message]), retry]);
+}
+
+/** The bot's avatar image, or a chat icon when the theme has none. */
+export function avatarView(url?: string): HTMLElement {
+  return url ? el("img", { class: "avatar", alt: "", src: url }) : el("span", { class: "avatar avatar-icon" }, [icon("chat")]);
+}
+
+/** One message: its bubble (Markdown for the bot), collapsed tools and sources, and any failure. */
+export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLElement {
+  const bubble = el("div", { class: "bubble" });
+  if (m.role === "bot") {
+    if (m.text) bubble.append(renderMarkdown(m.text));
+    else if (opts.streaming) bubble.append(typingView());
+    else if (m.stopped) bubble.append(el("p", {}, ["(stopped)"]));
+    if (m.usedTools?.length) bubble.append(toolsView(m.usedTools));
+    if (m.sourceDocuments?.length) bubble.append(sourcesView(m.sourceDocuments));
+    if (m.stopped && m.text) bubble.append(el("div", { class: "note" }, ["Stopped"]));
+  } else {
+    bubble.append(el("p", {}, [m.text || (m.voice ? "🎤 Voice message" : "")]));
+    if (m.attachments?.length) bubble.append(el("div", { class: "attach" }, [`📎 ${m.attachments.join(", ")}`]));
+  }
+  const row = el("div", {
+    class: `row ${m.role}${opts.streaming ? " streaming" : ""}`,
+    "data-role": m.role,
+    ...(m.role === "bot" ? { "aria-busy": String(opts.streaming), "data-tokens": opts.tokenCount?.toString() } : {}),
+  });
+  if (m.role === "bot") row.append(avatarView(opts.avatarUrl));
+  row.append(bubble);
+  if (!m.error) return row;
+  return el("div", { class: `wrap ${m.role}` }, [row, errorView(m.error, opts.onRetry)]);
+}

@@ -1,0 +1,77 @@
+/** The widget's stylesheet, scoped by its shadow root: host-page CSS cannot reach in, nor ours out. */
+export const STYLES = `
+:host{all:initial;--sy-primary:#4f46e5;--sy-bg:#ffffff;--sy-text:#1f2937;--sy-bot:#f3f4f6;--sy-user:var(--sy-primary);--sy-user-text:#fff;--sy-muted:#6b7280;--sy-border:#e5e7eb;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:var(--sy-text)}
+*{box-sizing:border-box}
+button{font:inherit;color:inherit;cursor:pointer;border:0;background:none}
+button:focus-visible,textarea:focus-visible,summary:focus-visible,a:focus-visible{outline:2px solid var(--sy-primary);outline-offset:2px}
+.icon{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
+.launcher{position:fixed;bottom:20px;right:20px;z-index:2147483000;width:60px;height:60px;border-radius:50%;background:var(--sy-primary);color:#fff;display:grid;place-items:center;box-shadow:0 10px 25px rgba(0,0,0,.2),0 4px 8px rgba(0,0,0,.12);transition:transform .15s}
+.launcher:hover{transform:scale(1.06)}
+.launcher .icon{width:28px;height:28px}
+.left .launcher{right:auto;left:20px}
+.panel{position:fixed;bottom:92px;right:20px;z-index:2147483000;width:390px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--sy-bg);border-radius:18px;overflow:hidden;box-shadow:0 24px 60px rgba(15,23,42,.25),0 4px 12px rgba(15,23,42,.1);border:1px solid var(--sy-border)}
+.left .panel{right:auto;left:20px}
+.panel[hidden]{display:none}
+.full .panel{position:relative;inset:auto;width:100%;height:100%;border-radius:0;box-shadow:none;border:0}
+header{display:flex;align-items:center;gap:10px;padding:14px 14px 14px 16px;background:var(--sy-primary);color:#fff}
+header h2{flex:1;margin:0;font-size:16px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+header button{width:34px;height:34px;border-radius:10px;display:grid;place-items:center;color:#fff}
+header button:hover{background:rgba(255,255,255,.16)}
+.avatar{width:32px;height:32px;border-radius:50%;object-fit:cover;flex:none;background:rgba(255,255,255,.25)}
+.log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:12px;scroll-behavior:smooth}
+.row{display:flex;gap:8px;align-items:flex-end;max-width:100%}
+.row.user{justify-content:flex-end}
+.row .avatar{width:28px;height:28px;background:var(--sy-bot)}
+.avatar-icon{display:grid;place-items:center;color:var(--sy-primary)}header .avatar-icon{color:#fff}.avatar-icon .icon{width:60%;height:60%}
+.bubble{max-width:82%;padding:10px 14px;border-radius:16px;background:var(--sy-bot);overflow-wrap:anywhere}
+.user .bubble{background:var(--sy-user);color:var(--sy-user-text);border-bottom-right-radius:4px}
+.bot .bubble{border-bottom-left-radius:4px}
+.bubble p{margin:0 0 .5em}.bubble p:last-child{margin-bottom:0}
+.bubble ul,.bubble ol{margin:.25em 0 .5em;padding-left:1.3em}
+.bubble h3,.bubble h4,.bubble h5,.bubble h6{margin:.4em 0 .3em;font-size:1em}
+.bubble pre{margin:.5em 0;padding:10px;border-radius:8px;background:#111827;color:#f9fafb;overflow-x:auto;font-size:13px}
+.bubble code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+.bubble :not(pre)>code{background:rgba(0,0,0,.07);padding:1px 4px;border-radius:4px}
+.bubble blockquote{margin:.4em 0;padding-left:10px;border-left:3px solid var(--sy-border);color:var(--sy-muted)}
+.bubble a{color:var(--sy-primary);text-decoration:underline}
+.user .bubble a{color:inherit}
+.attach{font-size:13px;opacity:.85;margin-top:4px}
+.streaming .bubble>:last-child::after{content:"";display:inline-block;width:7px;height:1em;margin-left:2px;vertical-align:-2px;background:currentColor;opacity:.5;animation:blink 1s steps(2) infinite}
+.typing{display:inline-flex;gap:4px;padding:4px 0}
+.typing i{width:7px;height:7px;border-radius:50%;background:var(--sy-muted);animation:bounce 1.2s infinite}
+.typing i:nth-child(2){animation-delay:.15s}.typing i:nth-child(3){animation-delay:.3s}
+@keyframes bounce{0%,60%,100%{transform:translateY(0);opacity:.5}30%{transform:translateY(-4px);opacity:1}}
+@keyframes blink{to{opacity:0}}
+.note{font-size:12px;color:var(--sy-muted);margin-top:4px}
+.error{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin:4px 0 0 auto;max-width:85%;padding:8px 10px;border-radius:10px;background:#fef2f2;color:#991b1b;font-size:13px;border:1px solid #fecaca}
+.bot+.error,.row.bot .error{margin-left:36px}
+.error button{display:inline-flex;align-items:center;gap:4px;padding:4px 10px;border-radius:8px;background:#fff;border:1px solid #fecaca;font-weight:600}
+.error .icon{width:14px;height:14px}
+details{margin-top:8px;font-size:13px;background:rgba(255,255,255,.6);border:1px solid var(--sy-border);border-radius:10px;padding:6px 10px}
+summary{cursor:pointer;color:var(--sy-muted);font-weight:600;display:flex;align-items:center;gap:6px}
+summary .icon{width:14px;height:14px}
+details pre{white-space:pre-wrap;max-height:200px;overflow:auto;background:#f9fafb;color:var(--sy-text);border:1px solid var(--sy-border)}
+.sources li{margin:4px 0}
+.starters{display:flex;flex-wrap:wrap;gap:8px;padding:0 16px 12px}
+.starters button{padding:8px 12px;border-radius:999px;border:1px solid var(--sy-border);background:var(--sy-bg);font-size:14px;text-align:left}
+.starters button:hover{border-color:var(--sy-primary);color:var(--sy-primary)}
+.banner{margin:16px;padding:14px;border-radius:12px;background:#fffbeb;border:1px solid #fde68a;color:#92400e;font-size:14px}
+form{border-top:1px solid var(--sy-border);padding:10px 12px;background:var(--sy-bg)}
+.previews{display:flex;gap:8px;flex-wrap:wrap;margin-bottom:8px}
+.previews div{position:relative}
+.previews img{width:56px;height:56px;object-fit:cover;border-radius:8px;border:1px solid var(--sy-border)}
+.previews button{position:absolute;top:-6px;right:-6px;width:20px;height:20px;border-radius:50%;background:#111827;color:#fff;display:grid;place-items:center}
+.previews .icon{width:12px;height:12px}
+.bar{display:flex;align-items:flex-end;gap:6px}
+textarea{flex:1;resize:none;border:1px solid var(--sy-border);border-radius:12px;padding:9px 12px;font:inherit;color:var(--sy-text);background:var(--sy-bg);max-height:120px;min-height:40px;outline:none}
+textarea:focus{border-color:var(--sy-primary)}
+.tool{width:40px;height:40px;border-radius:12px;display:grid;place-items:center;color:var(--sy-muted);flex:none}
+.tool:hover{background:var(--sy-bot);color:var(--sy-text)}
+.tool.recording{color:#dc2626;background:#fee2e2}
+.send{width:40px;height:40px;border-radius:12px;display:grid;place-items:center;background:var(--sy-primary);color:#fff;flex:none}
+.send:disabled{opacity:.45;cursor:default}
+.hint{font-size:12px;color:#b91c1c;margin-top:6px}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:480px){.bubble-mode .panel{inset:0;width:100%;height:100%;border-radius:0;border:0}.bubble-mode.open .launcher{display:none}}
+@media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}
+`;
