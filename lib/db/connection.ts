@@ -41,12 +41,15 @@ export interface OpenDatabase {
  */
 export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
   if (target.kind === "pglite") {
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    const [{ PGlite }, { PrismaPGlite }, { vector }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("pglite-prisma-adapter"),
+      // pgvector for the vector store nodes (CREATE EXTENSION happens on their first use).
+      import("@electric-sql/pglite-pgvector"),
     ]);
     if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
-    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    const extensions = { vector };
+    const client = target.dataDir ? new PGlite(target.dataDir, { extensions }) : new PGlite({ extensions });
     await client.waitReady;
     const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
     return { target, factory, close: () => client.close() };
