@@ -20,15 +20,15 @@ const { createProductApi } = await import("../lib/demo/product-api");
 const prediction = await import("../app/api/v1/prediction/[id]/route");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
+const { systemCaller } = await import("../tests/support/callers");
 const { closeDb } = await import("../lib/db/client");
 
-const system = { kind: "apiKey", key: { id: "b", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
 const productApi = await createProductApi();
 const flows = {
-  conversation: (await createChatflow({ name: "conversation", graph: exampleFlow("conversation.json").graph as never }, system)).id,
-  "agent (small talk)": (await createChatflow({ name: "agent", graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph as never }, system)).id,
+  conversation: (await createChatflow({ name: "conversation", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id,
+  "agent (small talk)": (await createChatflow({ name: "agent", graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph as never }, systemCaller)).id,
 };
-const { key } = await createApiKey({ name: "bench", permissions: ["predict"], chatflowIds: [] }, system);
+const { key } = await createApiKey({ name: "bench", permissions: ["predict"], chatflowIds: [] }, systemCaller);
 
 function request(id: string, i: number) {
   return new Request(`http://127.0.0.1/api/v1/prediction/${id}`, {

@@ -8,8 +8,14 @@ import { sessionSecret } from "../security/secrets";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import type { AuthPolicy, Caller } from "./callers";
+import { TtlCache } from "../ttl-cache";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
+
+type KeyRow = NonNullable<Awaited<ReturnType<typeof findApiKeyByPrefix>>>;
+const holder = globalThis as unknown as { __switchyardKeys?: TtlCache<KeyRow | null> };
+/** Key rows by prefix: a prediction should not cost a database read for its key. Revocation clears the entry. */
+export const apiKeyCache = (holder.__switchyardKeys ??= new TtlCache<KeyRow | null>(5_000));
 
 /** Resolves who is calling and checks it against the route's policy; throws 401/403. */
 export async function authenticate(req: Request, policy: AuthPolicy): Promise<Caller> {
@@ -29,11 +35,14 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
 
 async function callerFromApiKey(key: string): Promise<Caller> {
   const prefix = apiKeyPrefix(key);
-  const row = prefix ? await findApiKeyByPrefix({ prefix }) : null;
+  const row = prefix ? await apiKeyCache.get(prefix, () => findApiKeyByPrefix({ prefix })) : null;
   if (!row || !apiKeyMatches(key, row.keyHash)) throw unauthorized("Invalid API key.");
   if (row.revokedAt) throw unauthorized("This API key has been revoked.");
   // lastUsedAt is informative: write it at most once a minute so keys cost no write per request.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) void touchApiKey({ id: row.id }).catch(() => {});
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    row.lastUsedAt = new Date();
+    void touchApiKey({ id: row.id }).catch(() => {});
+  }
   return {
     kind: "apiKey",
     key: {

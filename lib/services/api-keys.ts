@@ -2,6 +2,7 @@ import { AppError } from "../errors";
 import { countExistingChatflows, findApiKeyById, insertApiKey, listApiKeys, revokeApiKeyById } from "../db/queries/api-keys";
 import { generateApiKey } from "../security/api-keys";
 import type { Caller } from "../http/callers";
+import { apiKeyCache } from "../http/authenticate";
 import type { CreateApiKeyInput } from "../schemas/api-key";
 
 type ListedKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
@@ -37,5 +38,6 @@ export async function revokeApiKey(id: string) {
   const row = await findApiKeyById({ id });
   if (!row) throw new AppError("not_found", `API key ${id} not found.`);
   await revokeApiKeyById({ id });
+  apiKeyCache.delete(row.prefix);
   return toApiKeyDto((await findApiKeyById({ id }))!);
 }

@@ -5,8 +5,20 @@ import {
 } from "../db/queries/chatflows";
 import { assertChatflowInScope, chatflowScope, type Caller } from "../http/callers";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
+import { TtlCache } from "../ttl-cache";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
+
+const holder = globalThis as unknown as { __switchyardChatflows?: TtlCache<Chatflow | null> };
+/** Chatflow rows for the prediction path; saves and deletes in this process clear their entry. */
+const chatflowCache = (holder.__switchyardChatflows ??= new TtlCache<Chatflow | null>(2_000));
+
+/** Like getChatflowOrThrow, but served from a short-lived cache (the prediction hot path). */
+export async function getChatflowForRun(id: string): Promise<Chatflow> {
+  const row = await chatflowCache.get(id, () => findChatflowById({ id }));
+  if (!row) throw new AppError("not_found", `Chatflow ${id} not found.`);
+  return row;
+}
 
 /** The API's view of a chatflow. */
 export function toChatflowDto(row: Chatflow) {
@@ -70,6 +82,7 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
   const current = await getChatflowOrThrow(id, caller);
   const { expectedVersion, ...fields } = input;
   const row = await updateChatflowRow({ id, data: toColumns(fields) as never, expectedVersion });
+  chatflowCache.delete(id);
   if (row) return toChatflowDto(row);
   if (expectedVersion !== undefined) {
     const latest = await findChatflowById({ id });
@@ -86,5 +99,6 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
 export async function deleteChatflow(id: string, caller: Caller) {
   await getChatflowOrThrow(id, caller);
   await deleteChatflowById({ id });
+  chatflowCache.delete(id);
   return { deleted: true, id };
 }

@@ -9,7 +9,7 @@ import { enforceRateLimit } from "../http/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import type { PredictionBody } from "../schemas/prediction";
 import type { BuiltFlow, HistoryMessage, RunResult } from "../flow";
-import { getChatflowOrThrow } from "./chatflows";
+import { getChatflowForRun } from "./chatflows";
 import { getBuiltFlow } from "./flows";
 import { speechSettings, transcribe } from "./speech";
 
@@ -81,7 +81,7 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 
 /** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
-  const chatflow = await getChatflowOrThrow(req.chatflowId);
+  const chatflow = await getChatflowForRun(req.chatflowId);
   checkAccess(chatflow, req);
   const { body } = req;
   const flow = await getBuiltFlow(chatflow, body.overrideConfig);

@@ -11,6 +11,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
+import { systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -18,16 +19,15 @@ let server: Awaited<ReturnType<typeof serveRoutes>>;
 let key: string;
 let agentId: string;
 let conversationId: string;
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
 
 beforeAll(async () => {
   [stub, productApi] = await Promise.all([createModelStub(), createProductApi()]);
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
-  agentId = (await createChatflow({ name: "agent", graph: agent.graph as never }, system)).id;
-  conversationId = (await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, system)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, system)).key;
+  agentId = (await createChatflow({ name: "agent", graph: agent.graph as never }, systemCaller)).id;
+  conversationId = (await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
   server = await serveRoutes([
     { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
     { method: "GET", pattern: /^\/api\/v1\/chatflows-streaming\/(?<id>[^/]+)$/, handler: streamingCheck.GET as never },

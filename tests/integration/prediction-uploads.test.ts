@@ -10,12 +10,12 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
+import { systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
 let key: string;
 const ids: Record<string, string> = {};
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(128, 3)]);
@@ -27,11 +27,11 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", UPLOAD_MAX_BYTES: "4096" });
   resetEnvForTests();
   const vision = exampleFlow("conversation.json", { allowImages: true });
-  ids.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, system)).id;
-  ids.plain = (await createChatflow({ name: "plain", graph: exampleFlow("conversation.json").graph as never }, system)).id;
+  ids.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, systemCaller)).id;
+  ids.plain = (await createChatflow({ name: "plain", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
   const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
-  ids.voice = (await createChatflow({ name: "voice", graph: agent.graph as never, speechToText: { enabled: true, baseUrl: stub.url } }, system)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, system)).key;
+  ids.voice = (await createChatflow({ name: "voice", graph: agent.graph as never, speechToText: { enabled: true, baseUrl: stub.url } }, systemCaller)).id;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
 });
 afterAll(() => Promise.all([stub.close(), productApi.close()]));
 

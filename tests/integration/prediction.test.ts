@@ -8,24 +8,24 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
+import { systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
 let key: string;
 const flows: Record<string, string> = {};
-const admin = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
 
 beforeAll(async () => {
   [stub, productApi] = await Promise.all([createModelStub(), createProductApi()]);
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   const make = async (name: string, f: ReturnType<typeof exampleFlow>) => {
-    flows[name] = (await createChatflow({ name, graph: f.graph as never, overrideAllowList: f.overrideAllowList }, admin)).id;
+    flows[name] = (await createChatflow({ name, graph: f.graph as never, overrideAllowList: f.overrideAllowList }, systemCaller)).id;
   };
   await make("agent", exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }));
   await make("chainOnly", exampleFlow("openapi-chain-only.json", { productApiUrl: productApi.url }));
   await make("conversation", exampleFlow("conversation.json"));
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, admin)).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
 });
 afterAll(() => Promise.all([stub.close(), productApi.close()]));
 beforeEach(() => productApi.setUnavailable(false));
@@ -161,10 +161,10 @@ describe("validation and access", () => {
     expect((await predict("not-a-uuid", { question: "x" })).status).toBe(400);
     expect((await predict("3f1c2b9a-1111-4222-8333-944455556666", { question: "x" })).status).toBe(404);
     expect((await predict("conversation", { question: "x" }, {})).status).toBe(401);
-    const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, admin);
+    const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, systemCaller);
     const out = await predict("conversation", { question: "x" }, auth.bearer(scoped.key));
     expect(out.status).toBe(403);
-    const noPredict = await createApiKey({ name: "mgmt", permissions: ["chatflows"], chatflowIds: [] }, admin);
+    const noPredict = await createApiKey({ name: "mgmt", permissions: ["chatflows"], chatflowIds: [] }, systemCaller);
     expect((await predict("conversation", { question: "x" }, auth.bearer(noPredict.key))).status).toBe(403);
   });
 });
