@@ -1,0 +1,6 @@
+import { route } from "@/lib/http/route";
+import { domainUsers } from "@/lib/services/domains";
+import { listRecentAnalysisRuns } from "@/lib/services/domains-analysis";
+
+/** GET /api/v1/domains/runs: the 20 most recent analysis runs with their progress. */
+export const GET = route({ auth: domainUsers }, async () => listRecentAnalysisRuns());

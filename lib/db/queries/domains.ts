@@ -1,0 +1,93 @@
+import { getDb } from "../client";
+import type { Prisma } from "../generated/client";
+import type { DomainAnalysisStatus } from "../generated/enums";
+
+export type DomainWhere = { hasAnalysis?: boolean; isValid?: boolean; searchTerm?: string; analysisStatus?: DomainAnalysisStatus };
+
+/** The Prisma filter for the list filters; they combine with AND. */
+export function domainWhere(f: DomainWhere): Prisma.DomainWhereInput {
+  const and: Prisma.DomainWhereInput[] = [];
+  if (f.hasAnalysis !== undefined) and.push({ analyzedAt: f.hasAnalysis ? { not: null } : null });
+  if (f.isValid !== undefined) and.push({ isValid: f.isValid });
+  if (f.analysisStatus) and.push({ analysisStatus: f.analysisStatus });
+  if (f.searchTerm) {
+    // Prisma passes `contains` to LIKE as is: escape its wildcards so they match literally.
+    const term = f.searchTerm.replace(/[\\%_]/g, "\\$&");
+    and.push({
+      OR: [
+        { name: { contains: term, mode: "insensitive" } },
+        { analysisText: { contains: term, mode: "insensitive" } },
+      ],
+    });
+  }
+  return and.length ? { AND: and } : {};
+}
+
+/** One page of domains and the total of all matches. */
+export async function findDomains({ where, orderBy, skip, take }: {
+  where: DomainWhere; orderBy: { field: "name" | "createdAt" | "analyzedAt"; direction: "asc" | "desc" }; skip: number; take: number;
+}) {
+  const db = await getDb();
+  const w = domainWhere(where);
+  const order: Prisma.DomainOrderByWithRelationInput[] =
+    orderBy.field === "analyzedAt"
+      ? [{ analyzedAt: { sort: orderBy.direction, nulls: "last" } }, { id: orderBy.direction }]
+      : [{ [orderBy.field]: orderBy.direction }, { id: orderBy.direction }];
+  const [total, rows] = await Promise.all([db.domain.count({ where: w }), db.domain.findMany({ where: w, orderBy: order, skip, take })]);
+  return { total, rows };
+}
+
+/** Inserts domains, skipping names that exist (a racing insert is not an error); returns how many were new. */
+export async function insertDomains({ rows }: { rows: { name: string; isValid: boolean; validationError: string | null }[] }) {
+  if (!rows.length) return 0;
+  const { count } = await (await getDb()).domain.createMany({ data: rows, skipDuplicates: true });
+  return count;
+}
+
+/** Ids of valid domains: the given ones, or those a filter matches (at most `take`, to detect overflow). */
+export async function findAnalysableDomainIds({ ids, filter, take }: { ids?: string[]; filter?: DomainWhere; take: number }) {
+  const where: Prisma.DomainWhereInput = ids ? { id: { in: ids } } : domainWhere(filter ?? {});
+  const rows = await (await getDb()).domain.findMany({
+    where: { AND: [where, { isValid: true }] }, select: { id: true }, orderBy: { createdAt: "asc" }, take,
+  });
+  return rows.map((r) => r.id);
+}
+
+/** Creates an analysis run and marks its domains queued, in one transaction. */
+export async function insertAnalysisRun({ chatflowId, domainIds }: { chatflowId: string; domainIds: string[] }) {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const run = await tx.domainAnalysisRun.create({ data: { chatflowId, total: domainIds.length, status: "queued" } });
+    await tx.domain.updateMany({
+      where: { id: { in: domainIds } }, data: { analysisStatus: "queued", analysisRunId: run.id, analysisError: null },
+    });
+    return run;
+  });
+}
+
+export async function findDomainById({ id }: { id: string }) {
+  return (await getDb()).domain.findUnique({ where: { id } });
+}
+
+export async function updateDomain({ id, data }: { id: string; data: Prisma.DomainUpdateInput }) {
+  return (await getDb()).domain.update({ where: { id }, data });
+}
+
+/** Counts one finished domain on its run and closes the run when every domain is counted. */
+export async function countRunOutcome({ runId, ok }: { runId: string; ok: boolean }) {
+  const db = await getDb();
+  const run = await db.domainAnalysisRun.update({
+    where: { id: runId },
+    data: { status: "running", ...(ok ? { succeeded: { increment: 1 } } : { failed: { increment: 1 } }) },
+  });
+  if (run.succeeded + run.failed < run.total) return run;
+  return db.domainAnalysisRun.update({ where: { id: runId }, data: { status: "finished", finishedAt: new Date() } });
+}
+
+export async function findAnalysisRun({ id }: { id: string }) {
+  return (await getDb()).domainAnalysisRun.findUnique({ where: { id } });
+}
+
+export async function listAnalysisRuns({ take }: { take: number }) {
+  return (await getDb()).domainAnalysisRun.findMany({ orderBy: { createdAt: "desc" }, take });
+}

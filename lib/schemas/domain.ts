@@ -1,0 +1,120 @@
+import { z } from "zod";
+
+/** Most names one POST /api/v1/domains accepts. */
+export const DOMAINS_MAX_PER_CALL = 10_000;
+/** Most domains one analysis run takes. */
+export const ANALYSIS_MAX_PER_RUN = 10_000;
+export const DOMAINS_MAX_LIMIT = 100;
+
+export const SORT_FIELDS = ["name", "createdAt", "analyzedAt"] as const;
+export const ANALYSIS_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+
+// Booleans are accepted too, for JSON bodies (`"isValid": true`).
+const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : typeof v === "boolean" ? String(v) : v);
+const positiveInt = (max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number)
+    .pipe(max ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`) : z.number().int().min(1, "must be at least 1"));
+
+const hasAnalysisValue = z
+  .preprocess(lower, z.enum(["true", "analyzed", "false", "not_analyzed"], { error: "must be true, analyzed, false or not_analyzed" }))
+  .transform((v) => v === "true" || v === "analyzed");
+const isValidValue = z.preprocess(lower, z.enum(["true", "false"], { error: "must be true or false" })).transform((v) => v === "true");
+
+/** Filters shared by the list and by "analyse what matches". */
+export const domainFilterFields = {
+  hasAnalysis: hasAnalysisValue.optional(),
+  isValid: isValidValue.optional(),
+  searchTerm: z.string().trim().max(200, "must be at most 200 characters").transform((v) => v || undefined).optional(),
+  analysisStatus: z.preprocess(lower, z.enum(ANALYSIS_STATUSES, { error: `must be one of ${ANALYSIS_STATUSES.join(", ")}` })).optional(),
+};
+
+/**
+ * GET /domains and /api/v1/domains. `sort` is a field with an optional direction:
+ * `name`, `createdAt:desc`, `-analyzedAt` (a leading minus means descending).
+ */
+export const listDomainsQuery = z
+  .object({
+    ...domainFilterFields,
+    page: positiveInt().optional(),
+    limit: positiveInt(DOMAINS_MAX_LIMIT).optional(),
+    sort: z
+      .string()
+      .trim()
+      .regex(/^-?(name|createdAt|analyzedAt)(:(asc|desc))?$/i, "must be name, createdAt or analyzedAt, optionally with :asc or :desc (or a leading -)")
+      .optional(),
+  })
+  .transform(({ page, limit, sort, ...filters }) => ({
+    filters,
+    page: page ?? 1,
+    limit: limit ?? 20,
+    sort: parseSort(sort),
+  }));
+
+export type DomainSort = { field: (typeof SORT_FIELDS)[number]; direction: "asc" | "desc" };
+
+function parseSort(raw?: string): DomainSort {
+  if (!raw) return { field: "createdAt", direction: "desc" };
+  const desc = raw.startsWith("-");
+  const [name, dir] = raw.replace(/^-/, "").split(":");
+  const field = SORT_FIELDS.find((f) => f.toLowerCase() === name.toLowerCase())!;
+  const direction = dir ? (dir.toLowerCase() as "asc" | "desc") : desc ? "desc" : field === "name" ? "asc" : "desc";
+  return { field, direction };
+}
+
+export type ListDomainsQuery = z.infer<typeof listDomainsQuery>;
+export type DomainFilters = ListDomainsQuery["filters"];
+
+const nameInput = z.string().max(2048, "must be at most 2048 characters");
+
+/** POST /api/v1/domains: one `name` or a list of `names` (duplicates are merged). */
+export const addDomainsBody = z
+  .strictObject({
+    name: nameInput.optional(),
+    names: z.array(nameInput).max(DOMAINS_MAX_PER_CALL, `must hold at most ${DOMAINS_MAX_PER_CALL} names`).optional(),
+  })
+  .refine((b) => (b.name === undefined) !== (b.names === undefined), { message: "send either name or names", path: ["name"] });
+
+export type AddDomainsBody = z.infer<typeof addDomainsBody>;
+
+/** String filters as the list takes them, for "analyse what matches". */
+const filterBody = z.strictObject({
+  hasAnalysis: hasAnalysisValue.optional(),
+  isValid: isValidValue.optional(),
+  searchTerm: domainFilterFields.searchTerm,
+  analysisStatus: domainFilterFields.analysisStatus,
+});
+
+/** POST /api/v1/domains/analyze: domain ids or a filter, and the chatflow that analyses them. */
+export const analyzeDomainsBody = z
+  .strictObject({
+    chatflowId: z.uuid({ error: "must be a chatflow UUID" }),
+    ids: z.array(z.uuid({ error: "must be a domain UUID" })).min(1).max(ANALYSIS_MAX_PER_RUN).optional(),
+    filter: filterBody.optional(),
+  })
+  .refine((b) => (b.ids === undefined) !== (b.filter === undefined), { message: "send either ids or filter", path: ["ids"] });
+
+export type AnalyzeDomainsBody = z.infer<typeof analyzeDomainsBody>;
+
+/** A domain as the API returns it. */
+export type DomainRecord = {
+  id: string;
+  name: string;
+  isValid: boolean;
+  validationError: string | null;
+  analysis: { text: string; json: unknown } | null;
+  analysisChatflowId: string | null;
+  analysisStatus: (typeof ANALYSIS_STATUSES)[number] | null;
+  analysisError: string | null;
+  analyzedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Progress of one analysis run. */
+export type AnalysisRunRecord = {
+  id: string; chatflowId: string; status: string; total: number; succeeded: number; failed: number;
+  createdAt: string; finishedAt: string | null;
+};

@@ -1,0 +1,124 @@
+import { AppError, isAppError } from "../errors";
+import { Prisma } from "../db/generated/client";
+import type { DomainAnalysisRun } from "../db/generated/client";
+import {
+  countRunOutcome, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
+} from "../db/queries/domains";
+import type { Caller } from "../http/callers";
+import { getQueue, type JobDefinition } from "../jobs";
+import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
+import { getChatflowOrThrow } from "./chatflows";
+import { preparePrediction } from "./predictions";
+
+/** One domain to analyse; plain JSON so a queue in another process could carry it. */
+export type AnalyseDomainJob = { domainId: string; runId: string; chatflowId: string; caller: Caller };
+
+const RETRYABLE = new Set(["upstream_unavailable", "upstream_timeout", "rate_limited"]);
+
+/** Upstream trouble (model down, 429, 5xx, timeouts, unknown network errors) is worth a retry; 4xx-like errors are not. */
+export function isRetryableAnalysisError(err: unknown): boolean {
+  if (!isAppError(err)) return true;
+  if (RETRYABLE.has(err.code)) return true;
+  if (err.code !== "upstream_error") return false;
+  const status = (err.cause as { status?: unknown } | undefined)?.status;
+  return typeof status !== "number" || status === 429 || status >= 500;
+}
+
+/**
+ * Reads structured JSON from a flow's answer: the whole text, a fenced ```json block, or the
+ * outermost {...} inside the text. Null when there is no JSON object.
+ */
+export function extractJson(text: string): Record<string, unknown> | null {
+  const candidates = [text.trim(), /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1]?.trim()];
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
+  if (first >= 0 && last > first) candidates.push(text.slice(first, last + 1));
+  for (const c of candidates) {
+    if (!c) continue;
+    try {
+      const value = JSON.parse(c);
+      if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // Try the next candidate.
+    }
+  }
+  return null;
+}
+
+async function analyseOne(job: AnalyseDomainJob): Promise<void> {
+  const domain = await findDomainById({ id: job.domainId });
+  if (!domain) throw new AppError("not_found", "The domain was deleted before it was analysed.");
+  await updateDomain({ id: domain.id, data: { analysisStatus: "running" } });
+  const prepared = await preparePrediction(
+    { chatflowId: job.chatflowId, body: { question: domain.name }, caller: job.caller, origin: null, clientIp: "background-job" },
+    "INTERNAL",
+  );
+  const result = await prepared.execute({});
+  const json = extractJson(result.text);
+  await updateDomain({
+    id: domain.id,
+    data: {
+      analysisText: result.text, analysis: json === null ? Prisma.DbNull : (json as Prisma.InputJsonValue),
+      analysisChatflow: { connect: { id: job.chatflowId } }, analyzedAt: new Date(), analysisStatus: "succeeded", analysisError: null,
+    },
+  });
+  await countRunOutcome({ runId: job.runId, ok: true });
+}
+
+async function recordFailure(job: AnalyseDomainJob, error: unknown): Promise<void> {
+  const message = isAppError(error) ? error.message : "Internal error while analysing.";
+  if (!isAppError(error)) console.error("[switchyard] domain analysis failed:", error);
+  // The previous analysis (if any) stays; the error says why this run failed.
+  await updateDomain({ id: job.domainId, data: { analysisStatus: "failed", analysisError: message.slice(0, 1000) } }).catch(() => {});
+  await countRunOutcome({ runId: job.runId, ok: false });
+}
+
+/** The job definition; tests may lower `backoffMs` (read at each retry). */
+export const analyseDomainJob: JobDefinition<AnalyseDomainJob> = {
+  name: "domain-analysis",
+  handler: analyseOne,
+  onFailed: recordFailure,
+  isRetryable: isRetryableAnalysisError,
+  concurrency: 4,
+  attempts: 3,
+  backoffMs: 2000,
+};
+
+/** The queue domain analyses run on. */
+export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
+
+export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {
+  return {
+    id: run.id, chatflowId: run.chatflowId, status: run.status, total: run.total, succeeded: run.succeeded, failed: run.failed,
+    createdAt: run.createdAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Queues an analysis of the chosen valid domains (ids or a filter) with a chatflow: one
+ * prediction per domain, in the background. Invalid and unknown ids are skipped and counted.
+ */
+export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Caller) {
+  await getChatflowOrThrow(body.chatflowId, caller);
+  const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
+  if (ids.length > ANALYSIS_MAX_PER_RUN) {
+    throw new AppError("bad_request", `filter: matches more than ${ANALYSIS_MAX_PER_RUN} valid domains; narrow it or send ids.`);
+  }
+  const skipped = body.ids ? new Set(body.ids).size - ids.length : 0;
+  if (!ids.length) return { run: null, queued: 0, skipped };
+  const run = await insertAnalysisRun({ chatflowId: body.chatflowId, domainIds: ids });
+  await domainAnalysisQueue().add(ids.map((domainId) => ({ domainId, runId: run.id, chatflowId: body.chatflowId, caller })));
+  return { run: toRunRecord(run), queued: ids.length, skipped };
+}
+
+/** Progress of one run; 404 when unknown. */
+export async function getAnalysisRun(id: string) {
+  const run = await findAnalysisRun({ id });
+  if (!run) throw new AppError("not_found", `Analysis run ${id} not found.`);
+  return toRunRecord(run);
+}
+
+/** The most recent runs, newest first. */
+export async function listRecentAnalysisRuns() {
+  return (await listAnalysisRuns({ take: 20 })).map(toRunRecord);
+}

@@ -1,0 +1,61 @@
+import type { AuthPolicy } from "../http/callers";
+import type { Domain } from "../db/generated/client";
+import { findDomains, insertDomains } from "../db/queries/domains";
+import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "../schemas/domain";
+import { checkDomainName, normaliseDomainName } from "./domains-names";
+
+/** Who may list, add and analyse domains: keys with `domains`, studio users, admins over Basic. */
+export const domainUsers: AuthPolicy = { session: true, basicAdmin: true, apiKey: "domains" };
+
+/** The API's view of a domain. */
+export function toDomainRecord(row: Domain): DomainRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    isValid: row.isValid,
+    validationError: row.validationError,
+    analysis: row.analysisText === null ? null : { text: row.analysisText, json: row.analysis ?? null },
+    analysisChatflowId: row.analysisChatflowId,
+    analysisStatus: row.analysisStatus,
+    analysisError: row.analysisError,
+    analyzedAt: row.analyzedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** One page of domains matching the filters, with pagination facts. */
+export async function listDomains({ filters, page, limit, sort }: ListDomainsQuery) {
+  const { total, rows } = await findDomains({ where: filters, orderBy: sort, skip: (page - 1) * limit, take: limit });
+  const totalPages = Math.ceil(total / limit);
+  return { data: rows.map(toDomainRecord), pagination: { page, limit, total, totalPages, hasNext: page < totalPages } };
+}
+
+const INSERT_CHUNK = 1000;
+const REPORTED_INVALID = 100;
+
+/**
+ * Adds domains: normalises each name, merges duplicates, checks syntax and public suffix, and
+ * stores new names (invalid ones too, flagged with the reason, so they can be listed and fixed).
+ * Answers how many were added, already known, invalid, merged duplicates and empty entries.
+ */
+export async function addDomains(body: AddDomainsBody) {
+  const inputs = body.names ?? [body.name!];
+  const names = inputs.map(normaliseDomainName);
+  const unique = [...new Set(names.filter((n): n is string => n !== null))];
+  const checked = unique.map(checkDomainName);
+  let added = 0;
+  // Names already stored (also by a concurrent call) are skipped by the insert, not refused.
+  for (let i = 0; i < checked.length; i += INSERT_CHUNK) added += await insertDomains({ rows: checked.slice(i, i + INSERT_CHUNK) });
+  const alreadyKnown = checked.length - added;
+  const invalid = checked.filter((c) => !c.isValid);
+  return {
+    received: inputs.length,
+    added,
+    alreadyKnown,
+    invalid: invalid.length,
+    duplicates: names.length - unique.length - names.filter((n) => n === null).length,
+    empty: names.filter((n) => n === null).length,
+    invalidNames: invalid.slice(0, REPORTED_INVALID).map((c) => ({ name: c.name, error: c.validationError })),
+  };
+}

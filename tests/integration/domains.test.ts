@@ -1,0 +1,181 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, auth } from "../support/http";
+import * as domains from "../../app/api/v1/domains/route";
+import * as unversioned from "../../app/domains/route";
+import { createUser, setupFirstAdmin } from "../../lib/services/users";
+import { createApiKey } from "../../lib/services/api-keys";
+import { getDb } from "../../lib/db/client";
+
+const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+let session: Record<string, string>;
+
+beforeAll(async () => {
+  const admin = await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
+  session = await auth.session(admin.id);
+  await createUser({ email: "builder@example.com", name: "Builder", password: "builder-pass-1", role: "builder" });
+});
+
+const add = (body: unknown, headers = session) => call(domains.POST, { method: "POST", headers, body });
+const list = (query = "", headers = session, handler = domains.GET) =>
+  call(handler, { path: `/api/v1/domains${query ? `?${query}` : ""}`, headers });
+const names = (res: { json: { data: { name: string }[] } }) => res.json.data.map((d) => d.name);
+
+describe("POST /api/v1/domains", () => {
+  it("normalises, merges duplicates, flags invalid names and counts added / known / invalid", async () => {
+    const res = await add({ names: ["Example.COM", "https://www.Example.com/path?q=1", "example.com.", "co.uk", "foo.notarealtld", "bücher.de", "", "  ", "a..b.com"] });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ received: 9, added: 6, alreadyKnown: 0, invalid: 3, duplicates: 1, empty: 2 });
+    expect(res.json.invalidNames).toEqual([
+      { name: "co.uk", error: "'co.uk' is itself a public suffix" },
+      { name: "foo.notarealtld", error: "'.notarealtld' is not a known public suffix" },
+      { name: "a..b.com", error: "has an empty label" },
+    ]);
+    const again = await add({ name: "EXAMPLE.com" });
+    expect(again.json).toMatchObject({ received: 1, added: 0, alreadyKnown: 1, invalid: 0 });
+    const row = await (await getDb()).domain.findUniqueOrThrow({ where: { name: "xn--bcher-kva.de" } });
+    expect(row).toMatchObject({ isValid: true, validationError: null });
+  });
+
+  it("takes 10,000 names in one call and refuses more; refuses a body with both or neither of name and names", async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `bulk-${i}.example.org`);
+    const res = await add({ names: many });
+    expect(res.json).toMatchObject({ received: 10_000, added: 10_000, alreadyKnown: 0, invalid: 0 });
+    const tooMany = await add({ names: [...many, "one-more.org"] });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.error.details[0].field).toBe("body.names");
+    expect((await add({})).status).toBe(400);
+    expect((await add({ name: "a.com", names: ["b.com"] })).status).toBe(400);
+    expect((await add({ name: "a.com", isValid: true })).status).toBe(400);
+    await (await getDb()).domain.deleteMany({ where: { name: { startsWith: "bulk-" } } });
+  });
+});
+
+describe("GET /domains and /api/v1/domains", () => {
+  beforeAll(async () => {
+    const db = await getDb();
+    await db.domain.deleteMany({});
+    // 25 domains: alpha-00 … alpha-24.test.com; every 5th invalid, every 3rd analysed.
+    for (let i = 0; i < 25; i++) {
+      const n = String(i).padStart(2, "0");
+      await db.domain.create({
+        data: {
+          name: i % 5 === 4 ? `alpha-${n}.invalidtld` : `alpha-${n}.example.com`,
+          isValid: i % 5 !== 4, validationError: i % 5 === 4 ? "not a known public suffix" : null,
+          createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
+          ...(i % 3 === 0 ? { analysisText: i === 6 ? "A Shopping site for SHOES" : `Summary ${n}`, analyzedAt: new Date(Date.UTC(2025, 1, 1, 0, 30 - i)) } : {}),
+        },
+      });
+    }
+  });
+
+  it("without parameters answers the first page of all domains, newest first, with pagination facts", async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(20);
+    expect(res.json.data[0].name).toBe("alpha-24.invalidtld");
+    expect(res.json.pagination).toEqual({ page: 1, limit: 20, total: 25, totalPages: 2, hasNext: true });
+    const last = await list("page=2");
+    expect(names(last)).toEqual(["alpha-04.invalidtld", "alpha-03.example.com", "alpha-02.example.com", "alpha-01.example.com", "alpha-00.example.com"]);
+    expect(last.json.pagination).toEqual({ page: 2, limit: 20, total: 25, totalPages: 2, hasNext: false });
+    const beyond = await list("page=9");
+    expect(beyond.json.data).toEqual([]);
+    expect(beyond.json.pagination.total).toBe(25);
+  });
+
+  it("the unversioned GET /domains is the same handler", async () => {
+    expect(unversioned.GET).toBe(domains.GET);
+    const res = await list("hasAnalysis=true&limit=3", session, unversioned.GET);
+    expect(res.json).toEqual((await list("hasAnalysis=true&limit=3")).json);
+  });
+
+  it("filters by hasAnalysis (true|analyzed|false|not_analyzed) and isValid, alone and combined", async () => {
+    const count = async (q: string) => (await list(q)).json.pagination.total;
+    expect(await count("hasAnalysis=true")).toBe(9);
+    expect(await count("hasAnalysis=analyzed")).toBe(9);
+    expect(await count("hasAnalysis=false")).toBe(16);
+    expect(await count("hasAnalysis=not_analyzed")).toBe(16);
+    expect(await count("isValid=true")).toBe(20);
+    expect(await count("isValid=false")).toBe(5);
+    // Analysed: 0,3,6,9,12,15,18,21,24; invalid among them: 9, 24.
+    expect(await count("hasAnalysis=true&isValid=true")).toBe(7);
+    expect(await count("hasAnalysis=true&isValid=false")).toBe(2);
+    expect(await count("hasAnalysis=not_analyzed&isValid=false")).toBe(3);
+    const detail = (await list("hasAnalysis=true&limit=1&sort=name")).json.data[0];
+    expect(detail).toMatchObject({ name: "alpha-00.example.com", analysis: { text: "Summary 00", json: null }, isValid: true });
+  });
+
+  it("searches name and analysis text case-insensitively, combined with the other filters", async () => {
+    expect(names(await list("searchTerm=ALPHA-1&sort=name&limit=100"))).toEqual(
+      Array.from({ length: 10 }, (_, i) => (i === 4 || i === 9 ? `alpha-1${i}.invalidtld` : `alpha-1${i}.example.com`)),
+    );
+    expect(names(await list("searchTerm=shoes"))).toEqual(["alpha-06.example.com"]);
+    expect(names(await list("searchTerm=Shoes&hasAnalysis=false"))).toEqual([]);
+    expect(names(await list("searchTerm=summary%201&hasAnalysis=analyzed&sort=name"))).toEqual(["alpha-12.example.com", "alpha-15.example.com", "alpha-18.example.com"]);
+    expect(names(await list("searchTerm=invalidtld&isValid=false&hasAnalysis=true&sort=name"))).toEqual(["alpha-09.invalidtld", "alpha-24.invalidtld"]);
+    // LIKE wildcards are literal characters here.
+    expect((await list("searchTerm=%25")).json.pagination.total).toBe(0);
+    expect((await list("searchTerm=_")).json.pagination.total).toBe(0);
+    expect((await list("searchTerm=a%5C")).json.pagination.total).toBe(0);
+    expect(names(await list("searchTerm=-07."))).toEqual(["alpha-07.example.com"]);
+    expect((await list("searchTerm=")).json.pagination.total).toBe(25);
+  });
+
+  it("sorts by name, createdAt and analyzedAt in either direction", async () => {
+    expect(names(await list("sort=name&limit=2"))).toEqual(["alpha-00.example.com", "alpha-01.example.com"]);
+    expect(names(await list("sort=name:desc&limit=2"))).toEqual(["alpha-24.invalidtld", "alpha-23.example.com"]);
+    expect(names(await list("sort=-name&limit=2"))).toEqual(["alpha-24.invalidtld", "alpha-23.example.com"]);
+    expect(names(await list("sort=createdAt:asc&limit=2"))).toEqual(["alpha-00.example.com", "alpha-01.example.com"]);
+    // analyzedAt runs backwards from i: newest analysis is alpha-00; unanalysed ones come last.
+    expect(names(await list("sort=analyzedAt&limit=2"))).toEqual(["alpha-00.example.com", "alpha-03.example.com"]);
+    expect(names(await list("sort=analyzedAt:asc&limit=2"))).toEqual(["alpha-24.invalidtld", "alpha-21.example.com"]);
+    expect((await list("sort=analyzedAt:asc&limit=20&page=1")).json.data[9].analyzedAt).toBeNull();
+  });
+
+  it("pages with limit up to 100 and totals that stay right under filters", async () => {
+    const res = await list("isValid=true&limit=7&page=3");
+    expect(res.json.data).toHaveLength(6);
+    expect(res.json.pagination).toEqual({ page: 3, limit: 7, total: 20, totalPages: 3, hasNext: false });
+    expect((await list("limit=100")).json.data).toHaveLength(25);
+  });
+
+  it("answers 400 naming the parameter for any other value", async () => {
+    const cases: [string, string][] = [
+      ["hasAnalysis=yes", "query.hasAnalysis"],
+      ["hasAnalysis=", "query.hasAnalysis"],
+      ["isValid=1", "query.isValid"],
+      ["isValid=maybe", "query.isValid"],
+      ["page=0", "query.page"],
+      ["page=-1", "query.page"],
+      ["page=1.5", "query.page"],
+      ["limit=101", "query.limit"],
+      ["limit=0", "query.limit"],
+      ["sort=size", "query.sort"],
+      ["sort=name:up", "query.sort"],
+      ["analysisStatus=done", "query.analysisStatus"],
+      [`searchTerm=${"x".repeat(201)}`, "query.searchTerm"],
+    ];
+    for (const [query, field] of cases) {
+      const res = await list(query);
+      expect(res.status, query).toBe(400);
+      expect(res.json.error.details.map((d: any) => d.field), query).toEqual([field]);
+    }
+  });
+});
+
+describe("who may use the domain API", () => {
+  it("keys with the domains permission, studio sessions of any role, admin Basic; not builders' Basic or other keys", async () => {
+    const domainsKey = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [] }, system);
+    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, system);
+    const builder = await (await getDb()).user.findUniqueOrThrow({ where: { email: "builder@example.com" } });
+    expect((await list("", auth.bearer(domainsKey.key))).status).toBe(200);
+    expect((await list("", auth.bearer(domainsKey.key), unversioned.GET)).status).toBe(200);
+    expect((await add({ name: "keyed.com" }, auth.bearer(domainsKey.key))).status).toBe(200);
+    expect((await list("", await auth.session(builder.id))).status).toBe(200);
+    expect((await list("", auth.basic("admin@example.com", "admin-pass-1"))).status).toBe(200);
+    expect((await list("", auth.bearer(predictKey.key))).status).toBe(403);
+    expect((await list("", auth.basic("builder@example.com", "builder-pass-1"))).status).toBe(403);
+    expect((await list("", auth.basic("admin@example.com", "wrong"))).status).toBe(401);
+    expect((await list("", {})).status).toBe(401);
+    expect((await list("", {}, unversioned.GET)).status).toBe(401);
+  });
+});
