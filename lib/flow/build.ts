@@ -5,7 +5,7 @@ import { getDefinition } from "../nodes/registry";
 import { getRuntime } from "../nodes/runtimes";
 import { anchorInputs } from "../nodes/types";
 import type { Graph, GraphNode } from "../schemas/graph";
-import { getEndingNode, topologicalOrder } from "./graph-order";
+import { getEndingNode, nodesReaching, topologicalOrder } from "./graph-order";
 import { runEndingChain } from "./run";
 import type { BuildContext, BuiltFlow } from "./types";
 import { describeNode, validateGraph } from "./validate";
@@ -38,6 +38,20 @@ async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unkno
       cause: e,
     });
   }
+}
+
+/**
+ * Builds only the given nodes and every node feeding them, in dependency order (e.g. the subgraph
+ * of the vector stores an upsert writes to). The graph must already be valid. Returns the built
+ * objects by node id.
+ */
+export async function buildNodes(graph: Graph, targetIds: readonly string[], ctx: BuildContext): Promise<Map<string, unknown>> {
+  const needed = new Set(targetIds.flatMap((id) => [...nodesReaching(graph, id)]));
+  const built = new Map<string, unknown>();
+  for (const node of topologicalOrder(graph)) {
+    if (needed.has(node.id)) built.set(node.id, await buildNode(graph, node, built, ctx));
+  }
+  return built;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The flow engine's public API (server side). Pure: no Prisma, no Request/Response. */
-export { buildFlow } from "./build";
+export { buildFlow, buildNodes } from "./build";
 export { FlowCache, type FlowCacheKey } from "./cache";
 export { getEndingNode, topologicalOrder } from "./graph-order";
 export { applyOverrides, RESERVED_OVERRIDE_KEYS } from "./overrides";

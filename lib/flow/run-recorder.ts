@@ -1,8 +1,8 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
-import { NO_STREAM_TAG, USED_TOOL_EVENT } from "../nodes/shared/events";
-import type { UsedTool } from "./types";
+import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, USED_TOOL_EVENT } from "../nodes/shared/events";
+import type { SourceDocument, UsedTool } from "./types";
 
 /**
  * The callback handler of one run. It streams answer tokens to `onToken` and collects the tool
@@ -17,6 +17,8 @@ export class RunRecorder extends BaseCallbackHandler {
   lc_prefer_streaming = true;
   awaitHandlers = true;
   readonly usedTools: UsedTool[] = [];
+  /** Documents retrieval steps used, also from inside tools (a Retriever Tool's chunks count). */
+  readonly sourceDocuments: SourceDocument[] = [];
   tokenCount = 0;
   private readonly parents = new Map<string, string | undefined>();
   private readonly toolRuns = new Set<string>();
@@ -58,6 +60,12 @@ export class RunRecorder extends BaseCallbackHandler {
   }
 
   async handleCustomEvent(eventName: string, data: unknown, runId: string) {
+    if (eventName === SOURCE_DOCUMENTS_EVENT) {
+      for (const doc of data as SourceDocument[]) {
+        if (!this.sourceDocuments.some((d) => d.pageContent === doc.pageContent && d.metadata.source === doc.metadata.source)) this.sourceDocuments.push(doc);
+      }
+      return;
+    }
     if (eventName !== USED_TOOL_EVENT || this.insideTool(runId)) return;
     this.usedTools.push(data as UsedTool);
   }

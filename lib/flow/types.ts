@@ -1,3 +1,5 @@
+import type { DocumentStoreAccess } from "../vector/types";
+
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
  * gets back (BuiltFlow, RunResult). Everything here is plain data or plain functions, so a run stays
@@ -27,7 +29,7 @@ export interface BuildContext {
   chatflowId: string;
   /** Decrypted credential fields by credential id; throws (an AppError) when unknown. */
   resolveCredential(id: string): Promise<Record<string, string>>;
-  env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL: string };
+  env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL: string; OPENAI_EMBEDDING_MODEL?: string };
   /** The guarded outbound fetch for external APIs: private addresses blocked unless configured. */
   fetch: typeof fetch;
   /**
@@ -36,6 +38,8 @@ export interface BuildContext {
    */
   fetchFor?(opts: { baseUrl: string; methods?: string[] }): typeof fetch;
   logger?: FlowLogger;
+  /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
+  documents?: DocumentStoreAccess;
 }
 
 export interface RunInput {

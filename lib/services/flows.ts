@@ -2,6 +2,7 @@ import { buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_
 import { getEnv } from "../env";
 import { createGuardedFetch } from "../security/outbound";
 import { resolveCredential } from "./credentials";
+import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 
 const holder = globalThis as unknown as { __switchyardFlows?: FlowCache };
@@ -17,13 +18,17 @@ export function buildContext(chatflowId: string): BuildContext {
   return {
     chatflowId,
     resolveCredential,
-    env: { OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL },
+    env: {
+      OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
+      OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL,
+    },
     fetch: defaultFetch,
     fetchFor: ({ baseUrl, methods }) => {
       const host = new URL(baseUrl).host;
       return createGuardedFetch({ allowedHosts: [host], allowPrivateHosts: [host], allowedMethods: methods }) as typeof fetch;
     },
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
+    documents: documentStore,
   };
 }
 
@@ -52,4 +57,16 @@ function stableJson(value: unknown): string {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** Runs the engine's graph checks and reports problems instead of throwing. */
+export function checkGraph(graph: unknown): { valid: boolean; problems: { nodeId?: string; input?: string; message: string }[] } {
+  try {
+    validateGraph(graph);
+    return { valid: true, problems: [] };
+  } catch (err) {
+    const details = (err as { details?: unknown }).details;
+    if (!Array.isArray(details)) throw err;
+    return { valid: false, problems: details as { nodeId?: string; input?: string; message: string }[] };
+  }
 }

@@ -1,0 +1,56 @@
+import { AppError } from "../errors";
+import { validateGraph, buildNodes } from "../flow";
+import type { Caller } from "../http/callers";
+import { getDefinition } from "../nodes/registry";
+import { STORE_CATEGORY } from "../vector/node-types";
+import { isStoreRetriever } from "../vector/store-retriever";
+import type { Graph } from "../schemas/graph";
+import { getChatflowOrThrow } from "./chatflows";
+import { buildContext } from "./flows";
+import { documentStore } from "./vector-store-db";
+
+
+export interface StoreNodeInfo {
+  nodeId: string;
+  label: string;
+  type: string;
+  storeType: "vector" | "keyword";
+}
+
+/** The vector and keyword store nodes of a graph. */
+export function storeNodesOf(graph: Graph): StoreNodeInfo[] {
+  return graph.nodes.flatMap((n) => {
+    const def = getDefinition(n.type);
+    if (def?.category !== STORE_CATEGORY) return [];
+    return [{ nodeId: n.id, label: n.data.label || def.label, type: n.type, storeType: n.type === "keywordStore" ? "keyword" : "vector" } as const];
+  });
+}
+
+/** Per store node of a chatflow: how many chunks it holds (for the studio). */
+export async function listVectorStores(chatflowId: string, caller: Caller) {
+  const chatflow = await getChatflowOrThrow(chatflowId, caller);
+  const graph = chatflow.graph as unknown as Graph;
+  const stores = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] });
+  return Promise.all(stores.map(async (s) => ({ ...s, chunks: await documentStore.count({ chatflowId, nodeId: s.nodeId }) })));
+}
+
+/** Deletes every chunk of one store node. Works even when the flow no longer builds. */
+export async function clearVectorStore(chatflowId: string, nodeId: string, caller: Caller) {
+  const chatflow = await getChatflowOrThrow(chatflowId, caller);
+  const graph = chatflow.graph as unknown as Graph;
+  const known = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] }).some((s) => s.nodeId === nodeId);
+  const held = await documentStore.count({ chatflowId, nodeId });
+  if (!known && held === 0) throw new AppError("not_found", `Chatflow ${chatflowId} has no vector store node ${nodeId}.`);
+  const deleted = await documentStore.clear({ chatflowId, nodeId });
+  return { nodeId, deleted };
+}
+
+/** Builds the given store nodes of a valid graph (and what feeds them) and returns them. */
+export async function buildStoreNodes(chatflowId: string, graph: Graph, nodeIds: string[]) {
+  const built = await buildNodes(validateGraph(graph), nodeIds, buildContext(chatflowId));
+  return nodeIds.map((id) => {
+    const store = built.get(id);
+    if (!isStoreRetriever(store)) throw new AppError("invalid_graph", `Node ${id} is not a vector store.`);
+    return store;
+  });
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "../errors";
+import { planUpsert, sourceOf, type StoredRecord, type UpsertPlan } from "./record-manager";
+import type { ChunkCollection, DocumentStoreAccess, PreparedUpsert, ScoredDocument, UpsertOutcome } from "./types";
+import { EMBEDDINGS_TABLE, ensureVectorSchema, vectorLiteral } from "./vector-schema";
+
+/**
+ * The chunk store: every SQL statement of the vector and keyword stores, the same on embedded
+ * PGlite and a PostgreSQL server. Chunks live in "DocumentChunk" (see prisma/schema.prisma),
+ * embeddings in document_chunk_embeddings (pgvector, cosine distance), keyword search uses the
+ * chunk's tsvector and its GIN index.
+ */
+
+type Raw = {
+  $queryRawUnsafe<T = unknown>(sql: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
+};
+type RawDb = Raw & { $transaction<T>(fn: (tx: Raw) => Promise<T>, opts?: { timeout?: number; maxWait?: number }): Promise<T> };
+
+const ROWS_PER_INSERT = 500;
+const TX_OPTIONS = { timeout: 10 * 60_000, maxWait: 30_000 };
+const WHERE_COLLECTION = `"chatflowId" = $1::uuid AND "nodeId" = $2`;
+
+type Row = { id: string; content: string; metadata: Record<string, unknown>; score: number };
+
+const toScored = (r: Row): ScoredDocument => ({ id: r.id, pageContent: r.content, metadata: r.metadata ?? {}, score: Number(r.score) });
+
+async function storedRecords(db: Raw, p: PreparedUpsert): Promise<StoredRecord[]> {
+  const { chatflowId, nodeId } = p.collection;
+  const base = `SELECT "id", "source", "contentHash", "metadata" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`;
+  if (p.cleanup === "full") return db.$queryRawUnsafe<StoredRecord[]>(base, chatflowId, nodeId);
+  const sources = [...new Set(p.documents.map(sourceOf))];
+  if (sources.length === 0) return [];
+  return db.$queryRawUnsafe<StoredRecord[]>(`${base} AND "source" = ANY($3::text[])`, chatflowId, nodeId, sources);
+}
+
+async function storedDimensions(db: Raw, c: ChunkCollection): Promise<number | undefined> {
+  const rows = await db.$queryRawUnsafe<{ dims: number }[]>(
+    `SELECT e."dims" FROM ${EMBEDDINGS_TABLE} e JOIN "DocumentChunk" c ON c."id" = e."chunkId" WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 LIMIT 1`,
+    c.chatflowId,
+    c.nodeId,
+  );
+  return rows[0]?.dims;
+}
+
+function dimensionMismatch(stored: number, given: number): AppError {
+  return new AppError(
+    "unprocessable",
+    `This vector store holds ${stored}-dimension embeddings, but the embeddings model gives ${given} dimensions. Clear the store (or use the same model) and upsert again.`,
+  );
+}
+
+/** Embeds the new chunks of a plan (outside the transaction: model calls can be slow). */
+async function embedNew(db: RawDb, p: PreparedUpsert, plan: UpsertPlan): Promise<string[] | undefined> {
+  if (!p.embed || plan.add.length === 0) return undefined;
+  const vectors = await p.embed(plan.add.map((c) => c.document.pageContent));
+  if (vectors.length !== plan.add.length) throw new AppError("upstream_error", "The embeddings model returned a wrong number of vectors.");
+  const dims = vectors[0].length;
+  if (vectors.some((v) => v.length !== dims)) throw new AppError("upstream_error", "The embeddings model returned vectors of different sizes.");
+  const stored = await storedDimensions(db, p.collection);
+  if (stored !== undefined && stored !== dims) throw dimensionMismatch(stored, dims);
+  return vectors.map(vectorLiteral);
+}
+
+async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<void> {
+  const ids = plan.add.map(() => randomUUID());
+  for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
+    const slice = plan.add.slice(start, start + ROWS_PER_INSERT);
+    const values: unknown[] = [];
+    const rows = slice.map((chunk, i) => {
+      values.push(ids[start + i], c.chatflowId, c.nodeId, chunk.source, chunk.contentHash, chunk.document.pageContent, JSON.stringify(chunk.document.metadata));
+      const n = i * 7;
+      return `($${n + 1}::uuid, $${n + 2}::uuid, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}::jsonb)`;
+    });
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "DocumentChunk" ("id", "chatflowId", "nodeId", "source", "contentHash", "content", "metadata") VALUES ${rows.join(", ")}`,
+      ...values,
+    );
+    if (!vectors) continue;
+    const evalues: unknown[] = [];
+    const erows = slice.map((_, i) => {
+      const v = vectors[start + i];
+      evalues.push(ids[start + i], v.split(",").length, v);
+      return `($${i * 3 + 1}::uuid, $${i * 3 + 2}::int, $${i * 3 + 3}::vector)`;
+    });
+    await tx.$executeRawUnsafe(`INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "dims", "embedding") VALUES ${erows.join(", ")}`, ...evalues);
+  }
+}
+
+async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<void> {
+  await insertChunks(tx, c, plan, vectors);
+  for (const u of plan.update) {
+    await tx.$executeRawUnsafe(`UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`, u.id, JSON.stringify(u.document.metadata));
+  }
+  if (plan.deleteIds.length) await tx.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[])`, plan.deleteIds);
+}
+
+/** A query's words as an OR of terms for to_tsquery (letters and digits only, so no tsquery syntax gets in). */
+export function keywordQuery(text: string): string {
+  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
+  return words.join(" | ");
+}
+
+/** The document store over a Prisma client (any object offering raw queries and transactions). */
+export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreAccess {
+  return {
+    async upsert(batch) {
+      const db = await getDb();
+      if (batch.some((p) => p.embed)) await ensureVectorSchema(db);
+      const prepared: { p: PreparedUpsert; plan: UpsertPlan; vectors?: string[] }[] = [];
+      for (const p of batch) {
+        const plan = planUpsert(p.documents, await storedRecords(db, p), p.cleanup);
+        prepared.push({ p, plan, vectors: await embedNew(db, p, plan) });
+      }
+      await db.$transaction(async (tx) => {
+        for (const { p, plan, vectors } of prepared) await applyPlan(tx, p.collection, plan, vectors);
+      }, TX_OPTIONS);
+      return prepared.map(({ plan }): UpsertOutcome => ({
+        numAdded: plan.add.length,
+        numUpdated: plan.update.length,
+        numSkipped: plan.numSkipped,
+        numDeleted: plan.deleteIds.length,
+        added: plan.add.map((c) => c.document),
+      }));
+    },
+
+    async similaritySearch({ collection, vector, k, scoreThreshold }) {
+      const db = await getDb();
+      await ensureVectorSchema(db);
+      const stored = await storedDimensions(db, collection);
+      if (stored === undefined) return [];
+      if (stored !== vector.length) throw dimensionMismatch(stored, vector.length);
+      const rows = await db.$queryRawUnsafe<Row[]>(
+        `SELECT c."id", c."content", c."metadata", 1 - (e."embedding" <=> $3::vector) AS "score"
+         FROM "DocumentChunk" c JOIN ${EMBEDDINGS_TABLE} e ON e."chunkId" = c."id"
+         WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 AND e."dims" = $4::int
+         ORDER BY e."embedding" <=> $3::vector, c."id" LIMIT $5::int`,
+        collection.chatflowId, collection.nodeId, vectorLiteral(vector), vector.length, k,
+      );
+      return rows.map(toScored).filter((d) => scoreThreshold === undefined || d.score >= scoreThreshold);
+    },
+
+    async keywordSearch({ collection, query, k }) {
+      const terms = keywordQuery(query);
+      if (!terms) return [];
+      const db = await getDb();
+      const rows = await db.$queryRawUnsafe<Row[]>(
+        `SELECT c."id", c."content", c."metadata", ts_rank_cd(c."searchVector", q, 32) AS "score"
+         FROM "DocumentChunk" c, to_tsquery('english', $3) q
+         WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 AND c."searchVector" @@ q
+         ORDER BY "score" DESC, c."id" LIMIT $4::int`,
+        collection.chatflowId, collection.nodeId, terms, k,
+      );
+      return rows.map(toScored);
+    },
+
+    async count({ chatflowId, nodeId }) {
+      const db = await getDb();
+      const rows = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS "n" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`, chatflowId, nodeId);
+      return rows[0]?.n ?? 0;
+    },
+
+    async clear({ chatflowId, nodeId }) {
+      const db = await getDb();
+      return db.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`, chatflowId, nodeId);
+    },
+  };
+}
+

@@ -1,0 +1,32 @@
+import type { NodeInput } from "../nodes/types";
+import { DT } from "./node-types";
+
+/**
+ * Inputs every file loader shares (plain data for the definitions): an optional text splitter, the
+ * saved file (text, or a data: URL for binary formats), the source name recorded for that saved
+ * file, and extra metadata for every document.
+ */
+export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
+  return [
+    { kind: "anchor", name: "textSplitter", label: "Text splitter", accepts: [DT.textSplitter], optional: true },
+    {
+      kind: "param",
+      name: "file",
+      label: "File",
+      type: "file",
+      optional: true,
+      fileTypes,
+      description: "A file saved with the flow. Files uploaded to the upsert API replace it for that upsert.",
+    },
+    {
+      kind: "param",
+      name: "sourceName",
+      label: "Source name",
+      type: "string",
+      optional: true,
+      additional: true,
+      description: "Recorded as `source` of the saved file's chunks (default: the node's label). Uploads use their file name.",
+    },
+    { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
+  ];
+}

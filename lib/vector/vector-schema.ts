@@ -1,0 +1,50 @@
+import { AppError } from "../errors";
+
+/**
+ * The embeddings table, created on first use of a vector store rather than by a migration: it
+ * needs the pgvector extension, which embedded PGlite has and a PostgreSQL server may lack. A
+ * server without it still migrates and runs everything else (the keyword store included); only a
+ * vector store answers with an error naming the missing extension.
+ */
+
+type RawDb = { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> };
+
+export const EMBEDDINGS_TABLE = "document_chunk_embeddings";
+
+const ensured = new WeakSet<object>();
+
+/** The message a vector store gives when the database has no pgvector. */
+export const MISSING_PGVECTOR_MESSAGE =
+  'The vector store needs the PostgreSQL extension "vector" (pgvector), which this database server does not have. ' +
+  "Install pgvector on the server (https://github.com/pgvector/pgvector) and let the app create it (CREATE EXTENSION vector), " +
+  "or use the Keyword Store node, which needs no extension.";
+
+function isMissingExtension(e: unknown): boolean {
+  const text = `${e instanceof Error ? e.message : String(e)} ${JSON.stringify((e as { cause?: unknown })?.cause ?? "")}`;
+  return /extension "vector"|vector\.control|type "vector" does not exist|extension.*vector.*not available/i.test(text);
+}
+
+/** Creates the pgvector extension and the embeddings table once per database client. */
+export async function ensureVectorSchema(db: RawDb): Promise<void> {
+  if (ensured.has(db)) return;
+  try {
+    await db.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS vector");
+    await db.$executeRawUnsafe(
+      `CREATE TABLE IF NOT EXISTS ${EMBEDDINGS_TABLE} (
+        "chunkId" uuid PRIMARY KEY REFERENCES "DocumentChunk"("id") ON DELETE CASCADE,
+        "dims" integer NOT NULL,
+        "embedding" vector NOT NULL
+      )`,
+    );
+  } catch (e) {
+    if (isMissingExtension(e)) throw new AppError("not_configured", MISSING_PGVECTOR_MESSAGE, { cause: e });
+    throw e;
+  }
+  ensured.add(db);
+}
+
+/** A vector as pgvector's text input ('[1,2,3]'), refusing non-finite numbers. */
+export function vectorLiteral(v: number[]): string {
+  if (!v.every(Number.isFinite)) throw new AppError("upstream_error", "The embeddings model returned a vector with non-finite numbers.");
+  return `[${v.join(",")}]`;
+}
