@@ -83,3 +83,15 @@ describe("public/embed.js", () => {
     expect(fs.statSync("public/embed.js").size).toBeLessThan(40_000);
   });
 });
+
+describe("embed snippets of the publish dialog", () => {
+  it("carry the server address and the real chatflow id", async () => {
+    const { embedSnippets } = await import("../../components/publish/embed-snippets");
+    const id = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+    const [script, init, full] = embedSnippets("https://flows.example.com", id, { primaryColor: "#0f766e" });
+    expect(script.code).toBe(`<script src="https://flows.example.com/embed.js" data-chatflow-id="${id}" defer></script>`);
+    expect(init.code).toContain(`chatflowId: "${id}"`);
+    expect(init.code).toContain('"primaryColor": "#0f766e"');
+    expect(full.code).toContain('mode: "full"');
+  });
+});

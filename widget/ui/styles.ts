@@ -12,6 +12,7 @@ button:focus-visible,textarea:focus-visible,summary:focus-visible,a:focus-visibl
 .panel{position:fixed;bottom:92px;right:20px;z-index:2147483000;width:390px;height:min(640px,calc(100vh - 112px));display:flex;flex-direction:column;background:var(--sy-bg);border-radius:18px;overflow:hidden;box-shadow:0 24px 60px rgba(15,23,42,.25),0 4px 12px rgba(15,23,42,.1);border:1px solid var(--sy-border)}
 .left .panel{right:auto;left:20px}
 .panel[hidden]{display:none}
+.full{height:100%}
 .full .panel{position:relative;inset:auto;width:100%;height:100%;border-radius:0;box-shadow:none;border:0}
 header{display:flex;align-items:center;gap:10px;padding:14px 14px 14px 16px;background:var(--sy-primary);color:#fff}
 header h2{flex:1;margin:0;font-size:16px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
