@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { graphSchema } from "./graph";
 
 /** An origin like https://shop.example.com or http://127.0.0.1:5173 (no path). */
 export const originSchema = z
@@ -14,12 +15,8 @@ export const originSchema = z
   }, "must be an origin such as https://example.com (scheme, host, optional port; no path)")
   .transform((s) => new URL(s).origin);
 
-/** Shape of a saved graph; the node-by-node checks live in lib/flow and run on save-to-run. */
-export const graphShapeSchema = z.object({
-  nodes: z.array(z.looseObject({ id: z.string().min(1).max(200), type: z.string().min(1).max(200) })).max(2000),
-  edges: z.array(z.looseObject({ id: z.string().min(1).max(400), source: z.string(), target: z.string() })).max(10000),
-  viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
-});
+/** Shape of a saved graph (lib/schemas/graph.ts); node-by-node checks run in lib/flow before a run. */
+export const graphShapeSchema = graphSchema;
 
 export const rateLimitSchema = z.object({
   max: z.number().int().min(1).max(100_000),

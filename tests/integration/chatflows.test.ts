@@ -4,6 +4,7 @@ import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as apikeys from "../../app/api/v1/apikey/route";
 import * as ping from "../../app/api/v1/ping/route";
+import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as catchAll from "../../app/api/[...path]/route";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { getDb } from "../../lib/db/client";
@@ -108,5 +109,19 @@ describe("routing", () => {
   it("is not fooled by a query string that looks like another path", async () => {
     const res = await call(apikeys.GET, { path: "/api/v1/apikey?/api/v1/ping" });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("graph checks", () => {
+  it("refuses a graph of the wrong shape on save and reports node problems on validate", async () => {
+    const bad = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "Bad", graph: { nodes: [{ id: "a:b", type: "x" }], edges: [] } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toContain("body.graph.nodes.0");
+    const graph = { nodes: [{ id: "chain", type: "llmChain", position: { x: 0, y: 0 }, data: { inputs: {} } }], edges: [] };
+    const flow = await create({ name: "Incomplete", graph });
+    const res = await call(validate.GET, { params: { id: flow.id }, headers: session });
+    expect(res.status).toBe(200);
+    expect(res.json.valid).toBe(false);
+    expect(res.json.problems).toEqual(expect.arrayContaining([expect.objectContaining({ nodeId: "chain", input: "model" })]));
   });
 });
