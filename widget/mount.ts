@@ -102,6 +102,8 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     panel.append(composer.element);
     if (c.originAllowed === false) refuse(`This chatbot is not enabled on this website (${location.origin}). The site owner can allow it in the chatflow's settings.`);
     render();
+    // Opened before the settings arrived (bubble mode): focus goes to the box once it exists.
+    if (launcher && !panel.hidden) composer.focus();
   }
 
   function refuse(message: string) {
