@@ -8,6 +8,18 @@ import { llmChainDefinition } from "./llm-chain/definition";
 import { openApiChainDefinition } from "./openapi-chain/definition";
 import { promptTemplateDefinition } from "./prompt-template/definition";
 import { toolAgentDefinition } from "./tool-agent/definition";
+import { textFileLoaderDefinition } from "./text-file-loader/definition";
+import { pdfLoaderDefinition } from "./pdf-loader/definition";
+import { csvLoaderDefinition } from "./csv-loader/definition";
+import { jsonLoaderDefinition } from "./json-loader/definition";
+import { docxLoaderDefinition } from "./docx-loader/definition";
+import { plainTextLoaderDefinition } from "./plain-text-loader/definition";
+import { recursiveTextSplitterDefinition } from "./recursive-text-splitter/definition";
+import { openAIEmbeddingsDefinition } from "./openai-embeddings/definition";
+import { pgvectorStoreDefinition } from "./pgvector-store/definition";
+import { keywordStoreDefinition } from "./keyword-store/definition";
+import { retrieverToolDefinition } from "./retriever-tool/definition";
+import { conversationalRetrievalQAChainDefinition } from "./conversational-retrieval-qa-chain/definition";
 import type { NodeDefinition } from "./types";
 
 /**
@@ -25,6 +37,19 @@ export const nodeDefinitions: readonly NodeDefinition[] = [
   bufferMemoryDefinition,
   chainToolDefinition,
   toolAgentDefinition,
+  // Documents: loaders, splitter, embeddings, stores, retrieval.
+  textFileLoaderDefinition,
+  pdfLoaderDefinition,
+  csvLoaderDefinition,
+  jsonLoaderDefinition,
+  docxLoaderDefinition,
+  plainTextLoaderDefinition,
+  recursiveTextSplitterDefinition,
+  openAIEmbeddingsDefinition,
+  pgvectorStoreDefinition,
+  keywordStoreDefinition,
+  retrieverToolDefinition,
+  conversationalRetrievalQAChainDefinition,
 ];
 
 const byName = new Map(nodeDefinitions.map((d) => [d.name, d]));
