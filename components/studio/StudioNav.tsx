@@ -8,6 +8,7 @@ const links = [
   { href: "/chatflows", label: "Chatflows" },
   { href: "/credentials", label: "Credentials" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/domains/manage", label: "Domains" },
 ];
 
 export function StudioNav({ user }: { user: { name: string; email: string; role: string } }) {

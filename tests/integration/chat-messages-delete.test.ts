@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import type { Caller } from "../../lib/http/callers";
 import { exampleFlow } from "../support/flows";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
@@ -12,7 +13,7 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { setupFirstAdmin } from "../../lib/services/users";
 
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
 // A 1×1 PNG.
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 let stub: ModelStub;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import type { Caller } from "../../lib/http/callers";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
@@ -10,7 +11,7 @@ import { getDb } from "../../lib/db/client";
 const ADMIN = { email: "admin@example.com", password: "admin-pass-1" };
 const BUILDER = { email: "builder@example.com", password: "builder-pass-1" };
 const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
 let flowId: string;
 let otherFlowId: string;
 let basic: Record<string, string>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import type { Caller } from "../../lib/http/callers";
 import { createModelStub, type Brain, type ModelStub } from "../support/model-stub";
 import * as domains from "../../app/api/v1/domains/route";
 import * as analyze from "../../app/api/v1/domains/analyze/route";
@@ -13,7 +14,7 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { analyseDomainJob, domainAnalysisQueue, extractJson } from "../../lib/services/domains-analysis";
 
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
 let stub: ModelStub;
 let session: Record<string, string>;
 let flowId: string;

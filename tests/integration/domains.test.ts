@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import type { Caller } from "../../lib/http/callers";
 import * as domains from "../../app/api/v1/domains/route";
 import * as unversioned from "../../app/domains/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { createApiKey } from "../../lib/services/api-keys";
 import { getDb } from "../../lib/db/client";
 
-const system = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } } as const;
+const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
 let session: Record<string, string>;
 
 beforeAll(async () => {

@@ -1,0 +1,51 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import { ErrorNote } from "@/components/ui/controls";
+import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
+
+type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
+type Source = { pageContent?: string; metadata?: Record<string, unknown> };
+
+/** The messages of one session, oldest first, with the tools used and the sources cited. */
+export function Transcript({ base, sessionId, filters }: { base: string; sessionId: string; filters: Filters }) {
+  const messages = useQuery({
+    queryKey: ["transcript", base, sessionId, filters],
+    queryFn: () => api<ChatMessageRecord[]>(`${base}${filterQuery(filters, { sessionId })}`),
+  });
+  if (messages.error) return <ErrorNote error={messages.error} />;
+  return (
+    <ol aria-label="Transcript" className="flex flex-col gap-3">
+      {messages.data?.map((m) => (
+        <li key={m.id} className={`max-w-[90%] rounded-lg px-3 py-2 text-sm ${m.role === "userMessage" ? "self-end bg-brand-600 text-white" : "self-start bg-slate-100"}`}>
+          <p className="whitespace-pre-wrap">{m.content}</p>
+          <p className={`mt-1 text-[11px] ${m.role === "userMessage" ? "text-white/70" : "text-slate-500"}`}>{new Date(m.createdDate).toLocaleString()}</p>
+          {Array.isArray(m.usedTools) && m.usedTools.length > 0 && (
+            <details className="mt-2 text-xs">
+              <summary className="cursor-pointer font-medium">Used tools ({m.usedTools.length})</summary>
+              {(m.usedTools as Tool[]).map((t, i) => (
+                <div key={i} className="mt-1 rounded bg-white p-2 ring-1 ring-slate-200">
+                  <p className="font-mono">{t.tool}</p>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px]">{JSON.stringify(t.toolInput, null, 2)}</pre>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px] text-slate-600">{typeof t.toolOutput === "string" ? t.toolOutput : JSON.stringify(t.toolOutput, null, 2)}</pre>
+                </div>
+              ))}
+            </details>
+          )}
+          {Array.isArray(m.sourceDocuments) && m.sourceDocuments.length > 0 && (
+            <details className="mt-2 text-xs">
+              <summary className="cursor-pointer font-medium">Sources ({m.sourceDocuments.length})</summary>
+              {(m.sourceDocuments as Source[]).map((s, i) => (
+                <blockquote key={i} className="mt-1 rounded bg-white p-2 ring-1 ring-slate-200">
+                  {String(s.metadata?.source ?? "")} {s.pageContent?.slice(0, 400)}
+                </blockquote>
+              ))}
+            </details>
+          )}
+          {m.fileUploads?.map((f) => <p key={f.path} className="mt-1 text-xs">📎 {f.name} ({f.mime})</p>)}
+        </li>
+      ))}
+    </ol>
+  );
+}
