@@ -25,6 +25,10 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   /** Most uploads in one prediction. */
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(20).default(5),
+  /** Largest single file of a vector upsert, in bytes. */
+  UPSERT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  /** Most files in one vector upsert. */
+  UPSERT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
   /** Let flows reach private/loopback addresses the builder did not name explicitly (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

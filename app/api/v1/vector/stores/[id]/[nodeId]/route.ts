@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { nodeIdSchema } from "@/lib/schemas/graph";
+import { clearVectorStore } from "@/lib/services/vector-stores";
+
+const params = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeIdSchema });
+
+/** Clears one store node: every chunk (and embedding) it holds. */
+export const DELETE = route({ auth: { session: true, apiKey: "upsert" }, params }, async ({ params, caller }) =>
+  clearVectorStore(params.id, params.nodeId, caller),
+);

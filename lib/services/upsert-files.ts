@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "../errors";
+import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
+import type { UpsertFile } from "../vector/types";
+
+/**
+ * Multipart input of the upsert API: the body is read with a size cap before it is parsed, files
+ * are counted and sized, their type comes from their content (magic bytes for PDF/DOCX, valid
+ * UTF-8 for text formats) and must agree with their name, and they are stored under generated names.
+ */
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+}
+
+export interface MultipartUpsert {
+  files: UpsertFile[];
+  /** Text fields other than files, as sent (one value, or several when repeated). */
+  fields: Record<string, string | string[]>;
+}
+
+const ALL_TYPES = Object.values(FILE_TYPES).map((t) => t.mime);
+
+/** Reads a request body up to `maxBytes` (413 beyond). */
+async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > maxBytes) throw new AppError("payload_too_large", `The upload is larger than ${maxBytes} bytes.`);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new AppError("payload_too_large", `The upload is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A display name with no path parts or odd characters; never used as a storage path. */
+export function safeFileName(name: string): string {
+  return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
+}
+
+/** Checks one uploaded file: size, emptiness, and that its content is the type its name says. */
+export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimits): UpsertFile {
+  const display = safeFileName(name);
+  if (bytes.length > limits.maxFileBytes) throw new AppError("payload_too_large", `${display}: larger than ${limits.maxFileBytes} bytes.`);
+  if (bytes.length === 0) throw new AppError("validation_failed", `${display}: the file is empty.`);
+  const detected = detectFileType(display, bytes);
+  if ("problem" in detected) {
+    throw new AppError("unsupported_media_type", `${display}: ${detected.problem}. Accepted types: ${describeTypes(ALL_TYPES)}.`);
+  }
+  return { name: display, mime: detected.type.mime, ext: detected.type.exts[0].slice(1), bytes };
+}
+
+/** Parses a multipart/form-data upsert: `files` (one or many) and text fields. */
+export async function readMultipartUpsert(req: Request, limits: UploadLimits): Promise<MultipartUpsert> {
+  const maxBody = limits.maxFileBytes * limits.maxFiles + 1024 * 1024;
+  const bytes = await readCapped(req, maxBody);
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+  } catch {
+    throw new AppError("bad_request", "The body is not valid multipart/form-data.");
+  }
+  const files: UpsertFile[] = [];
+  const fields: Record<string, string | string[]> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value !== "string") {
+      if (key !== "files") throw new AppError("validation_failed", `Send files in the form field "files" (got a file in "${key}").`);
+      if (files.length >= limits.maxFiles) throw new AppError("payload_too_large", `At most ${limits.maxFiles} files per upsert.`);
+      files.push(checkUpsertFile(value.name, Buffer.from(await value.arrayBuffer()), limits));
+      continue;
+    }
+    const prev = fields[key];
+    fields[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
+  }
+  return { files, fields };
+}
+
+/** Stores upserted files under `<dataDir>/uploads/<chatflowId>/documents/<uuid>.<ext>`; returns relative paths. */
+export async function storeUpsertFiles(dataDir: string, chatflowId: string, files: UpsertFile[]): Promise<string[]> {
+  return Promise.all(
+    files.map(async (f) => {
+      const rel = path.join("uploads", chatflowId, "documents", `${randomUUID()}.${f.ext}`);
+      const full = path.resolve(dataDir, rel);
+      await fs.mkdir(path.dirname(full), { recursive: true });
+      await fs.writeFile(full, f.bytes, { flag: "wx" });
+      return rel;
+    }),
+  );
+}
