@@ -118,6 +118,32 @@ describe("vector upsert (multipart)", () => {
   });
 });
 
+describe("vector upsert (JSON)", () => {
+  it("loads the PDF, CSV and Markdown files saved in the loaders, and a plain text given by override", async () => {
+    const graph = multiStoreGraph({ chatUrl: stub.url });
+    const set = (id: string, inputs: Record<string, unknown>) => Object.assign(graph.nodes.find((n) => n.id === id)!.data.inputs, inputs);
+    set("textLoader", { file: REFUNDS_MD, sourceName: "refunds.md" });
+    set("pdfLoader", { file: `data:application/pdf;base64,${makePdf(SHIPPING_LINES).toString("base64")}` });
+    set("csvLoader", { file: FAQ_CSV, sourceName: "faq.csv", metadata: { team: "support" } });
+    graph.nodes.push({ id: "note", type: "plainTextLoader", position: { x: 0, y: 0 }, data: { inputs: { text: "placeholder", sourceName: "note" } } });
+    graph.edges.push({ id: "note-ks", source: "note", sourceHandle: "note:out:document", target: KS, targetHandle: `${KS}:in:document` });
+    const id = (await createChatflow({ name: "saved files", graph: graph as never, overrideAllowList: ["text"] }, systemCaller)).id;
+
+    const res = await upsertJson({ overrideConfig: { text: "Gift cards never expire." } }, id);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const stored = await chunks(KS, id);
+    expect(res.json).toMatchObject({ numAdded: 7, numSkipped: 0, numDeleted: 0 });
+    expect(stored.map((c) => c.source).sort()).toEqual(["PDF Loader", "faq.csv", "faq.csv", "note", "refunds.md", "refunds.md", "refunds.md"]);
+    expect(stored.find((c) => c.source === "note")?.content).toBe("Gift cards never expire.");
+    expect(stored.filter((c) => c.source === "faq.csv").every((c) => c.metadata.team === "support")).toBe(true);
+
+    const again = await upsertJson({ overrideConfig: { text: "Gift cards never expire." } }, id);
+    expect(again.json).toMatchObject({ numAdded: 0, numSkipped: 7, numDeleted: 0 });
+    const changed = await upsertJson({ overrideConfig: { text: "Gift cards expire after 3 years." } }, id);
+    expect(changed.json).toMatchObject({ numAdded: 1, numSkipped: 6, numDeleted: 1 });
+  });
+});
+
 describe("refused upserts change nothing", () => {
   const cases: [string, Part[], Record<string, string>, number, RegExp][] = [
     ["a PDF name on text content", [{ name: "fake.pdf", content: "just text" }], {}, 415, /name says PDF, but the content is plain text/],
