@@ -70,13 +70,14 @@ test("a tester chats on another site: streaming, stop, tools, session kept acros
   await w.send.click();
   expect((await response).headers()["content-type"]).toContain("text/event-stream");
   await expect(w.lastBot).toHaveAttribute("aria-busy", "false", { timeout: 30_000 });
-  await expect(w.lastBot).toContainText(/I found \d+ products?/);
+  // The demo product API's laptops in Germany, priced in euros, reached the answer.
+  await expect(w.lastBot).toContainText(/Laptop.*EUR/);
   expect(Number(await w.lastBot.getAttribute("data-tokens"))).toBeGreaterThan(1);
   const tools = w.lastBot.locator("details.tools");
   await expect(tools.locator("summary")).toHaveText("Used tool: product_search");
   expect(await tools.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
   await tools.locator("summary").click();
-  await expect(tools.locator("pre")).toContainText("laptop");
+  await expect(tools.locator("pre").first()).toContainText("laptop");
 
   await w.input.fill("my name is Ada");
   await page.keyboard.press("Enter");
@@ -87,7 +88,7 @@ test("a tester chats on another site: streaming, stop, tools, session kept acros
   await page.reload();
   await w.launcher.click();
   await expect(w.log).toContainText("my name is Ada");
-  await expect(w.log).toContainText(/I found \d+ products?/);
+  await expect(w.log).toContainText(/Laptop.*EUR/);
   await w.input.fill("what is my name?");
   await page.keyboard.press("Enter");
   await expect(w.lastBot).toContainText("Your name is Ada");
@@ -114,7 +115,7 @@ test("the chat fills a phone's width", async ({ browser }) => {
   await snap(page, "widget-mobile-bubble");
   await w.launcher.click();
   await w.root.getByRole("button", { name: "Find me a laptop under 1500 in Germany" }).click();
-  await expect(w.lastBot).toContainText(/I found \d+ products?/, { timeout: 30_000 });
+  await expect(w.lastBot).toContainText(/Laptop.*EUR/, { timeout: 30_000 });
   const box = (await w.panel.boundingBox())!;
   expect(box.width).toBe(390);
   expect(box.x).toBe(0);
@@ -146,12 +147,12 @@ test("full-page mode renders Markdown safely, and a failed request can be retrie
   // The network fails once: the error is shown with Retry, which sends the question again.
   await resetModel(request);
   await page.route("**/api/v1/prediction/**", (route) => route.abort("connectionrefused"));
-  await w.input.fill("hello again");
+  await w.input.fill("thanks for the link");
   await page.keyboard.press("Enter");
   await expect(w.root.getByRole("alert")).toContainText("Couldn't reach the chatbot");
   await page.unroute("**/api/v1/prediction/**");
   await w.root.getByRole("button", { name: "Retry" }).click();
-  await expect(w.lastBot).toContainText("You said: \"hello again\"");
+  await expect(w.lastBot).toContainText("You said: \"thanks for the link\"");
   await expect(w.root.getByRole("button", { name: "Retry" })).toHaveCount(0);
 });
 
@@ -174,7 +175,7 @@ test("an image reaches the model as an image part; a voice message is transcribe
   await mic.click();
   await expect(w.root.getByRole("button", { name: "Stop recording and send" })).toHaveAttribute("aria-pressed", "true");
   await w.root.getByRole("button", { name: "Stop recording and send" }).click();
-  await expect(w.lastBot).toContainText(/I found \d+ products?/, { timeout: 30_000 });
+  await expect(w.lastBot).toContainText(/Laptop.*EUR/, { timeout: 30_000 });
   await expect(w.root.locator(".row.user").last()).toContainText("find me a laptop under 1500 in Germany");
   const after = (await (await request.get(`${MODEL_STUB}/__admin/requests`)).json()).requests;
   expect(after.some((r: { path: string }) => r.path === "/v1/audio/transcriptions")).toBe(true);

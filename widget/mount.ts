@@ -33,7 +33,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
   const host = el("div", { "data-switchyard-chatflow": opts.chatflowId });
   if (full) Object.assign(host.style, { display: "block", width: "100%", height: "100%" });
   const root = host.attachShadow({ mode: "open" });
-  const shell = el("div", { class: full ? "full" : "bubble-mode" });
+  const shell = el("div", { class: `shell ${full ? "full" : "bubble-mode"}` });
   root.append(el("style", {}, [STYLES]), shell);
   (full ? resolveTarget(opts.target) : document.body).append(host);
 

@@ -18,7 +18,13 @@ function toolsView(tools: UsedTool[]): HTMLElement {
   const names = [...new Set(tools.map((t) => t.tool))].join(", ");
   return el("details", { class: "tools" }, [
     el("summary", {}, [icon("tool"), `Used ${tools.length === 1 ? "tool" : "tools"}: ${names}`]),
-    ...tools.flatMap((t) => [el("div", {}, [el("strong", {}, [t.tool])]), el("pre", {}, [`Input: ${pretty(t.toolInput)}\n\nOutput: ${pretty(t.toolOutput)}`])]),
+    ...tools.map((t) =>
+      el("div", { class: "call" }, [
+        tools.length > 1 ? el("strong", {}, [t.tool]) : null,
+        el("div", { class: "label" }, ["Input"]), el("pre", {}, [pretty(t.toolInput)]),
+        el("div", { class: "label" }, ["Output"]), el("pre", {}, [pretty(t.toolOutput)]),
+      ]),
+    ),
   ]);
 }
 

@@ -1,6 +1,8 @@
 /** The widget's stylesheet, scoped by its shadow root: host-page CSS cannot reach in, nor ours out. */
 export const STYLES = `
-:host{all:initial;--sy-primary:#4f46e5;--sy-bg:#ffffff;--sy-text:#1f2937;--sy-bot:#f3f4f6;--sy-user:var(--sy-primary);--sy-user-text:#fff;--sy-muted:#6b7280;--sy-border:#e5e7eb;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:var(--sy-text)}
+:host{all:initial}
+.shell{--sy-primary:#4f46e5;--sy-bg:#ffffff;--sy-text:#1f2937;--sy-bot:#f3f4f6;--sy-user:var(--sy-primary);--sy-user-text:#fff;--sy-muted:#6b7280;--sy-border:#e5e7eb;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:var(--sy-text);text-align:left;letter-spacing:normal}
+[hidden]{display:none!important}
 *{box-sizing:border-box}
 button{font:inherit;color:inherit;cursor:pointer;border:0;background:none}
 button:focus-visible,textarea:focus-visible,summary:focus-visible,a:focus-visible{outline:2px solid var(--sy-primary);outline-offset:2px}
@@ -30,7 +32,7 @@ header button:hover{background:rgba(255,255,255,.16)}
 .bubble p{margin:0 0 .5em}.bubble p:last-child{margin-bottom:0}
 .bubble ul,.bubble ol{margin:.25em 0 .5em;padding-left:1.3em}
 .bubble h3,.bubble h4,.bubble h5,.bubble h6{margin:.4em 0 .3em;font-size:1em}
-.bubble pre{margin:.5em 0;padding:10px;border-radius:8px;background:#111827;color:#f9fafb;overflow-x:auto;font-size:13px}
+.bubble pre{margin:.5em 0;white-space:pre-wrap;padding:10px;border-radius:8px;background:#111827;color:#f9fafb;overflow-x:auto;font-size:13px}
 .bubble code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 .bubble :not(pre)>code{background:rgba(0,0,0,.07);padding:1px 4px;border-radius:4px}
 .bubble blockquote{margin:.4em 0;padding-left:10px;border-left:3px solid var(--sy-border);color:var(--sy-muted)}
@@ -51,8 +53,10 @@ header button:hover{background:rgba(255,255,255,.16)}
 details{margin-top:8px;font-size:13px;background:rgba(255,255,255,.6);border:1px solid var(--sy-border);border-radius:10px;padding:6px 10px}
 summary{cursor:pointer;color:var(--sy-muted);font-weight:600;display:flex;align-items:center;gap:6px}
 summary .icon{width:14px;height:14px}
-details pre{white-space:pre-wrap;max-height:200px;overflow:auto;background:#f9fafb;color:var(--sy-text);border:1px solid var(--sy-border)}
+.bubble details pre{white-space:pre-wrap;max-height:200px;overflow:auto;background:#f9fafb;color:var(--sy-text);border:1px solid var(--sy-border)}
 .sources li{margin:4px 0}
+.call{margin-top:6px}.call .label{font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--sy-muted);margin-top:6px}
+.bubble .call pre{margin:2px 0 0;max-height:160px}
 .starters{display:flex;flex-wrap:wrap;gap:8px;padding:0 16px 12px}
 .starters button{padding:8px 12px;border-radius:999px;border:1px solid var(--sy-border);background:var(--sy-bg);font-size:14px;text-align:left}
 .starters button:hover{border-color:var(--sy-primary);color:var(--sy-primary)}
