@@ -2,7 +2,7 @@
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, useCallback, useState } from "react";
-import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
+import { problemsKey, withoutInputName, type NodeProblem } from "@/lib/canvas/problems";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
 import { getDefinition } from "@/lib/nodes/registry";
@@ -24,11 +24,14 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     return <div className="w-64 rounded-lg border-2 border-red-400 bg-red-50 p-3 text-xs text-red-800">Unknown node type “{data.defName}”.</div>;
   }
   const style = categoryStyle[def.category];
-  const errorFor = (name: string) => problems?.find((p) => p.input === name)?.message;
+  const errorFor = (name: string) => {
+    const found = problems?.find((p) => p.input === name);
+    return found && withoutInputName(found.message);
+  };
   const params = paramInputs(def);
   const main = params.filter((p) => !p.additional);
   const more = params.filter((p) => p.additional);
-  const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input && i.kind === "param")) ?? [];
+  const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input)) ?? [];
   const ring = problems?.length ? "border-red-400 ring-2 ring-red-200" : selected ? "border-brand-500 ring-2 ring-brand-100" : "border-slate-200";
   return (
     <article aria-label={`${data.label || def.label} node`} data-node-type={def.name} data-invalid={problems?.length ? "true" : undefined}

@@ -39,7 +39,6 @@ export function createEditorStore() {
       s.nodes.every((n, i) => n.data === checked!.data[i] && n.id === checked!.ids[i]);
     if (same) return s.problems;
     checked = { data: s.nodes.map((n) => n.data), ids: s.nodes.map((n) => n.id), edges: s.edges, server: s.serverProblems };
-    if (s.nodes.length === 0 && s.serverProblems.length === 0) return NO_PROBLEMS;
     return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges)), ...s.serverProblems]);
   }
 

@@ -29,9 +29,17 @@ export function graphProblems(graph: Graph): GraphProblem[] {
 
 /** `Node "Chain Tool" (chainTool_0): input "Tool name" is required.` → `input "Tool name" is required.` */
 export function withoutNodeName(message: string): string {
-  const m = /^Node "[^"]*" \([^)]*\):\s*(.+)$/.exec(message);
+  const m = /^Node "[^"]*" \([^)]*\)(?::\s*|\s+)(.+)$/.exec(message);
   if (!m) return message;
   return m[1].charAt(0).toUpperCase() + m[1].slice(1);
+}
+
+/** `Input "Tool name" is required.` shown under that field → `Required.` */
+export function withoutInputName(message: string): string {
+  const rest = /^Input "[^"]*"\s+(.+)$/.exec(message)?.[1];
+  if (!rest) return message;
+  if (rest === "is required.") return "Required.";
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** Groups problems by node, the ones without a node kept apart. */
