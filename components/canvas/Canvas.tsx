@@ -79,6 +79,14 @@ export function Canvas({ onRefused, onAdd, viewport }: {
         <Controls showInteractive={false} position="bottom-left" />
         <MiniMap position="bottom-right" pannable zoomable ariaLabel="Mini map" nodeColor="#c7d2fe" nodeStrokeColor="#6366f1" maskColor="rgba(241,245,249,0.7)" />
       </ReactFlow>
+      {nodes.length === 0 && (
+        <div className="pointer-events-none absolute inset-0 grid place-items-center">
+          <div className="max-w-xs rounded-xl border border-dashed border-slate-300 bg-white/80 px-6 py-5 text-center">
+            <p className="text-sm font-medium text-slate-700">Start your flow</p>
+            <p className="mt-1 text-xs text-slate-500">Drag a chat model, a chain or an agent from the palette, then connect outputs (right) to inputs (left).</p>
+          </div>
+        </div>
+      )}
     </div>
   );
 }

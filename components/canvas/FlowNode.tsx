@@ -40,7 +40,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
         <span className={`mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${style.badge}`} aria-hidden>{style.glyph}</span>
         <div className="min-w-0 flex-1">
           <h3 className="truncate text-sm font-semibold text-slate-900" title={def.description}>{data.label || def.label}</h3>
-          <p className="text-[11px] text-slate-500">{def.category} · <span className="font-mono">{id}</span></p>
+          <p className="truncate text-[11px] text-slate-500">{def.category} · <span className="font-mono">{id}</span></p>
         </div>
         {problems?.length ? (
           <span className="rounded-full bg-red-100 px-1.5 text-[11px] font-semibold text-red-700" title={problems.map((p) => p.message).join("\n")}>

@@ -69,7 +69,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
                 </button>
               ))}
             </div>
-            <pre role="tabpanel" className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" data-testid="snippet">{code}</pre>
+            <pre role="tabpanel" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" data-testid="snippet">{code}</pre>
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API keys that can call it</p>
               {keys.isLoading && <p className="mt-1 text-sm text-slate-500">Loading keys…</p>}
