@@ -187,6 +187,7 @@ test("a page on an origin that is not allowed is refused, and the widget says wh
   await w.launcher.click();
   await expect(w.banner).toContainText("not enabled on this website");
   await expect(w.input).toBeDisabled();
+  await snap(page, "widget-refused-origin");
   // The browser gets no CORS headers for it, and the server answers 403 to that Origin anyway.
   const direct = await page.evaluate(async (url) => {
     try {
@@ -221,4 +222,5 @@ test("the 61st request in a minute under a limit of 60 gets 429, and the widget 
   await page.keyboard.press("Enter");
   await expect(w.root.getByRole("alert")).toContainText(/Too many messages right now\. Try again in \d+ s\./);
   await expect(w.root.getByRole("button", { name: "Retry" })).toBeVisible();
+  await snap(page, "widget-rate-limited");
 });
