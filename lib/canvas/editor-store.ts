@@ -26,6 +26,8 @@ export interface EditorState extends Snapshot {
 
 type Change = { content: boolean };
 
+const VALIDATION_DELAY_MS = 120;
+
 export function createEditorStore() {
   let state: EditorState = {
     nodes: [], edges: [], history: emptyHistory(), problems: NO_PROBLEMS, serverProblems: [], revision: 0, savedRevision: 0,
@@ -42,19 +44,42 @@ export function createEditorStore() {
     return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges)), ...s.serverProblems]);
   }
 
+  function emit() {
+    for (const l of listeners) l();
+  }
+
+  // Validation of a large flow takes tens of milliseconds: run it once typing or dragging pauses,
+  // not on every keystroke or frame.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  function scheduleValidation() {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const problems = revalidate(state);
+      if (problems === state.problems) return;
+      state = { ...state, problems };
+      emit();
+    }, VALIDATION_DELAY_MS);
+  }
+
   function set(next: Partial<EditorState>, change: Change) {
     const s = { ...state, ...next };
     if (change.content) {
       s.revision = state.revision + 1;
       if (next.serverProblems === undefined) s.serverProblems = [];
     }
-    s.problems = revalidate(s);
     state = s;
-    for (const l of listeners) l();
+    emit();
+    scheduleValidation();
   }
 
   const store = {
     getState: () => state,
+    /** Validates now (tests and callers that need the problems at once). */
+    validateNow() {
+      clearTimeout(timer);
+      state = { ...state, problems: revalidate(state) };
+      emit();
+    },
     subscribe(listener: () => void) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
