@@ -187,6 +187,8 @@ test("a page on an origin that is not allowed is refused, and the widget says wh
   await w.launcher.click();
   await expect(w.banner).toContainText("not enabled on this website");
   await expect(w.input).toBeDisabled();
+  await expect(w.root.getByRole("button", { name: "Attach image" })).toBeDisabled();
+  await expect(w.root.getByRole("button", { name: "Find me a laptop under 1500 in Germany" })).toHaveCount(0);
   await snap(page, "widget-refused-origin");
   // The browser gets no CORS headers for it, and the server answers 403 to that Origin anyway.
   const direct = await page.evaluate(async (url) => {
@@ -206,6 +208,7 @@ test("the 61st request in a minute under a limit of 60 gets 429, and the widget 
   const { graph } = productSearchGraph();
   const limited = await createChatflow(request, {
     name: `Rate limited ${Date.now()}`, graph, isPublic: true, allowedOrigins: [shop.origin], rateLimit: { max: 60, windowSec: 60 },
+    chatbotConfig: { title: "Left-hand helper", theme: { position: "left", avatarUrl: `data:image/png;base64,${PNG_1x1.toString("base64")}` } },
   });
   const ask = () => request.post(`/api/v1/prediction/${limited}`, { headers: { origin: shop.origin }, data: { question: "hi" } });
   for (let i = 1; i <= 60; i++) expect((await ask()).status(), `request ${i}`).toBe(200);
@@ -217,7 +220,11 @@ test("the 61st request in a minute under a limit of 60 gets 429, and the widget 
   // The browser on the same address shares the limit: the widget shows the wait and offers Retry.
   const w = widget(page);
   await page.goto(`${shop.origin}/bubble/${limited}`);
+  // Theme: this chatflow's bubble sits bottom-left and its header shows the avatar image.
+  await expect(w.root.locator(".shell.left")).toHaveCount(1);
+  expect((await w.launcher.boundingBox())!.x).toBeLessThan(100);
   await w.launcher.click();
+  await expect(w.root.getByRole("dialog", { name: "Left-hand helper" }).locator("header img.avatar")).toHaveAttribute("src", /^data:image\/png/);
   await w.input.fill("hello");
   await page.keyboard.press("Enter");
   await expect(w.root.getByRole("alert")).toContainText(/Too many messages right now\. Try again in \d+ s\./);

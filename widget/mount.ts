@@ -53,6 +53,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
   shell.append(panel);
 
   let config: PublicConfig | null = null;
+  let refused = false;
   let composer: ReturnType<typeof createComposer> | null = null;
   const chat = new ChatController({ apiHost, chatflowId: opts.chatflowId, overrideConfig: opts.overrideConfig, store: new SessionStore(opts.chatflowId), onChange: () => render() });
 
@@ -78,7 +79,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.replaceChildren(...rows);
     if (atBottom || chat.busy) log.scrollTop = log.scrollHeight;
-    starters.hidden = chat.session.messages.length > 0 || !config?.starterPrompts.length;
+    starters.hidden = refused || chat.session.messages.length > 0 || !config?.starterPrompts.length;
     composer?.setBusy(chat.busy);
   }
 
@@ -107,6 +108,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
   }
 
   function refuse(message: string) {
+    refused = true;
     banner.textContent = message;
     banner.hidden = false;
     starters.hidden = true;

@@ -20,6 +20,7 @@ export interface ComposerOptions {
 export function createComposer(opts: ComposerOptions) {
   let uploads: Upload[] = [];
   let busy = false;
+  let disabled = false;
   let recording: Awaited<ReturnType<typeof startRecording>> | null = null;
 
   const textarea = el("textarea", { rows: "1", "aria-label": "Message", placeholder: opts.placeholder || "Type your message…" });
@@ -39,9 +40,11 @@ export function createComposer(opts: ComposerOptions) {
   const update = () => {
     send.replaceChildren(icon(busy ? "stop" : "send"));
     send.setAttribute("aria-label", busy ? "Stop" : "Send");
-    send.disabled = !busy && !textarea.value.trim() && !uploads.length;
+    send.disabled = disabled || (!busy && !textarea.value.trim() && !uploads.length);
     previews.hidden = !uploads.length;
-    if (mic) mic.disabled = busy;
+    textarea.disabled = disabled;
+    if (attach) attach.disabled = disabled;
+    if (mic) mic.disabled = busy || disabled;
   };
   const renderPreviews = () => {
     previews.replaceChildren(
@@ -130,9 +133,10 @@ export function createComposer(opts: ComposerOptions) {
       busy = value;
       update();
     },
+    /** Turns the whole box off (e.g. this site may not chat). */
     setDisabled(value: boolean) {
-      textarea.disabled = value;
-      send.disabled = value;
+      disabled = value;
+      update();
     },
     destroy: () => recording?.cancel(),
   };
