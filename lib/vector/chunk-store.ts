@@ -17,7 +17,7 @@ type Raw = {
 };
 type RawDb = Raw & { $transaction<T>(fn: (tx: Raw) => Promise<T>, opts?: { timeout?: number; maxWait?: number }): Promise<T> };
 
-const ROWS_PER_INSERT = 500;
+const ROWS_PER_INSERT = 2000;
 const TX_OPTIONS = { timeout: 10 * 60_000, maxWait: 30_000 };
 const WHERE_COLLECTION = `"chatflowId" = $1::uuid AND "nodeId" = $2`;
 
@@ -36,7 +36,7 @@ async function storedRecords(db: Raw, p: PreparedUpsert): Promise<StoredRecord[]
 
 async function storedDimensions(db: Raw, c: ChunkCollection): Promise<number | undefined> {
   const rows = await db.$queryRawUnsafe<{ dims: number }[]>(
-    `SELECT e."dims" FROM ${EMBEDDINGS_TABLE} e JOIN "DocumentChunk" c ON c."id" = e."chunkId" WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 LIMIT 1`,
+    `SELECT "dims" FROM ${EMBEDDINGS_TABLE} WHERE ${WHERE_COLLECTION} LIMIT 1`,
     c.chatflowId,
     c.nodeId,
   );
@@ -62,28 +62,28 @@ async function embedNew(db: RawDb, p: PreparedUpsert, plan: UpsertPlan): Promise
   return vectors.map(vectorLiteral);
 }
 
+// One statement per batch with array parameters (unnest): far fewer parameters to bind than a
+// multi-row VALUES list, which matters most on embedded PGlite.
 async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<void> {
   const ids = plan.add.map(() => randomUUID());
   for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
     const slice = plan.add.slice(start, start + ROWS_PER_INSERT);
-    const values: unknown[] = [];
-    const rows = slice.map((chunk, i) => {
-      values.push(ids[start + i], c.chatflowId, c.nodeId, chunk.source, chunk.contentHash, chunk.document.pageContent, JSON.stringify(chunk.document.metadata));
-      const n = i * 7;
-      return `($${n + 1}::uuid, $${n + 2}::uuid, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}::jsonb)`;
-    });
+    const sliceIds = ids.slice(start, start + ROWS_PER_INSERT);
     await tx.$executeRawUnsafe(
-      `INSERT INTO "DocumentChunk" ("id", "chatflowId", "nodeId", "source", "contentHash", "content", "metadata") VALUES ${rows.join(", ")}`,
-      ...values,
+      `INSERT INTO "DocumentChunk" ("id", "chatflowId", "nodeId", "source", "contentHash", "content", "metadata")
+       SELECT t.id, $2::uuid, $3, t.source, t.hash, t.content, t.metadata::jsonb
+       FROM unnest($1::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, source, hash, content, metadata)`,
+      sliceIds, c.chatflowId, c.nodeId,
+      slice.map((x) => x.source), slice.map((x) => x.contentHash), slice.map((x) => x.document.pageContent),
+      slice.map((x) => JSON.stringify(x.document.metadata)),
     );
     if (!vectors) continue;
-    const evalues: unknown[] = [];
-    const erows = slice.map((_, i) => {
-      const v = vectors[start + i];
-      evalues.push(ids[start + i], v.split(",").length, v);
-      return `($${i * 3 + 1}::uuid, $${i * 3 + 2}::int, $${i * 3 + 3}::vector)`;
-    });
-    await tx.$executeRawUnsafe(`INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "dims", "embedding") VALUES ${erows.join(", ")}`, ...evalues);
+    const dims = vectors[0].split(",").length;
+    await tx.$executeRawUnsafe(
+      `INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "chatflowId", "nodeId", "dims", "embedding")
+       SELECT t.id, $3::uuid, $4, $5::int, t.embedding::vector FROM unnest($1::uuid[], $2::text[]) AS t(id, embedding)`,
+      sliceIds, vectors.slice(start, start + ROWS_PER_INSERT), c.chatflowId, c.nodeId, dims,
+    );
   }
 }
 
@@ -131,10 +131,12 @@ export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreA
       if (stored === undefined) return [];
       if (stored !== vector.length) throw dimensionMismatch(stored, vector.length);
       const rows = await db.$queryRawUnsafe<Row[]>(
-        `SELECT c."id", c."content", c."metadata", 1 - (e."embedding" <=> $3::vector) AS "score"
-         FROM "DocumentChunk" c JOIN ${EMBEDDINGS_TABLE} e ON e."chunkId" = c."id"
-         WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 AND e."dims" = $4::int
-         ORDER BY e."embedding" <=> $3::vector, c."id" LIMIT $5::int`,
+        `WITH top AS (
+           SELECT "chunkId", "embedding" <=> $3::vector AS "distance" FROM ${EMBEDDINGS_TABLE}
+           WHERE ${WHERE_COLLECTION} AND "dims" = $4::int ORDER BY "distance", "chunkId" LIMIT $5::int
+         )
+         SELECT c."id", c."content", c."metadata", 1 - top."distance" AS "score"
+         FROM top JOIN "DocumentChunk" c ON c."id" = top."chunkId" ORDER BY top."distance", c."id"`,
         collection.chatflowId, collection.nodeId, vectorLiteral(vector), vector.length, k,
       );
       return rows.map(toScored).filter((d) => scoreThreshold === undefined || d.score >= scoreThreshold);

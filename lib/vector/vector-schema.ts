@@ -29,13 +29,18 @@ export async function ensureVectorSchema(db: RawDb): Promise<void> {
   if (ensured.has(db)) return;
   try {
     await db.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS vector");
+    // The collection is repeated here so a search scans this table alone; exact (brute-force)
+    // cosine search: an HNSW index builds and inserts far too slowly on embedded PGlite.
     await db.$executeRawUnsafe(
       `CREATE TABLE IF NOT EXISTS ${EMBEDDINGS_TABLE} (
         "chunkId" uuid PRIMARY KEY REFERENCES "DocumentChunk"("id") ON DELETE CASCADE,
+        "chatflowId" uuid NOT NULL,
+        "nodeId" text NOT NULL,
         "dims" integer NOT NULL,
         "embedding" vector NOT NULL
       )`,
     );
+    await db.$executeRawUnsafe(`CREATE INDEX IF NOT EXISTS ${EMBEDDINGS_TABLE}_collection_idx ON ${EMBEDDINGS_TABLE} ("chatflowId", "nodeId")`);
   } catch (e) {
     if (isMissingExtension(e)) throw new AppError("not_configured", MISSING_PGVECTOR_MESSAGE, { cause: e });
     throw e;
@@ -46,5 +51,6 @@ export async function ensureVectorSchema(db: RawDb): Promise<void> {
 /** A vector as pgvector's text input ('[1,2,3]'), refusing non-finite numbers. */
 export function vectorLiteral(v: number[]): string {
   if (!v.every(Number.isFinite)) throw new AppError("upstream_error", "The embeddings model returned a vector with non-finite numbers.");
-  return `[${v.join(",")}]`;
+  // pgvector stores float4: 9 significant digits keep every float4 exact and the text short.
+  return `[${v.map((x) => (Number.isInteger(x) ? String(x) : x.toPrecision(9))).join(",")}]`;
 }
