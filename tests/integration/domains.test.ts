@@ -163,6 +163,32 @@ describe("GET /domains and /api/v1/domains", () => {
   });
 });
 
+describe("list totals", () => {
+  it("bucket counts kept by triggers agree with counting after inserts, updates, deletes and truncation", async () => {
+    const db = await getDb();
+    const check = async () => {
+      for (const q of ["", "isValid=true", "isValid=false", "hasAnalysis=true", "hasAnalysis=false", "isValid=true&hasAnalysis=false", "isValid=false&hasAnalysis=true"]) {
+        const hasAnalysis = q.includes("hasAnalysis=true") ? { analyzedAt: { not: null } } : q.includes("hasAnalysis=false") ? { analyzedAt: null } : {};
+        const isValid = q.includes("isValid=true") ? { isValid: true } : q.includes("isValid=false") ? { isValid: false } : {};
+        expect((await list(q)).json.pagination.total, q).toBe(await db.domain.count({ where: { ...hasAnalysis, ...isValid } }));
+      }
+    };
+    await add({ names: ["count-a.com", "count-b.com", "count-c.invalidtld", "count-d.org"] });
+    await check();
+    await db.domain.updateMany({ where: { name: { startsWith: "count-" } }, data: { analyzedAt: new Date(), analysisText: "x" } });
+    await db.domain.update({ where: { name: "count-a.com" }, data: { isValid: false } });
+    await db.domain.updateMany({ where: { name: "count-b.com" }, data: { analysisText: "unchanged bucket" } });
+    await check();
+    await db.domain.deleteMany({ where: { name: { in: ["count-a.com", "count-d.org"] } } });
+    await check();
+    await db.$executeRawUnsafe('TRUNCATE "Domain"');
+    expect((await list()).json.pagination.total).toBe(0);
+    await add({ names: ["after-truncate.com"] });
+    await check();
+    expect((await list()).json.pagination.total).toBe(1);
+  });
+});
+
 describe("who may use the domain API", () => {
   it("keys with the domains permission, studio sessions of any role, admin Basic; not builders' Basic or other keys", async () => {
     const domainsKey = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [] }, system);

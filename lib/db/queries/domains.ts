@@ -33,8 +33,24 @@ export async function findDomains({ where, orderBy, skip, take }: {
     orderBy.field === "analyzedAt"
       ? [{ analyzedAt: { sort: orderBy.direction, nulls: "last" } }, { id: orderBy.direction }]
       : [{ [orderBy.field]: orderBy.direction }, { id: orderBy.direction }];
-  const [total, rows] = await Promise.all([db.domain.count({ where: w }), db.domain.findMany({ where: w, orderBy: order, skip, take })]);
+  const [total, rows] = await Promise.all([countDomains(where), db.domain.findMany({ where: w, orderBy: order, skip, take })]);
   return { total, rows };
+}
+
+/**
+ * How many domains match. Without a search or status filter the answer comes from the
+ * trigger-kept DomainCount buckets (exact, constant time); otherwise it is counted.
+ */
+export async function countDomains(where: DomainWhere): Promise<number> {
+  const db = await getDb();
+  if (where.searchTerm || where.analysisStatus) return db.domain.count({ where: domainWhere(where) });
+  const buckets = await db.domainCount.findMany({
+    where: {
+      ...(where.isValid === undefined ? {} : { isValid: where.isValid }),
+      ...(where.hasAnalysis === undefined ? {} : { hasAnalysis: where.hasAnalysis }),
+    },
+  });
+  return buckets.reduce((sum, b) => sum + Number(b.count), 0);
 }
 
 /** Inserts domains, skipping names that exist (a racing insert is not an error); returns how many were new. */
