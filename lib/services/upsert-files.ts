@@ -68,7 +68,7 @@ export async function readMultipartUpsert(req: Request, limits: UploadLimits): P
   const bytes = await readCapped(req, maxBody);
   let form: FormData;
   try {
-    form = await new Response(bytes, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
   } catch {
     throw new AppError("bad_request", "The body is not valid multipart/form-data.");
   }

@@ -32,7 +32,7 @@ afterAll(() => stub.close());
 type Part = { name: string; content: string | Buffer; field?: string };
 
 /** POSTs multipart/form-data to the real route handler. */
-async function upsertFiles(files: Part[], fields: Record<string, string> = {}, headers = auth.bearer(key), id = flowId) {
+async function upsertFiles(files: Part[], fields: Record<string, string> = {}, headers: Record<string, string> = auth.bearer(key), id = flowId) {
   const form = new FormData();
   for (const f of files) form.append(f.field ?? "files", new Blob([typeof f.content === "string" ? f.content : new Uint8Array(f.content)]), f.name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
