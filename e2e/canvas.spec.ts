@@ -15,10 +15,22 @@ async function dragNode(page: Page, defName: string, x: number, y: number) {
   await page.getByTestId(`palette-${defName}`).dragTo(page.getByTestId("canvas"), { targetPosition: { x, y } });
 }
 
+/** Where a handle settles: nodes change height when their problems update just after an edit. */
+async function settledBox(page: Page, l: Locator) {
+  let box = await l.boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(100);
+    const again = await l.boundingBox();
+    if (box && again && Math.abs(box.x - again.x) < 0.5 && Math.abs(box.y - again.y) < 0.5) return again;
+    box = again;
+  }
+  return box;
+}
+
 /** Drags from one handle to another with the real mouse, as a builder would. */
 async function connect(page: Page, from: Locator, to: Locator) {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
+  const a = (await settledBox(page, from))!;
+  const b = (await settledBox(page, to))!;
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
@@ -35,6 +47,7 @@ async function exportGraph(page: Page): Promise<SavedGraph & { viewport?: unknow
 const shape = (g: SavedGraph) => ({ nodes: g.nodes, edges: g.edges });
 
 test("a builder wires the product-search agent, saves, reloads, undoes, exports/imports and publishes", async ({ page }) => {
+  test.setTimeout(120_000);
   await signIn(page);
   const name = `Product search ${Date.now()}`;
   await page.getByLabel("New chatflow").fill(name);
