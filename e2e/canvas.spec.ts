@@ -144,6 +144,14 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(page.getByTestId("toast").filter({ hasText: "Import failed" })).toContainText("not a chatflow graph");
   await expect(page.locator(".react-flow__node")).toHaveCount(5);
 
+  // Another tab saves first: this save is refused with a clear choice instead of losing either.
+  expect((await page.request.put(`/api/v1/chatflows/${chatflowId}`, { data: { description: "edited in another tab" } })).status()).toBe(200);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("conflict")).toContainText("Someone saved this chatflow after you opened it");
+  await page.getByRole("button", { name: "Overwrite with mine" }).click();
+  await expect(page.getByTestId("conflict")).toHaveCount(0);
+  await expect(page.getByTestId("save-state")).toContainText("All changes saved");
+
   // Publish: endpoint and snippets with the real id, the keys that can call it; settings saved through the API.
   const key = await page.request.post("/api/v1/apikey", { data: { name: "Shop backend", permissions: ["predict"], chatflowIds: [chatflowId] } });
   expect(key.status()).toBe(201);
@@ -162,6 +170,15 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   const published = await (await page.request.get(`/api/v1/chatflows/${chatflowId}`)).json();
   expect(published.isPublic).toBe(true);
   expect(published.allowedOrigins).toEqual(["https://shop.example.com"]);
+
+  // 1024 wide: every command still on screen.
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByRole("button", { name: "Fit view", exact: true }).click();
+  for (const label of ["Undo", "Auto-layout", "Export JSON", "Publish", "Save"]) {
+    await expect(page.getByRole("button", { name: label, exact: true })).toBeInViewport({ ratio: 1 });
+  }
+  await snap(page, "canvas-1024");
 });
 
 test("the test chat streams the agent's answer and shows the tool call", async ({ page }) => {

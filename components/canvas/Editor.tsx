@@ -69,7 +69,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const actions = useEditorActions(toast);
   const update = useUpdateChatflow(flow.id);
   const [conflict, setConflict] = useState(false);
-  const [chatOpen, setChatOpen] = useState(true);
+  // Beside the canvas when there is room; at 1024 wide the canvas gets the space first.
+  const [chatOpen, setChatOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 1200);
   const [publishOpen, setPublishOpen] = useState(false);
   const dirty = useEditorState(selectDirty);
 
