@@ -69,20 +69,25 @@ async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vecto
   for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
     const slice = plan.add.slice(start, start + ROWS_PER_INSERT);
     const sliceIds = ids.slice(start, start + ROWS_PER_INSERT);
-    await tx.$executeRawUnsafe(
+    // A concurrent upsert of the same chunk may have stored it since the plan was made: skip it then.
+    const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
       `INSERT INTO "DocumentChunk" ("id", "chatflowId", "nodeId", "source", "contentHash", "content", "metadata")
        SELECT t.id, $2::uuid, $3, t.source, t.hash, t.content, t.metadata::jsonb
-       FROM unnest($1::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, source, hash, content, metadata)`,
+       FROM unnest($1::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, source, hash, content, metadata)
+       ON CONFLICT ("chatflowId", "nodeId", "source", "contentHash") DO NOTHING
+       RETURNING "id"`,
       sliceIds, c.chatflowId, c.nodeId,
       slice.map((x) => x.source), slice.map((x) => x.contentHash), slice.map((x) => x.document.pageContent),
       slice.map((x) => JSON.stringify(x.document.metadata)),
     );
-    if (!vectors) continue;
+    if (!vectors || inserted.length === 0) continue;
     const dims = vectors[0].split(",").length;
+    const kept = new Set(inserted.map((r) => r.id));
+    const rows = sliceIds.map((id, i) => ({ id, v: vectors[start + i] })).filter((r) => kept.has(r.id));
     await tx.$executeRawUnsafe(
       `INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "chatflowId", "nodeId", "dims", "embedding")
        SELECT t.id, $3::uuid, $4, $5::int, t.embedding::vector FROM unnest($1::uuid[], $2::text[]) AS t(id, embedding)`,
-      sliceIds, vectors.slice(start, start + ROWS_PER_INSERT), c.chatflowId, c.nodeId, dims,
+      rows.map((r) => r.id), rows.map((r) => r.v), c.chatflowId, c.nodeId, dims,
     );
   }
 }

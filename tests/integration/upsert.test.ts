@@ -144,6 +144,15 @@ describe("vector upsert (JSON)", () => {
   });
 });
 
+describe("concurrent upserts", () => {
+  it("two simultaneous upserts of the same new file store its chunks once, and both succeed", async () => {
+    const text = "Alpha paragraph about invoices and payment terms.\n\nBeta paragraph about couriers and parcel tracking.";
+    const [a, b] = await Promise.all([1, 2].map(() => upsertFiles([{ name: "same.txt", content: text }], { stopNodeId: KS })));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await chunks()).filter((c) => c.source === "same.txt")).toHaveLength(2);
+  });
+});
+
 describe("refused upserts change nothing", () => {
   const cases: [string, Part[], Record<string, string>, number, RegExp][] = [
     ["a PDF name on text content", [{ name: "fake.pdf", content: "just text" }], {}, 415, /name says PDF, but the content is plain text/],
