@@ -130,6 +130,15 @@ describe("GET /domains and /api/v1/domains", () => {
     expect(names(await list("sort=analyzedAt&limit=2"))).toEqual(["alpha-00.example.com", "alpha-03.example.com"]);
     expect(names(await list("sort=analyzedAt:asc&limit=2"))).toEqual(["alpha-24.invalidtld", "alpha-21.example.com"]);
     expect((await list("sort=analyzedAt:asc&limit=20&page=1")).json.data[9].analyzedAt).toBeNull();
+    // Pages that straddle the analysed and the never-analysed domains (those newest first).
+    const straddle = await list("sort=analyzedAt&limit=4&page=3");
+    expect(names(straddle)).toEqual(["alpha-24.invalidtld", "alpha-23.example.com", "alpha-22.example.com", "alpha-20.example.com"]);
+    expect(straddle.json.pagination).toMatchObject({ total: 25, totalPages: 7, hasNext: true });
+    const valid = await list("sort=analyzedAt:desc&isValid=true&limit=5&page=2");
+    expect(names(valid)).toEqual(["alpha-18.example.com", "alpha-21.example.com", "alpha-23.example.com", "alpha-22.example.com", "alpha-20.example.com"]);
+    expect(valid.json.pagination.total).toBe(20);
+    expect(names(await list("sort=analyzedAt&hasAnalysis=false&limit=2"))).toEqual(["alpha-23.example.com", "alpha-22.example.com"]);
+    expect(names(await list("sort=analyzedAt&hasAnalysis=true&limit=2&page=5"))).toEqual(["alpha-24.invalidtld"]);
   });
 
   it("pages with limit up to 100 and totals that stay right under filters", async () => {

@@ -23,17 +23,38 @@ export function domainWhere(f: DomainWhere): Prisma.DomainWhereInput {
   return and.length ? { AND: and } : {};
 }
 
+type DomainOrder = { field: "name" | "createdAt" | "analyzedAt"; direction: "asc" | "desc" };
+
 /** One page of domains and the total of all matches. */
-export async function findDomains({ where, orderBy, skip, take }: {
-  where: DomainWhere; orderBy: { field: "name" | "createdAt" | "analyzedAt"; direction: "asc" | "desc" }; skip: number; take: number;
-}) {
+export async function findDomains({ where, orderBy, skip, take }: { where: DomainWhere; orderBy: DomainOrder; skip: number; take: number }) {
   const db = await getDb();
-  const w = domainWhere(where);
-  const order: Prisma.DomainOrderByWithRelationInput[] =
-    orderBy.field === "analyzedAt"
-      ? [{ analyzedAt: { sort: orderBy.direction, nulls: "last" } }, { id: orderBy.direction }]
-      : [{ [orderBy.field]: orderBy.direction }, { id: orderBy.direction }];
-  const [total, rows] = await Promise.all([countDomains(where), db.domain.findMany({ where: w, orderBy: order, skip, take })]);
+  if (orderBy.field === "analyzedAt") return findByAnalyzedAt({ where, direction: orderBy.direction, skip, take });
+  const order = [{ [orderBy.field]: orderBy.direction }, { id: orderBy.direction }] as Prisma.DomainOrderByWithRelationInput[];
+  const [total, rows] = await Promise.all([countDomains(where), db.domain.findMany({ where: domainWhere(where), orderBy: order, skip, take })]);
+  return { total, rows };
+}
+
+/**
+ * Sorted by analysis time, never-analysed domains last (newest added first) in both directions.
+ * Read as two ranges so each can walk the plain analyzedAt index: "NULLS LAST" on a descending
+ * scan of it would sort a million rows.
+ */
+async function findByAnalyzedAt({ where, direction, skip, take }: { where: DomainWhere; direction: "asc" | "desc"; skip: number; take: number }) {
+  const db = await getDb();
+  const analysed = where.hasAnalysis === false ? 0 : await countDomains({ ...where, hasAnalysis: true });
+  const total = where.hasAnalysis === true ? analysed : await countDomains(where);
+  const rows =
+    skip < analysed
+      ? await db.domain.findMany({
+          where: domainWhere({ ...where, hasAnalysis: true }), orderBy: [{ analyzedAt: direction }, { id: direction }], skip, take,
+        })
+      : [];
+  if (rows.length < take && where.hasAnalysis !== true) {
+    rows.push(...(await db.domain.findMany({
+      where: domainWhere({ ...where, hasAnalysis: false }), orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: Math.max(0, skip - analysed), take: take - rows.length,
+    })));
+  }
   return { total, rows };
 }
 
