@@ -174,6 +174,7 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   // 1024 wide: every command still on screen.
   await dialog.getByRole("button", { name: "Close" }).click();
   await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByRole("button", { name: "Close test chat" }).click();
   await page.getByRole("button", { name: "Fit view", exact: true }).click();
   for (const label of ["Undo", "Auto-layout", "Export JSON", "Publish", "Save"]) {
     await expect(page.getByRole("button", { name: label, exact: true })).toBeInViewport({ ratio: 1 });
