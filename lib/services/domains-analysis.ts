@@ -2,7 +2,7 @@ import { AppError, isAppError } from "../errors";
 import { Prisma } from "../db/generated/client";
 import type { DomainAnalysisRun } from "../db/generated/client";
 import {
-  countRunOutcome, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
+  countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
 } from "../db/queries/domains";
 import type { Caller } from "../http/callers";
 import { getQueue, type JobDefinition } from "../jobs";
@@ -87,6 +87,22 @@ export const analyseDomainJob: JobDefinition<AnalyseDomainJob> = {
 /** The queue domain analyses run on. */
 export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
 
+// Once per process (kept on globalThis so dev reloads do not repeat it while jobs run).
+const recovery = globalThis as unknown as { __switchyardAnalysisRecovery?: Promise<number> };
+
+/**
+ * The in-process queue forgets its jobs when the process stops: the first time this process
+ * touches analyses, domains left queued or running by an earlier process are marked failed
+ * (retryable). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
+ */
+export function recoverInterruptedAnalyses(): Promise<number> {
+  recovery.__switchyardAnalysisRecovery ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch((err) => {
+    recovery.__switchyardAnalysisRecovery = undefined;
+    throw err;
+  });
+  return recovery.__switchyardAnalysisRecovery;
+}
+
 export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {
   return {
     id: run.id, chatflowId: run.chatflowId, status: run.status, total: run.total, succeeded: run.succeeded, failed: run.failed,
@@ -100,6 +116,7 @@ export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {
  */
 export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Caller) {
   await getChatflowOrThrow(body.chatflowId, caller);
+  await recoverInterruptedAnalyses();
   const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
   if (ids.length > ANALYSIS_MAX_PER_RUN) {
     throw new AppError("bad_request", `filter: matches more than ${ANALYSIS_MAX_PER_RUN} valid domains; narrow it or send ids.`);

@@ -2,6 +2,7 @@ import type { AuthPolicy } from "../http/callers";
 import type { Domain } from "../db/generated/client";
 import { findDomains, insertDomains } from "../db/queries/domains";
 import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "../schemas/domain";
+import { recoverInterruptedAnalyses } from "./domains-analysis";
 import { checkDomainName, normaliseDomainName } from "./domains-names";
 
 /** Who may list, add and analyse domains: keys with `domains`, studio users, admins over Basic. */
@@ -26,6 +27,7 @@ export function toDomainRecord(row: Domain): DomainRecord {
 
 /** One page of domains matching the filters, with pagination facts. */
 export async function listDomains({ filters, page, limit, sort }: ListDomainsQuery) {
+  await recoverInterruptedAnalyses();
   const { total, rows } = await findDomains({ where: filters, orderBy: sort, skip: (page - 1) * limit, take: limit });
   const totalPages = Math.ceil(total / limit);
   return { data: rows.map(toDomainRecord), pagination: { page, limit, total, totalPages, hasNext: page < totalPages } };

@@ -141,6 +141,24 @@ describe("POST /api/v1/domains/analyze", () => {
   });
 });
 
+describe("after a restart", () => {
+  it("domains left queued or running by an earlier process become failed and retryable", async () => {
+    const db = await getDb();
+    const run = await db.domainAnalysisRun.create({ data: { chatflowId: flowId, total: 2, status: "running" } });
+    await db.domain.updateMany({ where: { name: { in: ["plain.example.org", "new-one.example.com"] } }, data: { analysisStatus: "running", analysisRunId: run.id } });
+    // A new process: the in-memory queue is empty and recovery has not run yet.
+    delete (globalThis as { __switchyardAnalysisRecovery?: unknown }).__switchyardAnalysisRecovery;
+    const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });
+    expect(failed.json.data.map((d: any) => [d.name, d.analysisError])).toEqual([
+      ["new-one.example.com", "Interrupted by a server restart: analyse again."],
+      ["plain.example.org", "Interrupted by a server restart: analyse again."],
+    ]);
+    expect((await call(runById.GET, { params: { id: run.id }, headers: session })).json.status).toBe("finished");
+    // Their earlier analyses are kept.
+    expect((await domain("plain.example.org")).analysisText).toContain("personal blog");
+  });
+});
+
 describe("extractJson", () => {
   it("reads a whole-JSON answer, a fenced block or an object inside prose; null otherwise", () => {
     expect(extractJson('{"a":1}')).toEqual({ a: 1 });

@@ -128,3 +128,18 @@ export async function findAnalysisRun({ id }: { id: string }) {
 export async function listAnalysisRuns({ take }: { take: number }) {
   return (await getDb()).domainAnalysisRun.findMany({ orderBy: { createdAt: "desc" }, take });
 }
+
+/**
+ * Marks analyses that were queued or running when the process stopped as failed, and closes
+ * their runs, so the studio shows them as retryable instead of "queued" forever.
+ */
+export async function failInterruptedAnalyses({ message }: { message: string }) {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.domain.updateMany({
+      where: { analysisStatus: { in: ["queued", "running"] } }, data: { analysisStatus: "failed", analysisError: message },
+    });
+    await tx.domainAnalysisRun.updateMany({ where: { status: { not: "finished" } }, data: { status: "finished", finishedAt: new Date() } });
+    return count;
+  });
+}
