@@ -70,6 +70,8 @@ form{border-top:1px solid var(--sy-border);padding:10px 12px;background:var(--sy
 .bar{display:flex;align-items:flex-end;gap:6px}
 textarea{flex:1;resize:none;border:1px solid var(--sy-border);border-radius:12px;padding:9px 12px;font:inherit;color:var(--sy-text);background:var(--sy-bg);max-height:120px;min-height:40px;outline:none}
 textarea:focus{border-color:var(--sy-primary)}
+textarea:disabled{background:var(--sy-bot);cursor:not-allowed}
+.tool:disabled{opacity:.4;cursor:not-allowed}
 .tool{width:40px;height:40px;border-radius:12px;display:grid;place-items:center;color:var(--sy-muted);flex:none}
 .tool:hover{background:var(--sy-bot);color:var(--sy-text)}
 .tool.recording{color:#dc2626;background:#fee2e2}
