@@ -11,7 +11,9 @@ const ACCEPT = ".pdf,.docx,.csv,.json,.jsonl,.md,.markdown,.txt";
 
 /**
  * Per store node (vector or keyword store): how many chunks it holds, an upload that upserts into
- * this node only (with progress), and a button to clear it. Works on the saved flow.
+ * this node only (with progress), and a button to clear it. Works on the saved flow. Marked
+ * `nodrag` so it can sit inside a React Flow node (e.g. under FlowNode's params for category
+ * "Vector Stores").
  */
 export function VectorStorePanel({ chatflowId, nodeId, dirty = false }: { chatflowId: string; nodeId: string; dirty?: boolean }) {
   const [info, setInfo] = useState<StoreInfo | null>(null);
@@ -60,7 +62,7 @@ export function VectorStorePanel({ chatflowId, nodeId, dirty = false }: { chatfl
   }
 
   return (
-    <section aria-label="Stored documents" className="flex flex-col gap-2 border-t border-slate-200 pt-3 text-sm">
+    <section aria-label="Stored documents" className="nodrag flex flex-col gap-2 border-t border-slate-200 px-3 py-2 text-xs">
       <p data-testid="store-chunk-count">
         {info ? `${info.chunks.toLocaleString()} chunk${info.chunks === 1 ? "" : "s"} stored` : "Save the flow to use this store."}
       </p>

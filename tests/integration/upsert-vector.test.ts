@@ -66,6 +66,8 @@ describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
     );
     expect(embedded[0].n).toBe(stored);
     expect(embeddingCalls()).toBeGreaterThan(before);
+    // The embeddings node has no settings: key, base URL and model come from the environment.
+    expect(stub.requests.filter((r) => r.path === "/v1/embeddings").at(-1)?.body).toMatchObject({ model: "stub-embedding" });
 
     const callsBefore = embeddingCalls();
     const second = await upsertJson(docsQa);
