@@ -12,6 +12,16 @@ export function exportFileName(name: string): string {
   return `${name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-|-$/g, "") || "chatflow"}.json`;
 }
 
+/** `nodes.0.position` + "expected object, received undefined" → `node 1: position is missing`. */
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  const [list, index, ...rest] = issue.path;
+  const where = typeof index === "number" && (list === "nodes" || list === "edges")
+    ? `${list === "nodes" ? "node" : "edge"} ${index + 1}${rest.length ? ` ${rest.join(".")}` : ""}`
+    : issue.path.join(".") || "the file";
+  const what = /received undefined/.test(issue.message) ? "is missing" : issue.message.replace(/^Invalid input: /, "");
+  return `${where} ${what}`;
+}
+
 export type ImportResult = { ok: true; graph: Graph; name?: string } | { ok: false; message: string };
 
 /**
@@ -28,8 +38,9 @@ export function parseImportFile(text: string): ImportResult {
   const wrapped = raw && typeof raw === "object" && "graph" in raw ? raw as { graph: unknown; name?: unknown } : undefined;
   const parsed = graphSchema.safeParse(wrapped ? wrapped.graph : raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "graph"}: ${i.message}`);
-    return { ok: false, message: `The file is not a chatflow graph (${issues.join("; ")}).` };
+    const issues = parsed.error.issues.slice(0, 3).map(describeIssue);
+    const more = parsed.error.issues.length > 3 ? ` and ${parsed.error.issues.length - 3} more` : "";
+    return { ok: false, message: `The file is not a chatflow graph: ${issues.join("; ")}${more}.` };
   }
   const unknown = [...new Set(parsed.data.nodes.map((n) => n.type).filter((t) => !getDefinition(t)))];
   if (unknown.length) return { ok: false, message: `The file uses node types this server does not have: ${unknown.join(", ")}.` };
