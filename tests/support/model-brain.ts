@@ -104,7 +104,8 @@ function readToolOutcome(text: string): ToolOutcome {
 export function summariseToolResult(text: string): string {
   const outcome = readToolOutcome(text);
   if ("error" in outcome) return `Sorry, the product search failed: ${outcome.error.slice(0, 200)}. Please try again later.`;
-  if ("other" in outcome) return `The tool returned: ${outcome.other.slice(0, 300)}`;
+  // Plain text is already an answer (e.g. an OpenAPI chain's summary under a Chain Tool): pass it on.
+  if ("other" in outcome) return outcome.other.slice(0, 600);
   if (outcome.products.length === 0) return "I couldn't find any products matching that. Try another product or price range.";
   const listed = outcome.products.slice(0, 3).map((p) => `${p.name ?? "Unnamed product"} (${p.price ?? "price unknown"})`);
   const count = outcome.products.length;
@@ -146,6 +147,9 @@ export const demoBrain: Brain = (request) => {
   if (last && (last.role === "tool" || last.role === "function")) return { content: summariseToolResult(textOf(last.content)) };
   const latestUser = [...request.messages].reverse().find((m) => m.role === "user");
   const userText = textOf(latestUser?.content);
+  // An OpenAPI chain asks for an answer from the API's response in a user message.
+  const apiResponse = /API response of [\w-]+:\n([\s\S]*)$/.exec(userText);
+  if (apiResponse) return { content: summariseToolResult(apiResponse[1]) };
   const tool = findProductTool(request.tools);
   if (tool && readProductIntent(userText)) {
     const args = productToolArguments(tool, userText);
