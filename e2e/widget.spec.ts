@@ -23,9 +23,9 @@ let flowId = "";
 
 test.beforeAll(async ({ request }) => {
   [shop, stranger] = await Promise.all([startHostSite(APP), startHostSite(APP)]);
-  const { graph, chatbotConfig } = productSearchGraph();
+  const { graph, chatbotConfig, overrideAllowList } = productSearchGraph();
   flowId = await createChatflow(request, {
-    name: `Widget product search ${Date.now()}`, graph, isPublic: true, allowedOrigins: [shop.origin],
+    name: `Widget product search ${Date.now()}`, graph, overrideAllowList, isPublic: true, allowedOrigins: [shop.origin],
     chatbotConfig: { ...chatbotConfig, title: "Gadget Shop assistant", theme: { primaryColor: "#0f766e" } },
     speechToText: { enabled: true, baseUrl: `${MODEL_STUB}/v1` },
   });
@@ -142,6 +142,9 @@ test("full-page mode renders Markdown safely, and a failed request can be retrie
   await expect(w.lastBot.locator("img:not(.avatar)")).toHaveCount(0);
   await expect(w.lastBot.getByRole("link")).toHaveCount(1);
   expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+  // init({ overrideConfig }) reached the flow: the page's temperature (allow-listed) went to the model.
+  const { requests } = await (await request.get(`${MODEL_STUB}/__admin/requests`)).json();
+  expect(requests.at(-1).body.temperature).toBe(0.15);
   await snap(page, "widget-full-page");
 
   // The network fails once: the error is shown with Retry, which sends the question again.
