@@ -150,6 +150,17 @@ describe("vector upsert (JSON)", () => {
   });
 });
 
+describe("only the stores' subgraph is built", () => {
+  it("upserts even when a node outside that subgraph could not be built (its credential is gone)", async () => {
+    const graph = multiStoreGraph({ chatUrl: stub.url });
+    graph.nodes.find((n) => n.id === "chatModel")!.data.inputs.credential = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+    const id = (await createChatflow({ name: "broken model", graph: graph as never }, systemCaller)).id;
+    const res = await upsertFiles([{ name: "refunds.md", content: REFUNDS_MD }], {}, auth.bearer(key), id);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.numAdded).toBe(3);
+  });
+});
+
 describe("concurrent upserts", () => {
   it("two simultaneous upserts of the same new file store its chunks once, and both succeed", async () => {
     const text = "Alpha paragraph about invoices and payment terms.\n\nBeta paragraph about couriers and parcel tracking.";
