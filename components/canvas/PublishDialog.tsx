@@ -10,6 +10,7 @@ import type { Graph } from "@/lib/schemas/graph";
 import { PublishSettings, type Settings } from "./PublishSettings";
 import { predictionSnippets } from "./publish-snippets";
 import { useUpdateChatflow, type Chatflow } from "./use-chatflow";
+import { EmbedPanel } from "@/components/publish/EmbedPanel";
 
 type ApiKey = { id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[]; status: string };
 
@@ -85,6 +86,10 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
                   </li>
                 ))}
               </ul>
+            </div>
+            <div>
+              <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
+              <EmbedPanel chatflowId={flow.id} isPublic={flow.isPublic} />
             </div>
           </section>
           <PublishSettings flow={flow} params={params} saving={update.isPending} error={update.error}

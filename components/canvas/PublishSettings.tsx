@@ -35,7 +35,7 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
       </label>
       <label className="block text-sm">
         <span className="font-medium">Allowed origins</span>
-        <span className="block text-xs text-slate-500">One per line, e.g. https://shop.example.com. Empty: any origin.</span>
+        <span className="block text-xs text-slate-500">One per line, e.g. https://shop.example.com. Empty: no website may embed it (server-to-server calls still work).</span>
         <textarea rows={3} className={`${input} mt-1 font-mono text-xs`} value={origins} onChange={(e) => setOrigins(e.target.value)} />
       </label>
       <fieldset className="text-sm">
