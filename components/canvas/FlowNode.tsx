@@ -10,6 +10,8 @@ import { anchorInputs, paramInputs, type AnchorInput, type NodeOutput } from "@/
 import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";
+import { useParams } from "next/navigation";
+import { VectorStorePanel } from "@/components/vector/VectorStorePanel";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
@@ -64,6 +66,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
           {showMore && more.map((p) => <ParamField key={p.name} nodeId={id} param={p} value={data.inputs[p.name]} error={errorFor(p.name)} onChange={onChange} />)}
         </section>
       )}
+      {(def.category === "Vector Stores") && <VectorStoreSlot nodeId={id} />}
       {general.length > 0 && (
         <ul className="mx-3 mb-2 space-y-1 rounded-md bg-red-50 px-2 py-1.5 text-[11px] leading-snug text-red-800" role="alert">
           {general.map((p) => <li key={p.message}>{p.message}</li>)}
@@ -75,6 +78,15 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     </article>
   );
 });
+
+const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
+
+/** Chunk count, uploads and clearing for a vector or keyword store node of this chatflow. */
+function VectorStoreSlot({ nodeId }: { nodeId: string }) {
+  const { id } = useParams<{ id: string }>();
+  const dirty = useEditorState(selectDirty);
+  return <div className="border-t border-slate-100 px-3 py-2"><VectorStorePanel chatflowId={id} nodeId={nodeId} dirty={dirty} /></div>;
+}
 
 function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorInput; error?: string }) {
   return (

@@ -72,6 +72,7 @@ function ChatflowRow({ flow, onRename, onDelete }: { flow: Summary; onRename: (n
         </div>
         {!editing && (
           <div className="flex gap-2">
+            <a href={`/chatflows/${flow.id}/conversations`} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100" aria-label={`Conversations of ${flow.name}`}>Conversations</a>
             <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Rename ${flow.name}`}>Rename</Button>
             <Button variant="danger" aria-label={`Delete ${flow.name}`} onClick={() => { if (confirm(`Delete “${flow.name}” and its messages?`)) onDelete(); }}>Delete</Button>
           </div>

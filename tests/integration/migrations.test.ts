@@ -6,7 +6,7 @@ import { openDatabase, parseDatabaseUrl } from "../../lib/db/connection";
 import { deployMigrations, diffMigrationsToSchema, migrationStatus } from "../../lib/db/migrations";
 
 describe("migrations", () => {
-  it("apply on an empty database and are a no-op the second time", async () => {
+  it("apply on an empty database and are a no-op the second time", { timeout: 120_000 }, async () => {
     // The setup file gives each test file a fresh database: PGlite in memory or a new PostgreSQL database.
     const url = process.env.DATABASE_URL!;
     const target = url.startsWith("pglite:") ? { kind: "pglite" as const, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "sy-mig-")) } : parseDatabaseUrl(url);
@@ -23,7 +23,8 @@ describe("migrations", () => {
     }
   });
 
-  it("match the Prisma schema (no migration is missing)", async () => {
+  // Replays every migration on a shadow database and diffs: slow on a loaded machine.
+  it("match the Prisma schema (no migration is missing)", { timeout: 120_000 }, async () => {
     const db = await openDatabase({ kind: "pglite", dataDir: null });
     try {
       expect(await diffMigrationsToSchema(db.factory)).toBeNull();
