@@ -57,9 +57,7 @@ export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<un
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
   }
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new AppError("payload_too_large", `Body is larger than ${maxBytes} bytes.`);
-  const text = await readTextCapped(req, maxBytes);
+  const text = (await readBodyCapped(req, maxBytes)).toString("utf8");
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
@@ -68,8 +66,11 @@ export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<un
   }
 }
 
-async function readTextCapped(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return "";
+/** Reads a request body up to `maxBytes`; 413 `what` is larger beyond that (declared or streamed). */
+export async function readBodyCapped(req: Request, maxBytes: number, what = "Body"): Promise<Buffer> {
+  const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes.`);
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -79,11 +80,11 @@ async function readTextCapped(req: Request, maxBytes: number): Promise<string> {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new AppError("payload_too_large", `Body is larger than ${maxBytes} bytes.`);
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** Path param schema for a uuid id. */

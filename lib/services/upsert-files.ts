@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
+import { readBodyCapped } from "../http/route";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 
@@ -24,27 +25,6 @@ export interface MultipartUpsert {
 
 const ALL_TYPES = Object.values(FILE_TYPES).map((t) => t.mime);
 
-/** Reads a request body up to `maxBytes` (413 beyond). */
-async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new AppError("payload_too_large", `The upload is larger than ${maxBytes} bytes.`);
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", `The upload is larger than ${maxBytes} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** A display name with no path parts or odd characters; never used as a storage path. */
 export function safeFileName(name: string): string {
   return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
@@ -65,7 +45,7 @@ export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimit
 /** Parses a multipart/form-data upsert: `files` (one or many) and text fields. */
 export async function readMultipartUpsert(req: Request, limits: UploadLimits): Promise<MultipartUpsert> {
   const maxBody = limits.maxFileBytes * limits.maxFiles + 1024 * 1024;
-  const bytes = await readCapped(req, maxBody);
+  const bytes = await readBodyCapped(req, maxBody, "The upload");
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(bytes), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();

@@ -1,9 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
-import { AppError } from "../../errors";
 import type { NodeRuntime } from "../runtime-types";
-
-/** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
-const NO_KEY = "not-needed";
+import { resolveOpenAIConnection } from "../shared/openai-connection";
 
 /**
  * Builds a ChatOpenAI client. Credential first, then the env fallback given by the build context.
@@ -14,21 +11,12 @@ const NO_KEY = "not-needed";
  * that estimate.
  */
 export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, label }) => {
-  const cred = typeof params.credential === "string" ? await ctx.resolveCredential(params.credential) : {};
-  const apiKey = cred.apiKey || (params.credential ? undefined : ctx.env.OPENAI_API_KEY);
-  const baseURL = (params.baseURL as string | undefined) || cred.baseURL || ctx.env.OPENAI_BASE_URL;
-  if (!apiKey && !baseURL) {
-    throw new AppError(
-      "not_configured",
-      `${label}: no API key. Choose an "openai" credential, set a base URL for a local server, or set OPENAI_API_KEY on the server.`,
-    );
-  }
+  const connection = await resolveOpenAIConnection({ params, ctx, label });
   return new ChatOpenAI({
     model: (params.model as string | undefined) || ctx.env.OPENAI_MODEL,
     temperature: params.temperature as number,
     ...(params.maxTokens ? { maxTokens: params.maxTokens as number } : {}),
-    apiKey: apiKey || NO_KEY,
-    configuration: baseURL ? { baseURL } : undefined,
+    ...connection,
     streamUsage: false,
     maxRetries: 1,
     timeout: 120_000,
