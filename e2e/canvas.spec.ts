@@ -52,7 +52,7 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   const name = `Product search ${Date.now()}`;
   await page.getByLabel("New chatflow").fill(name);
   await page.getByRole("button", { name: "Create" }).click();
-  await page.getByRole("list", { name: "Chatflows" }).getByRole("link", { name }).click();
+  await page.getByRole("list", { name: "Chatflows" }).getByRole("link", { name, exact: true }).click();
   await expect(page).toHaveURL(/\/chatflows\/[^/]+$/);
   chatflowId = page.url().split("/").pop()!;
   await expect(page.getByText("The flow is empty")).toBeVisible();

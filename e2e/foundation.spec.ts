@@ -11,7 +11,7 @@ test("a builder signs in, creates a chatflow, and a revoked API key stops workin
   await page.getByLabel("New chatflow").fill(name);
   await page.getByRole("button", { name: "Create" }).click();
   const list = page.getByRole("list", { name: "Chatflows" });
-  await expect(list.getByRole("link", { name })).toBeVisible();
+  await expect(list.getByRole("link", { name, exact: true })).toBeVisible();
   await snap(page, "chatflows");
 
   await page.getByRole("link", { name: "API keys" }).click();
