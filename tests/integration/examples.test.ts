@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { validateGraph } from "../../lib/flow";
+import { loadExampleFlowsOnce, readExampleFlows } from "../../lib/services/examples";
+import { getDb } from "../../lib/db/client";
+
+describe("example flows", () => {
+  it("are all valid graphs (specs inlined from flows/specs)", () => {
+    const examples = readExampleFlows();
+    expect(examples.map((e) => e.file)).toEqual(expect.arrayContaining(["product-search-agent.json", "openapi-chain-only.json", "conversation.json"]));
+    for (const e of examples) expect(() => validateGraph(e.graph), e.file).not.toThrow();
+    const agent = examples.find((e) => e.file === "product-search-agent.json")!;
+    const chain = agent.graph.nodes.find((n) => n.type === "openApiChain")!;
+    expect(String((chain as { data: { inputs: { spec: string } } }).data.inputs.spec)).toContain("operationId: productsUsingGET");
+  });
+
+  it("load once, on the first start only", async () => {
+    const count = readExampleFlows().length;
+    expect(await loadExampleFlowsOnce()).toBe(count);
+    expect(await loadExampleFlowsOnce()).toBe(0);
+    expect(await (await getDb()).chatflow.count()).toBe(count);
+  });
+});
