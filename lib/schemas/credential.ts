@@ -3,7 +3,7 @@ import { z } from "zod";
 /** Credential kinds and the fields each holds. Values are encrypted at rest and never sent back. */
 export const credentialDataSchemas = {
   openai: z.object({ apiKey: z.string().min(1).max(500), baseURL: z.url().optional() }).strict(),
-  anthropic: z.object({ apiKey: z.string().min(1).max(500) }).strict(),
+  anthropic: z.object({ apiKey: z.string().min(1).max(500), baseURL: z.url().optional() }).strict(),
   httpHeaders: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name"), z.string().max(4000)),
 } as const;
 
