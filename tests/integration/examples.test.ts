@@ -10,7 +10,7 @@ describe("example flows", () => {
     for (const e of examples) expect(() => validateGraph(e.graph), e.file).not.toThrow();
     const agent = examples.find((e) => e.file === "product-search-agent.json")!;
     const chain = agent.graph.nodes.find((n) => n.type === "openApiChain")!;
-    expect(String((chain as { data: { inputs: { spec: string } } }).data.inputs.spec)).toContain("operationId: productsUsingGET");
+    expect(String(chain.data.inputs.spec)).toContain("operationId: productsUsingGET");
   });
 
   it("load once, on the first start only", async () => {
