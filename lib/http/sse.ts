@@ -9,7 +9,11 @@ const HEARTBEAT_MS = 15_000;
  * Sends heartbeat comments while the work is quiet, aborts the work when the client goes away,
  * turns a failure into an `error` event, and always ends with an `end` event.
  */
-export function sseResponse(work: (send: SendEvent, signal: AbortSignal) => Promise<void>, requestSignal?: AbortSignal): Response {
+export function sseResponse(
+  work: (send: SendEvent, signal: AbortSignal) => Promise<void>,
+  requestSignal?: AbortSignal,
+  heartbeatMs = HEARTBEAT_MS,
+): Response {
   const abort = new AbortController();
   const onRequestAbort = () => abort.abort();
   requestSignal?.addEventListener("abort", onRequestAbort, { once: true });
@@ -22,7 +26,7 @@ export function sseResponse(work: (send: SendEvent, signal: AbortSignal) => Prom
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
       };
       const send: SendEvent = (event, data) => write(`data: ${JSON.stringify({ event, data })}\n\n`);
-      heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+      heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
       try {
         await work(send, abort.signal);
       } catch (err) {

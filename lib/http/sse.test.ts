@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../errors";
+import { sseResponse } from "./sse";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("sseResponse", () => {
+  it("sends heartbeat comments while the work is quiet, then the events and end", async () => {
+    const res = sseResponse(async (send) => {
+      await sleep(400); // generous: the assertion is "at least two", not a rate
+      send("token", "hi");
+    }, undefined, 20);
+    const text = await res.text();
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(text.match(/^: heartbeat$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    const events = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(events).toEqual([{ event: "token", data: "hi" }, { event: "end", data: "[DONE]" }]);
+  });
+
+  it("turns a failure into an error event with the AppError's message, still ending with end", async () => {
+    const res = sseResponse(async () => {
+      throw new AppError("upstream_unavailable", "The model is down.");
+    });
+    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(events).toEqual([{ event: "error", data: "The model is down." }, { event: "end", data: "[DONE]" }]);
+  });
+
+  it("aborts the work when the reader goes away", async () => {
+    let aborted = false;
+    const res = sseResponse(async (_send, signal) => {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => { aborted = true; resolve(); }));
+    });
+    const reader = res.body!.getReader();
+    await reader.cancel();
+    await sleep(10);
+    expect(aborted).toBe(true);
+  });
+});
