@@ -1,4 +1,5 @@
 import { T, type NodeDefinition } from "../types";
+import { openAIBaseUrlParam, openAICredentialParam } from "../shared/openai-params";
 
 export const chatOpenAICompatibleDefinition = {
   name: "chatOpenAICompatible",
@@ -8,15 +9,7 @@ export const chatOpenAICompatibleDefinition = {
   description:
     "A chat model served by OpenAI or any OpenAI-compatible server (Ollama, llama.cpp server, vLLM, LM Studio) by base URL.",
   inputs: [
-    {
-      kind: "param",
-      name: "credential",
-      label: "Credential",
-      type: "credential",
-      credentialTypes: ["openai"],
-      optional: true,
-      description: "API key (and optional base URL). Without one, the server's OPENAI_API_KEY / OPENAI_BASE_URL apply.",
-    },
+    openAICredentialParam,
     {
       kind: "param",
       name: "model",
@@ -28,17 +21,7 @@ export const chatOpenAICompatibleDefinition = {
     },
     { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.7, min: 0, max: 2 },
     { kind: "param", name: "maxTokens", label: "Max tokens", type: "number", optional: true, integer: true, min: 1, additional: true },
-    {
-      kind: "param",
-      name: "baseURL",
-      label: "Base URL",
-      type: "string",
-      optional: true,
-      placeholder: "http://127.0.0.1:11434/v1",
-      pattern: "^https?://",
-      additional: true,
-      description: "Overrides the credential's and the server's base URL.",
-    },
+    openAIBaseUrlParam,
     {
       kind: "param",
       name: "allowImageUploads",

@@ -1,5 +1,6 @@
 import { DT } from "../../vector/node-types";
 import type { NodeDefinition } from "../types";
+import { openAIBaseUrlParam, openAICredentialParam } from "../shared/openai-params";
 
 export const openAIEmbeddingsDefinition = {
   name: "openAIEmbeddings",
@@ -8,15 +9,7 @@ export const openAIEmbeddingsDefinition = {
   category: "Embeddings",
   description: "Embeddings from OpenAI or any OpenAI-compatible server (Ollama, llama.cpp server, vLLM, LM Studio) by base URL.",
   inputs: [
-    {
-      kind: "param",
-      name: "credential",
-      label: "Credential",
-      type: "credential",
-      credentialTypes: ["openai"],
-      optional: true,
-      description: "API key (and optional base URL). Without one, the server's OPENAI_API_KEY / OPENAI_BASE_URL apply.",
-    },
+    openAICredentialParam,
     {
       kind: "param",
       name: "model",
@@ -26,17 +19,7 @@ export const openAIEmbeddingsDefinition = {
       placeholder: "text-embedding-3-small",
       description: "Empty: the server's OPENAI_EMBEDDING_MODEL.",
     },
-    {
-      kind: "param",
-      name: "baseURL",
-      label: "Base URL",
-      type: "string",
-      optional: true,
-      placeholder: "http://127.0.0.1:11434/v1",
-      pattern: "^https?://",
-      additional: true,
-      description: "Overrides the credential's and the server's base URL.",
-    },
+    openAIBaseUrlParam,
     { kind: "param", name: "dimensions", label: "Dimensions", type: "number", optional: true, integer: true, min: 1, max: 16_000, additional: true },
     { kind: "param", name: "batchSize", label: "Batch size", type: "number", default: 512, integer: true, min: 1, max: 2048, additional: true },
   ],
