@@ -51,7 +51,7 @@ function ChatflowRow({ flow, onRename, onDelete }: { flow: Summary; onRename: (n
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(flow.name);
   return (
-    <li>
+    <li className="min-w-0">
       <Card className="flex items-center gap-4 px-4 py-3">
         <div className="min-w-0 flex-1">
           {editing ? (
