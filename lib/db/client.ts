@@ -28,6 +28,12 @@ export async function getDb(): Promise<Db> {
   return (await holder.__switchyardDb).db;
 }
 
+/** Plain SQL on the connected database (see OpenDatabase.sql): for the prediction hot path only. */
+export async function getSql(): Promise<OpenDatabase["sql"]> {
+  await getDb();
+  return (await holder.__switchyardDb!).open.sql;
+}
+
 /** Migrations applied when this process connected (empty when the database was up to date). */
 export async function getAppliedMigrations(): Promise<string[]> {
   await getDb();

@@ -32,6 +32,12 @@ export function parseDatabaseUrl(url: string | undefined, dataDir = "./data"): D
 export interface OpenDatabase {
   target: DatabaseTarget;
   factory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Plain SQL on the same database, bypassing Prisma's query compiler and driver adapter. Only for
+   * the prediction hot path (lib/db/queries/messages.ts), where each Prisma round trip on PGlite
+   * costs ~2 ms more than the query itself (measured: 2.8 ms vs 0.6 ms).
+   */
+  sql<T = Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -52,11 +58,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     const client = target.dataDir ? new PGlite(target.dataDir, { extensions }) : new PGlite({ extensions });
     await client.waitReady;
     const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    return { target, factory, close: () => client.close() };
+    const sql = async <T,>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
+    return { target, factory, sql, close: () => client.close() };
   }
-  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const [{ PrismaPg }, { default: pg }] = await Promise.all([import("@prisma/adapter-pg"), import("pg")]);
   // Separate fields, not a connection string: the adapter's shadow-database switch needs them.
   const { kind: _kind, ...config } = target;
   const factory = new PrismaPg({ ...config, max: 10 });
-  return { target, factory, close: async () => {} };
+  let pool: InstanceType<typeof pg.Pool> | undefined;
+  const sql = async <T,>(text: string, params: unknown[]) => {
+    pool ??= new pg.Pool({ ...config, max: 5 });
+    return (await pool.query(text, params)).rows as T[];
+  };
+  return { target, factory, sql, close: async () => { await pool?.end(); } };
 }

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { getDb } from "../client";
+import { getSql } from "../client";
 import type { ChatType } from "../generated/enums";
 
-/** The last `limit` messages of a session, oldest first (what memory nodes read). */
+/** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
 export async function findSessionHistory({ chatflowId, sessionId, limit }: { chatflowId: string; sessionId: string; limit: number }) {
-  const rows = await (await getDb()).chatMessage.findMany({
-    where: { chatflowId, sessionId },
-    orderBy: [{ createdAt: "desc" }, { role: "asc" }],
-    take: limit,
-    select: { role: true, content: true },
-  });
+  const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string }>(
+    `SELECT "role"::text AS "role", "content" FROM "ChatMessage"
+      WHERE "chatflowId" = $1::uuid AND "sessionId" = $2
+      ORDER BY "createdAt" DESC, "role" ASC LIMIT $3`,
+    [chatflowId, sessionId, limit],
+  );
   return rows.reverse();
 }
 
@@ -22,17 +22,20 @@ export async function insertExchange(input: {
   question: string; fileUploads?: unknown; answer: string; usedTools?: unknown; sourceDocuments?: unknown;
   askedAt: Date; answeredAt: Date;
 }) {
-  const common = { chatflowId: input.chatflowId, sessionId: input.sessionId, chatId: input.chatId, chatType: input.chatType, memoryType: input.memoryType ?? null };
   const userMessageId = randomUUID();
   const apiMessageId = randomUUID();
-  await (await getDb()).chatMessage.createMany({
-    data: [
-      { ...common, id: userMessageId, role: "userMessage", content: input.question, fileUploads: (input.fileUploads ?? undefined) as never, createdAt: input.askedAt },
-      {
-        ...common, id: apiMessageId, role: "apiMessage", content: input.answer, createdAt: input.answeredAt,
-        usedTools: (input.usedTools ?? undefined) as never, sourceDocuments: (input.sourceDocuments ?? undefined) as never,
-      },
-    ],
-  });
+  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+  const { chatflowId, sessionId, chatId, chatType } = input;
+  const memoryType = input.memoryType ?? null;
+  // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
+  await (await getSql())(
+    `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt")
+     VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13),
+            ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)`,
+    [userMessageId, apiMessageId, chatflowId, sessionId, chatId, input.question, json(input.fileUploads), input.answer,
+      json(input.usedTools), json(input.sourceDocuments), chatType, memoryType,
+      // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
+      input.askedAt.toISOString(), input.answeredAt.toISOString()],
+  );
   return { userMessageId, apiMessageId };
 }
