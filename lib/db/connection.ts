@@ -67,7 +67,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
   const factory = new PrismaPg({ ...config, max: 10 });
   let pool: InstanceType<typeof pg.Pool> | undefined;
   const sql = async <T,>(text: string, params: unknown[]) => {
-    pool ??= new pg.Pool({ ...config, max: 5 });
+    if (!pool) {
+      pool = new pg.Pool({ ...config, max: 5 });
+      // An idle connection dropped by the server (restart, DROP DATABASE … FORCE) must not crash us.
+      pool.on("error", (err) => console.warn(`[switchyard] database connection lost: ${err.message}`));
+    }
     return (await pool.query(text, params)).rows as T[];
   };
   return { target, factory, sql, close: async () => { await pool?.end(); } };
