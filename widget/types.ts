@@ -1,13 +1,8 @@
-/** Colours, avatar and corner of the widget (all optional; the chatflow's settings fill the rest). */
-export interface WidgetTheme {
-  primaryColor?: string;
-  backgroundColor?: string;
-  textColor?: string;
-  botBubbleColor?: string;
-  userBubbleColor?: string;
-  avatarUrl?: string;
-  position?: "right" | "left";
-}
+// The server's types, not copies: type-only imports are erased, so nothing of lib/ is bundled.
+import type { WidgetTheme } from "../lib/schemas/chatflow";
+export type { WidgetTheme };
+/** GET /api/v1/public-chatbotConfig/{id}. */
+export type { PublicChatbotConfig as PublicConfig } from "../lib/services/public-chatbot";
 
 /** Options of `Switchyard.init(…)`. */
 export interface WidgetOptions {
@@ -26,17 +21,6 @@ export interface WidgetOptions {
   open?: boolean;
 }
 
-/** GET /api/v1/public-chatbotConfig/{id}. */
-export interface PublicConfig {
-  chatflowId: string;
-  title: string;
-  welcomeMessage: string;
-  starterPrompts: string[];
-  inputPlaceholder: string;
-  theme: WidgetTheme;
-  uploads: { images: boolean; audio: boolean; maxBytes: number; maxFiles: number };
-  originAllowed: boolean | null;
-}
 
 export interface UsedTool {
   tool: string;
