@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Button, ErrorNote } from "@/components/ui/controls";
+import { ErrorNote } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
 import { getDefinition } from "@/lib/nodes/registry";
 import { paramInputs } from "@/lib/nodes/types";
@@ -11,6 +11,7 @@ import { PublishSettings, type Settings } from "./PublishSettings";
 import { predictionSnippets } from "./publish-snippets";
 import { useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { EmbedPanel } from "@/components/publish/EmbedPanel";
+import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
 
 type ApiKey = { id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[]; status: string };
 
@@ -30,7 +31,6 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const callers = (keys.data ?? []).filter((k) => k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)));
   const params = useMemo(() => overridableParams(graph()), [graph]);
   const update = useUpdateChatflow(flow.id);
-  const [copied, setCopied] = useState(false);
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
     dialog.current?.focus();
@@ -57,20 +57,10 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
               <div className="mt-1 flex items-center gap-2">
                 <code className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs" data-testid="endpoint">POST {endpoint}</code>
-                <Button variant="secondary" onClick={() => { void navigator.clipboard?.writeText(code); setCopied(true); setTimeout(() => setCopied(false), 1500); }}>
-                  {copied ? "Copied" : "Copy code"}
-                </Button>
+                <CopyButton text={code} label="Copy code" />
               </div>
             </div>
-            <div role="tablist" aria-label="Snippet language" className="flex gap-1 border-b border-slate-200">
-              {snippets.map((s) => (
-                <button key={s.id} role="tab" type="button" aria-selected={tab === s.id} onClick={() => setTab(s.id)}
-                  className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === s.id ? "border-brand-600 font-medium text-brand-700" : "border-transparent text-slate-500 hover:text-slate-800"}`}>
-                  {s.label}
-                </button>
-              ))}
-            </div>
-            <pre role="tabpanel" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" data-testid="snippet">{code}</pre>
+            <SnippetTabs snippets={snippets} tab={tab} onTab={setTab} label="Snippet language" testId="snippet" wrap />
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API keys that can call it</p>
               {keys.isLoading && <p className="mt-1 text-sm text-slate-500">Loading keys…</p>}
