@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
 /**
@@ -32,7 +33,7 @@ async function loadEngineModule(root: string) {
   enginePromise ??= (async () => {
     const req = createRequire(path.join(root, "package.json"));
     const pkgDir = path.dirname(req.resolve("@prisma/schema-engine-wasm"));
-    const glue = await import(/* webpackIgnore: true */ pathToFileUrl(path.join(pkgDir, "schema_engine_bg.js")));
+    const glue = await import(/* webpackIgnore: true */ pathToFileURL(path.join(pkgDir, "schema_engine_bg.js")).href);
     const bytes = fs.readFileSync(path.join(pkgDir, "schema_engine_bg.wasm"));
     const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": glue });
     glue.__wbg_set_wasm(instance.exports);
@@ -40,10 +41,6 @@ async function loadEngineModule(root: string) {
     return glue;
   })();
   return enginePromise;
-}
-
-function pathToFileUrl(p: string): string {
-  return new URL(`file://${path.resolve(p)}`).href;
 }
 
 async function createEngine(factory: SqlMigrationAwareDriverAdapterFactory, root: string): Promise<SchemaEngine> {
