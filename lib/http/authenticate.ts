@@ -1,10 +1,9 @@
-import { decode } from "next-auth/jwt";
 import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
-import { findUserByEmail, findUserById } from "../db/queries/users";
+import { findUserByEmail } from "../db/queries/users";
+import { userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix } from "../security/api-keys";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
-import { sessionSecret } from "../security/secrets";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import type { AuthPolicy, Caller } from "./callers";
@@ -71,9 +70,8 @@ async function callerFromBasic(req: Request, encoded: string): Promise<Caller> {
 async function callerFromSession(req: Request): Promise<Caller | null> {
   const raw = sessionCookie(req.headers.get("cookie"));
   if (!raw) return null;
-  const token = await decode({ token: raw, secret: sessionSecret() }).catch(() => null);
-  if (!token?.sub) return null;
-  const user = await findUserById({ id: token.sub });
+  // Checks the token's session version too: a cookie captured before sign-out is refused.
+  const user = await userFromSessionToken(raw);
   return user ? { kind: "user", via: "session", user } : null;
 }
 
