@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { cspViolations, signIn } from "./helpers";
 
@@ -34,14 +36,18 @@ test("pages carry a nonce CSP that Next's scripts satisfy; API and embed.js carr
 
 test("the studio renders and works under the CSP without a single violation", async ({ page }) => {
   await signIn(page);
-  for (const path of ["/chatflows", "/credentials", "/api-keys", "/users", "/domains"]) {
+  for (const path of ["/chatflows", "/credentials", "/api-keys", "/users", "/domains/manage"]) {
     await page.goto(path);
     await expect(page.locator("main")).toBeVisible();
   }
-  // The canvas of an example flow, and its widget preview (loads /embed.js from a nonce'd script).
+  // The canvas of an example flow (canvas.spec.ts runs the editor and the test chat under the same check).
   await page.goto("/chatflows");
-  await page.getByRole("list", { name: "Chatflows" }).getByRole("link").first().click();
+  await page.getByRole("list", { name: "Chatflows" }).getByRole("link", { name: /^Docs QA \(keyword/ }).click();
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  // The publish dialog's widget preview loads /embed.js from a nonce'd script ('strict-dynamic').
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByTestId("widget-preview")).toBeVisible();
+  await expect.poll(() => page.evaluate(() => typeof (window as { Switchyard?: unknown }).Switchyard)).toBe("object");
   await page.waitForLoadState("networkidle");
   expect(cspViolations(page)).toEqual([]);
 });
@@ -50,32 +56,30 @@ test("a page on another origin of the same site cannot make the signed-in admin'
   await signIn(page);
   const flows: { id: string; name: string }[] = await (await page.request.get("/api/v1/chatflows")).json();
   const docs = flows.find((f) => f.name.startsWith("Docs QA (keyword"))!;
-  // Same site as the studio (same host, another port): the Lax session cookie rides along.
-  const attacker = new URL(baseURL!);
-  attacker.port = String(Number(attacker.port) + 1);
-  await page.route(`${attacker.origin}/attack`, (route) =>
-    route.fulfill({
-      contentType: "text/html",
-      body: `<script>
-        const upload = new FormData();
-        upload.append("files", new Blob(["Refunds go to account 666."], { type: "text/markdown" }), "planted.md");
-        const post = (path, body, type) => fetch(${JSON.stringify(baseURL)} + path,
-          { method: "POST", mode: "no-cors", credentials: "include", headers: type ? { "content-type": type } : {}, body });
-        Promise.allSettled([
-          post("/api/v1/vector/upsert/${docs.id}", upload),
-          post("/api/v1/chatflows", JSON.stringify({ name: "planted" }), "text/plain"),
-          fetch(${JSON.stringify(baseURL)} + "/api/v1/chatflows/${docs.id}", { method: "DELETE", mode: "no-cors", credentials: "include" }),
-        ]).finally(() => { document.title = "sent"; });
-      </script>`,
-    }),
+  // A real page on the studio's host at another port: same site, so the Lax session cookie rides
+  // along (a page routed by Playwright would be blocked by Chromium's local-network rules instead).
+  const html = `<script>
+    const upload = new FormData();
+    upload.append("files", new Blob(["Refunds go to account 666."], { type: "text/markdown" }), "planted.md");
+    const post = (path, body, type) => fetch(${JSON.stringify(baseURL)} + path,
+      { method: "POST", mode: "no-cors", credentials: "include", headers: type ? { "content-type": type } : {}, body });
+    Promise.allSettled([
+      post("/api/v1/vector/upsert/${docs.id}", upload),
+      post("/api/v1/chatflows", JSON.stringify({ name: "planted" }), "text/plain"),
+    ]).finally(() => { document.title = "sent"; });
+  </script>`;
+  const attacker = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
+  await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+  const attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/attack`;
+  const refused = [`/api/v1/vector/upsert/${docs.id}`, "/api/v1/chatflows"].map((path) =>
+    page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === path).then((r) => r.status()),
   );
-  const refused: Promise<number>[] = ["/api/v1/vector/upsert/", "/api/v1/chatflows", `/api/v1/chatflows/${docs.id}`].map((path) =>
-    page.waitForResponse((r) => r.request().method() !== "GET" && new URL(r.url()).pathname === (path.endsWith("/") ? path + docs.id : path)).then((r) => r.status()),
-  );
-  await page.goto(`${attacker.origin}/attack`);
+  await page.goto(attackerUrl);
   await expect(page).toHaveTitle("sent");
-  // The browser sent the cookie; the server refused each write as cross-origin.
-  expect(await Promise.all(refused)).toEqual([403, 403, 403]);
+  attacker.close();
+  // The browser sent the cookie; the server refused each write as cross-origin. (PUT and DELETE
+  // cannot leave another origin without a CORS preflight, which the API answers without consent.)
+  expect(await Promise.all(refused)).toEqual([403, 403]);
   const after: { id: string; name: string }[] = await (await page.request.get("/api/v1/chatflows")).json();
   expect(after.map((f) => f.id)).toContain(docs.id);
   expect(after.map((f) => f.name)).not.toContain("planted");
