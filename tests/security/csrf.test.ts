@@ -41,9 +41,9 @@ function expectCsrfRefusal(res: { status: number; json: any }) {
 }
 
 /** multipart/form-data to the real upsert route, as a form on another page would send it. */
-async function upsertFile(headers: Record<string, string>) {
+async function upsertFile(headers: Record<string, string>, name = "planted.md") {
   const form = new FormData();
-  form.append("files", new Blob(["Refunds take 14 days."]), "refunds.md");
+  form.append("files", new Blob([`${name}: refunds go to account 666.`]), name);
   const req = new Request(`${OWN}/api/v1/vector/upsert/${flowId}`, { method: "POST", headers, body: form });
   const res = await upsert.POST(req, { params: Promise.resolve({ id: flowId }) });
   return { status: res.status, json: await res.json() };
@@ -121,7 +121,7 @@ describe("writes that are not forged", () => {
 
   it("accepts a multipart upsert from the studio itself", async () => {
     const before = await chunkCount();
-    const res = await upsertFile({ ...cookie, ...fromSite(OWN, "same-origin") });
+    const res = await upsertFile({ ...cookie, ...fromSite(OWN, "same-origin") }, "own.md");
     expect(res.status).toBe(200);
     expect(await chunkCount()).toBeGreaterThan(before);
   });
@@ -129,7 +129,7 @@ describe("writes that are not forged", () => {
   it("accepts an API key from any origin: no cookie, nothing for another site to ride on", async () => {
     const res = await call(chatflows.POST, { method: "POST", headers: { ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") }, body: { name: "by key" } });
     expect(res.status).toBe(201);
-    expect((await upsertFile({ ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") })).status).toBe(200);
+    expect((await upsertFile({ ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") }, "by-key.md")).status).toBe(200);
   });
 
   it("accepts Basic from any origin", async () => {
