@@ -25,7 +25,9 @@ test("pages carry a nonce CSP that Next's scripts satisfy; API and embed.js carr
   // A second response has another nonce.
   expect((await request.get("/signin")).headers()["content-security-policy"]).not.toBe(csp);
 
-  for (const path of ["/api/v1/ping", "/api/v1/no-such-route", "/embed.js", "/no-such-page"]) {
+  const chunk = html.match(/<script[^>]+src="(\/_next\/static\/[^"]+)"/)?.[1];
+  expect(chunk).toBeTruthy();
+  for (const path of ["/api/v1/ping", "/api/v1/no-such-route", "/embed.js", "/no-such-page", chunk!]) {
     const res = await request.get(path);
     expect(res.headers()["x-content-type-options"], path).toBe("nosniff");
     expect(res.headers()["x-frame-options"], path).toBe("DENY");
