@@ -8,11 +8,16 @@ export function isUnsafeMethod(method: string): boolean {
   return !SAFE_METHODS.has(method.toUpperCase());
 }
 
-/** Hosts (host[:port]) our own pages are served from: NEXTAUTH_URL's, and the one this request was sent to. */
+/**
+ * Hosts (host[:port]) our own pages are served from: NEXTAUTH_URL's, the one this request was sent
+ * to, and behind a trusted proxy (TRUST_PROXY=true) the one the proxy says the browser used.
+ */
 function ownHosts(req: Request): string[] {
+  const env = getEnv();
   const hosts = [req.headers.get("host") ?? new URL(req.url).host];
-  const configured = getEnv().NEXTAUTH_URL;
-  if (configured) hosts.push(new URL(configured).host);
+  if (env.NEXTAUTH_URL) hosts.push(new URL(env.NEXTAUTH_URL).host);
+  const forwarded = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  if (env.TRUST_PROXY === "true" && forwarded) hosts.push(forwarded);
   return hosts.map((h) => h.toLowerCase());
 }
 

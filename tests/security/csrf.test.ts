@@ -119,6 +119,19 @@ describe("writes that are not forged", () => {
     expect(res.status).toBe(201);
   });
 
+  it("trusts X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY=true)", async () => {
+    const headers = { ...cookie, "x-forwarded-host": "studio.example.com", origin: "https://studio.example.com", "sec-fetch-site": "same-origin" };
+    expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers, body: { name: "via proxy" } }));
+    process.env.TRUST_PROXY = "true";
+    resetEnvForTests();
+    try {
+      expect((await call(chatflows.POST, { method: "POST", headers, body: { name: "via proxy" } })).status).toBe(201);
+    } finally {
+      delete process.env.TRUST_PROXY;
+      resetEnvForTests();
+    }
+  });
+
   it("accepts a multipart upsert from the studio itself", async () => {
     const before = await chunkCount();
     const res = await upsertFile({ ...cookie, ...fromSite(OWN, "same-origin") }, "own.md");
