@@ -2,6 +2,18 @@ import { decode, type JWT } from "next-auth/jwt";
 import { findSessionUserById } from "../db/queries/users";
 import { sessionSecret } from "../security/secrets";
 
+/** next-auth's session cookie names (the __Secure- one under https). JWTs this small are never chunked. */
+export const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"] as const;
+
+/** The session cookie of a Cookie header, with its name, or null. */
+export function readSessionCookie(header: string | null): { name: string; value: string } | null {
+  for (const part of header?.split(";") ?? []) {
+    const [name, ...rest] = part.trim().split("=");
+    if ((SESSION_COOKIES as readonly string[]).includes(name)) return { name, value: rest.join("=") };
+  }
+  return null;
+}
+
 /** The session version a token was issued with; tokens from before the column existed count as 0. */
 export function sessionVersionOf(token: JWT): number {
   return typeof token.sv === "number" ? token.sv : 0;

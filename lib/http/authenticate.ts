@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
 import { findUserByEmail } from "../db/queries/users";
-import { userFromSessionToken } from "../auth/session-token";
+import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix } from "../security/api-keys";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
@@ -68,7 +68,7 @@ async function callerFromBasic(req: Request, encoded: string): Promise<Caller> {
 }
 
 async function callerFromSession(req: Request): Promise<Caller | null> {
-  const raw = sessionCookie(req.headers.get("cookie"));
+  const raw = readSessionCookie(req.headers.get("cookie"))?.value;
   if (!raw) return null;
   // Checks the token's session version too: a cookie captured before sign-out is refused.
   const user = await userFromSessionToken(raw);
@@ -94,14 +94,4 @@ function checkApiKeyPolicy(caller: Caller, policy: AuthPolicy): Caller {
     throw new AppError("forbidden", `This API key lacks the '${policy.apiKey}' permission.`);
   }
   return caller;
-}
-
-/** next-auth's session cookie (the __Secure- variant under https). Chunked cookies are not used for JWTs this small. */
-function sessionCookie(header: string | null): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === "next-auth.session-token" || name === "__Secure-next-auth.session-token") return rest.join("=");
-  }
-  return null;
 }

@@ -5,8 +5,9 @@ import { auth, call } from "../support/http";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as setup from "../../app/api/v1/setup/route";
 import * as users from "../../app/api/v1/users/route";
+import * as nextAuthRoute from "../../app/api/auth/[...nextauth]/route";
 import { buildAuthOptions } from "../../lib/auth/options";
-import { refuseThrottledSignIn } from "../../lib/auth/sign-in-route";
+import { refuseThrottledSignIn } from "../../lib/auth/route-guards";
 import { userFromSessionToken } from "../../lib/auth/session-token";
 import { getEnv, resetEnvForTests } from "../../lib/env";
 import { SIGN_IN_FAILURES_PER_IP } from "../../lib/http/sign-in-limit";
@@ -75,6 +76,11 @@ describe("sign-out ends the session on the server", () => {
     expect(replayed.status).toBe(401);
     expect(replayed.json.error.code).toBe("unauthorized");
     expect(await userFromSessionToken(captured.cookie.split("=")[1])).toBeNull(); // what studio pages read
+    // next-auth's own session endpoint (the studio's client) answers as signed out and clears it.
+    const ctx = { params: Promise.resolve({ nextauth: ["session"] }) };
+    const session = await nextAuthRoute.GET(new Request("http://127.0.0.1:3000/api/auth/session", { headers: captured }), ctx);
+    expect(await session.json()).toEqual({});
+    expect(session.headers.get("set-cookie")).toMatch(/^next-auth\.session-token=; Path=\/; Max-Age=0/);
 
     const again = await signIn(ADMIN.email, ADMIN.password);
     expect((await call(chatflows.GET, { headers: cookieHeader(again.jar) })).status).toBe(200);

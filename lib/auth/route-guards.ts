@@ -2,6 +2,7 @@ import { isAppError } from "../errors";
 import { clientIp } from "../http/client-ip";
 import { json } from "../http/responses";
 import { assertSignInAllowedFrom } from "../http/sign-in-limit";
+import { readSessionCookie, userFromSessionToken } from "./session-token";
 
 /**
  * A 429 for next-auth's credentials sign-in when this address used up its failed sign-ins, else
@@ -18,4 +19,17 @@ export function refuseThrottledSignIn(req: Request): Response | null {
     const url = new URL(`/api/auth/error?error=${encodeURIComponent(err.message)}`, req.url).toString();
     return json({ url, error: { code: err.code, message: err.message } }, err.status, err.headers);
   }
+}
+
+/**
+ * next-auth answers GET /api/auth/session from the JWT alone. A session ended on the server
+ * (sign-out, password change) must not look signed in to the studio's client either: it answers
+ * as signed out and clears the cookie. Valid sessions, and requests without one, go to next-auth.
+ */
+export async function answerEndedSession(req: Request): Promise<Response | null> {
+  if (req.method !== "GET" || !new URL(req.url).pathname.endsWith("/api/auth/session")) return null;
+  const cookie = readSessionCookie(req.headers.get("cookie"));
+  if (!cookie || (await userFromSessionToken(cookie.value))) return null;
+  const secure = cookie.name.startsWith("__Secure-") ? "; Secure" : "";
+  return json({}, 200, { "set-cookie": `${cookie.name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}` });
 }
