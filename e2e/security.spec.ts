@@ -86,3 +86,17 @@ test("a page on another origin of the same site cannot make the signed-in admin'
   expect(after.map((f) => f.id)).toContain(docs.id);
   expect(after.map((f) => f.name)).not.toContain("planted");
 });
+
+test("signing out in the studio ends the session on the server: a copied cookie is refused", async ({ page, request }) => {
+  await signIn(page);
+  const token = (await page.context().cookies()).find((c) => c.name === "next-auth.session-token")?.value;
+  expect(token).toBeTruthy();
+  const copied = { cookie: `next-auth.session-token=${token}` };
+  expect((await request.get("/api/v1/chatflows", { headers: copied })).status()).toBe(200);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  const replayed = await request.get("/api/v1/chatflows", { headers: copied });
+  expect(replayed.status()).toBe(401);
+  expect((await request.get("/chatflows", { headers: copied, maxRedirects: 0 })).status()).toBe(307);
+  expect(cspViolations(page)).toEqual([]);
+});
