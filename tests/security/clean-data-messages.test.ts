@@ -6,6 +6,9 @@ import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as chatflow from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
+import { insertExchange } from "../../lib/db/queries/messages";
+import { withUploadsLock } from "../../lib/security/stored-files";
+import { storeUpload } from "../../lib/security/uploads";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
@@ -131,16 +134,33 @@ describe("files of deleted messages and chatflows", () => {
     expect(fs.existsSync((await uploadPaths(flowId, "again"))[0])).toBe(true);
   });
 
-  it("a deletion racing predictions that send the same image never leaves a message pointing at a missing file", async () => {
+  it("a deletion never removes a shared file between a prediction's write of it and the insert that references it", async () => {
     const flowId = await newFlow("Race");
     await predict(flowId, "old", "What is this?", PNG_A);
-    await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => predict(flowId, `new${i}`, "What is this?", PNG_A)),
-      del(flowId, "sessionId=old"),
-    ]);
-    const rows = await (await getDb()).chatMessage.findMany({ where: { chatflowId: flowId, role: "userMessage" } });
-    expect(rows.length).toBe(6);
-    for (const r of rows) for (const u of r.fileUploads as { path: string }[]) expect(fs.existsSync(path.resolve(process.env.DATA_DIR!, u.path))).toBe(true);
+    const [file] = await uploadPaths(flowId, "old");
+    // What a prediction does after its model call (lib/services/predictions.ts), held open between
+    // writing the file and recording the message that references it.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const upload = { kind: "image" as const, mime: "image/png", ext: "png", name: "pic.png", bytes: Buffer.from(PNG_A.split(",")[1], "base64") };
+    const persisting = withUploadsLock(flowId, async () => {
+      const stored = await storeUpload(process.env.DATA_DIR!, flowId, upload);
+      await gate;
+      const now = new Date();
+      await insertExchange({
+        chatflowId: flowId, sessionId: "new", chatId: "new", chatType: "EXTERNAL", question: "q", answer: "a",
+        fileUploads: [{ type: "file", name: upload.name, mime: upload.mime, path: stored }], askedAt: now, answeredAt: now,
+      });
+    });
+    const deletion = del(flowId, "sessionId=old");
+    // Let the deletion remove its rows and reach its reference check while the write is held open.
+    while ((await (await getDb()).chatMessage.count({ where: { chatflowId: flowId, sessionId: "old" } })) > 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    expect((await deletion).json).toEqual({ deleted: 2 });
+    await persisting;
+    expect((await uploadPaths(flowId, "new"))[0]).toBe(file);
+    expect(fs.existsSync(file)).toBe(true);
   });
 
   it("deleting a chatflow removes its stored files and leaves other chatflows' files", async () => {
