@@ -154,7 +154,7 @@ describe("createGuardedFetch", () => {
     for (const path of ["/hang", "/slow-body"]) {
       const err = await rejection(guarded(`${api.origin}${path}`));
       expect(err.code).toBe("upstream_timeout");
-      expect(err.message).toMatch(/timed out after 300 ms/);
+      expect(err.message).toMatch(/no complete answer within 300 ms/);
     }
   });
 

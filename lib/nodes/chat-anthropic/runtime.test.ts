@@ -50,7 +50,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const build = async (credential: Record<string, string>) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
-  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: credential }) })) as ChatAnthropic;
+  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
 };
 
 describe("Anthropic chat model node", () => {
