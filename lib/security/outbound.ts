@@ -221,8 +221,15 @@ function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeou
   if (signal.aborted && !(err instanceof AppError)) return signal.reason ?? err;
   if (err instanceof AppError) return err;
   const message = err instanceof Error ? err.message : String(err);
+  // Nothing listening or no route: the upstream is down (503), not answering wrongly (502).
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
+    return new AppError("upstream_unavailable", `Outbound request to ${url.host} failed: ${url.host} could not be reached (${code})`, { cause: err });
+  }
   return new AppError("upstream_error", `Outbound request to ${url.host} failed: ${message}`, { cause: err });
 }
+
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ECONNRESET"]);
 
 /** The error with the requester named first, so a caller sees which node's request failed. */
 function fromRequester(requester: string | undefined, err: unknown): unknown {
