@@ -69,6 +69,30 @@ describe("a credential goes only to its own host", () => {
   });
 });
 
+describe("request-header credentials go only to their allowed hosts", () => {
+  it("refuses an OpenAPI chain sending a headers credential to a server it does not list", async () => {
+    const headers = await createCredential({
+      name: "Shop API key",
+      type: "httpHeaders",
+      data: { allowedHosts: ["shop.example.com"], headers: { "X-Api-Key": "shop-secret" } },
+    });
+    const graph = exampleFlow("openapi-chain-only.json").graph as Graph;
+    Object.assign(graph.nodes.find((n) => n.type === "openApiChain")!.data.inputs, { headersCredential: headers.id, serverUrl: attacker.origin });
+    const id = (await createChatflow({ name: "exfiltrate headers", graph: graph as never, isPublic: true }, systemCaller)).id;
+    const res = await anonymousPredict(id, { question: "laptops?" });
+    expect(res.status).toBe(403);
+    expect(res.json.error.message).toContain('credential "Shop API key" may only be sent to shop.example.com');
+    expect(res.json.error.message).toContain(attacker.host);
+    expect(attacker.requests).toEqual([]);
+  });
+
+  it("does not store a headers credential without allowed hosts", async () => {
+    await expect(createCredential({ name: "no hosts", type: "httpHeaders", data: { headers: { "X-Api-Key": "k" } } })).rejects.toMatchObject({
+      code: "validation_failed",
+    });
+  });
+});
+
 describe("the server's OPENAI_API_KEY goes only to OPENAI_BASE_URL", () => {
   it("never sends the server key to a base URL on another host", async () => {
     const id = await publicFlow("exfiltrate server key", { baseURL: `${attacker.origin}/v1` });
