@@ -48,10 +48,11 @@ export interface BuildContext {
   fetchFor?(opts: { baseUrl: string; methods?: string[] }): typeof fetch;
   /**
    * The fetch a model client sends through (guarded, streamed, MODEL_TIMEOUT_MS, failures as
-   * AppErrors naming `requester` and the host); `allowedHosts` pins a credential to its hosts.
+   * AppErrors naming `requester` and the host); `allowedHosts` pins a credential to its hosts;
+   * `authHint` explains a refused key.
    * Absent in unit tests (the SDK's own fetch is used).
    */
-  modelFetch?(opts: { requester: string; allowedHosts?: string[] }): typeof fetch;
+  modelFetch?(opts: { requester: string; allowedHosts?: string[]; authHint?: string }): typeof fetch;
   logger?: FlowLogger;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;

@@ -21,10 +21,11 @@ export function operatorPolicy(): Pick<GuardedFetchOptions, "allowPrivate" | "al
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
 const MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-function upstreamStatusError(requester: string, res: Response): AppError | undefined {
+function upstreamStatusError(requester: string, res: Response, authHint?: string): AppError | undefined {
   const host = new URL(res.url).host;
   if (res.status === 401 || res.status === 403) {
-    return new AppError("upstream_error", `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).`);
+    const hint = authHint ? ` ${authHint}` : "";
+    return new AppError("upstream_error", `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).${hint}`);
   }
   if (res.status === 503 || res.status === 529) {
     return new AppError("upstream_unavailable", `${requester}: the model provider at ${host} is unavailable (HTTP ${res.status}).`);
@@ -37,9 +38,10 @@ function upstreamStatusError(requester: string, res: Response): AppError | undef
  * The fetch a model client (chat, embeddings, speech-to-text) sends through: the outbound guard,
  * bodies streamed as they arrive, MODEL_TIMEOUT_MS for the whole call, and failures (refused
  * connection, DNS, 5xx, refused key, deadline) thrown as AppErrors that name the node and the host.
- * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding).
+ * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
+ * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch(requester: string, allowedHosts?: string[]): typeof fetch {
+export function createModelFetch(requester: string, allowedHosts?: string[], authHint?: string): typeof fetch {
   const guarded = createGuardedFetch({
     ...operatorPolicy(),
     allowedHosts,
@@ -50,7 +52,7 @@ export function createModelFetch(requester: string, allowedHosts?: string[]): ty
   });
   const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const res = await guarded(input, init);
-    const failure = upstreamStatusError(requester, res);
+    const failure = upstreamStatusError(requester, res, authHint);
     if (!failure) return res;
     await res.body?.cancel().catch(() => undefined);
     throw failure;

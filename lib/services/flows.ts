@@ -38,7 +38,7 @@ export function buildContext(chatflowId: string): BuildContext {
     fetch: createGuardedFetch(policy) as typeof fetch,
     fetchFor: ({ baseUrl, methods }) =>
       createGuardedFetch({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }) as typeof fetch,
-    modelFetch: ({ requester, allowedHosts }) => createModelFetch(requester, allowedHosts),
+    modelFetch: ({ requester, allowedHosts, authHint }) => createModelFetch(requester, allowedHosts, authHint),
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
     documents: documentStore,
   };

@@ -101,6 +101,7 @@ describe("the server's OPENAI_API_KEY goes only to OPENAI_BASE_URL", () => {
     expect(res.status).toBe(502);
     expect(res.json.error.code).toBe("upstream_error");
     expect(res.json.error.message).toContain(attacker.host);
+    expect(res.json.error.message).toContain("server's OPENAI_API_KEY only goes to");
     expect(attacker.requests.length).toBeGreaterThan(0);
     for (const header of authorizationsSeen()) expect(header).not.toContain(SERVER_KEY);
     expect(res.text).not.toContain(SERVER_KEY);

@@ -49,6 +49,9 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pi
     );
   }
   // The server's key is pinned to the server's host on every request too, redirects included.
-  const fetch = ctx.modelFetch?.({ requester, allowedHosts: apiKey ? [serverHost] : undefined });
+  const authHint = onServerHost
+    ? undefined
+    : `No key was sent: the server's OPENAI_API_KEY only goes to ${serverHost}. Choose a credential for this server.`;
+  const fetch = ctx.modelFetch?.({ requester, allowedHosts: apiKey ? [serverHost] : undefined, authHint });
   return { apiKey: apiKey || NO_KEY, timeout, configuration: { ...(baseURL ? { baseURL } : {}), fetch } };
 }
