@@ -13,14 +13,15 @@ export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, node
   const cred = await ctx.resolveCredential(params.credential as string);
   const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
   if (!apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
-  const baseURL = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : undefined;
-  const allowedHosts = assertCredentialHost(cred, baseURL ?? PROVIDER_DEFAULT_URL.anthropic, requester);
+  // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
+  const baseURL = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL.anthropic;
+  const allowedHosts = assertCredentialHost(cred, baseURL, requester);
   return new ChatAnthropic({
     model: params.model as string,
     temperature: params.temperature as number,
     maxTokens: params.maxTokens as number,
     apiKey,
-    ...(baseURL ? { anthropicApiUrl: baseURL } : {}),
+    anthropicApiUrl: baseURL,
     clientOptions: {
       fetch: ctx.modelFetch?.({ requester, allowedHosts }),
       timeout: (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000, // the SDK's own timer only as a backstop
