@@ -59,6 +59,8 @@ export default defineConfig({
         OPENAI_API_KEY: "stub-key",
         OPENAI_BASE_URL: "http://127.0.0.1:4011/v1",
         OPENAI_MODEL: "stub-model",
+        // The outbound guard only reaches private addresses the operator allowed: the product API.
+        OUTBOUND_ALLOW_HOSTS: "127.0.0.1:4010",
       },
     },
   ],
