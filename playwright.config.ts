@@ -86,12 +86,9 @@ export default defineConfig({
         ADMIN_NAME: "E2E Admin",
         OPENAI_API_KEY: "stub-key",
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_STUB_PORT}/v1`,
-        // The demo product API is a private address: allowed by the operator, as the README's demo
-        // does (read by the outbound guard once it honours the setting).
+        // The demo product API is a private address: allowed by the operator, as the README's demo does.
         OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${PRODUCT_API_PORT},127.0.0.1:${MODEL_STUB_PORT}`,
         OPENAI_MODEL: "stub-model",
-        // The outbound guard only reaches private addresses the operator allowed: the product API.
-        OUTBOUND_ALLOW_HOSTS: "127.0.0.1:4010",
       },
     },
   ],
