@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn, snap } from "./helpers";
+import { cspViolations, signIn, snap } from "./helpers";
 import { withProductApi } from "./servers";
+
+// Everything these journeys do must run under the studio's Content-Security-Policy.
+test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
 
 // One builder session: build the product-search agent on an empty canvas, then chat with it.
 test.describe.configure({ mode: "serial" });
