@@ -64,7 +64,7 @@ function filesUnder(dir: string): string[] {
 function expectNothingOutside() {
   expect(fs.readdirSync(sandbox)).toEqual(["data"]);
   const uploads = filesUnder(dataDir).filter((f) => f.startsWith(`uploads${path.sep}`) || f.includes(MARK));
-  for (const f of uploads) expect(f).toMatch(/^uploads\/[0-9a-f-]{36}\/(documents\/)?[0-9a-f-]{36}\.\w+$/);
+  for (const f of uploads) expect(f).toMatch(/^uploads\/[0-9a-f-]{36}\/(documents\/)?[0-9a-f]{64}\.\w+$/);
   expect(filesUnder(dataDir).some((f) => f.includes(MARK))).toBe(false);
   expect(fs.existsSync(path.join("/tmp", `${MARK}.txt`))).toBe(false);
   expect(fs.existsSync(path.resolve(`${MARK}.txt`))).toBe(false);
