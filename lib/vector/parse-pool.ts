@@ -1,20 +1,24 @@
+import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 import type { StoreDocument } from "./types";
 
 /**
- * Runs the document parsers (PDF, DOCX, CSV, JSON) in worker threads, so a hostile file costs a
- * worker and never the server's event loop. A small pool (PARSE_WORKERS, default: the CPUs, at
- * most 4) bounds how many run at once; each job has a time limit (PARSE_TIMEOUT_MS: the worker is
- * terminated) and each worker a heap limit (PARSE_MAX_MEMORY_MB). The caps on pages, inflated
- * size and text are enforced inside the worker (lib/vector/parse-worker/parsers.mjs).
+ * Runs the document parsers (PDF, DOCX, CSV and JSON) in worker processes, so a hostile file costs
+ * a worker and never the server's event loop or memory. A small pool (PARSE_WORKERS, default:
+ * the CPUs, at most 4) bounds how many run at once; each job has a time limit (PARSE_TIMEOUT_MS:
+ * the worker is killed) and each worker a heap limit (PARSE_MAX_MEMORY_MB). The caps on pages,
+ * inflated size and text are enforced inside the worker (lib/vector/parse-worker/parsers.mjs).
+ *
+ * Processes rather than worker threads: a thread that reaches its `resourceLimits` heap can abort
+ * the whole server (V8 "Reached heap limit" during garbage collection, nodejs/node#47224; seen
+ * here with a 40 MiB DOCX under a 64 MiB limit), while a process dies alone.
  *
  * The worker is a plain .mjs file loaded by absolute path from the app's folder: the Next.js
- * build bundles server code, so a worker file must exist on disk at run time, and vitest runs it
- * the same way.
+ * build bundles server code, so the worker's file must exist on disk at run time, and vitest
+ * runs it the same way. It gets no environment: it needs no secret.
  */
 
 export type ParseKind = "pdf" | "docx" | "csv" | "json";
@@ -29,8 +33,10 @@ export interface ParseJob {
 const WORKER_FILE = path.join("lib", "vector", "parse-worker", "worker.mjs");
 
 interface PooledWorker {
-  worker: Worker;
+  child: ChildProcess;
   memoryMb: number;
+  /** The end of its stderr, to tell a heap-limit death from another crash. */
+  stderr: string;
 }
 
 const idle: PooledWorker[] = [];
@@ -44,24 +50,35 @@ function workerPath(): string {
   return file;
 }
 
+/** Lets an idle worker not keep the server (or a test run) alive, and a busy one do so. */
+function setRef(pooled: PooledWorker, on: boolean): void {
+  const handles = [pooled.child, pooled.child.channel, pooled.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
+  for (const h of handles) if (h) on ? h.ref() : h.unref();
+}
+
 function spawn(memoryMb: number): PooledWorker {
-  const worker = new Worker(workerPath(), { resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32 } });
-  const pooled = { worker, memoryMb };
-  // An idle worker that fails must not become an uncaught error of the server: it just leaves the pool.
-  const forget = () => {
+  const child = fork(workerPath(), [], {
+    execArgv: [`--max-old-space-size=${memoryMb}`],
+    env: { NODE_ENV: process.env.NODE_ENV ?? "production" },
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  const pooled: PooledWorker = { child, memoryMb, stderr: "" };
+  child.stderr?.on("data", (chunk: Buffer) => (pooled.stderr = (pooled.stderr + chunk.toString()).slice(-2000)));
+  // A worker that dies while idle just leaves the pool.
+  child.on("exit", () => {
     const i = idle.indexOf(pooled);
     if (i >= 0) idle.splice(i, 1);
-  };
-  worker.on("error", forget);
-  worker.on("exit", forget);
+  });
+  child.on("error", () => child.kill("SIGKILL"));
   return pooled;
 }
 
-/** An idle worker with the current heap limit (older ones are retired), or a new one. */
+/** An idle worker with the current heap limit (others are retired), or a new one. */
 function checkout(memoryMb: number): PooledWorker {
   for (let w = idle.pop(); w; w = idle.pop()) {
-    if (w.memoryMb === memoryMb) return w;
-    void w.worker.terminate();
+    if (w.memoryMb === memoryMb && w.child.connected) return w;
+    w.child.kill("SIGKILL");
   }
   return spawn(memoryMb);
 }
@@ -81,48 +98,47 @@ function release(): void {
   else running--;
 }
 
-/** Why a worker died, as the caller's problem: out of memory is 413, anything else 422. */
-function workerFailure(job: ParseJob, memoryMb: number, e: unknown): AppError {
-  if ((e as { code?: string })?.code === "ERR_WORKER_OUT_OF_MEMORY") {
-    return new AppError("payload_too_large", `${job.name}: reading it needs more than ${memoryMb} MiB of memory (PARSE_MAX_MEMORY_MB).`);
+/** Why a worker died, as the caller's problem: its heap limit is 413, any other crash 422. */
+function workerDied(job: ParseJob, pooled: PooledWorker, how: string): AppError {
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(pooled.stderr)) {
+    return new AppError("payload_too_large", `${job.name}: reading it needs more than ${pooled.memoryMb} MiB of memory (PARSE_MAX_MEMORY_MB).`);
   }
-  const reason = e instanceof Error ? e.message : String(e);
-  return new AppError("unprocessable", `${job.name}: the parser stopped (${reason.slice(0, 200)}).`, { cause: e });
+  return new AppError("unprocessable", `${job.name}: the parser stopped (${how}).`);
 }
+
+type WorkerAnswer = { id: number; ok: boolean; docs?: StoreDocument[]; code?: "unprocessable" | "payload_too_large"; message?: string };
 
 function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
   const env = getEnv();
-  const { worker } = pooled;
+  const { child } = pooled;
   const id = nextJobId++;
   return new Promise((resolve, reject) => {
     const finish = (keep: boolean) => {
       clearTimeout(timer);
-      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
-      if (!keep) return void worker.terminate();
-      worker.unref();
+      child.off("message", onMessage).off("close", onClose);
+      if (!keep) return void child.kill("SIGKILL");
+      setRef(pooled, false);
       idle.push(pooled);
     };
-    const onMessage = (m: { id: number; ok: boolean; docs?: StoreDocument[]; code?: "unprocessable" | "payload_too_large"; message?: string }) => {
+    const onMessage = (m: WorkerAnswer) => {
       if (m.id !== id) return;
       finish(true);
       if (m.ok) resolve(m.docs ?? []);
       else reject(new AppError(m.code ?? "unprocessable", m.message ?? `${job.name}: could not be read.`));
     };
-    const onError = (e: unknown) => {
+    // "close" comes after the exit and the end of stderr, which tells why it died.
+    const onClose = (code: number | null, signal: string | null) => {
       finish(false);
-      reject(workerFailure(job, pooled.memoryMb, e));
+      reject(workerDied(job, pooled, signal ? `signal ${signal}` : `exit code ${code}`));
     };
-    const onExit = (code: number) => onError(new Error(`exit code ${code}`));
     const timer = setTimeout(() => {
       finish(false);
       reject(new AppError("unprocessable", `${job.name}: reading it took longer than ${env.PARSE_TIMEOUT_MS} ms (PARSE_TIMEOUT_MS); it was stopped.`));
     }, env.PARSE_TIMEOUT_MS);
-    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
-    worker.ref();
-    // A copy of its own, moved (not cloned) to the worker: the request's buffer may be shared.
-    const bytes = new Uint8Array(job.bytes);
+    child.on("message", onMessage).on("close", onClose);
+    setRef(pooled, true);
     const limits = { maxPdfPages: env.UPSERT_MAX_PDF_PAGES, maxInflatedBytes: env.UPSERT_MAX_INFLATED_BYTES, maxTextBytes: env.UPSERT_MAX_TEXT_BYTES };
-    worker.postMessage({ id, kind: job.kind, name: job.name, bytes, opts: job.opts, limits }, [bytes.buffer]);
+    child.send({ id, kind: job.kind, name: job.name, bytes: new Uint8Array(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), opts: job.opts, limits });
   });
 }
 

@@ -1,8 +1,7 @@
-// Entry of a parse worker thread (started by lib/vector/parse-pool.ts). Each message is one file
-// to parse; the answer is its documents or a problem { code, message }. The server gives the
-// thread a heap limit and terminates it past the time limit, so a hostile file costs a worker,
-// never the server's event loop.
-import { parentPort } from "node:worker_threads";
+// Entry of a parse worker process (started by lib/vector/parse-pool.ts with a heap limit). Each
+// message is one file to parse; the answer is its documents or a problem { code, message }. A
+// hostile file costs this process (killed past the time limit, or dead of its heap limit), never
+// the server's event loop or memory.
 import { parseCsv, parseDocx, parseJson, parsePdf } from "./parsers.mjs";
 import { ParseProblem } from "./problem.mjs";
 
@@ -13,14 +12,16 @@ const PARSERS = {
   json: (file, opts, limits) => parseJson(file, opts, limits),
 };
 
-parentPort.on("message", async ({ id, kind, name, bytes, opts, limits }) => {
+process.on("message", async ({ id, kind, name, bytes, opts, limits }) => {
   try {
     const parse = PARSERS[kind];
     if (!parse) throw new Error(`unknown parser ${kind}`);
     const file = { name, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-    parentPort.postMessage({ id, ok: true, docs: await parse(file, opts, limits) });
+    process.send({ id, ok: true, docs: await parse(file, opts, limits) });
   } catch (e) {
     const problem = e instanceof ParseProblem ? e : new ParseProblem("unprocessable", `${name}: ${e instanceof Error ? e.message : String(e)}`);
-    parentPort.postMessage({ id, ok: false, code: problem.code, message: problem.message });
+    process.send({ id, ok: false, code: problem.code, message: problem.message });
   }
 });
+// The server went away: nothing is left to answer.
+process.on("disconnect", () => process.exit(0));
