@@ -37,7 +37,11 @@ interface PooledWorker {
   memoryMb: number;
   /** The end of its stderr, to tell a heap-limit death from another crash. */
   stderr: string;
+  /** Retires it after a while idle: a worker that read a big file holds its memory. */
+  idleTimer?: NodeJS.Timeout;
 }
+
+const IDLE_MS = 30_000;
 
 const idle: PooledWorker[] = [];
 const waiting: (() => void)[] = [];
@@ -45,7 +49,8 @@ let running = 0;
 let nextJobId = 1;
 
 function workerPath(): string {
-  const file = path.join(process.cwd(), WORKER_FILE);
+  // turbopackIgnore: the worker is started from disk at run time, not bundled (see above).
+  const file = path.join(/* turbopackIgnore: true */ process.cwd(), WORKER_FILE);
   if (!fs.existsSync(file)) throw new Error(`The document parser ${file} is missing: start the server from the app's folder.`);
   return file;
 }
@@ -57,7 +62,7 @@ function setRef(pooled: PooledWorker, on: boolean): void {
 }
 
 function spawn(memoryMb: number): PooledWorker {
-  const child = fork(workerPath(), [], {
+  const child = fork(/* turbopackIgnore: true */ workerPath(), [], {
     execArgv: [`--max-old-space-size=${memoryMb}`],
     env: { NODE_ENV: process.env.NODE_ENV ?? "production" },
     serialization: "advanced",
@@ -77,6 +82,7 @@ function spawn(memoryMb: number): PooledWorker {
 /** An idle worker with the current heap limit (others are retired), or a new one. */
 function checkout(memoryMb: number): PooledWorker {
   for (let w = idle.pop(); w; w = idle.pop()) {
+    clearTimeout(w.idleTimer);
     if (w.memoryMb === memoryMb && w.child.connected) return w;
     w.child.kill("SIGKILL");
   }
@@ -119,6 +125,7 @@ function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
       if (!keep) return void child.kill("SIGKILL");
       setRef(pooled, false);
       idle.push(pooled);
+      pooled.idleTimer = setTimeout(() => child.kill("SIGKILL"), IDLE_MS).unref();
     };
     const onMessage = (m: WorkerAnswer) => {
       if (m.id !== id) return;
