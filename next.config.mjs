@@ -15,6 +15,7 @@ const nextConfig = {
     "pdfjs-dist",
     "mammoth",
     "papaparse",
+    "@langchain/textsplitters",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

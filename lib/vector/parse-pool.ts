@@ -21,7 +21,7 @@ import type { StoreDocument } from "./types";
  * runs it the same way. It gets no environment: it needs no secret.
  */
 
-export type ParseKind = "pdf" | "docx" | "csv" | "json";
+export type ParseKind = "pdf" | "docx" | "csv" | "json" | "split";
 
 export interface ParseJob {
   kind: ParseKind;

@@ -62,6 +62,8 @@ const storedFiles = () => {
 describe("parsing off the event loop", () => {
   it("answers /api/v1/ping while a many-page PDF is parsed, and the main thread stays mostly idle", async () => {
     setEnv({});
+    // Warm up first (modules the flow build loads, a parse worker), so only the big parse is measured.
+    expect((await upsertFiles([{ name: "warm-up.pdf", content: makeManyPagePdf(1, ["Warm-up."]) }])).status).toBe(200);
     const pdf = makeManyPagePdf(800, ["A page of the big manual."]);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const before = performance.eventLoopUtilization();
@@ -73,7 +75,7 @@ describe("parsing off the event loop", () => {
       const res = await fetch(`${server.url}/api/v1/ping`);
       expect(res.status).toBe(200);
       if (!upsertDone) pingsDuringUpsert.push(Date.now());
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
     }
     const busy = performance.eventLoopUtilization(before).utilization;
     delay.disable();

@@ -132,3 +132,22 @@ export function parseJson(file, opts, limits) {
     .filter((s) => s.text.trim())
     .map((s) => doc(count(s.text), { source: file.name, pointer: s.path }));
 }
+
+/**
+ * Splits documents with a recursive character splitter (the splitter node's settings), so a
+ * large text is cut here rather than on the server's event loop. Chunks keep their document's
+ * metadata (plus the splitter's `loc`).
+ * @param {{ docs: StoreDocument[], splitter: { chunkSize: number, chunkOverlap: number, separators: string[], keepSeparator: boolean } }} opts
+ * @returns {Promise<StoreDocument[]>}
+ */
+export async function splitDocuments(opts) {
+  const { RecursiveCharacterTextSplitter } = await import("@langchain/textsplitters");
+  const splitter = new RecursiveCharacterTextSplitter(opts.splitter);
+  const out = [];
+  for (const d of opts.docs) {
+    for (const c of await splitter.splitDocuments([{ pageContent: d.pageContent, metadata: d.metadata }])) {
+      out.push({ pageContent: c.pageContent, metadata: c.metadata });
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // message is one file to parse; the answer is its documents or a problem { code, message }. A
 // hostile file costs this process (killed past the time limit, or dead of its heap limit), never
 // the server's event loop or memory.
-import { parseCsv, parseDocx, parseJson, parsePdf } from "./parsers.mjs";
+import { parseCsv, parseDocx, parseJson, parsePdf, splitDocuments } from "./parsers.mjs";
 import { ParseProblem } from "./problem.mjs";
 
 const PARSERS = {
@@ -10,6 +10,7 @@ const PARSERS = {
   docx: (file, _opts, limits) => parseDocx(file, limits),
   csv: (file, opts, limits) => parseCsv(file, opts, limits),
   json: (file, opts, limits) => parseJson(file, opts, limits),
+  split: (_file, opts) => splitDocuments(opts),
 };
 
 process.on("message", async ({ id, kind, name, bytes, opts, limits }) => {
