@@ -40,12 +40,23 @@ const envSchema = z.object({
   UPSERT_MAX_TEXT_BYTES: z.coerce.number().int().min(1024).default(50 * MiB),
   /** Time limit of one file's parsing; the worker is stopped past it. */
   PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-  /** Heap limit of each parse worker thread, in MiB. */
+  /** Heap limit of each parse worker process, in MiB. */
   PARSE_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
-  /** Parse worker threads running at once (further files wait for one). */
+  /** Parse worker processes running at once (further files wait for one). */
   PARSE_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, os.availableParallelism()))),
-  /** Let flows reach private/loopback addresses the builder did not name explicitly (development only). */
+  /** Let flows reach every private/loopback address (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /**
+   * Private/loopback hosts flows may reach, as "host" or "host:port", comma-separated (e.g. a local
+   * model server or an internal API). The hosts of the server's own *_BASE_URL settings are added.
+   */
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "each entry must be host or host:port"))),
+  /** Deadline of every model call (chat, embeddings, speech-to-text), in ms; past it the run answers 504. */
+  MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

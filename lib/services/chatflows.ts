@@ -6,6 +6,7 @@ import {
 import { assertChatflowInScope, chatflowScope, type Caller } from "../http/callers";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
 import { TtlCache } from "../ttl-cache";
+import { removeChatflowUploads } from "./chatflow-files";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
 
@@ -95,10 +96,11 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
   throw new AppError("not_found", `Chatflow ${current.id} not found.`);
 }
 
-/** Deletes a chatflow with its messages and key scopes. */
+/** Deletes a chatflow with its messages, key scopes and stored files. */
 export async function deleteChatflow(id: string, caller: Caller) {
   await getChatflowOrThrow(id, caller);
   await deleteChatflowById({ id });
   chatflowCache.delete(id);
+  await removeChatflowUploads(id);
   return { deleted: true, id };
 }

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import { getDb } from "../db/client";
+import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, type CredentialType } from "../schemas/credential";
 
 const listed = { id: true, name: true, type: true, createdAt: true, updatedAt: true } as const;
 
-function validateData(type: string, data: unknown): Record<string, string> {
+function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];
   if (!schema) throw new AppError("validation_failed", `body.type: unknown credential type '${type}'.`);
-  const parsed = (schema as z.ZodType<Record<string, string>>).safeParse(data);
+  const parsed = (schema as z.ZodType<Record<string, unknown>>).safeParse(data);
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `body.data.${i.path.join(".")}: ${i.message}`).join("; ");
     throw new AppError("validation_failed", msg);
@@ -53,9 +54,12 @@ export async function deleteCredential(id: string) {
   return { deleted: true, id };
 }
 
-/** Decrypted values for the flow engine (server only; never returned by an endpoint). */
-export async function resolveCredential(id: string): Promise<Record<string, string>> {
+/**
+ * Name, kind and decrypted values for the flow engine (server only; never returned by an endpoint).
+ * The name lets a refusal say which credential would have gone to the wrong host.
+ */
+export async function resolveCredential(id: string): Promise<ResolvedCredential> {
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
-  return decryptJson<Record<string, string>>(row.encrypted);
+  return { name: row.name, type: row.type, data: decryptJson<Record<string, unknown>>(row.encrypted) };
 }
