@@ -9,10 +9,13 @@ const nextConfig = {
     "@prisma/driver-adapter-utils",
     "@prisma/schema-engine-wasm",
     "pg",
-    // Document parsers (pdf.js loads its worker and font data from its own package at run time).
+    // Document parsers. They run in worker processes (lib/vector/parse-worker/*.mjs, loaded by
+    // Node from disk, never bundled) and must stay plain packages of node_modules.
     "pdf-parse",
     "pdfjs-dist",
     "mammoth",
+    "papaparse",
+    "@langchain/textsplitters",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -1,5 +1,8 @@
+import os from "node:os";
 import { z } from "zod";
 import { isAcceptablePassword, PASSWORD_RULE } from "./schemas/user";
+
+const MiB = 1024 * 1024;
 
 /** Every setting the server reads, validated once. See the README's configuration table. */
 const envSchema = z.object({
@@ -32,6 +35,18 @@ const envSchema = z.object({
   UPSERT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   /** Most files in one vector upsert. */
   UPSERT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
+  /** Most bytes a DOCX (a zip) may inflate to, all parts together; checked before and during inflation. */
+  UPSERT_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(50 * MiB),
+  /** Most pages of one PDF. */
+  UPSERT_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(2000),
+  /** Most text extracted from one file, in UTF-8 bytes. */
+  UPSERT_MAX_TEXT_BYTES: z.coerce.number().int().min(1024).default(50 * MiB),
+  /** Time limit of one file's parsing; the worker is stopped past it. */
+  PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Heap limit of each parse worker process, in MiB. */
+  PARSE_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
+  /** Parse worker processes running at once (further files wait for one). */
+  PARSE_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, os.availableParallelism()))),
   /** Let flows reach every private/loopback address (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /**

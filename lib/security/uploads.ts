@@ -39,6 +39,19 @@ export function baseMime(mime: string): string {
 }
 
 /**
+ * The exact number of bytes a base64 text decodes to (every 4 characters are 3 bytes, minus one
+ * per `=` of padding; unpadded text ends in 2 or 3 characters for 1 or 2 bytes), or undefined
+ * when its length cannot be base64. Checked before decoding, so an oversized upload is never
+ * decoded.
+ */
+export function decodedBase64Size(base64: string): number | undefined {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  if (padding && base64.length % 4 !== 0) return undefined;
+  if (base64.length % 4 === 1) return undefined;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
+
+/**
  * Decodes a `data:<mime>[;params];base64,<data>` URL and checks it: strict base64, size cap,
  * declared type in the allowed list, and the content's magic bytes matching the declared type.
  */
@@ -56,8 +69,10 @@ export function checkDataUrlUpload(
   if (!allowed.includes(declared)) {
     throw new AppError("unsupported_media_type", `${opts.field}: ${opts.kind} uploads accept ${allowed.join(", ")}; got ${declared}.`);
   }
-  if ((m[2].length * 3) / 4 > opts.maxBytes + 3) {
-    throw new AppError("payload_too_large", `${opts.field}: larger than ${opts.maxBytes} bytes.`);
+  const size = decodedBase64Size(m[2]);
+  if (size === undefined) throw new AppError("validation_failed", `${opts.field}.data: is not valid base64.`);
+  if (size > opts.maxBytes) {
+    throw new AppError("payload_too_large", `${opts.field}: ${size} bytes, larger than ${opts.maxBytes} bytes (UPLOAD_MAX_BYTES).`);
   }
   const bytes = Buffer.from(m[2], "base64");
   if (!bytes.length) throw new AppError("validation_failed", `${opts.field}.data: is empty.`);

@@ -32,7 +32,9 @@ export function safeFileName(name: string): string {
 /** Checks one uploaded file: size, emptiness, and that its content is the type its name says. */
 export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimits): UpsertFile {
   const display = safeFileName(name);
-  if (bytes.length > limits.maxFileBytes) throw new AppError("payload_too_large", `${display}: larger than ${limits.maxFileBytes} bytes.`);
+  if (bytes.length > limits.maxFileBytes) {
+    throw new AppError("payload_too_large", `${display}: ${bytes.length} bytes, larger than ${limits.maxFileBytes} bytes (UPSERT_MAX_FILE_BYTES).`);
+  }
   if (bytes.length === 0) throw new AppError("validation_failed", `${display}: the file is empty.`);
   const detected = detectFileType(display, bytes);
   if ("problem" in detected) {

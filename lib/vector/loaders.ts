@@ -1,7 +1,8 @@
-import type { TextSplitter } from "@langchain/textsplitters";
+import { RecursiveCharacterTextSplitter, type TextSplitter } from "@langchain/textsplitters";
 import { Document } from "@langchain/core/documents";
 import { AppError } from "../errors";
 import { describeTypes } from "./file-types";
+import { parseInWorker } from "./parse-pool";
 import type { NamedBytes } from "./parsers";
 import type { DocumentSource, StoreDocument, UpsertFile } from "./types";
 
@@ -50,9 +51,17 @@ function withMetadata(docs: StoreDocument[], extra: unknown): StoreDocument[] {
   return docs.map((d) => ({ pageContent: d.pageContent, metadata: { ...(extra as Record<string, unknown>), ...d.metadata } }));
 }
 
-/** Splits documents when a splitter is connected; chunk metadata keeps the document's. */
-export async function splitDocuments(docs: StoreDocument[], splitter?: TextSplitter): Promise<StoreDocument[]> {
+/**
+ * Splits documents when a splitter is connected; chunk metadata keeps the document's. The
+ * recursive splitter (our splitter node) runs in the parse worker: cutting tens of MiB of text
+ * takes seconds, which must not be spent on the event loop.
+ */
+export async function splitDocuments(docs: StoreDocument[], splitter: TextSplitter | undefined, label: string): Promise<StoreDocument[]> {
   if (!splitter || docs.length === 0) return docs;
+  if (splitter instanceof RecursiveCharacterTextSplitter) {
+    const { chunkSize, chunkOverlap, separators, keepSeparator } = splitter;
+    return parseInWorker({ kind: "split", name: label, bytes: Buffer.alloc(0), opts: { docs, splitter: { chunkSize, chunkOverlap, separators, keepSeparator } } });
+  }
   const chunks = await splitter.splitDocuments(docs.map((d) => new Document({ pageContent: d.pageContent, metadata: d.metadata })));
   return chunks.map((c) => ({ pageContent: c.pageContent, metadata: c.metadata }));
 }
@@ -73,7 +82,7 @@ export function fileDocumentSource(spec: LoaderSpec): DocumentSource {
           : [];
       const docs: StoreDocument[] = [];
       for (const file of inputs) docs.push(...(await spec.parse(file)));
-      return splitDocuments(withMetadata(docs, spec.params.metadata), spec.splitter);
+      return splitDocuments(withMetadata(docs, spec.params.metadata), spec.splitter, spec.label);
     },
   };
 }

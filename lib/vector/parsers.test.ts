@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeDocx, makePdf } from "../../tests/support/documents";
 import { decodeSavedFile, fileDocumentSource, savedFileName } from "./loaders";
-import { parseCsv, parseDocx, parseJson, parsePdf, selectJson } from "./parsers";
+import { parseCsv, parseDocx, parseJson, parsePdf } from "./parsers";
 
 const file = (name: string, content: string | Buffer) => ({ name, bytes: typeof content === "string" ? Buffer.from(content) : content });
 
@@ -30,17 +30,18 @@ describe("parsers", () => {
     await expect(parseCsv(csv, ["nope"])).rejects.toMatchObject({ code: "unprocessable", message: expect.stringContaining("no column named nope") });
   });
 
-  it("selects JSON strings with a pointer (with * wildcards), or every string without one", () => {
-    const value = { faq: [{ q: "a?", answer: "A" }, { q: "b?", answer: "B" }], meta: { title: "T" } };
-    expect(selectJson(value, "/faq/*/answer")).toEqual([{ path: "/faq/0/answer", text: "A" }, { path: "/faq/1/answer", text: "B" }]);
-    expect(selectJson(value, "/meta/title")).toEqual([{ path: "/meta/title", text: "T" }]);
-    expect(selectJson(value, "").map((s) => s.text)).toEqual(["a?", "A", "b?", "B", "T"]);
-    expect(selectJson(value, "/missing/*")).toEqual([]);
-    expect(parseJson(file("f.jsonl", '{"t":"x"}\n{"t":"y"}\n'), "/*/t").map((d) => d.metadata)).toEqual([
+  it("selects JSON strings with a pointer (with * wildcards), or every string without one", async () => {
+    const json = file("faq.json", JSON.stringify({ faq: [{ q: "a?", answer: "A" }, { q: "b?", answer: "B" }], meta: { title: "T" } }));
+    const select = async (pointer: string) => (await parseJson(json, pointer)).map((d) => [d.metadata.pointer, d.pageContent]);
+    expect(await select("/faq/*/answer")).toEqual([["/faq/0/answer", "A"], ["/faq/1/answer", "B"]]);
+    expect(await select("/meta/title")).toEqual([["/meta/title", "T"]]);
+    expect((await select("")).map(([, text]) => text)).toEqual(["a?", "A", "b?", "B", "T"]);
+    expect(await select("/missing/*")).toEqual([]);
+    expect((await parseJson(file("f.jsonl", '{"t":"x"}\n{"t":"y"}\n'), "/*/t")).map((d) => d.metadata)).toEqual([
       { source: "f.jsonl", pointer: "/0/t" },
       { source: "f.jsonl", pointer: "/1/t" },
     ]);
-    expect(() => parseJson(file("bad.json", "{"), "")).toThrow(/bad.json: could not read the JSON/);
+    await expect(parseJson(file("bad.json", "{"), "")).rejects.toMatchObject({ code: "unprocessable", message: expect.stringMatching(/^bad.json: could not read the JSON/) });
   });
 });
 

@@ -79,3 +79,93 @@ export function makeDocx(paragraphs: string[]): Buffer {
     "word/document.xml": `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
   });
 }
+
+/**
+ * A PDF of `pages` pages that all draw one shared content stream: thousands of pages in a small
+ * file, the shape that used to block the server while pdf.js read it.
+ */
+export function makeManyPagePdf(pages: number, lines = ["Page text for the parser to read."]): Buffer {
+  const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const stream = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td", ...lines.map((l) => `(${esc(l)}) Tj T*`), "ET"].join("\n");
+  const firstPage = 5;
+  const kids = Array.from({ length: pages }, (_, i) => `${firstPage + i} 0 R`).join(" ");
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+    `<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ...Array.from({ length: pages }, () => "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>"),
+  ];
+  const parts = ["%PDF-1.4\n"];
+  let size = parts[0].length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(size);
+    const obj = `${i + 1} 0 obj\n${body}\nendobj\n`;
+    parts.push(obj);
+    size += Buffer.byteLength(obj, "latin1");
+  });
+  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`));
+  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`);
+  return Buffer.from(parts.join(""), "latin1");
+}
+
+/**
+ * A DOCX whose word/document.xml deflates `inflatedBytes` of XML into a small file (a zip bomb).
+ * With `declare: "small"` its zip directories claim the part is tiny (declared sizes can lie).
+ */
+export function makeDocxBomb(inflatedBytes: number, declare: "true" | "small" = "true"): Buffer {
+  const head = '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
+  const tail = "</w:t></w:r></w:p></w:body></w:document>";
+  const xml = Buffer.concat([Buffer.from(head), Buffer.alloc(inflatedBytes - head.length - tail.length, "a"), Buffer.from(tail)]);
+  const docx = makeDocx(["placeholder"]);
+  return replaceZipEntry(docx, "word/document.xml", zlib.deflateRawSync(xml, { level: 9 }), declare === "true" ? xml.length : 100, zlib.crc32(xml));
+}
+
+/** Rebuilds a zip made by makeZip with one entry deflated and its declared size set. */
+function replaceZipEntry(zip: Buffer, name: string, deflated: Buffer, declaredSize: number, crc: number): Buffer {
+  const entries: { name: Buffer; data: Buffer; method: number; size: number; crc: number }[] = [];
+  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50; ) {
+    const nameLength = zip.readUInt16LE(at + 26);
+    const size = zip.readUInt32LE(at + 18);
+    const entryName = zip.subarray(at + 30, at + 30 + nameLength);
+    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
+    const mine = entryName.toString() === name;
+    entries.push({ name: entryName, data: mine ? deflated : data, method: mine ? 8 : 0, size: mine ? declaredSize : data.length, crc: mine ? crc : zip.readUInt32LE(at + 14) });
+    at += 30 + nameLength + size;
+  }
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.method, 8);
+    local.writeUInt32LE(e.crc, 14);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.size, 22);
+    local.writeUInt16LE(e.name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.method, 10);
+    central.writeUInt32LE(e.crc, 16);
+    central.writeUInt32LE(e.data.length, 20);
+    central.writeUInt32LE(e.size, 24);
+    central.writeUInt16LE(e.name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, e.name, e.data);
+    centrals.push(central, e.name);
+    offset += 30 + e.name.length + e.data.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}

@@ -14,7 +14,7 @@ export const buildPlainTextLoader: NodeRuntime = async ({ params, inputs, label 
       if (!text.trim()) return [];
       const extra = params.metadata && typeof params.metadata === "object" && !Array.isArray(params.metadata) ? params.metadata : {};
       const doc = { pageContent: text, metadata: { ...extra, source: String(params.sourceName) } };
-      return splitDocuments([doc], inputs.textSplitter as TextSplitter | undefined);
+      return splitDocuments([doc], inputs.textSplitter as TextSplitter | undefined, label);
     },
   };
   return source;
