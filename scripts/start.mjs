@@ -6,6 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { checkRequest } from "./request-guard.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -48,6 +49,13 @@ const server = http.createServer((req, res) => {
   // Only this server may say who the client is; a header sent by the client is dropped.
   delete req.headers["x-switchyard-client-ip"];
   req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";
+  // Unknown methods (TRACE…) and paths that do not decode never reach Next, which answers them 500.
+  const refused = checkRequest(req.method, req.url);
+  if (refused) {
+    res.writeHead(refused.status, refused.headers);
+    res.end(refused.body);
+    return;
+  }
   // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
   const pathname = (req.url ?? "/").split("?")[0];
   if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {

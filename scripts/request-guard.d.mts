@@ -1,0 +1,5 @@
+/** Types of request-guard.mjs (plain ESM so scripts/start.mjs can run it under node). */
+export declare const KNOWN_METHODS: string[];
+export declare const MAX_TARGET_LENGTH: number;
+export type Refusal = { status: number; headers: Record<string, string>; body: string };
+export declare function checkRequest(method: string | undefined, target: string | undefined): Refusal | null;

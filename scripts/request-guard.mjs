@@ -1,0 +1,64 @@
+// Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
+// body for methods it does not know and 500 for TRACE or a path whose percent-escapes do not decode
+// (`%ff`): a caller's mistake must get our error shape and a 4xx instead. Plain ESM because
+// scripts/start.mjs runs under node without a TypeScript loader.
+
+/** The methods any route of the app may implement; a route refuses the others it lacks with 405. */
+export const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Longest request target (path and query) accepted, in characters. */
+export const MAX_TARGET_LENGTH = 8 * 1024;
+
+/**
+ * Checks a request's method and target. Returns null when it may go on, else the refusal to send:
+ * `{ status, headers, body }` with body in the API's `{ error: { code, message } }` shape.
+ * @param {string | undefined} method
+ * @param {string | undefined} target the raw request target (`req.url`: path and query)
+ */
+export function checkRequest(method, target) {
+  const m = String(method ?? "");
+  if (!KNOWN_METHODS.includes(m)) {
+    return refusal(405, "method_not_allowed", `Method ${printable(m)} is not allowed.`, { allow: KNOWN_METHODS.join(", ") });
+  }
+  const url = String(target ?? "");
+  if (url.length > MAX_TARGET_LENGTH) {
+    return refusal(400, "bad_request", `The request path and query are longer than ${MAX_TARGET_LENGTH} characters.`);
+  }
+  if (!url.startsWith("/")) return refusal(400, "bad_request", "The request path must start with '/'.");
+  const queryAt = url.indexOf("?");
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
+  // No control character in a path; in a query only NUL is refused (a search may hold a newline).
+  // eslint-disable-next-line no-control-regex
+  const problem = decodeProblem(path, "path", /[\u0000-\u001f\u007f]/) ?? decodeProblem(query, "query", /\u0000/);
+  return problem ? refusal(400, "bad_request", problem) : null;
+}
+
+/**
+ * Why a path or query does not decode to clean UTF-8 text, or null. Query values are decoded by
+ * URLSearchParams, which replaces a bad escape silently: refused here so a filter is never
+ * something the caller did not send.
+ */
+function decodeProblem(raw, where, forbidden) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return `The request ${where} has a malformed percent-escape (each % must start a valid UTF-8 escape such as %20).`;
+  }
+  if (forbidden.test(decoded)) return `The request ${where} contains a control character (such as NUL).`;
+  return null;
+}
+
+function refusal(status, code, message, headers = {}) {
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    body: JSON.stringify({ error: { code, message } }),
+  };
+}
+
+/** A method name safe to echo: tokens only, and short. */
+function printable(method) {
+  return /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/.test(method) ? method : "(unprintable)";
+}
