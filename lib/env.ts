@@ -31,6 +31,10 @@ const envSchema = z.object({
   UPSERT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
   /** Let flows reach private/loopback addresses the builder did not name explicitly (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /** Anonymous predictions per client IP per public chatflow without its own limit (0: no default limit). */
+  PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(60),
+  /** The window of PUBLIC_RATE_LIMIT_MAX, in seconds. */
+  PUBLIC_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).max(86_400).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -1,10 +1,10 @@
 import { idParams, route } from "@/lib/http/route";
-import { getChatflowOrThrow } from "@/lib/services/chatflows";
+import { getVisibleChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Flowise clients (flowise-sdk, the embed) ask this before streaming; every chatflow here can stream. */
-export const GET = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ params }) => {
-  await getChatflowOrThrow(params.id);
+export const GET = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ params, caller }) => {
+  await getVisibleChatflow(params.id, caller);
   return { isStreaming: true };
 });
 
