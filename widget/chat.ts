@@ -2,6 +2,7 @@ import { streamPrediction, WidgetError } from "./api";
 import type { StreamEvent } from "./sse";
 import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
+import { streamErrorMessage } from "../lib/schemas/stream-error";
 
 interface Ask {
   question: string;
@@ -84,7 +85,7 @@ export class ChatController {
     else if (e.event === "metadata") {
       const q = (e.data as { question?: unknown } | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;
-    } else if (e.event === "error") bot.error = typeof e.data === "string" ? e.data : "The chatbot failed to answer.";
+    } else if (e.event === "error") bot.error = streamErrorMessage(e.data, "The chatbot failed to answer.");
     else return;
     this.opts.onChange();
   }

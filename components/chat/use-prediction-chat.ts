@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import type { GraphProblem } from "@/lib/flow/validate";
 import { readEventStream, type PredictionEvent } from "./sse";
 import type { ChatMessage, SourceDocument, UsedTool } from "./types";
+import { streamErrorMessage } from "@/lib/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
 
@@ -37,7 +38,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         break;
       }
       case "error":
-        patchLast((m) => ({ ...m, error: String(e.data) }));
+        patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
         break;
     }
   }, []);
