@@ -3,3 +3,5 @@ export declare const KNOWN_METHODS: string[];
 export declare const MAX_TARGET_LENGTH: number;
 export type Refusal = { status: number; headers: Record<string, string>; body: string };
 export declare function checkRequest(method: string | undefined, target: string | undefined): Refusal | null;
+export declare function rawRefusal(err: { code?: string } | null): string;
+export declare function guardServer(server: import("node:http").Server): void;

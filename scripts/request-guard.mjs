@@ -62,3 +62,37 @@ function refusal(status, code, message, headers = {}) {
 function printable(method) {
   return /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/.test(method) ? method : "(unprintable)";
 }
+
+const REASONS = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" };
+
+/**
+ * The raw HTTP answer for a request Node's parser rejected before any handler ran (an unknown or
+ * lower-case method, a malformed header, headers too large): node's default is an empty 400, ours
+ * is the error shape. For the server's `clientError` event; also used for CONNECT (`connect` event),
+ * which node otherwise answers by closing the socket.
+ * @param {{ code?: string } | null} err
+ */
+export function rawRefusal(err) {
+  const code = err?.code ?? "";
+  const [status, message] =
+    code === "HPE_HEADER_OVERFLOW" ? [431, "The request headers are too large."]
+    : code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, "The request took too long to arrive."]
+    : code === "CONNECT" ? [405, "Method CONNECT is not allowed."]
+    : [400, "Malformed HTTP request (check the method, the request line and the headers)."];
+  const errorCode = status === 405 ? "method_not_allowed" : "bad_request";
+  const body = JSON.stringify({ error: { code: errorCode, message } });
+  const allow = status === 405 ? `allow: ${KNOWN_METHODS.join(", ")}\r\n` : "";
+  return `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${allow}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+/**
+ * Wires the raw refusals into an http.Server: parser errors and CONNECT get the error shape.
+ * @param {import("node:http").Server} server
+ */
+export function guardServer(server) {
+  server.on("clientError", (err, socket) => {
+    if (socket.writable && !socket.destroyed) socket.end(rawRefusal(err));
+    else socket.destroy();
+  });
+  server.on("connect", (_req, socket) => socket.end(rawRefusal({ code: "CONNECT" })));
+}

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
-import { checkRequest } from "./request-guard.mjs";
+import { checkRequest, guardServer } from "./request-guard.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -65,6 +65,7 @@ const server = http.createServer((req, res) => {
   }
   handle(req, res);
 });
+guardServer(server);
 server.listen(port, host, () => console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`));
 
 const stop = () => server.close(() => process.exit(0));
