@@ -5,3 +5,6 @@ export type Refusal = { status: number; headers: Record<string, string>; body: s
 export declare function checkRequest(method: string | undefined, target: string | undefined): Refusal | null;
 export declare function rawRefusal(err: { code?: string } | null): string;
 export declare function guardServer(server: import("node:http").Server): void;
+export declare function createAppServer(
+  handle: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown,
+): import("node:http").Server;

@@ -1,3 +1,5 @@
+import http from "node:http";
+
 // Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
 // body for methods it does not know and 500 for TRACE or a path whose percent-escapes do not decode
 // (`%ff`): a caller's mistake must get our error shape and a 4xx instead. Plain ESM because
@@ -95,4 +97,35 @@ export function guardServer(server) {
     else socket.destroy();
   });
   server.on("connect", (_req, socket) => socket.end(rawRefusal({ code: "CONNECT" })));
+}
+
+/**
+ * The HTTP server of `npm start`, around Next's request handler: records the socket's address for
+ * rate limits, refuses unknown methods and malformed paths (checkRequest) and parser errors in
+ * the error shape, and keeps /API/… (wrong case) out of the pages.
+ * @param {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown} handle
+ */
+export function createAppServer(handle) {
+  const server = http.createServer((req, res) => {
+    // Only this server may say who the client is; a header sent by the client is dropped.
+    delete req.headers["x-switchyard-client-ip"];
+    req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";
+    // Unknown methods (TRACE…) and paths that do not decode never reach Next, which answers them 500.
+    const refused = checkRequest(req.method, req.url);
+    if (refused) {
+      res.writeHead(refused.status, refused.headers);
+      res.end(refused.body);
+      return;
+    }
+    // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
+      res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify({ error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` } }));
+      return;
+    }
+    handle(req, res);
+  });
+  guardServer(server);
+  return server;
 }

@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { checkRequest, guardServer } from "../../scripts/request-guard.mjs";
+import { createAppServer } from "../../scripts/request-guard.mjs";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
 type RouteModule = Record<string, unknown>;
@@ -41,16 +41,14 @@ export async function loadApiRoutes(): Promise<AppRoute[]> {
 
 /**
  * Serves every route file of app/api over real HTTP on 127.0.0.1 the way production does:
- * scripts/start.mjs's request guard first, then Next's app-router rules (params decoded, HEAD from
+ * scripts/start.mjs's server (createAppServer) first, then Next's app-router rules (params decoded, HEAD from
  * GET, OPTIONS answered with Allow, other unexported methods an empty 405). A handler that throws
  * answers 500, as Next would. `replace` swaps a route's handlers (next-auth needs Next's request
  * context, which a bare server does not have).
  */
 export async function serveApp(routes: AppRoute[], replace: Record<string, RouteModule> = {}) {
-  const server = http.createServer(async (req, res) => {
-    req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";
-    const refused = checkRequest(req.method, req.url);
-    if (refused) return void res.writeHead(refused.status, refused.headers).end(refused.body);
+  // The production server of scripts/start.mjs, with the route files in place of Next.
+  const server = createAppServer(async (req, res) => {
     try {
       const response = await dispatch(routes, replace, req);
       await send(res, response, req.method === "HEAD");
@@ -60,7 +58,6 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
       res.end();
     }
   });
-  guardServer(server);
   // Sockets handed to the `connect` event or refused by the parser leave the HTTP server's own
   // tracking; keep them all so close() never waits on one.
   const sockets = new Set<import("node:net").Socket>();

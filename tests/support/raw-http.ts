@@ -29,7 +29,7 @@ export function rawRequest(
       clearTimeout(timer);
       resolve(parse(Buffer.concat(chunks)));
     });
-    const headers = { host: `127.0.0.1:${port}`, connection: "close", ...req.headers };
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, connection: "close", ...req.headers };
     if (req.body) headers["content-length"] = String(req.body.length);
     const head = `${req.method} ${req.target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
     socket.write(Buffer.concat([Buffer.from(head, "latin1"), req.body ?? Buffer.alloc(0)]));
