@@ -67,7 +67,9 @@ export function originMayChat(chatflow: Pick<Chatflow, "isPublic" | "allowedOrig
  * 404, the same answer as an unknown id); signed-in users and keys in scope see any, for previews.
  */
 export async function getPublicChatbotConfig(args: { chatflowId: string; caller: Caller; origin: string | null }): Promise<PublicChatbotConfig> {
-  const chatflow = await getVisibleChatflow(args.chatflowId, args.caller);
+  const chatflow = await findChatflowById({ id: args.chatflowId });
+  const visible = chatflow && (chatflow.isPublic || args.caller.kind !== "anonymous");
+  if (!visible) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
   const config = readConfig(chatflow.chatbotConfig);
   const env = getEnv();
   return {
@@ -85,17 +87,6 @@ export async function getPublicChatbotConfig(args: { chatflowId: string; caller:
     },
     originAllowed: args.origin === null ? null : args.caller.kind !== "anonymous" || originMayChat(chatflow, args.origin),
   };
-}
-
-/**
- * A chatflow as an anonymous route may show it: a private one is 404 to anonymous callers, with the
- * same status, code and message as an unknown id, so private ids cannot be probed.
- */
-export async function getVisibleChatflow(chatflowId: string, caller: Caller): Promise<Chatflow> {
-  const chatflow = await findChatflowById({ id: chatflowId });
-  const visible = chatflow && (chatflow.isPublic || caller.kind !== "anonymous");
-  if (!visible) throw new AppError("not_found", `Chatflow ${chatflowId} not found.`);
-  return chatflow;
 }
 
 /**
