@@ -2,6 +2,20 @@ import { NextRequest } from "next/server";
 import { AppError } from "../errors";
 import { readBodyCapped } from "./route";
 
+/** The actions next-auth 4 serves (`/api/auth/<action>/…`); it answers others with a plain-text 400. */
+const AUTH_ACTIONS = ["providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "_log"];
+
+/**
+ * Checks a request to next-auth before next-auth sees it: an unknown action is 404 and a POST must
+ * be a form its client would send (see checkAuthPost). Returns the request to hand to next-auth.
+ */
+export async function checkAuthRequest(req: Request, action: string | undefined): Promise<Request> {
+  if (!action || !AUTH_ACTIONS.includes(action)) {
+    throw new AppError("not_found", `No sign-in route ${new URL(req.url).pathname.slice(0, 200)}.`);
+  }
+  return req.method === "POST" ? checkAuthPost(req) : req;
+}
+
 /** Sign-in forms are a few hundred bytes; anything near this is not next-auth's client. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
 

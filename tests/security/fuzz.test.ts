@@ -8,7 +8,7 @@ import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { checkAuthPost } from "../../lib/http/auth-request";
+import { checkAuthRequest } from "../../lib/http/auth-request";
 import { errorResponse } from "../../lib/http/responses";
 
 // Finding 6: 12,000 fuzzed requests, 478 answered 500. This run sends FUZZ_COUNT (default 3,000)
@@ -45,18 +45,15 @@ async function nextTransactionId(): Promise<string> {
   return row.xid;
 }
 
-/** next-auth needs Next's request context; here its POST is served up to the check that guards it. */
-const authStandIn = {
-  GET: () => new Response(null, { status: 204 }),
-  async POST(req: Request) {
-    try {
-      await checkAuthPost(req);
-      return new Response(null, { status: 204 });
-    } catch (err) {
-      return errorResponse(err);
-    }
-  },
-};
+/** next-auth needs Next's request context; here it is served up to the check that guards it. */
+async function authStandIn(req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) {
+  try {
+    await checkAuthRequest(req, ((await ctx.params).nextauth as string[] | undefined)?.[0]);
+    return new Response(null, { status: 204 });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
 
 async function post(path: string, headers: Record<string, string>, body: unknown) {
   const res = await fetch(`${app.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -70,7 +67,7 @@ beforeAll(async () => {
   resetEnvForTests();
   routes = await loadApiRoutes();
   const realAuth = routes.find((r) => r.file === AUTH_ROUTE)!.module;
-  app = await serveApp(routes, { [AUTH_ROUTE]: { ...realAuth, ...authStandIn } });
+  app = await serveApp(routes, { [AUTH_ROUTE]: { ...realAuth, GET: authStandIn, POST: authStandIn } });
   const admin = await setupFirstAdmin({ email: "admin@fuzz.test", name: "Admin", password: "admin-pass-123" });
   const adminSession = await auth.session(admin.id, "admin@fuzz.test");
   const graph = {

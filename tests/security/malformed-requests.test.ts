@@ -150,7 +150,10 @@ describe("methods a route does not implement", () => {
 
 describe("next-auth POSTs that its client would never send", () => {
   const post = (type: string | null, body: string | Buffer) =>
-    call(nextAuth.POST as never, { method: "POST", path: "/api/auth/callback/credentials", headers: type ? { "content-type": type } : {}, rawBody: body as string });
+    call(nextAuth.POST as never, {
+      method: "POST", path: "/api/auth/callback/credentials", params: { nextauth: ["callback", "credentials"] } as never,
+      headers: type ? { "content-type": type } : {}, rawBody: body as string,
+    });
 
   it("a JSON content type (with or without JSON), no content type, or multipart: 415", async () => {
     for (const [type, body] of [["application/json", "not json"], ["application/json", '{"email":"a"}'], [null, "x"], ["multipart/form-data; boundary=x", "--x--"]] as const) {
@@ -165,6 +168,14 @@ describe("next-auth POSTs that its client would never send", () => {
       const res = await post("application/x-www-form-urlencoded", body);
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe("bad_request");
+    }
+  });
+
+  it("an action next-auth does not have: 404 in the error shape (next-auth itself answers plain text)", async () => {
+    for (const method of ["GET", "POST"]) {
+      const res = await call(nextAuth[method as "GET"] as never, { method, path: "/api/auth/v1/nope", params: { nextauth: ["v1", "nope"] } as never });
+      expect(res.status).toBe(404);
+      expect(res.json.error).toEqual({ code: "not_found", message: "No sign-in route /api/auth/v1/nope." });
     }
   });
 
