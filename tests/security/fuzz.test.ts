@@ -94,11 +94,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const t = Date.now();
   await app?.close();
-  console.log("app closed", Date.now() - t);
   await stub?.close();
-  console.log("stub closed", Date.now() - t);
 });
 
 type Finding = { i: number; req: FuzzRequest; res?: RawResponse; problem: string };

@@ -69,7 +69,6 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, port, close: () => new Promise<void>((r) => {
     server.close(() => r());
-    if (process.env.APP_SERVER_DEBUG) console.log(`[app-server] closing with ${sockets.size} open sockets`);
     for (const socket of sockets) socket.destroy();
   }) };
 }
