@@ -66,6 +66,19 @@ function plausibleBody(r: Rng, fx: FuzzFixtures): Record<string, unknown> {
     () => ({ chatflowId: id(), ids: [id()], filter: { q: r.pick(STRINGS) } }),
     () => ({ overrideConfig: { [r.pick(["baseURL", "serverUrl", "sessionId", "temperature"])]: r.pick(STRINGS) }, stopNodeId: r.pick(STRINGS) }),
     () => ({ expectedVersion: r.pick([1, -1, "x", 1e30]), graph: { nodes: r.pick([[], "x", null]), edges: [] } }),
+    () => ({
+      question: "look", uploads: [{ type: r.pick(["file", "audio", "url", "x"]), name: r.pick(STRINGS), mime: r.pick(["image/png", "audio/webm", "text/html"]),
+        data: r.pick(["data:image/png;base64,!!!", "data:,", "data:image/png;base64,iVBORw0KGgo=", "http://127.0.0.1:1/x", "", "data:audio/webm;base64,AAAA"]) }],
+    }),
+    () => ({
+      graph: {
+        nodes: [
+          { id: "model", type: "chatOpenAICompatible", position: { x: 0, y: 0 }, data: { inputs: { temperature: r.pick([0.5, "hot", -1, 1e308]), maxTokens: r.pick([1, -5, "x"]) } } },
+          { id: "conv", type: r.pick(["conversationChain", "llmChain", "nope", "openApiChain"]), position: { x: 1, y: 1 }, data: { inputs: { prompt: r.pick(STRINGS) } } },
+        ],
+        edges: [{ id: "e", source: "model", sourceHandle: r.pick(["model-chatModel", "x", ""]), target: "conv", targetHandle: r.pick(["conv-model", "conv-x"]) }],
+      },
+    }),
   ])();
 }
 
