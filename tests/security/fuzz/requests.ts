@@ -168,8 +168,64 @@ function target(r: Rng, routeFile: string, fx: FuzzFixtures): string {
   return path;
 }
 
+/** A body each writing route accepts, by a part of its file path. */
+function validBody(file: string, fx: FuzzFixtures): Record<string, unknown> | undefined {
+  const bodies: [string, Record<string, unknown>][] = [
+    ["prediction", { question: "hello there", overrideConfig: { sessionId: "fuzz-session" } }],
+    ["chatflows/[id]", { name: "Renamed", description: "about" }],
+    ["chatflows", { name: "New flow", description: "about" }],
+    ["users", { email: "new@fuzz.test", name: "New", password: "new-password-123", role: "builder" }],
+    ["apikey", { name: "new key", permissions: ["predict"] }],
+    ["credentials", { name: "cred", type: "openai", data: { apiKey: "sk-x" } }],
+    ["domains/analyze", { chatflowId: fx.ids[0], filter: {} }],
+    ["domains", { names: ["fuzz.example"] }],
+    ["vector/upsert", { overrideConfig: {} }],
+    ["setup", { email: "root@fuzz.test", name: "Root", password: "root-password-123" }],
+  ];
+  return bodies.find(([part]) => file.includes(part))?.[1];
+}
+
+/** Puts one hostile string (NUL, lone surrogate, control characters) into a random string of a body. */
+function poison(r: Rng, value: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(value);
+  const slots: [Record<string, unknown>, string][] = [];
+  const walk = (o: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === "string") slots.push([o, k]);
+      else if (v && typeof v === "object") walk(v as Record<string, unknown>);
+    }
+  };
+  walk(copy);
+  if (!slots.length) return copy;
+  const [holder, key] = r.pick(slots);
+  holder[key] = `${holder[key]}${r.pick(["\u0000", "\ud800", "\u0001\u001f", "\u0000\u0000x", "'; DROP TABLE x;--"])}`;
+  return copy;
+}
+
+/**
+ * A request that passes every check but one hostile string, from a signed-in admin with real ids:
+ * what reached the database and answered 500 in the attack (NUL after the model was called).
+ */
+function nearlyValid(r: Rng, routes: { file: string; methods: string[] }[], fx: FuzzFixtures): FuzzRequest | null {
+  const route = r.pick(routes.filter((x) => validBody(x.file, fx)));
+  const writes = route.methods.filter((m) => ["POST", "PUT", "PATCH"].includes(m));
+  const body = validBody(route.file, fx);
+  if (!writes.length || !body) return null;
+  const path = route.file.replace(/^app/, "").replace(/\/route\.ts$/, "").replace(/\[nodeId\]/, fx.nodeIds[0]).replace(/\[\w+\]/g, fx.ids[0]);
+  const streaming = route.file.includes("prediction") && r.chance(0.5) ? { streaming: true } : {};
+  return {
+    method: r.pick(writes), target: path,
+    headers: { ...(fx.callers.admin ?? {}), "content-type": "application/json" },
+    body: Buffer.from(JSON.stringify(poison(r, { ...body, ...streaming }))),
+  };
+}
+
 /** The i-th request of a run. */
 export function fuzzRequest(r: Rng, routes: { file: string; methods: string[] }[], fx: FuzzFixtures): FuzzRequest {
+  if (r.chance(0.12)) {
+    const near = nearlyValid(r, routes, fx);
+    if (near) return near;
+  }
   const route = r.pick(routes);
   const roll = r.next();
   const method = roll < 0.65 && route.methods.length ? r.pick(route.methods) : roll < 0.88 ? r.pick(STANDARD) : r.pick(UNKNOWN_METHODS);
