@@ -50,7 +50,7 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
   // The production server of scripts/start.mjs, with the route files in place of Next.
   const server = createAppServer(async (req, res) => {
     try {
-      const response = await dispatch(routes, replace, req);
+      const response = await dispatch(routes, replace, req, res);
       await send(res, response, req.method === "HEAD");
     } catch (err) {
       console.error("[app-server] handler threw:", err);
@@ -73,7 +73,7 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
   }) };
 }
 
-async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>, req: http.IncomingMessage): Promise<Response> {
+async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>, req: http.IncomingMessage, res: http.ServerResponse): Promise<Response> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const found = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
   // Next answers its HTML 404 page here (e.g. `/api/auth/..` normalises to `/api/`).
@@ -92,7 +92,10 @@ async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>
     params[k] = k === found.r.catchAll ? v.split("/").map(decodeURIComponent) : decodeURIComponent(v);
   }
   const abort = new AbortController();
-  req.on("close", () => abort.abort());
+  // The client went away when the response closes unfinished (a request's own "close" only means its body was read).
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const hasBody = method !== "GET" && method !== "HEAD";
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
