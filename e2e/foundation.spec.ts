@@ -48,8 +48,9 @@ test("path tricks do not reach the API unauthenticated", async ({ request }) => 
   const upper = await request.get("/API/V1/chatflows");
   expect(upper.status()).toBe(404);
   expect((await upper.json()).error.code).toBe("not_found");
+  // Refused as an unknown query parameter (the route takes none), never taken as a path.
   const trick = await request.get("/api/v1/apikey?/api/v1/ping");
-  expect(trick.status()).toBe(401);
+  expect(trick.status()).toBe(400);
   const encoded = await request.get("/api/v1/%61pikey");
   expect([401, 404]).toContain(encoded.status());
 });

@@ -60,6 +60,10 @@ const envSchema = z.object({
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "each entry must be host or host:port"))),
   /** Deadline of every model call (chat, embeddings, speech-to-text), in ms; past it the run answers 504. */
   MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Anonymous predictions per client IP per public chatflow without its own limit (0: no default limit). */
+  PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(60),
+  /** The window of PUBLIC_RATE_LIMIT_MAX, in seconds. */
+  PUBLIC_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).max(86_400).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -3,9 +3,9 @@
 // (instrumentation.ts). A small custom server records the socket's address for rate limits.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { createAppServer } from "./request-guard.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -44,26 +44,7 @@ const app = next({ dev: false, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = http.createServer((req, res) => {
-  // Only this server may say who the client is; a header sent by the client is dropped.
-  delete req.headers["x-switchyard-client-ip"];
-  req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";
-  // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
-  const pathname = (req.url ?? "/").split("?")[0];
-  if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
-    // Answered before Next (and its proxy.ts), so it carries lib/http/security-headers.ts's API headers itself.
-    res.writeHead(404, {
-      "content-type": "application/json; charset=utf-8",
-      "x-content-type-options": "nosniff",
-      "x-frame-options": "DENY",
-      "referrer-policy": "strict-origin-when-cross-origin",
-      "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
-    });
-    res.end(JSON.stringify({ error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` } }));
-    return;
-  }
-  handle(req, res);
-});
+const server = createAppServer(handle);
 server.listen(port, host, () => console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`));
 
 const stop = () => server.close(() => process.exit(0));

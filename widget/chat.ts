@@ -2,6 +2,7 @@ import { streamPrediction, WidgetError } from "./api";
 import type { StreamEvent } from "./sse";
 import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
+import { streamErrorMessage } from "../lib/schemas/stream-error";
 
 interface Ask {
   question: string;
@@ -84,7 +85,7 @@ export class ChatController {
     else if (e.event === "metadata") {
       const q = (e.data as { question?: unknown } | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;
-    } else if (e.event === "error") bot.error = errorEventMessage(e.data);
+    } else if (e.event === "error") bot.error = streamErrorMessage(e.data, "The chatbot failed to answer.");
     else return;
     this.opts.onChange();
   }
@@ -117,11 +118,4 @@ export class ChatController {
     this.opts.store.save(this.session);
     this.opts.onChange();
   }
-}
-
-/** The message of an SSE `error` event: `{ code, message }` (older servers sent a bare string). */
-function errorEventMessage(data: unknown): string {
-  if (typeof data === "string") return data;
-  const message = (data as { message?: unknown } | null)?.message;
-  return typeof message === "string" ? message : "The chatbot failed to answer.";
 }

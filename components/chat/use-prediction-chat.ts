@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import type { GraphProblem } from "@/lib/flow/validate";
 import { readEventStream, type PredictionEvent } from "./sse";
 import type { ChatMessage, SourceDocument, UsedTool } from "./types";
+import { streamErrorMessage } from "@/lib/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
 
@@ -37,7 +38,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         break;
       }
       case "error":
-        patchLast((m) => ({ ...m, error: sseErrorMessage(e.data) }));
+        patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
         break;
     }
   }, []);
@@ -84,11 +85,4 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
   }, []);
 
   return { messages, busy, send, reset };
-}
-
-/** The message of an SSE `error` event: `{ code, message }` (older servers sent a bare string). */
-function sseErrorMessage(data: unknown): string {
-  if (typeof data === "string") return data;
-  const message = (data as { message?: unknown } | null)?.message;
-  return typeof message === "string" ? message : "The chatflow failed to answer.";
 }

@@ -10,12 +10,14 @@ export function json(data: unknown, status = 200, headers: Record<string, string
 
 /** Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500. */
 export function errorResponse(err: unknown): Response {
-  const appError = isAppError(err) ? err : toAppError(err);
+  const appError = asAppError(err);
   if (appError.code === "internal") console.error("[switchyard] unhandled error:", err);
   return json(errorBody(appError), appError.status, appError.headers);
 }
 
-function toAppError(err: unknown): AppError {
+/** Any thrown value as an AppError: known database races get their 404/409, the rest `internal`. */
+export function asAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
   // Prisma's "record not found" on a racing delete is a 404, not a server fault.
   const code = (err as { code?: string } | null)?.code;
   if (code === "P2025") return new AppError("not_found", "The record no longer exists.");

@@ -4,6 +4,7 @@ import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
 import { assertSameOriginWrite } from "./same-origin";
 import { withBasicSignInLimit } from "./sign-in-limit";
+import { assertJsonDepth, assertNoNul, declaredQueryKeys, readQuery } from "./input-checks";
 import type { AuthPolicy, Caller } from "./callers";
 
 type Ctx<P, Q, B> = { req: Request; params: P; query: Q; body: B; caller: Caller };
@@ -29,11 +30,13 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
   opts: RouteOptions<P, Q, B>,
   handler: (ctx: Ctx<P, Q, B>) => Promise<unknown>,
 ) {
+  // Routes without a query schema accept no query parameters at all.
+  const queryKeys = declaredQueryKeys(opts.query);
   return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
       // Ids are checked before anything else, including authentication: a malformed id is 400.
       const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
-      const query = parseWith(opts.query, Object.fromEntries(new URL(req.url).searchParams), "query") as Q;
+      const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
       const caller = await withBasicSignInLimit(req, () => authenticate(req, opts.auth));
       // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
       // callers cannot be forged by another site, so the CSRF check is for sessions alone.
@@ -57,7 +60,10 @@ export function parseWith<T>(schema: ZodType<T> | undefined, input: unknown, whe
   throw new AppError(code, details.map((d) => `${d.field}: ${d.message}`).join("; "), { details });
 }
 
-/** Reads a JSON body with a size cap and a clear error for the wrong media type or bad JSON. */
+/**
+ * Reads a JSON body with a size cap and a clear error for the wrong media type or bad JSON; refuses
+ * nesting deeper than MAX_JSON_DEPTH and NUL characters (naming the field) before anything uses it.
+ */
 export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
@@ -65,11 +71,15 @@ export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<un
   }
   const text = (await readBodyCapped(req, maxBytes)).toString("utf8");
   if (!text.trim()) return {};
+  assertJsonDepth(text);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError("bad_request", "Body is not valid JSON.");
   }
+  assertNoNul(value, "body");
+  return value;
 }
 
 /** Reads a request body up to `maxBytes`; 413 `what` is larger beyond that (declared or streamed). */

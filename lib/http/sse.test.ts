@@ -22,7 +22,29 @@ describe("sseResponse", () => {
       throw new AppError("upstream_unavailable", "The model is down.");
     });
     const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
-    expect(events).toEqual([{ event: "error", data: { code: expect.any(String), message: "The model is down." } }, { event: "end", data: "[DONE]" }]);
+    expect(events).toEqual([{ event: "error", data: { code: "upstream_unavailable", message: "The model is down." } }, { event: "end", data: "[DONE]" }]);
+  });
+
+  it("reports a caller mistake found after the stream started as error {code, message}, then end", async () => {
+    const res = sseResponse(async (send) => {
+      send("start", "");
+      throw new AppError("validation_failed", "body.question: must not contain a NUL character.");
+    });
+    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(events).toEqual([
+      { event: "start", data: "" },
+      { event: "error", data: { code: "validation_failed", message: "body.question: must not contain a NUL character." } },
+      { event: "end", data: "[DONE]" },
+    ]);
+  });
+
+  it("hides the details of an unexpected failure behind code internal", async () => {
+    const res = sseResponse(async () => {
+      throw new Error("secret stack detail");
+    });
+    const text = await res.text();
+    expect(text).not.toContain("secret stack detail");
+    expect(text).toContain(JSON.stringify({ event: "error", data: { code: "internal", message: "The chatflow failed to answer." } }));
   });
 
   it("aborts the work when the reader goes away", async () => {

@@ -1,4 +1,4 @@
-import { isAppError } from "../errors";
+import { asAppError } from "./responses";
 
 export type SendEvent = (event: string, data: unknown) => void;
 
@@ -7,7 +7,7 @@ const HEARTBEAT_MS = 15_000;
 /**
  * A Server-Sent Events response in Flowise's shape: every message is `data: {"event","data"}`.
  * Sends heartbeat comments while the work is quiet, aborts the work when the client goes away,
- * turns a failure into an `error` event, and always ends with an `end` event.
+ * turns a failure into an `error` event `{ code, message }`, and always ends with an `end` event.
  */
 export function sseResponse(
   work: (send: SendEvent, signal: AbortSignal) => Promise<void>,
@@ -30,10 +30,12 @@ export function sseResponse(
       try {
         await work(send, abort.signal);
       } catch (err) {
-        // A client that went away is not a server fault.
-        if (!isAppError(err) && !abort.signal.aborted) console.error("[switchyard] streaming run failed:", err);
-        // The same { code, message } as a JSON error body, so a client tells a timeout from a refusal.
-        send("error", isAppError(err) ? { code: err.code, message: err.message } : { code: "internal", message: "The chatflow failed to answer." });
+        // The same {code, message} a JSON answer carries, so clients show the real reason. A client
+        // that went away is not a server fault.
+        const problem = asAppError(err);
+        if (problem.code === "internal" && !abort.signal.aborted) console.error("[switchyard] streaming run failed:", err);
+        const message = problem.code === "internal" ? "The chatflow failed to answer." : problem.message;
+        send("error", { code: problem.code, message });
       } finally {
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);

@@ -50,13 +50,23 @@ export interface PreparedPrediction {
 function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
   if (req.caller.kind === "apiKey") return assertChatflowInScope(req.caller, chatflow.id);
   if (req.caller.kind === "user") return;
-  if (!chatflow.isPublic) throw new AppError("unauthorized", "This chatflow is private: send Authorization: Bearer <API key>.");
+  // The same answer as for an unknown id, so the public cannot learn which private ids exist.
+  if (!chatflow.isPublic) throw new AppError("not_found", `Chatflow ${req.chatflowId} not found.`);
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
   }
-  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) {
-    enforceRateLimit(`predict:${chatflow.id}:${req.clientIp}`, chatflow.rateLimitMax, chatflow.rateLimitWindowSec * 1000);
-  }
+  const limit = publicRateLimit(chatflow);
+  if (limit) enforceRateLimit(`predict:${chatflow.id}:${req.clientIp}`, limit.max, limit.windowSec * 1000);
+}
+
+/**
+ * The limit on anonymous predictions per client IP: the chatflow's own, else the server's default
+ * (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SEC; a max of 0 turns the default off).
+ */
+export function publicRateLimit(chatflow: Pick<Chatflow, "rateLimitMax" | "rateLimitWindowSec">): { max: number; windowSec: number } | null {
+  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
+  const env = getEnv();
+  return env.PUBLIC_RATE_LIMIT_MAX > 0 ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC } : null;
 }
 
 /** Splits and checks uploads: images need a model that takes them, audio needs speech-to-text on. */

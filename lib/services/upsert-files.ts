@@ -62,6 +62,10 @@ export async function readMultipartUpsert(req: Request, limits: UploadLimits): P
       files.push(checkUpsertFile(value.name, Buffer.from(await value.arrayBuffer()), limits));
       continue;
     }
+    // PostgreSQL cannot store NUL in text: refuse it here, before any embedding call.
+    if (key.includes("\u0000") || value.includes("\u0000")) {
+      throw new AppError("bad_request", `Form field "${key.replace(/\u0000/g, "")}": must not contain a NUL character.`);
+    }
     const prev = fields[key];
     fields[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
   }

@@ -68,6 +68,8 @@ describe("streaming", () => {
       const res = await post(conversationId, { question: "hello", streaming: true });
       const events = parseSse(await res.text());
       expect(events.map((e) => e.event)).toContain("error");
+      // The same {code, message} as a JSON error body.
+      expect(events.find((e) => e.event === "error")?.data).toEqual({ code: expect.any(String), message: expect.any(String) });
       expect(events.at(-1)?.event).toBe("end");
     } finally {
       stub.setBrain(demoBrain);

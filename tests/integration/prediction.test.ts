@@ -156,10 +156,11 @@ describe("validation and access", () => {
     expect(badSession.json.error.message).toContain("body.overrideConfig.sessionId");
   });
 
-  it("answers 400/404/401/403 for bad ids, unknown flows, missing keys and keys out of scope", async () => {
+  it("answers 400/404/403 for bad ids, unknown flows, private flows without a key and keys out of scope", async () => {
     expect((await predict("not-a-uuid", { question: "x" })).status).toBe(400);
     expect((await predict("3f1c2b9a-1111-4222-8333-944455556666", { question: "x" })).status).toBe(404);
-    expect((await predict("conversation", { question: "x" }, {})).status).toBe(401);
+    // Private to the public: the same 404 as an unknown id.
+    expect((await predict("conversation", { question: "x" }, {})).status).toBe(404);
     const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, systemCaller);
     const out = await predict("conversation", { question: "x" }, auth.bearer(scoped.key));
     expect(out.status).toBe(403);

@@ -129,10 +129,10 @@ describe("public prediction from browsers", () => {
     expect((await preflight(id, SHOP)).headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("needs a key for a private chatflow even from a listed origin", async () => {
+  it("needs a key for a private chatflow even from a listed origin (404, as for an unknown id)", async () => {
     const id = await createFlow({ graph: graph(false), allowedOrigins: [SHOP] });
     const res = await predict(id, { origin: SHOP });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(404);
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { METHOD_REFUSAL } from "../../../lib/http/methods";
 
 /**
  * Every route handler under app/api/v1, found on disk (so a new route is covered without editing
@@ -39,7 +40,9 @@ export async function apiRoutes(): Promise<ApiRoute[]> {
     const template = `/api/v1/${path.relative(API_DIR, path.dirname(file)).split(path.sep).join("/")}`;
     const mod = (await import(file)) as Record<string, unknown>;
     for (const method of METHODS) {
-      if (typeof mod[method] === "function") routes.push({ file, template, method, handler: mod[method] as Handler });
+      const handler = mod[method];
+      // The 405 answers of refuseOtherMethods are not routes (tests/security/malformed-requests covers them).
+      if (typeof handler === "function" && !(METHOD_REFUSAL in handler)) routes.push({ file, template, method, handler: mod[method] as Handler });
     }
   }
   return routes;

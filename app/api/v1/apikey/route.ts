@@ -3,6 +3,7 @@ import { json } from "@/lib/http/responses";
 import { manageKeys } from "@/lib/http/policies";
 import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { createApiKey, listApiKeysDto } from "@/lib/services/api-keys";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 
 export const GET = route({ auth: manageKeys }, async () => listApiKeysDto());
@@ -10,3 +11,5 @@ export const GET = route({ auth: manageKeys }, async () => listApiKeysDto());
 export const POST = route({ auth: manageKeys, body: createApiKeySchema }, async ({ body, caller }) =>
   json(await createApiKey(body, caller), 201),
 );
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

@@ -3,6 +3,7 @@ import { json } from "@/lib/http/responses";
 import { manageChatflows } from "@/lib/http/policies";
 import { createChatflowSchema } from "@/lib/schemas/chatflow";
 import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 
 export const GET = route({ auth: manageChatflows }, async ({ caller }) => listChatflowsFor(caller));
@@ -10,3 +11,5 @@ export const GET = route({ auth: manageChatflows }, async ({ caller }) => listCh
 export const POST = route({ auth: manageChatflows, body: createChatflowSchema }, async ({ body, caller }) =>
   json(await createChatflow(body, caller), 201),
 );
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

@@ -4,6 +4,7 @@ import { enforceRateLimit } from "@/lib/http/rate-limit";
 import { clientIp } from "@/lib/http/client-ip";
 import { setupAdminSchema } from "@/lib/schemas/user";
 import { needsSetup, setupFirstAdmin } from "@/lib/services/users";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Whether the one-time setup is still open. */
 export const GET = route({ auth: { anonymous: true, session: true } }, async () => ({ needsSetup: await needsSetup() }));
@@ -13,3 +14,5 @@ export const POST = route({ auth: { anonymous: true }, body: setupAdminSchema },
   enforceRateLimit(`setup:${clientIp(req)}`, 10, 60_000);
   return json(await setupFirstAdmin(body), 201);
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

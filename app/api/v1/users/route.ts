@@ -3,8 +3,11 @@ import { json } from "@/lib/http/responses";
 import { adminsOnly } from "@/lib/http/policies";
 import { createUserSchema } from "@/lib/schemas/user";
 import { createUser, listUsersDto } from "@/lib/services/users";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 
 export const GET = route({ auth: adminsOnly }, async () => listUsersDto());
 
 export const POST = route({ auth: adminsOnly, body: createUserSchema }, async ({ body }) => json(await createUser(body), 201));
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

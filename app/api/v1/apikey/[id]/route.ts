@@ -1,5 +1,8 @@
 import { idParams, route } from "@/lib/http/route";
 import { revokeApiKey } from "@/lib/services/api-keys";
 import { manageKeys } from "@/lib/http/policies";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const DELETE = route({ auth: manageKeys, params: idParams }, async ({ params }) => revokeApiKey(params.id));
+
+export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods("DELETE");

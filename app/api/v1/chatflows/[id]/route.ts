@@ -2,6 +2,7 @@ import { idParams, route } from "@/lib/http/route";
 import { updateChatflowSchema } from "@/lib/schemas/chatflow";
 import { deleteChatflow, getChatflowOrThrow, toChatflowDto, updateChatflow } from "@/lib/services/chatflows";
 import { manageChatflows } from "@/lib/http/policies";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: manageChatflows, params: idParams }, async ({ params, caller }) =>
   toChatflowDto(await getChatflowOrThrow(params.id, caller)),
@@ -14,3 +15,5 @@ export const PUT = route({ auth: manageChatflows, params: idParams, body: update
 export const DELETE = route({ auth: manageChatflows, params: idParams }, async ({ params, caller }) =>
   deleteChatflow(params.id, caller),
 );
+
+export const { POST, PATCH } = refuseOtherMethods("GET", "PUT", "DELETE");

@@ -2,6 +2,7 @@ import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { deleteChatMessagesQuery, listChatMessagesQuery } from "@/lib/schemas/chat-message";
 import { deleteChatMessages, listChatMessages, messageAdmins } from "@/lib/services/chat-messages";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/chatmessage/{chatflow_id}: matching messages as a JSON array; X-Total-Count holds all matches. */
 export const GET = route({ auth: messageAdmins, params: idParams, query: listChatMessagesQuery }, async ({ params, query, caller }) => {
@@ -13,3 +14,5 @@ export const GET = route({ auth: messageAdmins, params: idParams, query: listCha
 export const DELETE = route({ auth: messageAdmins, params: idParams, query: deleteChatMessagesQuery }, async ({ params, query, caller }) =>
   deleteChatMessages(params.id, query, caller),
 );
+
+export const { POST, PUT, PATCH } = refuseOtherMethods("GET", "DELETE");

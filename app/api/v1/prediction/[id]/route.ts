@@ -6,6 +6,7 @@ import { getEnv } from "@/lib/env";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
 import { preparePrediction } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** API keys with `predict`, studio users (stored as INTERNAL chats), or anyone on a public chatflow. */
 const auth = { apiKey: "predict", session: true, anonymous: true } as const;
@@ -34,3 +35,5 @@ export const POST = withCors(route({ auth, params: idParams, body: predictionBod
     });
   }, req.signal);
 }), corsOrigins);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

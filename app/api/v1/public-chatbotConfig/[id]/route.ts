@@ -1,6 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 /**
  * The embed widget's settings. Readable from any page (no cookies cross-origin), so a page whose
@@ -13,3 +14,5 @@ const handler = route({ auth: { anonymous: true, session: true, apiKey: "predict
 export const GET: typeof handler = async (req, ctx) => withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" });
 
 export const OPTIONS = async () => new Response(null, { status: 204, headers: { ...anyOriginHeaders(), "access-control-allow-methods": "GET, OPTIONS" } });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

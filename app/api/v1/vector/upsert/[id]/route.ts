@@ -3,6 +3,7 @@ import { idParams, readJson, route } from "@/lib/http/route";
 import { upsertVectors } from "@/lib/services/upsert";
 import { readMultipartUpsert } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** API keys with `upsert` (scoped to the chatflow) and studio users. */
 const auth = { apiKey: "upsert", session: true } as const;
@@ -17,3 +18,5 @@ export const POST = route({ auth, params: idParams }, async ({ req, params, call
   const input = fromJsonBody(await readJson(req));
   return upsertVectors({ chatflowId: params.id, caller, files: [], ...input });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { nodeIdSchema } from "@/lib/schemas/graph";
 import { clearVectorStore } from "@/lib/services/vector-stores";
+import { refuseOtherMethods } from "@/lib/http/methods";
 
 const params = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeIdSchema });
 
@@ -9,3 +10,5 @@ const params = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeI
 export const DELETE = route({ auth: { session: true, apiKey: "upsert" }, params }, async ({ params, caller }) =>
   clearVectorStore(params.id, params.nodeId, caller),
 );
+
+export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods("DELETE");
