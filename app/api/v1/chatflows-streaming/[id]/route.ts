@@ -1,8 +1,9 @@
 import { idParams, route } from "@/lib/http/route";
-import { getChatflowOrThrow } from "@/lib/services/chatflows";
+import { runChatflow } from "@/lib/http/policies";
+import { getRunnableChatflow } from "@/lib/services/predictions";
 
 /** Flowise clients (flowise-sdk, the embed) ask this before streaming; every chatflow here can stream. */
-export const GET = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ params }) => {
-  await getChatflowOrThrow(params.id);
+export const GET = route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
+  await getRunnableChatflow(params.id, caller);
   return { isStreaming: true };
 });

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { domainUsers } from "@/lib/services/domains";
+import { domainUsers } from "@/lib/http/policies";
 import { listRecentAnalysisRuns } from "@/lib/services/domains-analysis";
 
 /** GET /api/v1/domains/runs: the 20 most recent analysis runs with their progress. */

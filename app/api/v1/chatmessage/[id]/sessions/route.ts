@@ -1,6 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { listSessionsQuery } from "@/lib/schemas/chat-message";
-import { listSessions, messageAdmins } from "@/lib/services/chat-messages";
+import { messageAdmins } from "@/lib/http/policies";
+import { listSessions } from "@/lib/services/chat-messages";
 
 /** GET /api/v1/chatmessage/{chatflow_id}/sessions: the Conversations view's session list. */
 export const GET = route({ auth: messageAdmins, params: idParams, query: listSessionsQuery }, async ({ params, query, caller }) =>
