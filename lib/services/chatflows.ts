@@ -72,7 +72,11 @@ export async function listChatflowsFor(caller: Caller) {
  * id (ids are no oracle); an API key scoped to other chatflows gets 403.
  */
 export async function getChatflowOrThrow(id: string, caller?: Caller, action: Action = "chatflow.read"): Promise<Chatflow> {
-  if (caller) assertChatflowInScope(caller, id);
+  if (caller) {
+    assertChatflowInScope(caller, id);
+    // Not allowed on any chatflow (e.g. a `domains` key analysing without `predict`): 403, no lookup.
+    assertMay(caller, action, `do '${action}' on chatflows${caller.kind === "apiKey" ? " with this API key" : ""}`);
+  }
   const row = await findChatflowById({ id });
   if (!row || (caller && !mayAct(caller, action, row.ownerId))) throw new AppError("not_found", `Chatflow ${id} not found.`);
   return row;
