@@ -115,3 +115,8 @@ export function assertChatflowInScope(caller: Caller, chatflowId: string): void 
 export function assertMay(caller: Caller, action: Action, what: string): void {
   if (grantFor(caller, action) === "none") throw new AppError("forbidden", `You may not ${what}.`);
 }
+
+/** Whether a role may do an action at all (the studio hides what it may not). */
+export function roleMay(role: Role, action: Action): boolean {
+  return rule(action).roles[role] !== "none";
+}
