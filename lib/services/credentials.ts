@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { getDb } from "../db/client";
 import type { Caller } from "../auth/caller";
-import { assertMay, grantFor, mayAct, ownerFilter, actingUserId } from "../auth/permissions";
+import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../auth/permissions";
 import { getDefinition } from "../nodes/registry";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, type CredentialType } from "../schemas/credential";
@@ -98,6 +98,24 @@ export async function resolveCredential(id: string): Promise<Record<string, stri
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
   return decryptJson<Record<string, string>>(row.encrypted);
+}
+
+/**
+ * Like resolveCredential, for a chatflow owned by `ownerId`: a builder's chatflow runs only with
+ * the builder's own credentials and those shared with all builders (also after a transfer, or
+ * after an admin stops sharing one). Unowned chatflows and admins' use any.
+ */
+export async function resolveCredentialForOwner(id: string, ownerId: string | null): Promise<Record<string, string>> {
+  const values = await resolveCredential(id);
+  if (!ownerId) return values;
+  const db = await getDb();
+  const [owner, row] = await Promise.all([
+    db.user.findUnique({ where: { id: ownerId }, select: { role: true } }),
+    db.credential.findUnique({ where: { id }, select: { ownerId: true, sharedWithBuilders: true } }),
+  ]);
+  const role = owner?.role ?? "builder";
+  if (rule("credential.use").roles[role] === "any" || row?.ownerId === ownerId || row?.sharedWithBuilders) return values;
+  throw new AppError("forbidden", `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`);
 }
 
 /** The credential ids a graph (and its speech-to-text setting) refers to, with the node of each. */

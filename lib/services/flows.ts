@@ -1,7 +1,7 @@
 import { buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow } from "../flow";
 import { getEnv } from "../env";
 import { createGuardedFetch } from "../security/outbound";
-import { resolveCredential } from "./credentials";
+import { resolveCredential, resolveCredentialForOwner } from "./credentials";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 
@@ -11,13 +11,16 @@ export const flowCache = (holder.__switchyardFlows ??= new FlowCache());
 
 let defaultFetch: typeof fetch | undefined;
 
-/** What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. */
-export function buildContext(chatflowId: string): BuildContext {
+/**
+ * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. With
+ * `ownerId`, only credentials the chatflow's owner may use resolve (a builder: own or shared).
+ */
+export function buildContext(chatflowId: string, ownerId?: string | null): BuildContext {
   const env = getEnv();
   defaultFetch ??= createGuardedFetch({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true" }) as typeof fetch;
   return {
     chatflowId,
-    resolveCredential,
+    resolveCredential: ownerId === undefined ? resolveCredential : (id) => resolveCredentialForOwner(id, ownerId),
     env: {
       OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
       OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL,
@@ -46,9 +49,9 @@ function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
 export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
   const overrides = nodeOverrides(overrideConfig);
   const key = { chatflowId: chatflow.id, version: chatflow.version };
-  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id)));
+  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id, chatflow.ownerId)));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
-  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id)));
+  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId)));
 }
 
 function stableJson(value: unknown): string {

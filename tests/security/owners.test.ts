@@ -83,6 +83,21 @@ describe("a builder and an admin's objects", () => {
     expect(row.ownerId).toBe(adminId);
   });
 
+  it("a builder's chatflow stops using an admin's credential once it is no longer shared", async () => {
+    const cred = await newCredential(admin);
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: true } });
+    const graph = exampleFlow("conversation.json").graph;
+    graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = cred.id;
+    const flow = await newFlowRaw(builder, graph);
+    expect(flow.status).toBe(201);
+    const ask = () => call(prediction.POST, { method: "POST", params: { id: flow.json.id }, headers: builder, body: { question: "hi" } });
+    expect((await ask()).status).toBe(200);
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: false } });
+    const refused = await ask();
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toContain(cred.id);
+  });
+
   it("lists and revokes only their own API keys; others' keys are 404", async () => {
     const adminKey = (await newKey(admin, { permissions: ["predict"] })).json;
     const own = (await newKey(builder, { permissions: ["predict"] })).json;

@@ -2,8 +2,13 @@ import { idParams, route } from "@/lib/http/route";
 import { runChatflow } from "@/lib/http/policies";
 import { getRunnableChatflow } from "@/lib/services/predictions";
 
-/** Flowise clients (flowise-sdk, the embed) ask this before streaming; every chatflow here can stream. */
+/**
+ * Flowise clients (flowise-sdk, the embed) ask this before streaming, without credentials; every
+ * chatflow here can stream. Anonymous callers get the same answer for any id without a lookup (no
+ * oracle for private ids; the prediction decides access). Keys and users are checked: a key scoped
+ * elsewhere gets 403, another user's private chatflow 404.
+ */
 export const GET = route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
-  await getRunnableChatflow(params.id, caller);
+  if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
   return { isStreaming: true };
 });
