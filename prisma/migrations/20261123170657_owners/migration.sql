@@ -24,7 +24,7 @@ ALTER TABLE "ApiKey" ADD CONSTRAINT "ApiKey_createdById_fkey" FOREIGN KEY ("crea
 ALTER TABLE "Credential" ADD CONSTRAINT "Credential_ownerId_fkey" FOREIGN KEY ("ownerId") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 -- Written by hand: existing chatflows and credentials get the oldest admin as owner (admins manage
--- everything anyway; builders lose access to objects that were never theirs).
+-- everything anyway, builders lose access to objects that were never theirs).
 UPDATE "Chatflow" SET "ownerId" = (SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "createdAt", "id" LIMIT 1)
 WHERE "ownerId" IS NULL;
 UPDATE "Credential" SET "ownerId" = (SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "createdAt", "id" LIMIT 1)
