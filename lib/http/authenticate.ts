@@ -45,7 +45,7 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
 
 async function callerFromApiKey(key: string): Promise<Caller> {
   const prefix = apiKeyPrefix(key);
-  const row = prefix ? await apiKeyCache.get(prefix, () => findApiKeyByPrefix({ prefix })) : null;
+  const row = prefix ? (await apiKeyCache.get(prefix, async () => (await findApiKeyByPrefix({ prefix })) ?? false)) || null : null;
   // Always one hash compare (a dummy when no row matched): an unknown prefix takes the same work.
   const matches = apiKeyVerifier.matches(key, row?.keyHash ?? DUMMY_KEY_HASH);
   if (!row || !matches) throw unauthorized("Invalid API key.");

@@ -1,4 +1,5 @@
 import { rule, type Action } from "../auth/permissions";
+import type { ApiKeyPermission } from "../auth/caller";
 
 // Caller types live in lib/auth so services need no import of lib/http; re-exported for routes.
 export { API_KEY_PERMISSIONS } from "../auth/caller";
@@ -12,7 +13,7 @@ export type AuthPolicy = {
   /** HTTP Basic with an admin's email and password. */
   basicAdmin?: boolean;
   /** API keys holding this permission. */
-  apiKey?: import("../auth/caller").ApiKeyPermission;
+  apiKey?: ApiKeyPermission;
   /** Only admins among users (and keys whose owner is an admin). */
   adminOnly?: boolean;
   /** No credentials needed (the handler decides, e.g. public chatflows). */

@@ -46,6 +46,7 @@ export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
     name: input.name, prefix, keyHash, permissions: [...new Set(input.permissions)],
     allChatflows: chatflowIds.length === 0, chatflowIds, createdById: ownerId,
   });
+  apiKeyCache.delete(prefix); // a cached miss for this prefix must not hide the new key
   return { ...toApiKeyDto(row), key };
 }
 

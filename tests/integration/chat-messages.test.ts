@@ -148,7 +148,7 @@ describe("GET /api/v1/chatmessage/{id}", () => {
 });
 
 describe("who may use the Message API", () => {
-  it("admins over Basic or a studio session; a builder's Basic 403, a wrong password 401, no credentials 401", async () => {
+  it("admins over Basic or a studio session; a builder's Basic and a wrong password 401, no credentials 401", async () => {
     expect((await get()).status).toBe(200);
     const db = await getDb();
     const admin = await db.user.findUniqueOrThrow({ where: { email: ADMIN.email } });

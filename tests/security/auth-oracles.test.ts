@@ -5,7 +5,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, auth } from "../support/http";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as userById from "../../app/api/v1/users/[id]/route";
-import { apiKeyVerifier } from "../../lib/http/authenticate";
+import { apiKeyCache, apiKeyVerifier } from "../../lib/http/authenticate";
+import { insertApiKey } from "../../lib/db/queries/api-keys";
+import { generateApiKey } from "../../lib/security/api-keys";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { userCaller } from "../support/callers";
@@ -63,6 +65,16 @@ describe("API key verification", () => {
     compare.mockClear();
     expect((await ask(builderKey)).status).toBe(200);
     expect(compare).toHaveBeenCalledTimes(1);
+  });
+
+  it("caches an unknown prefix like a known one, so it costs no database read a wrong secret does not", async () => {
+    const { key, prefix, keyHash } = generateApiKey();
+    expect((await ask(key)).status).toBe(401);
+    // Written behind the cache's back: the cached miss still answers, as a cached hit would.
+    await insertApiKey({ name: "late", prefix, keyHash, permissions: ["chatflows"], allChatflows: true, chatflowIds: [], createdById: adminId });
+    expect((await ask(key)).status).toBe(401);
+    apiKeyCache.delete(prefix);
+    expect((await ask(key)).status).toBe(200);
   });
 
   it("does not keep a deleted owner's key alive from the key cache", async () => {
