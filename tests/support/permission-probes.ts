@@ -22,6 +22,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
 import * as stores from "../../app/api/v1/vector/stores/[id]/route";
+import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nodes from "../../app/api/v1/nodes/route";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey";
@@ -71,6 +72,8 @@ export const PROBES: Probe[] = [
     name: "POST /domains/analyze", policy: "domain.use", requires: ["chatflow.predict"], object: "chatflow", ok: 200,
     run: (c) => call(analyze.POST, { method: "POST", headers: c.headers, body: { chatflowId: c.id, filter: { searchTerm: "matches-nothing" } } }),
   },
+  // The fixture flow has no store node: a caller let through gets the service's 422 saying so.
+  { name: "POST /vector/upsert/{id}", policy: "chatflow.upsert", requires: ["chatflow.upsert"], object: "chatflow", ok: 422, run: (c) => send(upsert.POST, "POST", c, {}) },
   { name: "GET /vector/stores/{id}", policy: "chatflow.upsert", requires: ["chatflow.upsert"], object: "chatflow", ok: 200, run: (c) => get(stores.GET, c) },
   { name: "GET /chatmessage/{id}", policy: "chatmessage.read", requires: ["chatmessage.read"], object: "chatflow", ok: 200, run: (c) => get(messages.GET, c) },
   { name: "GET /chatmessage/{id}/sessions", policy: "chatmessage.read", requires: ["chatmessage.read"], object: "chatflow", ok: 200, run: (c) => get(sessions.GET, c) },
