@@ -1,9 +1,37 @@
+import { execFileSync } from "node:child_process";
 import { defineConfig } from "@playwright/test";
 
 // Real Chromium from Debian (Playwright cannot download its own browsers here) against the built
 // app on its own port and its own fresh data directory.
-const PORT = Number(process.env.E2E_PORT ?? 3210);
-const DATA_DIR = process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`;
+
+/**
+ * Free ports for the app, the model stub and the demo product API, so `npm test` runs beside the
+ * README's demo (which holds 4010/4011) or another test run. Chosen once, in the main process:
+ * Playwright evaluates this file again in every worker, and the workers inherit process.env, so they
+ * reuse these values instead of picking new ones. Set E2E_PORT etc. to choose them yourself.
+ */
+function freePorts(count: number): number[] {
+  // Synchronous (the config cannot await): a child binds `count` sockets to port 0 at once, so the
+  // ports differ, and prints them.
+  const script = `const net=require("net");const s=[...Array(${count})].map(()=>net.createServer());
+Promise.all(s.map(x=>new Promise(r=>x.listen(0,"127.0.0.1",r)))).then(()=>{
+console.log(s.map(x=>x.address().port).join(","));s.forEach(x=>x.close());});`;
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim().split(",").map(Number);
+}
+
+if (!process.env.E2E_PORT || !process.env.E2E_MODEL_STUB_PORT || !process.env.E2E_PRODUCT_API_PORT) {
+  const [app, model, product] = freePorts(3);
+  process.env.E2E_PORT ||= String(app);
+  process.env.E2E_MODEL_STUB_PORT ||= String(model);
+  process.env.E2E_PRODUCT_API_PORT ||= String(product);
+}
+// Same rule for the data directory: one per run, shared by the workers.
+process.env.E2E_DATA_DIR ||= `./data/e2e-${Date.now()}`;
+
+const PORT = Number(process.env.E2E_PORT);
+const MODEL_STUB_PORT = Number(process.env.E2E_MODEL_STUB_PORT);
+const PRODUCT_API_PORT = Number(process.env.E2E_PRODUCT_API_PORT);
+const DATA_DIR = process.env.E2E_DATA_DIR;
 export const E2E_ADMIN = { email: "admin@e2e.test", password: "e2e-admin-pass" };
 
 export default defineConfig({
@@ -31,17 +59,17 @@ export default defineConfig({
   webServer: [
     {
       command: "npx tsx scripts/model-stub.ts",
-      url: "http://127.0.0.1:4011/v1/models",
+      url: `http://127.0.0.1:${MODEL_STUB_PORT}/v1/models`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { MODEL_STUB_PORT: "4011" },
+      env: { MODEL_STUB_PORT: String(MODEL_STUB_PORT), MODEL_STUB_HOST: "127.0.0.1" },
     },
     {
       command: "npx tsx scripts/product-api.ts",
-      url: "http://127.0.0.1:4010/public/ai/v0/products?countryCode=US&q=laptop",
+      url: `http://127.0.0.1:${PRODUCT_API_PORT}/public/ai/v0/products?countryCode=US&q=laptop`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { PORT: "4010", HOST: "127.0.0.1" },
+      env: { PORT: String(PRODUCT_API_PORT), HOST: "127.0.0.1" },
     },
     {
       command: "node scripts/start.mjs --no-build",
@@ -57,7 +85,9 @@ export default defineConfig({
         ADMIN_PASSWORD: E2E_ADMIN.password,
         ADMIN_NAME: "E2E Admin",
         OPENAI_API_KEY: "stub-key",
-        OPENAI_BASE_URL: "http://127.0.0.1:4011/v1",
+        OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_STUB_PORT}/v1`,
+        // The demo product API is a private address: allowed by the operator, as the README's demo does.
+        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${PRODUCT_API_PORT},127.0.0.1:${MODEL_STUB_PORT}`,
         OPENAI_MODEL: "stub-model",
       },
     },

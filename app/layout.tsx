@@ -7,6 +7,10 @@ export const metadata: Metadata = {
   description: "Build, test and publish LangChain chatflows.",
 };
 
+// Every page carries a per-request CSP nonce (proxy.ts) that Next puts on its scripts: a page
+// prerendered at build time would have scripts without it and be blocked, so none is.
+export const dynamic = "force-dynamic";
+
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">

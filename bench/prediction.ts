@@ -24,6 +24,9 @@ const { systemCaller } = await import("../tests/support/callers");
 const { closeDb } = await import("../lib/db/client");
 
 const productApi = await createProductApi();
+// The outbound guard only reaches private addresses the operator allowed (the env is read lazily).
+process.env.OUTBOUND_ALLOW_HOSTS = new URL(productApi.url).host;
+(await import("../lib/env")).resetEnvForTests();
 const flows = {
   conversation: (await createChatflow({ name: "conversation", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id,
   "agent (small talk)": (await createChatflow({ name: "agent", graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph as never }, systemCaller)).id,

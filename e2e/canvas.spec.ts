@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn, snap } from "./helpers";
+import { cspViolations, signIn, snap } from "./helpers";
+import { withProductApi } from "./servers";
+
+// Everything these journeys do must run under the studio's Content-Security-Policy.
+test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
 
 // One builder session: build the product-search agent on an empty canvas, then chat with it.
 test.describe.configure({ mode: "serial" });
@@ -98,7 +102,9 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(tool.getByText("Required.").first()).toBeVisible();
   await snap(page, "canvas-node-error");
 
-  await openapi.locator('input[type="file"]').setInputFiles("flows/specs/product-search.yaml");
+  // The demo spec names the README demo's product API (127.0.0.1:4010); this run's is on a free port.
+  const spec = withProductApi(readFileSync("flows/specs/product-search.yaml", "utf8"));
+  await openapi.locator('input[type="file"]').setInputFiles({ name: "product-search.yaml", mimeType: "application/yaml", buffer: Buffer.from(spec) });
   await expect(openapi.getByTestId("file-loaded")).toContainText("product-search.yaml loaded");
   await tool.getByLabel("Tool name").fill("product_search");
   await tool.getByLabel("Description").fill("Finds products in the shop. Input: what the user is looking for, with country and budget.");

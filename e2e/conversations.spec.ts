@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "../playwright.config";
 import { signIn, snap } from "./helpers";
+import { MODEL_STUB as STUB } from "./servers";
 
-const STUB = "http://127.0.0.1:4011";
 const basic = { authorization: `Basic ${Buffer.from(`${E2E_ADMIN.email}:${E2E_ADMIN.password}`).toString("base64")}` };
 
 test("an admin filters conversations by type and deletes a session", async ({ page, request }) => {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "../playwright.config";
+import { MODEL_STUB as STUB } from "./servers";
 
-const STUB = "http://127.0.0.1:4011";
 const BUILDER = { email: `builder-${Date.now()}@e2e.test`, password: "builder-pass-1" };
 const basic = { authorization: `Basic ${Buffer.from(`${E2E_ADMIN.email}:${E2E_ADMIN.password}`).toString("base64")}` };
 

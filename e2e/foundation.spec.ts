@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { signIn, snap } from "./helpers";
+import { cspViolations, signIn, snap } from "./helpers";
+
+// Everything these journeys do must run under the studio's Content-Security-Policy.
+test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
 
 test("a builder signs in, creates a chatflow, and a revoked API key stops working", async ({ page, request }) => {
   await page.goto("/chatflows");

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import config from "../playwright.config";
 import { snap } from "./helpers";
+import { APP } from "./servers";
 import {
   adminAuth, createChatflow, holdPredictions, MODEL_STUB, PNG_1x1, productSearchGraph, resetModel, startHostSite, widget,
 } from "./fixtures/widget-support";
@@ -16,7 +17,6 @@ test.use({
   },
 });
 
-const APP = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 let shop: Awaited<ReturnType<typeof startHostSite>>;
 let stranger: Awaited<ReturnType<typeof startHostSite>>;
 let flowId = "";

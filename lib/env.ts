@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAcceptablePassword, PASSWORD_RULE } from "./schemas/user";
 
 /** Every setting the server reads, validated once. See the README's configuration table. */
 const envSchema = z.object({
@@ -9,11 +10,13 @@ const envSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
+  /** The studio's public origin; also what cookie-authenticated writes must come from (lib/http/same-origin.ts). */
+  NEXTAUTH_URL: z.url("must be the studio's URL, e.g. http://127.0.0.1:3000").optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Key for credentials at rest: 32 bytes as 64 hex chars or base64. Derived from the data dir secret when unset. */
   SECRETS_KEY: z.string().optional(),
   ADMIN_EMAIL: z.email("must be an e-mail address").optional(),
-  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  ADMIN_PASSWORD: z.string().refine(isAcceptablePassword, PASSWORD_RULE).optional(),
   ADMIN_NAME: z.string().default("Admin"),
   LOAD_EXAMPLE_FLOWS: z.enum(["true", "false"]).default("true"),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
@@ -29,8 +32,19 @@ const envSchema = z.object({
   UPSERT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   /** Most files in one vector upsert. */
   UPSERT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
-  /** Let flows reach private/loopback addresses the builder did not name explicitly (development only). */
+  /** Let flows reach every private/loopback address (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /**
+   * Private/loopback hosts flows may reach, as "host" or "host:port", comma-separated (e.g. a local
+   * model server or an internal API). The hosts of the server's own *_BASE_URL settings are added.
+   */
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "each entry must be host or host:port"))),
+  /** Deadline of every model call (chat, embeddings, speech-to-text), in ms; past it the run answers 504. */
+  MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -14,7 +14,7 @@ process.env.NEXTAUTH_URL ||= `http://${host.includes(":") ? `[${host}]` : host}:
 process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
-const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "prisma/schema.prisma"];
+const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package-lock.json", "prisma/schema.prisma"];
 
 function newestMtime(p) {
   const full = path.join(root, p);
@@ -51,7 +51,14 @@ const server = http.createServer((req, res) => {
   // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
   const pathname = (req.url ?? "/").split("?")[0];
   if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
-    res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+    // Answered before Next (and its proxy.ts), so it carries lib/http/security-headers.ts's API headers itself.
+    res.writeHead(404, {
+      "content-type": "application/json; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    });
     res.end(JSON.stringify({ error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` } }));
     return;
   }

@@ -84,7 +84,7 @@ export class ChatController {
     else if (e.event === "metadata") {
       const q = (e.data as { question?: unknown } | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;
-    } else if (e.event === "error") bot.error = typeof e.data === "string" ? e.data : "The chatbot failed to answer.";
+    } else if (e.event === "error") bot.error = errorEventMessage(e.data);
     else return;
     this.opts.onChange();
   }
@@ -117,4 +117,11 @@ export class ChatController {
     this.opts.store.save(this.session);
     this.opts.onChange();
   }
+}
+
+/** The message of an SSE `error` event: `{ code, message }` (older servers sent a bare string). */
+function errorEventMessage(data: unknown): string {
+  if (typeof data === "string") return data;
+  const message = (data as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : "The chatbot failed to answer.";
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
+import { PASSWORD_MIN_LENGTH } from "@/lib/schemas/user";
 
 export function SetupForm() {
   const router = useRouter();
@@ -32,7 +33,7 @@ export function SetupForm() {
     <form onSubmit={onSubmit} className="flex flex-col gap-4">
       <TextInput label="Your name" name="name" required autoFocus />
       <TextInput label="E-mail" name="email" type="email" autoComplete="username" required />
-      <TextInput label="Password (8+ characters)" name="password" type="password" minLength={8} autoComplete="new-password" required />
+      <TextInput label="Password (10+ characters)" name="password" type="password" minLength={PASSWORD_MIN_LENGTH} autoComplete="new-password" required />
       <ErrorNote error={error} />
       <Button type="submit" disabled={busy}>{busy ? "Creating…" : "Create admin account"}</Button>
     </form>

@@ -3,6 +3,7 @@
 import { memo, useState } from "react";
 import type { ParamInput } from "@/lib/nodes/types";
 import { CredentialField } from "./CredentialField";
+import { describeFileValue, readFileValue } from "./file-value";
 import { fieldClass } from "./node-style";
 
 type Props = { nodeId: string; param: ParamInput; value: unknown; error?: string; onChange: (name: string, value: unknown) => void };
@@ -73,11 +74,11 @@ function Control({ id, p, value, set, invalid }: ControlProps) {
   }
 }
 
-/** Reads the file's text in the browser; the param stores the content, not a path. */
+/** Reads the picked file in the browser; the param stores the content (text, or a base64 data: URL), not a path. */
 function FileControl({ id, p, value, set }: { id: string; p: ParamInput; value: string; set: (v: unknown) => void }) {
   const [name, setName] = useState<string | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
-  const lines = value ? value.split("\n").length : 0;
+  const saved = value ? describeFileValue(value) : undefined;
   return (
     <div className="nodrag flex flex-col gap-1">
       <div className="flex items-center gap-2">
@@ -88,15 +89,16 @@ function FileControl({ id, p, value, set }: { id: string; p: ParamInput; value: 
               const file = e.target.files?.[0];
               e.target.value = "";
               if (!file) return;
-              if (file.size > 5_000_000) return setReadError("The file is larger than 5 MB.");
+              const read = await readFileValue(file);
+              if ("problem" in read) return setReadError(read.problem);
               setReadError(null);
               setName(file.name);
-              set(await file.text());
+              set(read.value);
             }} />
         </label>
         {value && <button type="button" className="text-xs text-slate-500 hover:text-red-700" onClick={() => { setName(null); set(undefined); }}>Clear</button>}
       </div>
-      {value && <p className="truncate text-[11px] text-emerald-700" data-testid="file-loaded">{name ?? "File"} loaded · {lines} lines</p>}
+      {saved && <p className="truncate text-[11px] text-emerald-700" data-testid="file-loaded">{name ?? saved.name ?? "File"} loaded · {saved.summary}</p>}
       {readError && <p className="text-[11px] text-red-700">{readError}</p>}
     </div>
   );

@@ -12,13 +12,14 @@ import { predictionSnippets } from "./publish-snippets";
 import { useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { EmbedPanel } from "@/components/publish/EmbedPanel";
 import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
+import { isNeverOverridable } from "@/lib/nodes/overridable";
 
 type ApiKey = { id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[]; status: string };
 
 /** Param names of the graph a caller could be allowed to override (never credentials). */
 function overridableParams(graph: Graph): string[] {
   const names = new Set<string>();
-  for (const n of graph.nodes) for (const p of paramInputs(getDefinition(n.type) ?? { inputs: [] } as never)) if (p.type !== "credential") names.add(p.name);
+  for (const n of graph.nodes) for (const p of paramInputs(getDefinition(n.type) ?? { inputs: [] } as never)) if (!isNeverOverridable(p)) names.add(p.name);
   return [...names].sort();
 }
 

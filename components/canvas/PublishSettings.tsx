@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
+import { NEVER_OVERRIDABLE } from "@/lib/nodes/overridable";
 import type { Chatflow } from "./use-chatflow";
 
 export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">;
@@ -17,8 +18,11 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
   const [limited, setLimited] = useState(flow.rateLimit !== null);
   const [max, setMax] = useState(String(flow.rateLimit?.max ?? 60));
   const [windowSec, setWindowSec] = useState(String(flow.rateLimit?.windowSec ?? 60));
-  const [allow, setAllow] = useState<string[]>(flow.overrideAllowList);
-  const choices = [...new Set([...params, ...flow.overrideAllowList])];
+  // Base URLs, servers, specs, files and credentials are never offered (the server refuses them);
+  // an older allow-list that still names one loses it on the next save.
+  const savedAllow = flow.overrideAllowList.filter((p) => !NEVER_OVERRIDABLE.includes(p));
+  const [allow, setAllow] = useState<string[]>(savedAllow);
+  const choices = [...new Set([...params, ...savedAllow])].filter((p) => !NEVER_OVERRIDABLE.includes(p));
   return (
     <form className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200" aria-label="Publish settings"
       onSubmit={(e) => {
@@ -54,7 +58,7 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
       </fieldset>
       <fieldset className="text-sm">
         <legend className="font-medium">Override allow-list</legend>
-        <p className="text-xs text-slate-500">Params a caller may change per request in overrideConfig. Credentials never.</p>
+        <p className="text-xs text-slate-500">Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers requests go to.</p>
         {choices.length === 0 && <p className="mt-1 text-xs text-slate-400">No params in this flow yet.</p>}
         <div className="mt-1 flex max-h-32 flex-wrap gap-1.5 overflow-y-auto">
           {choices.map((p) => (

@@ -37,7 +37,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         break;
       }
       case "error":
-        patchLast((m) => ({ ...m, error: String(e.data) }));
+        patchLast((m) => ({ ...m, error: sseErrorMessage(e.data) }));
         break;
     }
   }, []);
@@ -84,4 +84,11 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
   }, []);
 
   return { messages, busy, send, reset };
+}
+
+/** The message of an SSE `error` event: `{ code, message }` (older servers sent a bare string). */
+function sseErrorMessage(data: unknown): string {
+  if (typeof data === "string") return data;
+  const message = (data as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : "The chatflow failed to answer.";
 }

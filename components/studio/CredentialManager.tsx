@@ -54,14 +54,18 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
   const [apiKey, setApiKey] = useState("");
   const [baseURL, setBaseURL] = useState("");
   const [headers, setHeaders] = useState([{ name: "", value: "" }]);
+  const [hosts, setHosts] = useState("");
   const create = useMutation({
     mutationFn: () => {
       const data = kind === "httpHeaders"
-        ? Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value]))
-        : { apiKey, ...(kind === "openai" && baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
+        ? {
+          allowedHosts: hosts.split(/[\s,]+/).map((h) => h.trim()).filter(Boolean),
+          headers: Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value])),
+        }
+        : { apiKey, ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
       return api("/api/v1/credentials", { method: "POST", body: { name: name.trim(), type: kind, data } });
     },
-    onSuccess: () => { setName(""); setApiKey(""); setBaseURL(""); setHeaders([{ name: "", value: "" }]); onAdded(); },
+    onSuccess: () => { setName(""); setApiKey(""); setBaseURL(""); setHeaders([{ name: "", value: "" }]); setHosts(""); onAdded(); },
   });
   return (
     <Card className="mb-6 p-4">
@@ -79,10 +83,13 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
         {kind !== "httpHeaders" ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <TextInput label="API key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
-            {kind === "openai" && <TextInput label="Base URL (optional)" placeholder="http://127.0.0.1:11434/v1" value={baseURL} onChange={(e) => setBaseURL(e.target.value)} />}
+            <TextInput label="Base URL (optional)" placeholder={kind === "openai" ? "http://127.0.0.1:11434/v1" : "https://api.anthropic.com"} value={baseURL} onChange={(e) => setBaseURL(e.target.value)} />
+            <p className="text-xs text-slate-500 sm:col-span-2">The key is only ever sent to this base URL&apos;s host ({kind === "openai" ? "api.openai.com" : "api.anthropic.com"} when empty).</p>
           </div>
         ) : (
           <div className="grid gap-2">
+            <TextInput label="Allowed hosts" placeholder="api.example.com, 10.0.0.5:8080" value={hosts} onChange={(e) => setHosts(e.target.value)} required />
+            <p className="text-xs text-slate-500">The headers are only ever sent to these hosts (host or host:port, comma-separated).</p>
             {headers.map((h, i) => (
               <div key={i} className="grid grid-cols-2 gap-3">
                 <TextInput label={`Header ${i + 1} name`} placeholder="X-Api-Key" value={h.name} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
+import { PASSWORD_MIN_LENGTH } from "@/lib/schemas/user";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 
 type User = { id: string; email: string; name: string; role: "admin" | "builder"; createdAt: string };
@@ -31,7 +32,7 @@ export function UserManager() {
         >
           <TextInput label="Name" name="name" required />
           <TextInput label="E-mail" name="email" type="email" required />
-          <TextInput label="Password" name="password" type="password" minLength={8} required />
+          <TextInput label="Password" name="password" type="password" minLength={PASSWORD_MIN_LENGTH} required />
           <label className="flex flex-col gap-1 text-sm">
             <span className="font-medium text-slate-700">Role</span>
             <select name="role" className="rounded-md border border-slate-300 px-3 py-2" defaultValue="builder">

@@ -1,13 +1,19 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { findUserByEmail } from "../db/queries/users";
+import { bumpSessionVersion, findUserByEmail } from "../db/queries/users";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
 import { sessionSecret } from "../security/secrets";
 import { rateLimiter } from "../http/rate-limit";
+import { clientIp } from "../http/client-ip";
+import { assertSignInAllowedFrom, recordFailedSignIn } from "../http/sign-in-limit";
 
 const MAX_FAILED_SIGN_INS = 10;
 
-/** Studio sign-in: e-mail + password, JWT sessions, 10 failed attempts per minute per IP and e-mail. */
+/**
+ * Studio sign-in: e-mail + password, JWT sessions carrying the user's session version (so sign-out
+ * ends them server-side, see lib/auth/session-token.ts), 10 failed attempts per minute per IP and
+ * e-mail, and 30 failed attempts per 10 minutes per IP whatever the e-mail.
+ */
 export function buildAuthOptions(): NextAuthOptions {
   return {
     secret: sessionSecret(),
@@ -20,27 +26,41 @@ export function buildAuthOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const email = String(credentials?.email ?? "").trim().toLowerCase();
           const password = String(credentials?.password ?? "");
-          const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
-          const key = `signin:${headers["x-switchyard-client-ip"] ?? "local"}:${email}`;
+          const ip = clientIp({ headers: new Headers((req?.headers ?? {}) as Record<string, string>) });
+          assertSignInAllowedFrom(ip);
+          const key = `signin:${ip}:${email}`;
           if (rateLimiter.hit(key, MAX_FAILED_SIGN_INS, 60_000) > 0) {
             throw new Error("Too many sign-in attempts. Wait a minute and try again.");
           }
           const user = email ? await findUserByEmail({ email }) : null;
           const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-          if (!user || !ok) return null;
+          if (!user || !ok) {
+            recordFailedSignIn(ip);
+            return null;
+          }
           rateLimiter.reset(key);
-          return { id: user.id, email: user.email, name: user.name, role: user.role };
+          return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
         },
       }),
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) token.role = (user as { role?: string }).role;
+        if (user) {
+          const signedIn = user as { role?: string; sessionVersion?: number };
+          token.role = signedIn.role;
+          token.sv = signedIn.sessionVersion ?? 0;
+        }
         return token;
       },
       session({ session, token }) {
         if (session.user) Object.assign(session.user, { id: token.sub, role: token.role });
         return session;
+      },
+    },
+    events: {
+      // A JWT cannot be taken back: bumping the version makes every token issued before refused.
+      async signOut({ token }) {
+        if (token?.sub) await bumpSessionVersion({ id: token.sub });
       },
     },
   };

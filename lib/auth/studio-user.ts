@@ -1,13 +1,9 @@
 import { cookies } from "next/headers";
-import { decode } from "next-auth/jwt";
-import { findUserById } from "../db/queries/users";
-import { sessionSecret } from "../security/secrets";
+import { userFromSessionToken } from "./session-token";
 
-/** The signed-in studio user for server components, or null. */
+/** The signed-in studio user for server components, or null (also after sign-out elsewhere). */
 export async function getStudioUser() {
   const jar = await cookies();
   const token = jar.get("__Secure-next-auth.session-token")?.value ?? jar.get("next-auth.session-token")?.value;
-  if (!token) return null;
-  const payload = await decode({ token, secret: sessionSecret() }).catch(() => null);
-  return payload?.sub ? findUserById({ id: payload.sub }) : null;
+  return token ? userFromSessionToken(token) : null;
 }

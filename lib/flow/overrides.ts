@@ -1,13 +1,15 @@
 import { AppError } from "../errors";
 import { paramFieldSchema } from "../nodes/params";
+import { isNeverOverridable, NEVER_OVERRIDABLE } from "../nodes/overridable";
 import { getDefinition } from "../nodes/registry";
 import { paramInputs, type ParamInput } from "../nodes/types";
 import type { Graph } from "../schemas/graph";
 
 /**
  * overrideConfig of a prediction request: changes param values of the saved graph for one run.
- * Only keys the chatflow's owner allowed are accepted; credential params can never be overridden
- * (a caller must not point a flow at someone else's secret).
+ * Only keys the chatflow's owner allowed are accepted; params that choose where requests go or what
+ * runs (lib/nodes/overridable.ts) can never be overridden, whatever an old allow-list says (a caller
+ * must not point a flow's keys at their own server, nor a flow at an internal address).
  */
 
 /** Keys of overrideConfig that are not param overrides (handled by the prediction service). */
@@ -55,6 +57,14 @@ export function applyOverrides(graph: Graph, overrideConfig: Record<string, unkn
   const next: Graph = structuredClone(graph);
   for (const [key, value] of Object.entries(overrideConfig ?? {})) {
     if (RESERVED_OVERRIDE_KEYS.includes(key)) continue;
+    // Checked before the allow-list: a chatflow saved before this rule may still list these.
+    if (NEVER_OVERRIDABLE.includes(key)) {
+      throw new AppError(
+        "validation_failed",
+        `overrideConfig.${key} chooses where the flow's requests go or what it runs and can never be overridden.`,
+        { details: [{ input: key, message: "never overridable" }] },
+      );
+    }
     if (!allowList.includes(key)) {
       throw new AppError(
         "validation_failed",
@@ -64,8 +74,8 @@ export function applyOverrides(graph: Graph, overrideConfig: Record<string, unkn
     }
     const targets = targetsFor(next, key);
     if (targets.length === 0) throw new AppError("validation_failed", `overrideConfig.${key} matches no input of this chatflow.`);
-    if (targets.some((t) => t.param.type === "credential")) {
-      throw new AppError("validation_failed", `overrideConfig.${key} is a credential and cannot be overridden.`);
+    if (targets.some((t) => isNeverOverridable(t.param))) {
+      throw new AppError("validation_failed", `overrideConfig.${key} is a credential or a file and cannot be overridden.`);
     }
     const perNode = perNodeValues(value, targets);
     for (const t of targets) {

@@ -1,3 +1,4 @@
+import type { ResolvedCredential } from "../security/credential-hosts";
 import type { DocumentStoreAccess } from "../vector/types";
 
 /**
@@ -27,16 +28,31 @@ export interface FlowLogger {
 /** Everything a node runtime may use at build time; no process.env, no database. */
 export interface BuildContext {
   chatflowId: string;
-  /** Decrypted credential fields by credential id; throws (an AppError) when unknown. */
-  resolveCredential(id: string): Promise<Record<string, string>>;
-  env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL: string; OPENAI_EMBEDDING_MODEL?: string };
-  /** The guarded outbound fetch for external APIs: private addresses blocked unless configured. */
+  /** A credential's name, kind and decrypted fields by id; throws (an AppError) when unknown. */
+  resolveCredential(id: string): Promise<ResolvedCredential>;
+  env: {
+    OPENAI_API_KEY?: string;
+    OPENAI_BASE_URL?: string;
+    OPENAI_MODEL: string;
+    OPENAI_EMBEDDING_MODEL?: string;
+    /** Deadline of one model call; the model fetch enforces it (504). */
+    MODEL_TIMEOUT_MS?: number;
+  };
+  /** The guarded outbound fetch (loaders, URLs): private addresses only where the operator allows. */
   fetch: typeof fetch;
   /**
-   * A fetch pinned to one server the builder chose (an OpenAPI spec's server, a spec URL): only
-   * that host, even when private, and only the given methods. Falls back to `fetch` when absent.
+   * A guarded fetch pinned to one server (an OpenAPI spec's server, a spec URL): only that host (or
+   * `allowedHosts`) and only the given methods. Private addresses still need the operator's
+   * allowance: naming a host here never grants it. Falls back to `fetch` when absent.
    */
   fetchFor?(opts: { baseUrl: string; methods?: string[] }): typeof fetch;
+  /**
+   * The fetch a model client sends through (guarded, streamed, MODEL_TIMEOUT_MS, failures as
+   * AppErrors naming `requester` and the host); `allowedHosts` pins a credential to its hosts;
+   * `authHint` explains a refused key.
+   * Absent in unit tests (the SDK's own fetch is used).
+   */
+  modelFetch?(opts: { requester: string; allowedHosts?: string[]; authHint?: string }): typeof fetch;
   logger?: FlowLogger;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;

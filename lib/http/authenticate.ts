@@ -1,10 +1,9 @@
-import { decode } from "next-auth/jwt";
 import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
-import { findUserByEmail, findUserById } from "../db/queries/users";
+import { findUserByEmail } from "../db/queries/users";
+import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "../security/api-keys";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
-import { sessionSecret } from "../security/secrets";
 import { apiKeyCache } from "../auth/key-cache";
 import { keyPermissionsForRole } from "../auth/permissions";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
@@ -87,11 +86,10 @@ async function callerFromBasic(req: Request, encoded: string): Promise<Caller> {
 }
 
 async function callerFromSession(req: Request): Promise<Caller | null> {
-  const raw = sessionCookie(req.headers.get("cookie"));
+  const raw = readSessionCookie(req.headers.get("cookie"))?.value;
   if (!raw) return null;
-  const token = await decode({ token: raw, secret: sessionSecret() }).catch(() => null);
-  if (!token?.sub) return null;
-  const user = await findUserById({ id: token.sub });
+  // Checks the token's session version too: a cookie captured before sign-out is refused.
+  const user = await userFromSessionToken(raw);
   return user ? { kind: "user", via: "session", user } : null;
 }
 
@@ -112,14 +110,4 @@ function checkApiKeyPolicy(caller: Caller, policy: AuthPolicy): Caller {
   }
   if (policy.adminOnly && caller.key.ownerRole !== "admin") throw new AppError("forbidden", "Admins only.");
   return caller;
-}
-
-/** next-auth's session cookie (the __Secure- variant under https). Chunked cookies are not used for JWTs this small. */
-function sessionCookie(header: string | null): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === "next-auth.session-token" || name === "__Secure-next-auth.session-token") return rest.join("=");
-  }
-  return null;
 }

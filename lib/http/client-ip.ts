@@ -1,7 +1,7 @@
 import { getEnv } from "../env";
 
 /** The caller's IP. Proxy headers are trusted only when TRUST_PROXY=true. */
-export function clientIp(req: Request): string {
+export function clientIp(req: { headers: Headers }): string {
   if (getEnv().TRUST_PROXY === "true") {
     const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;

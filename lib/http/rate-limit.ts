@@ -21,6 +21,13 @@ export class MemoryRateLimiter {
     return w.count > max ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 0;
   }
 
+  /** Seconds to wait when the key already used up `max` in its window, else 0 (counts nothing). */
+  exceeded(key: string, max: number, now = Date.now()): number {
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now || w.count < max) return 0;
+    return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+  }
+
   /** Forgets a key, e.g. after a successful sign-in. */
   reset(key: string): void {
     this.windows.delete(key);

@@ -2,6 +2,8 @@ import { z, type ZodType } from "zod";
 import { AppError } from "../errors";
 import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
+import { assertSameOriginWrite } from "./same-origin";
+import { withBasicSignInLimit } from "./sign-in-limit";
 import type { AuthPolicy, Caller } from "./callers";
 
 type Ctx<P, Q, B> = { req: Request; params: P; query: Q; body: B; caller: Caller };
@@ -19,7 +21,8 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * Wraps a route handler: validates path params, query and JSON body with zod (400 naming the
- * field), authenticates the caller against the policy (401/403), runs the handler and maps any
+ * field), authenticates the caller against the policy (401/403; 429 for repeated failed Basic
+ * sign-ins), refuses cross-origin writes riding on a session cookie (403), runs the handler and maps any
  * error to the one error shape. A handler returns data (sent as 200 JSON) or a Response.
  */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
@@ -31,7 +34,10 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
       // Ids are checked before anything else, including authentication: a malformed id is 400.
       const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
       const query = parseWith(opts.query, Object.fromEntries(new URL(req.url).searchParams), "query") as Q;
-      const caller = await authenticate(req, opts.auth);
+      const caller = await withBasicSignInLimit(req, () => authenticate(req, opts.auth));
+      // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
+      // callers cannot be forged by another site, so the CSRF check is for sessions alone.
+      if (caller.kind === "user" && caller.via === "session") assertSameOriginWrite(req);
       const body = opts.body ? (parseWith(opts.body, await readJson(req, opts.maxBodyBytes), "body") as B) : (undefined as B);
       const result = await handler({ req, params, query, body, caller });
       return result instanceof Response ? result : json(result);

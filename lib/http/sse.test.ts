@@ -22,7 +22,7 @@ describe("sseResponse", () => {
       throw new AppError("upstream_unavailable", "The model is down.");
     });
     const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
-    expect(events).toEqual([{ event: "error", data: "The model is down." }, { event: "end", data: "[DONE]" }]);
+    expect(events).toEqual([{ event: "error", data: { code: expect.any(String), message: "The model is down." } }, { event: "end", data: "[DONE]" }]);
   });
 
   it("aborts the work when the reader goes away", async () => {

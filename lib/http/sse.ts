@@ -32,7 +32,8 @@ export function sseResponse(
       } catch (err) {
         // A client that went away is not a server fault.
         if (!isAppError(err) && !abort.signal.aborted) console.error("[switchyard] streaming run failed:", err);
-        send("error", isAppError(err) ? err.message : "The chatflow failed to answer.");
+        // The same { code, message } as a JSON error body, so a client tells a timeout from a refusal.
+        send("error", isAppError(err) ? { code: err.code, message: err.message } : { code: "internal", message: "The chatflow failed to answer." });
       } finally {
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);

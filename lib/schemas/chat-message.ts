@@ -21,7 +21,26 @@ const filterFields = {
   messageId: z.uuid({ error: "must be a message UUID" }).optional(),
   startDate: isoDateParam.optional(),
   endDate: isoDateParam.optional(),
+  // Stored as the memory node's label ("Buffer Memory"); a name no message has matches nothing.
+  memoryType: z
+    .string()
+    .trim()
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,99}$/u, 'must be a memory type name such as "Buffer Memory"')
+    .optional(),
+  // Flowise filters by feedback; none is stored here yet, so ignoring the filter would widen a
+  // DELETE to messages the caller never meant. Refused until feedback exists.
+  feedback: z.never({ error: "feedback filters are not supported yet" }).optional(),
+  feedbackType: z.never({ error: "feedback filters are not supported yet" }).optional(),
 };
+
+/** Every query parameter is honoured or refused: an unknown one (a typo, another product's filter) is a 400. */
+const strictQuery = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === "unrecognized_keys"
+        ? `unknown query parameter${iss.keys.length > 1 ? "s" : ""} ${iss.keys.map((k) => `"${k}"`).join(", ")}; accepted: ${Object.keys(shape).join(", ")}`
+        : undefined,
+  });
 
 const sortEnum = z.preprocess(upper, z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }));
 
@@ -32,16 +51,15 @@ function checkRange(q: { startDate?: { at: Date }; endDate?: { at: Date } }, ctx
 }
 
 /** GET query: filters, `sort` (or Flowise's `order`) ASC|DESC, `page` from 1, `limit` up to the cap. */
-export const listChatMessagesQuery = z
-  .object({
-    ...filterFields,
-    sort: sortEnum.optional(),
-    order: sortEnum.optional(),
-    page: positiveInt().optional(),
-    limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
-  })
+export const listChatMessagesQuery = strictQuery({
+  ...filterFields,
+  sort: sortEnum.optional(),
+  order: sortEnum.optional(),
+  page: positiveInt().optional(),
+  limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
+})
   .superRefine(checkRange)
-  .transform(({ startDate, endDate, sort, order, page, limit, ...rest }) => ({
+  .transform(({ startDate, endDate, sort, order, page, limit, feedback: _f, feedbackType: _ft, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),
     direction: (sort ?? order ?? "ASC") === "ASC" ? ("asc" as const) : ("desc" as const),
@@ -50,29 +68,27 @@ export const listChatMessagesQuery = z
   }));
 
 /** DELETE query: the same filters; paging would make "delete what matches" ambiguous, so it is refused. */
-export const deleteChatMessagesQuery = z
-  .object({
-    ...filterFields,
-    sort: sortEnum.optional(),
-    order: sortEnum.optional(),
-    page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
-    limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
-  })
+export const deleteChatMessagesQuery = strictQuery({
+  ...filterFields,
+  sort: sortEnum.optional(),
+  order: sortEnum.optional(),
+  page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+  limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+})
   .superRefine(checkRange)
-  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, ...rest }) => ({
+  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback: _f, feedbackType: _ft, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),
   }));
 
 /** Sessions overview (studio Conversations view): date and type filters plus paging. */
-export const listSessionsQuery = z
-  .object({
-    chatType: filterFields.chatType,
-    startDate: filterFields.startDate,
-    endDate: filterFields.endDate,
-    page: positiveInt().optional(),
-    limit: positiveInt(100).optional(),
-  })
+export const listSessionsQuery = strictQuery({
+  chatType: filterFields.chatType,
+  startDate: filterFields.startDate,
+  endDate: filterFields.endDate,
+  page: positiveInt().optional(),
+  limit: positiveInt(100).optional(),
+})
   .superRefine(checkRange)
   .transform(({ startDate, endDate, page, limit, ...rest }) => ({
     ...rest,

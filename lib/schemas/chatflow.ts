@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { graphSchema } from "./graph";
+import { forbiddenOverrideNames } from "../nodes/overridable";
 
 /** An origin like https://shop.example.com or http://127.0.0.1:5173 (no path). */
 export const originSchema = z
@@ -79,7 +80,18 @@ const chatflowFields = {
   isPublic: z.boolean(),
   allowedOrigins: z.array(originSchema).max(100),
   rateLimit: rateLimitSchema.nullable(),
-  overrideAllowList: z.array(z.string().min(1).max(200)).max(200),
+  overrideAllowList: z
+    .array(z.string().min(1).max(200))
+    .max(200)
+    .superRefine((list, ctx) => {
+      const forbidden = forbiddenOverrideNames(list);
+      if (forbidden.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${forbidden.join(", ")} choose where requests go or what runs and can never be overridden per request`,
+        });
+      }
+    }),
   chatbotConfig: chatbotConfigSchema,
   speechToText: speechToTextSchema,
 };

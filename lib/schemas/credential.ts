@@ -1,10 +1,28 @@
 import { z } from "zod";
 
-/** Credential kinds and the fields each holds. Values are encrypted at rest and never sent back. */
+/** "host" or "host:port" (IPv6 in brackets), lower case: where a credential may be sent. */
+export const hostEntrySchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "must be host or host:port, e.g. api.example.com or 10.0.0.5:8080");
+
+const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+/**
+ * Credential kinds and the fields each holds. Values are encrypted at rest and never sent back.
+ * Each kind records where it may be sent (lib/security/credential-hosts.ts): a provider key only to
+ * its baseURL's host (or the provider's own host when none), request headers only to allowedHosts.
+ */
 export const credentialDataSchemas = {
-  openai: z.object({ apiKey: z.string().min(1).max(500), baseURL: z.url().optional() }).strict(),
-  anthropic: z.object({ apiKey: z.string().min(1).max(500), baseURL: z.url().optional() }).strict(),
-  httpHeaders: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name"), z.string().max(4000)),
+  openai: z.object({ apiKey: z.string().min(1).max(500), baseURL: providerUrl.optional() }).strict(),
+  anthropic: z.object({ apiKey: z.string().min(1).max(500), baseURL: providerUrl.optional() }).strict(),
+  httpHeaders: z
+    .object({
+      allowedHosts: z.array(hostEntrySchema).min(1, "list at least one host the headers may be sent to").max(20),
+      headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name"), z.string().max(4000)),
+    })
+    .strict(),
 } as const;
 
 export const CREDENTIAL_TYPES = Object.keys(credentialDataSchemas) as (keyof typeof credentialDataSchemas)[];

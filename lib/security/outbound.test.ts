@@ -154,7 +154,7 @@ describe("createGuardedFetch", () => {
     for (const path of ["/hang", "/slow-body"]) {
       const err = await rejection(guarded(`${api.origin}${path}`));
       expect(err.code).toBe("upstream_timeout");
-      expect(err.message).toMatch(/timed out after 300 ms/);
+      expect(err.message).toMatch(/no complete answer within 300 ms/);
     }
   });
 
@@ -167,12 +167,12 @@ describe("createGuardedFetch", () => {
     expect((await rejection(guarded(`${other.origin}/`))).message).toMatch(/not one of the allowed hosts/);
   });
 
-  it("reports a refused connection as upstream_error and fits where fetch is expected", async () => {
+  it("reports a refused connection as upstream_unavailable and fits where fetch is expected", async () => {
     const closed = await startServer(() => undefined);
     await closed.close();
     const asFetch: typeof fetch = createGuardedFetch({ allowPrivate: true });
     const err = await rejection(asFetch(`${closed.origin}/`));
-    expect(err.code).toBe("upstream_error");
+    expect(err.code).toBe("upstream_unavailable");
     expect(err.message).toMatch(/ECONNREFUSED/);
   });
 });

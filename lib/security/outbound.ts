@@ -1,6 +1,7 @@
 /**
- * The outbound HTTP guard. Requests chosen by a model (OpenAPI chain, loaders) are untrusted: only
- * http/https, private and internal addresses refused unless the builder allowed the host, DNS
+ * The outbound HTTP guard, used for every request the server makes on a flow's behalf (model
+ * providers, OpenAPI chain, spec fetch, speech-to-text, loaders): only http/https, private and
+ * internal addresses refused unless the operator allowed the host (OUTBOUND_ALLOW_HOSTS), DNS
  * resolved once and the connection pinned to the checked address (no rebinding between check and
  * connect), redirects followed by hand and re-checked hop by hop, response size and time capped.
  */
@@ -8,12 +9,11 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { pipeline, type Readable } from "node:stream";
-import zlib from "node:zlib";
 import { AppError } from "../errors";
+import { readCappedBody, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
-  /** Hosts ("host" or "host:port") the builder explicitly allowed to be private, e.g. a spec's server. */
+  /** Hosts ("host" or "host:port") the operator allowed to be private (OUTBOUND_ALLOW_HOSTS, own base URLs). */
   allowPrivateHosts?: string[];
   /** Allow every private address (local development only). */
   allowPrivate?: boolean;
@@ -27,6 +27,13 @@ export interface GuardedFetchOptions {
   maxRedirects?: number;
   /** Upper-case methods allowed, e.g. the ones a spec declares. Default: any. */
   allowedMethods?: string[];
+  /**
+   * Hand the body over as it arrives (model token streams) instead of reading it first; the size cap
+   * and the deadline still apply while it streams.
+   */
+  streamResponse?: boolean;
+  /** Who sends the request, e.g. `Chat model "GPT" (node chat_0)`: starts every error message. */
+  requester?: string;
   /** DNS resolution, replaceable in tests. Default: dns.lookup with all addresses. */
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -92,8 +99,8 @@ function bareHostname(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
 }
 
-/** True when `list` names this URL's host, either bare or as host:port. */
-function hostListed(list: string[] | undefined, url: URL): boolean {
+/** True when `list` names this URL's host, either bare ("any port") or as host:port. */
+export function hostListed(list: string[] | undefined, url: URL): boolean {
   if (!list?.length) return false;
   const host = bareHostname(url);
   const port = effectivePort(url);
@@ -131,7 +138,7 @@ async function checkHop(url: URL, method: string, opts: GuardedFetchOptions): Pr
   if (blocked && !privateOk) {
     throw new AppError(
       "forbidden",
-      `Outbound request refused: host "${host}" resolves to a private or internal address (${blocked.address}); allow "${url.host}" explicitly to call it`,
+      `Outbound request refused: host "${host}" resolves to a private or internal address (${blocked.address}); the server's operator can allow it by adding "${url.host}" to OUTBOUND_ALLOW_HOSTS`,
     );
   }
   return addresses[0];
@@ -206,70 +213,44 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
   return { url, method: toGet && hop.method !== "HEAD" ? "GET" : hop.method, headers, body: toGet ? undefined : hop.body };
 }
 
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  gzip: () => zlib.createGunzip(),
-  "x-gzip": () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-};
-
-/** Read and decode the body, refusing it past maxBytes (decoded size, so a zip bomb stops too). */
-async function readCappedBody(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Response> {
-  const tooLarge = () => new AppError("upstream_error", `Response from ${url.host} is larger than the ${maxBytes}-byte limit`);
-  if (Number(res.headers["content-length"] ?? 0) > maxBytes) {
-    res.destroy();
-    throw tooLarge();
-  }
-  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
-  const decoder = DECODERS[encoding]?.();
-  const stream = (decoder ? pipeline(res, decoder, () => undefined) : res) as Readable;
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of stream) {
-    size += (part as Buffer).length;
-    if (size > maxBytes) {
-      res.destroy();
-      throw tooLarge();
-    }
-    parts.push(part as Buffer);
-  }
-  const headers = new Headers();
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-    const name = res.rawHeaders[i].toLowerCase();
-    if (decoder && (name === "content-encoding" || name === "content-length")) continue;
-    headers.append(name, res.rawHeaders[i + 1]);
-  }
-  const status = res.statusCode ?? 502;
-  const body = NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(parts);
-  const response = new Response(body, { status, statusText: res.statusMessage ?? "", headers });
-  Object.defineProperty(response, "url", { value: url.toString() });
-  return response;
-}
-
 function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeoutMs: number, err: unknown): unknown {
   if (deadline.aborted && !(err instanceof AppError)) {
-    return new AppError("upstream_timeout", `Outbound request to ${url.host} timed out after ${timeoutMs} ms`, { cause: err });
+    // Worded without "timed out": the model SDKs rewrap errors that say so and drop this one.
+    return new AppError("upstream_timeout", `Outbound request to ${url.host} got no complete answer within ${timeoutMs} ms`, { cause: err });
   }
   if (signal.aborted && !(err instanceof AppError)) return signal.reason ?? err;
   if (err instanceof AppError) return err;
   const message = err instanceof Error ? err.message : String(err);
+  // Nothing listening or no route: the upstream is down (503), not answering wrongly (502).
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
+    return new AppError("upstream_unavailable", `Outbound request to ${url.host} failed: ${url.host} could not be reached (${code})`, { cause: err });
+  }
   return new AppError("upstream_error", `Outbound request to ${url.host} failed: ${message}`, { cause: err });
+}
+
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ECONNRESET"]);
+
+/** The error with the requester named first, so a caller sees which node's request failed. */
+function fromRequester(requester: string | undefined, err: unknown): unknown {
+  if (!requester || !(err instanceof AppError)) return err;
+  return new AppError(err.code, `${requester}: ${err.message}`, { cause: err.cause, details: err.details });
 }
 
 /**
  * A fetch-compatible function that enforces the outbound policy above. Answers a standard Response
- * (body fully read, at most maxResponseBytes, content decoded); throws AppError forbidden,
- * upstream_error or upstream_timeout.
+ * (body read whole and capped, or streamed when `streamResponse`; content decoded); throws AppError
+ * forbidden, bad_request, upstream_error or upstream_timeout.
  */
 export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxBytes = opts.maxResponseBytes ?? 2 * 1024 * 1024;
   const maxRedirects = opts.maxRedirects ?? 3;
   return async (input, init = {}) => {
-    let hop = await firstHop(input, init);
+    let hop = await firstHop(input, init).catch((err) => Promise.reject(fromRequester(opts.requester, err)));
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const fail = (err: unknown) => fromRequester(opts.requester, abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err));
     try {
       for (let redirects = 0; ; redirects += 1) {
         const target = await checkHop(hop.url, hop.method, opts);
@@ -277,6 +258,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
         const res = await sendHop(hop, target, signal);
         const location = res.headers.location;
         if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || !location || init.redirect === "manual") {
+          if (opts.streamResponse) return streamCappedBody(res, hop.url, maxBytes, signal, fail);
           return await readCappedBody(res, hop.url, maxBytes);
         }
         res.resume();
@@ -287,7 +269,20 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
         hop = nextHop(hop, res.statusCode ?? 302, location);
       }
     } catch (err) {
-      throw abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err);
+      throw fail(err);
     }
   };
+}
+
+/** The host[:port] entries of OUTBOUND_ALLOW_HOSTS-style lists plus the hosts of the given base URLs. */
+export function operatorAllowedHosts(listed: readonly string[], baseUrls: (string | undefined)[]): string[] {
+  const fromUrls = baseUrls.flatMap((u) => {
+    if (!u) return [];
+    try {
+      return [new URL(u).host.toLowerCase()];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set([...listed, ...fromUrls])];
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
+import { chatflowUploadsDir, storeContentAddressed } from "./stored-files";
 
 /** What the content's first bytes say it is. */
 const SIGNATURES: { mime: string; ext: string; test: (b: Buffer) => boolean }[] = [
@@ -74,11 +73,10 @@ function safeName(name: string): string {
   return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
 }
 
-/** Stores an upload under a generated name inside `<dataDir>/uploads/<chatflowId>/`; returns its relative path. */
+/**
+ * Stores an upload inside `<dataDir>/uploads/<chatflowId>/`, named by its content's SHA-256 (the
+ * same image sent 50 times is one file); returns its relative path.
+ */
 export async function storeUpload(dataDir: string, chatflowId: string, upload: CheckedUpload): Promise<string> {
-  const rel = path.join("uploads", chatflowId, `${randomUUID()}.${upload.ext}`);
-  const full = path.resolve(dataDir, rel);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, upload.bytes, { flag: "wx" });
-  return rel;
+  return storeContentAddressed(dataDir, chatflowUploadsDir(chatflowId), upload.bytes, upload.ext);
 }

@@ -1,8 +1,7 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { getEnv } from "../env";
 import type { ChatMessage } from "../db/generated/client";
-import { deleteChatMessages as deleteRows, findChatMessages, findSessions } from "../db/queries/chat-messages";
+import { deleteChatMessages as deleteRows, findChatMessages, findReferencedUploadPaths, findSessions } from "../db/queries/chat-messages";
+import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
 import type { Caller } from "../auth/caller";
 import type {
   ChatMessageFilters, ChatMessageRecord, ListChatMessagesQuery, ListSessionsQuery, SessionSummary,
@@ -49,7 +48,8 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
 export async function deleteChatMessages(chatflowId: string, filters: ChatMessageFilters, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.delete");
   const { count, fileUploads } = await deleteRows({ where: { chatflowId, ...filters } });
-  await removeUploadedFiles(fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])));
+  const paths = fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])).map((f) => f?.path);
+  await removeUnreferencedUploads(chatflowId, paths.filter((p): p is string => typeof p === "string"));
   return { deleted: count };
 }
 
@@ -69,15 +69,14 @@ export async function listSessions(chatflowId: string, query: ListSessionsQuery,
   return { data, pagination: { page, limit, total, totalPages: Math.ceil(total / limit), hasNext: page * limit < total } };
 }
 
-/** Removes stored uploads; only paths inside `<DATA_DIR>/uploads/` are touched, missing files are fine. */
-async function removeUploadedFiles(files: FileUpload[]) {
-  const uploadsDir = path.resolve(getEnv().DATA_DIR, "uploads");
-  await Promise.all(
-    files.map(async (f) => {
-      if (typeof f?.path !== "string") return;
-      const full = path.resolve(getEnv().DATA_DIR, f.path);
-      if (!full.startsWith(uploadsDir + path.sep)) return;
-      await fs.rm(full, { force: true }).catch((err) => console.warn(`[switchyard] could not remove upload ${f.path}:`, err));
-    }),
-  );
+/**
+ * Removes the deleted messages' files that no remaining message references: uploads are stored by
+ * content hash, so the same image sent in two sessions is one file.
+ */
+async function removeUnreferencedUploads(chatflowId: string, paths: string[]) {
+  if (!paths.length) return;
+  await withUploadsLock(chatflowId, async () => {
+    const stillUsed = await findReferencedUploadPaths({ chatflowId, paths });
+    await removeStoredFiles(getEnv().DATA_DIR, paths.filter((p) => !stillUsed.has(p)));
+  });
 }

@@ -10,6 +10,7 @@ import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatfl
 import { TtlCache } from "../ttl-cache";
 import { assertMayUseCredentials } from "./credentials";
 import { flowCache } from "./flows";
+import { removeChatflowUploads } from "./chatflow-files";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
 
@@ -119,11 +120,12 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
   throw new AppError("not_found", `Chatflow ${current.id} not found.`);
 }
 
-/** Deletes a chatflow with its messages and key scopes. */
+/** Deletes a chatflow with its messages, key scopes and stored files. */
 export async function deleteChatflow(id: string, caller: Caller) {
   await getChatflowOrThrow(id, caller, "chatflow.delete");
   await deleteChatflowById({ id });
   chatflowCache.delete(id);
   flowCache.invalidate(id);
+  await removeChatflowUploads(id);
   return { deleted: true, id };
 }

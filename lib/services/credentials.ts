@@ -4,6 +4,7 @@ import { getDb } from "../db/client";
 import type { Caller } from "../auth/caller";
 import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../auth/permissions";
 import { getDefinition } from "../nodes/registry";
+import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, type CredentialType } from "../schemas/credential";
 import { flowCache } from "./flows";
@@ -13,10 +14,10 @@ const listed = {
   owner: { select: { id: true, name: true, email: true } },
 } as const;
 
-function validateData(type: string, data: unknown): Record<string, string> {
+function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];
   if (!schema) throw new AppError("validation_failed", `body.type: unknown credential type '${type}'.`);
-  const parsed = (schema as z.ZodType<Record<string, string>>).safeParse(data);
+  const parsed = (schema as z.ZodType<Record<string, unknown>>).safeParse(data);
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `body.data.${i.path.join(".")}: ${i.message}`).join("; ");
     throw new AppError("validation_failed", msg);
@@ -93,11 +94,14 @@ export async function deleteCredential(id: string, caller: Caller) {
   return { deleted: true, id };
 }
 
-/** Decrypted values for the flow engine (server only; never returned by an endpoint). */
-export async function resolveCredential(id: string): Promise<Record<string, string>> {
+/**
+ * Name, kind and decrypted values for the flow engine (server only; never returned by an endpoint).
+ * The name lets a refusal say which credential would have gone to the wrong host.
+ */
+export async function resolveCredential(id: string): Promise<ResolvedCredential> {
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
-  return decryptJson<Record<string, string>>(row.encrypted);
+  return { name: row.name, type: row.type, data: decryptJson<Record<string, unknown>>(row.encrypted) };
 }
 
 /**
@@ -105,7 +109,7 @@ export async function resolveCredential(id: string): Promise<Record<string, stri
  * the builder's own credentials and those shared with all builders (also after a transfer, or
  * after an admin stops sharing one). Unowned chatflows and admins' use any.
  */
-export async function resolveCredentialForOwner(id: string, ownerId: string | null): Promise<Record<string, string>> {
+export async function resolveCredentialForOwner(id: string, ownerId: string | null): Promise<ResolvedCredential> {
   const values = await resolveCredential(id);
   if (!ownerId) return values;
   const db = await getDb();

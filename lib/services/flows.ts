@@ -1,6 +1,8 @@
 import { buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow } from "../flow";
 import { getEnv } from "../env";
+import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
+import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredential, resolveCredentialForOwner } from "./credentials";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
@@ -9,27 +11,35 @@ const holder = globalThis as unknown as { __switchyardFlows?: FlowCache };
 /** Built flows by chatflow id + version: a save bumps the version, so the next run rebuilds. */
 export const flowCache = (holder.__switchyardFlows ??= new FlowCache());
 
-let defaultFetch: typeof fetch | undefined;
+/** The host of a URL a node names, or a clear 4xx when it is not one. */
+function hostOfNodeUrl(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    throw new AppError("invalid_graph", `"${url}" is not a valid URL.`);
+  }
+}
 
 /**
- * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. With
- * `ownerId`, only credentials the chatflow's owner may use resolve (a builder: own or shared).
+ * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. Every
+ * fetch here follows the operator's policy (lib/security/outbound-policy.ts): naming a host in a
+ * node, a request or a fetched spec never makes a private address reachable. With `ownerId`, only
+ * credentials the chatflow's owner may use resolve (a builder: own or shared).
  */
 export function buildContext(chatflowId: string, ownerId?: string | null): BuildContext {
   const env = getEnv();
-  defaultFetch ??= createGuardedFetch({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true" }) as typeof fetch;
+  const policy = operatorPolicy();
   return {
     chatflowId,
     resolveCredential: ownerId === undefined ? resolveCredential : (id) => resolveCredentialForOwner(id, ownerId),
     env: {
       OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
-      OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL,
+      OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL, MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
     },
-    fetch: defaultFetch,
-    fetchFor: ({ baseUrl, methods }) => {
-      const host = new URL(baseUrl).host;
-      return createGuardedFetch({ allowedHosts: [host], allowPrivateHosts: [host], allowedMethods: methods }) as typeof fetch;
-    },
+    fetch: createGuardedFetch(policy) as typeof fetch,
+    fetchFor: ({ baseUrl, methods }) =>
+      createGuardedFetch({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }) as typeof fetch,
+    modelFetch: ({ requester, allowedHosts, authHint }) => createModelFetch(requester, allowedHosts, authHint),
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
     documents: documentStore,
   };

@@ -8,6 +8,7 @@ import type { Caller } from "../auth/caller";
 import { assertChatflowInScope, mayAct } from "../auth/permissions";
 import { enforceRateLimit } from "../http/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
+import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
 import type { BuiltFlow, HistoryMessage, RunResult } from "../flow";
 import { getChatflowForRun } from "./chatflows";
@@ -130,14 +131,16 @@ async function executePrediction(args: {
     signal: args.signal,
     onToken: args.onToken,
   });
-  const fileUploads = await storeUploads(chatflow.id, [...uploads.images, ...uploads.audio]);
   const wantSources = body.overrideConfig?.returnSourceDocuments === true;
-  const ids = await insertExchange({
+  const files = [...uploads.images, ...uploads.audio];
+  // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
+  const persist = async () => insertExchange({
     chatflowId: chatflow.id, sessionId, chatId, chatType: args.chatType, memoryType: flow.memoryType,
-    question, fileUploads, answer: result.text, askedAt, answeredAt: new Date(),
+    question, fileUploads: await storeUploads(chatflow.id, files), answer: result.text, askedAt, answeredAt: new Date(),
     usedTools: result.usedTools.length ? result.usedTools : undefined,
     sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
   });
+  const ids = files.length ? await withUploadsLock(chatflow.id, persist) : await persist();
   return {
     text: result.text, question, chatId, chatMessageId: ids.apiMessageId, sessionId,
     ...(flow.memoryType ? { memoryType: flow.memoryType } : {}),

@@ -3,6 +3,8 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
+import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
+import { createModelFetch } from "../security/outbound-policy";
 import { resolveCredential } from "./credentials";
 
 export type SpeechSettings = z.infer<typeof speechToTextSchema>;
@@ -14,29 +16,44 @@ export function speechSettings(raw: unknown): SpeechSettings | null {
 }
 
 /**
+ * Where transcription goes and with which key. A credential's key goes only to its own host; the
+ * server's OPENAI_API_KEY only to OPENAI_BASE_URL's host (api.openai.com when unset): a base URL
+ * elsewhere (a local whisper server) is called without a key.
+ */
+async function speechTarget(settings: SpeechSettings): Promise<{ baseUrl: string; apiKey?: string; allowedHosts?: string[] }> {
+  if (settings.credentialId) {
+    const cred = await resolveCredential(settings.credentialId);
+    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    if (!apiKey) throw new AppError("not_configured", `Speech-to-text: credential "${cred.name}" has no API key.`);
+    const baseUrl = settings.baseUrl ?? (typeof cred.data.baseURL === "string" ? cred.data.baseURL : PROVIDER_DEFAULT_URL.openai);
+    return { baseUrl, apiKey, allowedHosts: assertCredentialHost(cred, baseUrl, "Speech-to-text") };
+  }
+  const env = getEnv();
+  const serverBase = env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
+  const baseUrl = settings.baseUrl ?? serverBase;
+  const serverHost = new URL(serverBase).host;
+  if (new URL(baseUrl).host !== serverHost) return { baseUrl };
+  if (!env.OPENAI_API_KEY) throw new AppError("not_configured", "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.");
+  return { baseUrl, apiKey: env.OPENAI_API_KEY, allowedHosts: [serverHost] };
+}
+
+/**
  * Transcribes an audio upload through an OpenAI-compatible `/audio/transcriptions` endpoint
- * (OpenAI, a local whisper server, …) chosen in the chatflow's settings or by OPENAI_BASE_URL.
+ * (OpenAI, a local whisper server, …) chosen in the chatflow's settings or by OPENAI_BASE_URL,
+ * through the guarded model fetch (operator's private-address policy, MODEL_TIMEOUT_MS).
  */
 export async function transcribe(audio: CheckedUpload, settings: SpeechSettings, signal?: AbortSignal): Promise<string> {
-  const env = getEnv();
-  const cred = settings.credentialId ? await resolveCredential(settings.credentialId) : {};
-  const baseUrl = (settings.baseUrl ?? cred.baseURL ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
-  const apiKey = cred.apiKey ?? env.OPENAI_API_KEY;
-  if (!apiKey) throw new AppError("not_configured", "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.");
+  const target = await speechTarget(settings);
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.name);
   form.append("model", settings.model ?? "whisper-1");
-  let res: Response;
-  try {
-    res = await fetch(`${baseUrl}/audio/transcriptions`, {
-      method: "POST", body: form, headers: { authorization: `Bearer ${apiKey}` },
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(60_000)]) : AbortSignal.timeout(60_000),
-    });
-  } catch (e) {
-    throw new AppError("upstream_unavailable", `Speech-to-text at ${baseUrl} could not be reached.`, { cause: e });
-  }
+  const host = new URL(target.baseUrl).host;
+  const modelFetch = createModelFetch("Speech-to-text", target.allowedHosts);
+  const res = await modelFetch(`${target.baseUrl.replace(/\/$/, "")}/audio/transcriptions`, {
+    method: "POST", body: form, headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}, signal,
+  });
   if (!res.ok) {
-    throw new AppError(res.status === 503 ? "upstream_unavailable" : "upstream_error", `Speech-to-text answered HTTP ${res.status}.`);
+    throw new AppError("upstream_error", `Speech-to-text at ${host} answered HTTP ${res.status}.`);
   }
   const text = String(((await res.json().catch(() => ({}))) as { text?: unknown }).text ?? "").trim();
   if (!text) throw new AppError("unprocessable", "Speech-to-text returned no words for this recording.");

@@ -1,15 +1,14 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
 import { readBodyCapped } from "../http/route";
+import { chatflowUploadsDir, storeContentAddressed } from "../security/stored-files";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 
 /**
  * Multipart input of the upsert API: the body is read with a size cap before it is parsed, files
  * are counted and sized, their type comes from their content (magic bytes for PDF/DOCX, valid
- * UTF-8 for text formats) and must agree with their name, and they are stored under generated names.
+ * UTF-8 for text formats) and must agree with their name, and they are stored under their content hash.
  */
 
 export interface UploadLimits {
@@ -67,15 +66,11 @@ export async function readMultipartUpsert(req: Request, limits: UploadLimits): P
   return { files, fields };
 }
 
-/** Stores upserted files under `<dataDir>/uploads/<chatflowId>/documents/<uuid>.<ext>`; returns relative paths. */
+/**
+ * Keeps upserted files under `<dataDir>/uploads/<chatflowId>/documents/<sha256>.<ext>` (the same
+ * file upserted 50 times is stored once); returns relative paths.
+ */
 export async function storeUpsertFiles(dataDir: string, chatflowId: string, files: UpsertFile[]): Promise<string[]> {
-  return Promise.all(
-    files.map(async (f) => {
-      const rel = path.join("uploads", chatflowId, "documents", `${randomUUID()}.${f.ext}`);
-      const full = path.resolve(dataDir, rel);
-      await fs.mkdir(path.dirname(full), { recursive: true });
-      await fs.writeFile(full, f.bytes, { flag: "wx" });
-      return rel;
-    }),
-  );
+  const dir = path.join(chatflowUploadsDir(chatflowId), "documents");
+  return Promise.all(files.map((f) => storeContentAddressed(dataDir, dir, f.bytes, f.ext)));
 }

@@ -1,12 +1,21 @@
 import { AppError } from "../errors";
 import { getDb } from "../db/client";
 import {
-  countUsers, deleteUserTransferringOwned, findUserByEmail, findUserById, insertUser, listUsers, updateUserRole,
+  bumpSessionVersion, countUsers, deleteUserTransferringOwned, findUserByEmail, findUserById, insertUser, listUsers,
+  updatePasswordHash, updateUserRole,
 } from "../db/queries/users";
 import { claimUnownedChatflows } from "../db/queries/chatflows";
 import { apiKeyCache } from "../auth/key-cache";
 import { hashPassword } from "../security/passwords";
+import { isAcceptablePassword, PASSWORD_RULE } from "../schemas/user";
 import type { Role } from "../db/generated/enums";
+
+/** Services are also called from start-up and scripts, not only through the zod-checked routes. */
+function assertAcceptablePassword(password: string): void {
+  if (!isAcceptablePassword(password)) {
+    throw new AppError("validation_failed", PASSWORD_RULE, { details: [{ field: "password", message: PASSWORD_RULE }] });
+  }
+}
 
 /** True until the first admin exists: the setup page is open only then. */
 export async function needsSetup(): Promise<boolean> {
@@ -16,6 +25,7 @@ export async function needsSetup(): Promise<boolean> {
 /** Creates the first admin; refused once any user exists. Example flows loaded before become theirs. */
 export async function setupFirstAdmin(input: { email: string; name: string; password: string }) {
   if (!(await needsSetup())) throw new AppError("conflict", "Setup is already done: sign in instead.");
+  assertAcceptablePassword(input.password);
   const { password, ...rest } = input;
   const admin = await insertUser({ ...rest, passwordHash: await hashPassword(password), role: "admin" });
   await claimUnownedChatflows({ ownerId: admin.id });
@@ -26,8 +36,22 @@ export async function setupFirstAdmin(input: { email: string; name: string; pass
 /** Adds a user (admins add builders or other admins). */
 export async function createUser(input: { email: string; name: string; password: string; role: Role }) {
   if (await findUserByEmail({ email: input.email })) throw new AppError("conflict", `A user with e-mail ${input.email} already exists.`);
+  assertAcceptablePassword(input.password);
   const { password, ...rest } = input;
   return insertUser({ ...rest, passwordHash: await hashPassword(password) });
+}
+
+/** Sets a user's password and ends all their sessions (a stolen cookie dies with the old password). */
+export async function changePassword(userId: string, password: string) {
+  assertAcceptablePassword(password);
+  const { count } = await updatePasswordHash({ id: userId, passwordHash: await hashPassword(password) });
+  if (!count) throw new AppError("not_found", `User ${userId} not found.`);
+  return { changed: true };
+}
+
+/** Ends every session of a user (sign-out, role change): tokens issued before are refused. */
+export async function endSessions(userId: string): Promise<void> {
+  await bumpSessionVersion({ id: userId });
 }
 
 /** Every user without password hashes. */
@@ -44,6 +68,7 @@ export async function changeUserRole(id: string, role: Role, actingUserId: strin
   if (!(await findUserById({ id }))) throw new AppError("not_found", `User ${id} not found.`);
   const user = await updateUserRole({ id, role });
   apiKeyCache.clear();
+  await endSessions(id); // the studio was rendered for the old role: sign in again
   return user;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
 import { planUpsert, sourceOf, type StoredRecord, type UpsertPlan } from "./record-manager";
-import type { ChunkCollection, DocumentStoreAccess, PreparedUpsert, ScoredDocument, UpsertOutcome } from "./types";
+import type { ChunkCollection, DocumentStoreAccess, PreparedUpsert, ScoredDocument, StoreDocument, UpsertOutcome } from "./types";
 import { EMBEDDINGS_TABLE, ensureVectorSchema, vectorLiteral } from "./vector-schema";
 
 /**
@@ -63,13 +63,15 @@ async function embedNew(db: RawDb, p: PreparedUpsert, plan: UpsertPlan): Promise
 }
 
 // One statement per batch with array parameters (unnest): far fewer parameters to bind than a
-// multi-row VALUES list, which matters most on embedded PGlite.
-async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<void> {
+// multi-row VALUES list, which matters most on embedded PGlite. Returns the chunks really inserted:
+// a concurrent upsert of the same chunk may have stored it since the plan was made, and then this
+// one skips it (ON CONFLICT), so counts must come from the database, not from the plan.
+async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<StoreDocument[]> {
   const ids = plan.add.map(() => randomUUID());
+  const added: StoreDocument[] = [];
   for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
     const slice = plan.add.slice(start, start + ROWS_PER_INSERT);
     const sliceIds = ids.slice(start, start + ROWS_PER_INSERT);
-    // A concurrent upsert of the same chunk may have stored it since the plan was made: skip it then.
     const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
       `INSERT INTO "DocumentChunk" ("id", "chatflowId", "nodeId", "source", "contentHash", "content", "metadata")
        SELECT t.id, $2::uuid, $3, t.source, t.hash, t.content, t.metadata::jsonb
@@ -80,9 +82,10 @@ async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vecto
       slice.map((x) => x.source), slice.map((x) => x.contentHash), slice.map((x) => x.document.pageContent),
       slice.map((x) => JSON.stringify(x.document.metadata)),
     );
+    const kept = new Set(inserted.map((r) => r.id));
+    sliceIds.forEach((id, i) => kept.has(id) && added.push(slice[i].document));
     if (!vectors || inserted.length === 0) continue;
     const dims = vectors[0].split(",").length;
-    const kept = new Set(inserted.map((r) => r.id));
     const rows = sliceIds.map((id, i) => ({ id, v: vectors[start + i] })).filter((r) => kept.has(r.id));
     await tx.$executeRawUnsafe(
       `INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "chatflowId", "nodeId", "dims", "embedding")
@@ -90,14 +93,21 @@ async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vecto
       rows.map((r) => r.id), rows.map((r) => r.v), c.chatflowId, c.nodeId, dims,
     );
   }
+  return added;
 }
 
-async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<void> {
-  await insertChunks(tx, c, plan, vectors);
+/** Writes a plan and counts what the database really did (rows gone or added meanwhile are skipped). */
+async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<UpsertOutcome> {
+  const added = await insertChunks(tx, c, plan, vectors);
+  let numUpdated = 0;
   for (const u of plan.update) {
-    await tx.$executeRawUnsafe(`UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`, u.id, JSON.stringify(u.document.metadata));
+    numUpdated += await tx.$executeRawUnsafe(`UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`, u.id, JSON.stringify(u.document.metadata));
   }
-  if (plan.deleteIds.length) await tx.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[])`, plan.deleteIds);
+  const numDeleted = plan.deleteIds.length
+    ? await tx.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[])`, plan.deleteIds)
+    : 0;
+  const numSkipped = plan.numSkipped + (plan.add.length - added.length) + (plan.update.length - numUpdated);
+  return { numAdded: added.length, numUpdated, numSkipped, numDeleted, added };
 }
 
 /** A query's words as an OR of terms for to_tsquery (letters and digits only, so no tsquery syntax gets in). */
@@ -117,16 +127,11 @@ export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreA
         const plan = planUpsert(p.documents, await storedRecords(db, p), p.cleanup);
         prepared.push({ p, plan, vectors: await embedNew(db, p, plan) });
       }
-      await db.$transaction(async (tx) => {
-        for (const { p, plan, vectors } of prepared) await applyPlan(tx, p.collection, plan, vectors);
+      return db.$transaction(async (tx) => {
+        const outcomes: UpsertOutcome[] = [];
+        for (const { p, plan, vectors } of prepared) outcomes.push(await applyPlan(tx, p.collection, plan, vectors));
+        return outcomes;
       }, TX_OPTIONS);
-      return prepared.map(({ plan }): UpsertOutcome => ({
-        numAdded: plan.add.length,
-        numUpdated: plan.update.length,
-        numSkipped: plan.numSkipped,
-        numDeleted: plan.deleteIds.length,
-        added: plan.add.map((c) => c.document),
-      }));
     },
 
     async similaritySearch({ collection, vector, k, scoreThreshold }) {

@@ -3,8 +3,9 @@ import { DT } from "./node-types";
 
 /**
  * Inputs every file loader shares (plain data for the definitions): an optional text splitter, the
- * saved file (text, or a data: URL for binary formats), the source name recorded for that saved
- * file, and extra metadata for every document.
+ * saved file (text, or `data:<mime>;name=<file name>;base64,…` for binary formats, so their bytes
+ * survive the JSON), the source name recorded for that saved file, and extra metadata for every
+ * document.
  */
 export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
   return [
@@ -25,7 +26,7 @@ export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
       type: "string",
       optional: true,
       additional: true,
-      description: "Recorded as `source` of the saved file's chunks (default: the node's label). Uploads use their file name.",
+      description: "Recorded as `source` of the saved file's chunks (default: its file name, else the node's label). Uploads use their file name.",
     },
     { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
   ];

@@ -19,11 +19,29 @@ export interface LoaderSpec {
   parse(file: NamedBytes): Promise<StoreDocument[]> | StoreDocument[];
 }
 
-/** A saved file param: a base64 data: URL (binary formats) or the file's text. */
+const DATA_URL = /^data:([^,;]+)((?:;[^,;=]+=[^,;]*)*);base64,([A-Za-z0-9+/\s]*={0,2})$/;
+
+/**
+ * A saved file param: a base64 data: URL (binary formats, as the canvas saves them) or the file's
+ * text (text formats, and values saved before binary files were kept as data URLs).
+ */
 export function decodeSavedFile(value: string, label: string): Buffer {
-  const m = /^data:([^,;]+)(?:;[^,;=]+=[^,;]*)*;base64,([A-Za-z0-9+/\s]*={0,2})$/.exec(value);
+  const m = DATA_URL.exec(value);
   if (value.startsWith("data:") && !m) throw new AppError("unprocessable", `${label}: the saved file is not a base64 data: URL.`);
-  return m ? Buffer.from(m[2], "base64") : Buffer.from(value, "utf8");
+  return m ? Buffer.from(m[3], "base64") : Buffer.from(value, "utf8");
+}
+
+/** The file name a data: URL carries (`;name=<percent-encoded>`), made safe for display. */
+export function savedFileName(value: string): string | undefined {
+  const params = DATA_URL.exec(value)?.[2];
+  const raw = params?.split(";").find((p) => p.startsWith("name="))?.slice(5);
+  if (!raw) return undefined;
+  try {
+    const name = decodeURIComponent(raw).replace(/\\/g, "/").split("/").pop()!.replace(/[\u0000-\u001f]+/g, "").trim();
+    return name.slice(0, 200) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Adds the node's extra metadata (which never overrides `source`). */
@@ -51,7 +69,7 @@ export function fileDocumentSource(spec: LoaderSpec): DocumentSource {
       const inputs: NamedBytes[] = mine.length
         ? mine
         : saved
-          ? [{ name: String(spec.params.sourceName || spec.label), bytes: decodeSavedFile(saved, spec.label) }]
+          ? [{ name: String(spec.params.sourceName || savedFileName(saved) || spec.label), bytes: decodeSavedFile(saved, spec.label) }]
           : [];
       const docs: StoreDocument[] = [];
       for (const file of inputs) docs.push(...(await spec.parse(file)));

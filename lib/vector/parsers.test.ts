@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeDocx, makePdf } from "../../tests/support/documents";
-import { decodeSavedFile, fileDocumentSource } from "./loaders";
+import { decodeSavedFile, fileDocumentSource, savedFileName } from "./loaders";
 import { parseCsv, parseDocx, parseJson, parsePdf, selectJson } from "./parsers";
 
 const file = (name: string, content: string | Buffer) => ({ name, bytes: typeof content === "string" ? Buffer.from(content) : content });
@@ -49,6 +49,16 @@ describe("file loaders", () => {
     expect(decodeSavedFile("data:application/pdf;base64,JVBERi0=", "L").toString("latin1")).toBe("%PDF-");
     expect(decodeSavedFile("plain text", "L").toString()).toBe("plain text");
     expect(() => decodeSavedFile("data:text/plain,oops", "L")).toThrow(/not a base64 data: URL/);
+  });
+
+  it("read the file name a canvas data: URL carries, without path parts", () => {
+    const bytes = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x80]);
+    const value = `data:application/pdf;name=${encodeURIComponent("my terms.pdf")};base64,${bytes.toString("base64")}`;
+    expect(savedFileName(value)).toBe("my terms.pdf");
+    expect(decodeSavedFile(value, "L").equals(bytes)).toBe(true);
+    expect(savedFileName(`data:application/pdf;name=${encodeURIComponent("../../etc/passwd")};base64,AA==`)).toBe("passwd");
+    expect(savedFileName("data:application/pdf;base64,AA==")).toBeUndefined();
+    expect(savedFileName("name=x.pdf plain text")).toBeUndefined();
   });
 
   it("read matching uploads instead of the saved file, and the saved file otherwise", async () => {

@@ -17,6 +17,8 @@ import { setupFirstAdmin } from "../../lib/services/users";
 const system: Caller = systemCaller;
 // A 1×1 PNG.
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+// Another 1×1 PNG: uploads are stored by content, so the same image in two sessions is one file.
+const OTHER_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 let stub: ModelStub;
 let flowId: string;
 let key: string;
@@ -58,7 +60,7 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
 
   it("removes the files uploaded with deleted messages, and only those", async () => {
     const kept = await predict("s-img-keep", "What is this?", { uploads: [{ data: PNG, type: "file", name: "keep.png", mime: "image/png" }] });
-    const gone = await predict("s-img-gone", "What is this?", { uploads: [{ data: PNG, type: "file", name: "gone.png", mime: "image/png" }] });
+    const gone = await predict("s-img-gone", "What is this?", { uploads: [{ data: OTHER_PNG, type: "file", name: "gone.png", mime: "image/png" }] });
     expect(kept.status).toBe(200);
     expect(gone.status).toBe(200);
     const stored = async (sessionId: string) => {

@@ -11,6 +11,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-test-"));
 process.env.DATA_DIR = dataDir;
 process.env.LOAD_EXAMPLE_FLOWS = "false";
 process.env.NEXTAUTH_URL = "http://127.0.0.1:3000";
+// The tests' model stubs and demo APIs listen on 127.0.0.1 (random ports): the operator allowance
+// for private addresses is on here, explicitly; tests/security/* turn it off to check the guard.
+process.env.OUTBOUND_ALLOW_PRIVATE ??= "true";
 
 const serverUrl = process.env.TEST_PG_URL;
 let dropDatabase: (() => Promise<void>) | undefined;

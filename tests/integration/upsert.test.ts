@@ -79,10 +79,10 @@ describe("vector upsert (multipart)", () => {
     expect(res.json.addedDocs).toHaveLength(stored.length);
     expect(res.json.addedDocs[0]).toEqual({ pageContent: expect.any(String), metadata: expect.objectContaining({ source: expect.any(String) }) });
     expect(res.json.stores).toEqual([expect.objectContaining({ nodeId: KS, label: "Keyword Store", numAdded: stored.length })]);
-    // The files are kept under generated names, never under the names the client sent.
+    // The files are kept under their content's SHA-256, never under the names the client sent.
     const kept = fs.readdirSync(path.join(process.env.DATA_DIR!, "uploads", flowId, "documents")).sort();
     expect(kept).toHaveLength(4);
-    for (const name of kept) expect(name).toMatch(/^[0-9a-f-]{36}\.(md|pdf|csv|docx)$/);
+    for (const name of kept) expect(name).toMatch(/^[0-9a-f]{64}\.(md|pdf|csv|docx)$/);
   });
 
   it("adds nothing when the same files are upserted again", async () => {

@@ -1,5 +1,6 @@
 import { encode } from "next-auth/jwt";
 import { sessionSecret } from "../../lib/security/secrets";
+import { findSessionUserById } from "../../lib/db/queries/users";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -38,9 +39,10 @@ export const auth = {
   basic: (email: string, password: string) => ({
     authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}`,
   }),
-  /** A real next-auth session cookie for a user id, signed with the server's secret. */
+  /** A real next-auth session cookie for a user id, signed with the server's secret, for the user's current session version. */
   async session(userId: string, email = "user@example.com") {
-    const token = await encode({ token: { sub: userId, email }, secret: sessionSecret() });
+    const sv = (await findSessionUserById({ id: userId }))?.sessionVersion ?? 0;
+    const token = await encode({ token: { sub: userId, email, sv }, secret: sessionSecret() });
     return { cookie: `next-auth.session-token=${token}` };
   },
 };

@@ -138,15 +138,41 @@ export function smallTalk(messages: ChatMessage[]): string {
   return text ? `You said: "${text}". I'm the Switchyard demo assistant; ask me to find a product any time.` : "Hello! How can I help?";
 }
 
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+
+/**
+ * Answers a retrieval chain from the context in its system message, so a test sees what was
+ * retrieved: the context line sharing the most words with the question, quoted; "I don't know."
+ * when none does. Undefined when the request carries no retrieved context.
+ */
+export function answerFromContext(messages: ChatMessage[], question: string): string | undefined {
+  const system = textOf(messages.find((m) => m.role === "system")?.content);
+  const at = system.indexOf("\nContext:\n");
+  if (at < 0) return undefined;
+  const asked = wordsOf(question);
+  let best = { line: "", score: 0 };
+  for (const line of system.slice(at + 10).split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const score = [...wordsOf(line)].filter((w) => asked.has(w)).length;
+    if (score > best.score) best = { line, score };
+  }
+  return best.score > 0 ? `According to the documents: ${best.line}` : "I don't know.";
+}
+
 /**
  * The default deterministic brain for the product-search demo: calls an offered product tool for
- * shopping requests, summarises tool results, and otherwise makes small talk.
+ * shopping requests, summarises tool results, answers retrieval chains from their context, and
+ * otherwise makes small talk.
  */
 export const demoBrain: Brain = (request) => {
   const last = request.messages.at(-1);
   if (last && (last.role === "tool" || last.role === "function")) return { content: summariseToolResult(textOf(last.content)) };
   const latestUser = [...request.messages].reverse().find((m) => m.role === "user");
   const userText = textOf(latestUser?.content);
+  // A retrieval chain first asks to rephrase a follow-up as a standalone question: keep it as asked.
+  const followUp = /Follow-up question: ([\s\S]*?)\nStandalone question:\s*$/.exec(userText);
+  if (followUp) return { content: followUp[1].trim() };
+  const fromContext = answerFromContext(request.messages, userText);
+  if (fromContext) return { content: fromContext };
   // An OpenAPI chain asks for an answer from the API's response in a user message.
   const apiResponse = /API response of [\w-]+:\n([\s\S]*)$/.exec(userText);
   if (apiResponse) return { content: summariseToolResult(apiResponse[1]) };

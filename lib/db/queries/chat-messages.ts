@@ -9,6 +9,7 @@ export type MessageWhere = {
   chatId?: string;
   chatType?: ChatType;
   messageId?: string;
+  memoryType?: string;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
 };
 
@@ -19,6 +20,7 @@ function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
     ...(f.chatId ? { chatId: f.chatId } : {}),
     ...(f.chatType ? { chatType: f.chatType } : {}),
     ...(f.messageId ? { id: f.messageId } : {}),
+    ...(f.memoryType ? { memoryType: f.memoryType } : {}),
     ...(f.createdAt ? { createdAt: f.createdAt } : {}),
   };
 }
@@ -86,4 +88,17 @@ export async function findSessions({ chatflowId, chatType, createdAt, skip, take
       OFFSET ${skip} LIMIT ${take}`,
   ]);
   return { total: Number(counted[0]?.total ?? 0), rows };
+}
+
+/** Which of `paths` are still named in the fileUploads of a chatflow's messages. */
+export async function findReferencedUploadPaths({ chatflowId, paths }: { chatflowId: string; paths: string[] }): Promise<Set<string>> {
+  if (!paths.length) return new Set();
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ path: string }[]>`
+    SELECT DISTINCT f->>'path' AS "path"
+    FROM "ChatMessage" m
+    CROSS JOIN LATERAL jsonb_array_elements(
+      CASE WHEN jsonb_typeof(m."fileUploads") = 'array' THEN m."fileUploads" ELSE '[]'::jsonb END) f
+    WHERE m."chatflowId" = ${chatflowId}::uuid AND m."fileUploads" IS NOT NULL AND f->>'path' = ANY(${paths}::text[])`;
+  return new Set(rows.map((r) => r.path));
 }

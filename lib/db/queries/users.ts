@@ -16,6 +16,21 @@ export async function findUserById({ id }: { id: string }) {
   return (await getDb()).user.findUnique({ where: { id }, select: publicUser });
 }
 
+/** A user with the session version their session token must carry (see lib/auth/session-version.ts). */
+export async function findSessionUserById({ id }: { id: string }) {
+  return (await getDb()).user.findUnique({ where: { id }, select: { ...publicUser, sessionVersion: true } });
+}
+
+/** Ends every session of a user: tokens carrying the previous version are refused from now on. */
+export async function bumpSessionVersion({ id }: { id: string }) {
+  return (await getDb()).user.updateMany({ where: { id }, data: { sessionVersion: { increment: 1 } } });
+}
+
+/** Sets a new password hash and ends the user's sessions in the same write. */
+export async function updatePasswordHash({ id, passwordHash }: { id: string; passwordHash: string }) {
+  return (await getDb()).user.updateMany({ where: { id }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+}
+
 export async function listUsers() {
   return (await getDb()).user.findMany({ select: publicUser, orderBy: { createdAt: "asc" } });
 }

@@ -1,4 +1,5 @@
 import { handleId } from "../../nodes/handles";
+import type { ResolvedCredential } from "../../security/credential-hosts";
 import type { BuildContext } from "../types";
 
 /** Small builders for test graphs. */
@@ -18,7 +19,7 @@ export function edge(source: string, output: string, target: string, input: stri
 }
 
 /** A build context for tests: real fetch, credentials from a map. */
-export function testContext(credentials: Record<string, Record<string, string>> = {}): BuildContext {
+export function testContext(credentials: Record<string, ResolvedCredential> = {}): BuildContext {
   return {
     chatflowId: "test-flow",
     resolveCredential: async (id) => {

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
+import { resetEnvForTests } from "../../env";
+import { createModelFetch } from "../../security/outbound-policy";
 import { buildChatAnthropic } from "./runtime";
 
 // A tiny server speaking Anthropic's Messages API: JSON, or SSE events when `stream` is set.
@@ -50,7 +52,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const build = async (credential: Record<string, string>) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
-  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: credential }) })) as ChatAnthropic;
+  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
 };
 
 describe("Anthropic chat model node", () => {
@@ -67,6 +69,28 @@ describe("Anthropic chat model node", () => {
     const pieces: string[] = [];
     for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);
+  });
+
+  it("streams through the guarded model fetch, which keeps the key on the credential's host", async () => {
+    process.env.OUTBOUND_ALLOW_HOSTS = new URL(baseURL).host;
+    resetEnvForTests();
+    const asked: { requester: string; allowedHosts?: string[] }[] = [];
+    const ctx = {
+      ...testContext({ a1: { name: "Claude key", type: "anthropic", data: { apiKey: "sk-ant-test", baseURL } } }),
+      modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts.requester, opts.allowedHosts)),
+    };
+    const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
+    const model = (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
+    const pieces: string[] = [];
+    for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
+    expect(pieces).toEqual(["Hello", " from", " Claude"]);
+    expect(asked).toEqual([{ requester: "Claude (node m)", allowedHosts: [new URL(baseURL).host] }]);
+  });
+
+  it("refuses a credential without a base URL anywhere but api.anthropic.com (it has no base URL param to move it)", async () => {
+    const cred = { name: "Claude key", type: "anthropic", data: { apiKey: "sk-ant-test" } };
+    const { assertCredentialHost } = await import("../../security/credential-hosts");
+    expect(() => assertCredentialHost(cred, baseURL, "Claude")).toThrow(/credential "Claude key" may only be sent to api.anthropic.com/);
   });
 
   it("refuses to build without an API key in the credential", async () => {

@@ -1,17 +1,31 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { AppError } from "../../errors";
+import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { NodeRuntime } from "../runtime-types";
+import { requesterOf } from "../shared/openai-connection";
 
-/** Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). */
-export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label }) => {
+/**
+ * Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). The key goes
+ * only to the credential's host (its baseURL, or api.anthropic.com), through the guarded model fetch.
+ */
+export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
+  const requester = requesterOf({ label, nodeId });
   const cred = await ctx.resolveCredential(params.credential as string);
-  if (!cred.apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
+  const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+  if (!apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
+  // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
+  const baseURL = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL.anthropic;
+  const allowedHosts = assertCredentialHost(cred, baseURL, requester);
   return new ChatAnthropic({
     model: params.model as string,
     temperature: params.temperature as number,
     maxTokens: params.maxTokens as number,
-    apiKey: cred.apiKey,
-    ...(cred.baseURL ? { anthropicApiUrl: cred.baseURL } : {}),
-    maxRetries: 1,
+    apiKey,
+    anthropicApiUrl: baseURL,
+    clientOptions: {
+      fetch: ctx.modelFetch?.({ requester, allowedHosts }),
+      timeout: (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000, // the SDK's own timer only as a backstop
+    },
+    maxRetries: 0,
   });
 };

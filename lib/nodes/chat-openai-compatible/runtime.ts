@@ -10,15 +10,16 @@ import { resolveOpenAIConnection } from "../shared/openai-connection";
  * callback handler prefers streaming, so each call goes through the streaming endpoint without
  * that estimate.
  */
-export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, label }) => {
-  const connection = await resolveOpenAIConnection({ params, ctx, label });
+export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
+  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
   return new ChatOpenAI({
     model: (params.model as string | undefined) || ctx.env.OPENAI_MODEL,
     temperature: params.temperature as number,
     ...(params.maxTokens ? { maxTokens: params.maxTokens as number } : {}),
     ...connection,
     streamUsage: false,
-    maxRetries: 1,
-    timeout: 120_000,
+    // No retries: the call's deadline is MODEL_TIMEOUT_MS, not a multiple of it, and a refusal
+    // or a dead server answers at once.
+    maxRetries: 0,
   });
 };

@@ -8,14 +8,15 @@ const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
  * Builds an OpenAI-compatible embeddings client: credential first, then the server's
  * OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_EMBEDDING_MODEL (the same fallbacks as the chat model).
  */
-export const buildOpenAIEmbeddings: NodeRuntime = async ({ params, ctx, label }) => {
-  const connection = await resolveOpenAIConnection({ params, ctx, label });
+export const buildOpenAIEmbeddings: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
+  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
   return new OpenAIEmbeddings({
     model: (params.model as string | undefined) || ctx.env.OPENAI_EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,
     ...connection,
     ...(params.dimensions ? { dimensions: params.dimensions as number } : {}),
     batchSize: params.batchSize as number,
-    maxRetries: 1,
-    timeout: 120_000,
+    // No retries: the call's deadline is MODEL_TIMEOUT_MS, not a multiple of it, and a refusal
+    // or a dead server answers at once.
+    maxRetries: 0,
   });
 };

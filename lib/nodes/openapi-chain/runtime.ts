@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
+import { assertCredentialHost } from "../../security/credential-hosts";
 import type { BuildContext } from "../../flow/types";
 import type { NodeRuntime, RuntimeArgs } from "../runtime-types";
 import type { ChatHistoryMemory } from "../shared/memory";
@@ -28,40 +29,76 @@ async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise
   return res.text();
 }
 
-async function specText({ params, ctx, label }: RuntimeArgs): Promise<{ text: string; baseUrl?: string }> {
+interface SpecSource {
+  text: string;
+  /** The URL the spec was fetched from; absent when it was pasted or uploaded into the node. */
+  fetchedFrom?: string;
+}
+
+async function specText({ params, ctx, label }: RuntimeArgs): Promise<SpecSource> {
   if (typeof params.spec === "string" && params.spec.trim()) return { text: params.spec };
   if (typeof params.file === "string" && params.file.trim()) return { text: fileText(params.file) };
-  if (typeof params.specUrl === "string") return { text: await fetchSpec(ctx, params.specUrl, label), baseUrl: params.specUrl };
+  if (typeof params.specUrl === "string") return { text: await fetchSpec(ctx, params.specUrl, label), fetchedFrom: params.specUrl };
   throw new AppError("invalid_graph", `${label}: give the OpenAPI spec as text, as a file or as a URL.`);
 }
 
-function resolveServerUrl(specServer: string | undefined, override: unknown, baseUrl: string | undefined, label: string): string {
-  const raw = typeof override === "string" && override ? override : specServer;
-  if (!raw) throw new AppError("invalid_graph", `${label}: the spec declares no server; set "Server URL override".`);
+function parseServerUrl(raw: string, base: string | undefined, label: string): URL {
   let url: URL;
   try {
-    url = new URL(raw, baseUrl);
+    url = new URL(raw, base);
   } catch {
     throw new AppError("invalid_graph", `${label}: the server URL "${raw}" is not a valid URL.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new AppError("invalid_graph", `${label}: the server URL must use http or https.`);
   }
+  return url;
+}
+
+/**
+ * The server the chain calls: the node's "Server URL override", else the spec's first server. A
+ * spec pasted or uploaded into the node is the builder's own choice, so its server is used as is.
+ * A fetched spec is someone else's document: its server is used only on the host the spec came
+ * from, so a spec cannot send the chain (and the node's headers) to another host. Either way,
+ * private addresses still need the operator's allowance (OUTBOUND_ALLOW_HOSTS), checked per request.
+ */
+function resolveServerUrl(specServer: string | undefined, override: unknown, source: SpecSource, label: string): string {
+  if (typeof override === "string" && override) return parseServerUrl(override, undefined, label).href.replace(/\/+$/, "");
+  if (!specServer) throw new AppError("invalid_graph", `${label}: the spec declares no server; set "Server URL override".`);
+  const url = parseServerUrl(specServer, source.fetchedFrom, label);
+  if (source.fetchedFrom && url.host !== new URL(source.fetchedFrom).host) {
+    throw new AppError(
+      "invalid_graph",
+      `${label}: the spec fetched from ${new URL(source.fetchedFrom).host} declares a server on another host (${url.host}); ` +
+        `a fetched spec's servers are not trusted. Set "Server URL override", or paste or upload the spec.`,
+    );
+  }
   return url.href.replace(/\/+$/, "");
+}
+
+/** The request headers of the node's credential, refused unless the credential may go to serverUrl. */
+async function headersFor(args: RuntimeArgs, serverUrl: string): Promise<Record<string, string>> {
+  const id = args.params.headersCredential;
+  if (typeof id !== "string" || !id) return {};
+  const cred = await args.ctx.resolveCredential(id);
+  assertCredentialHost(cred, serverUrl, `${args.label} (node ${args.nodeId})`);
+  const headers = cred.data.headers;
+  if (!headers || typeof headers !== "object") return {};
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
 /** Builds the OpenAPI chain: loads and parses the spec, binds one tool per operation to the model. */
 export const buildOpenApiChain: NodeRuntime = async (args) => {
   const { params, inputs, ctx, label } = args;
   const model = inputs.model as BaseChatModel;
-  const { text, baseUrl } = await specText(args);
-  const spec = parseOpenApiSpec(text, label);
-  const serverUrl = resolveServerUrl(spec.serverUrl, params.serverUrl, baseUrl, label);
+  const source = await specText(args);
+  const spec = parseOpenApiSpec(source.text, label);
+  const serverUrl = resolveServerUrl(spec.serverUrl, params.serverUrl, source, label);
   if (typeof model.bindTools !== "function") {
     throw new AppError("invalid_graph", `${label}: the connected chat model does not support tool calling.`);
   }
   const toolModel = model.bindTools(spec.operations.map(toToolDefinition)) as unknown as Runnable<BaseMessage[], AIMessage>;
-  const headers = typeof params.headersCredential === "string" ? await ctx.resolveCredential(params.headersCredential) : {};
+  const headers = await headersFor(args, serverUrl);
   return new OpenApiChain({
     model,
     toolModel,

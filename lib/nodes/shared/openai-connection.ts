@@ -1,23 +1,57 @@
 import { AppError } from "../../errors";
+import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
 const NO_KEY = "not-needed";
 
+function hostOf(url: string, requester: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    throw new AppError("invalid_graph", `${requester}: the base URL "${url}" is not a valid URL.`);
+  }
+}
+
+/** How a model node is named in errors: its label and its id on the canvas. */
+export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "nodeId">): string {
+  return `${label} (node ${nodeId})`;
+}
+
 /**
- * API key and base URL of an OpenAI-compatible node: its credential first, then the node's base
- * URL, then the server's OPENAI_API_KEY / OPENAI_BASE_URL. A node with a credential never falls
- * back to the server's key. Throws `not_configured` when there is neither a key nor a local server.
+ * API key, base URL and fetch of an OpenAI-compatible node. With a credential: its key, sent only
+ * to the credential's host (its baseURL, or api.openai.com) — a node base URL naming another host
+ * is refused. Without one: the server's OPENAI_API_KEY, only when the node's base URL is absent or
+ * on OPENAI_BASE_URL's host (api.openai.com when unset); a node naming another server gets no key
+ * (local servers such as Ollama need none). Throws `not_configured` when there is neither a key
+ * nor a server to call.
  */
-export async function resolveOpenAIConnection({ params, ctx, label }: Pick<RuntimeArgs, "params" | "ctx" | "label">) {
-  const cred = typeof params.credential === "string" ? await ctx.resolveCredential(params.credential) : {};
-  const apiKey = cred.apiKey || (params.credential ? undefined : ctx.env.OPENAI_API_KEY);
-  const baseURL = (params.baseURL as string | undefined) || cred.baseURL || ctx.env.OPENAI_BASE_URL;
+export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pick<RuntimeArgs, "params" | "ctx" | "label" | "nodeId">) {
+  const requester = requesterOf({ label, nodeId });
+  const nodeBase = (params.baseURL as string | undefined) || undefined;
+  const timeout = (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000; // the SDK's own timer only as a backstop
+  if (typeof params.credential === "string" && params.credential) {
+    const cred = await ctx.resolveCredential(params.credential);
+    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
+    const baseURL = nodeBase || (typeof cred.data.baseURL === "string" ? cred.data.baseURL : "") || PROVIDER_DEFAULT_URL.openai;
+    const allowedHosts = assertCredentialHost(cred, baseURL, requester);
+    return { apiKey, timeout, configuration: { baseURL, fetch: ctx.modelFetch?.({ requester, allowedHosts }) } };
+  }
+  const serverHost = hostOf(ctx.env.OPENAI_BASE_URL || PROVIDER_DEFAULT_URL.openai, requester);
+  const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;
+  const apiKey = onServerHost ? ctx.env.OPENAI_API_KEY : undefined;
+  const baseURL = nodeBase || ctx.env.OPENAI_BASE_URL;
   if (!apiKey && !baseURL) {
     throw new AppError(
       "not_configured",
       `${label}: no API key. Choose an "openai" credential, set a base URL for a local server, or set OPENAI_API_KEY on the server.`,
     );
   }
-  return { apiKey: apiKey || NO_KEY, configuration: baseURL ? { baseURL } : undefined };
+  // The server's key is pinned to the server's host on every request too, redirects included.
+  const authHint = onServerHost
+    ? undefined
+    : `No key was sent: the server's OPENAI_API_KEY only goes to ${serverHost}. Choose a credential for this server.`;
+  const fetch = ctx.modelFetch?.({ requester, allowedHosts: apiKey ? [serverHost] : undefined, authHint });
+  return { apiKey: apiKey || NO_KEY, timeout, configuration: { ...(baseURL ? { baseURL } : {}), fetch } };
 }

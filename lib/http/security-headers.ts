@@ -1,0 +1,64 @@
+// Security headers of every response. proxy.ts applies them (it runs before every route, page,
+// static file and error); this module is plain functions so tests can read the policy directly.
+
+/** The kinds of response that get different policies. */
+export type ResponseKind = "page" | "api" | "static";
+
+/** Files in public/ that other origins load on purpose (the widget script host sites embed). */
+const CROSS_ORIGIN_FILES = new Set(["/embed.js"]);
+
+/** What a path serves: API JSON, a built or public file, or a studio page. */
+export function responseKind(pathname: string): ResponseKind {
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname === "/domains") return "api";
+  if (pathname.startsWith("/_next/static/") || pathname.startsWith("/_next/image") || /\.[a-z0-9]{1,8}$/i.test(pathname)) return "static";
+  return "page";
+}
+
+/** A fresh, unguessable nonce for one page response (128 bits, base64). */
+export function createNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+}
+
+/**
+ * The studio pages' policy. Scripts run only with this response's nonce (Next puts it on its own
+ * scripts when it finds the policy on the request) or when loaded by such a script
+ * ('strict-dynamic': the widget preview loads /embed.js). Styles allow 'unsafe-inline' because
+ * React renders style attributes, which nonces cannot cover; CSS cannot run script. No site may
+ * frame the studio (clickjacking): there is no full-page public chatbot page to allow framing for.
+ */
+export function pageContentSecurityPolicy(nonce: string, opts: { dev?: boolean } = {}): string {
+  return [
+    "default-src 'self'",
+    // Next's dev server evaluates modules for fast refresh; production never needs eval.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** API answers are data, never documents: nothing may load from them or frame them. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Headers every response carries, whatever its kind. The page CSP with its nonce is added by the
+ * proxy on top (it differs per request).
+ */
+export function staticSecurityHeaders(pathname: string): Record<string, string> {
+  const kind = responseKind(pathname);
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    // The test chat records voice questions; nothing uses the camera or location.
+    "Permissions-Policy": "camera=(), geolocation=(), microphone=(self)",
+    ...(kind === "api" ? { "Content-Security-Policy": API_CONTENT_SECURITY_POLICY } : {}),
+    ...(CROSS_ORIGIN_FILES.has(pathname) ? { "Cross-Origin-Resource-Policy": "cross-origin" } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Where a stored credential may be sent. A provider key goes only to the host of the credential's
+ * base URL (or the provider's own host when it has none); request headers only to the hosts the
+ * credential lists. A node that would send a credential anywhere else is refused before any request,
+ * so a flow's editor cannot point someone's key at a server they control.
+ */
+import { AppError } from "../errors";
+import { hostListed } from "./outbound";
+
+/** A credential as the flow engine receives it: its name (for messages), kind and decrypted fields. */
+export interface ResolvedCredential {
+  name: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** The provider's own host, where a key without a base URL goes. */
+export const PROVIDER_DEFAULT_URL: Record<string, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+};
+
+/** The hosts ("host" or "host:port") this credential may be sent to; empty when it names none. */
+export function credentialHosts(cred: ResolvedCredential): string[] {
+  if (cred.type === "httpHeaders") {
+    const hosts = cred.data.allowedHosts;
+    return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
+  }
+  const base = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL[cred.type];
+  try {
+    return base ? [new URL(base).host.toLowerCase()] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Throws AppError forbidden unless `target` is a host the credential may be sent to. Returns the
+ * credential's hosts, for the guarded fetch's allowedHosts (checked again on every request).
+ */
+export function assertCredentialHost(cred: ResolvedCredential, target: string, requester: string): string[] {
+  const hosts = credentialHosts(cred);
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new AppError("invalid_graph", `${requester}: "${target}" is not a valid URL.`);
+  }
+  if (hosts.length === 0) {
+    throw new AppError(
+      "forbidden",
+      `${requester}: credential "${cred.name}" lists no hosts it may be sent to; edit it and add them (allowedHosts).`,
+    );
+  }
+  if (!hostListed(hosts, url)) {
+    throw new AppError(
+      "forbidden",
+      `${requester}: credential "${cred.name}" may only be sent to ${hosts.join(", ")}, not to ${url.host}.`,
+    );
+  }
+  return hosts;
+}

@@ -1,0 +1,99 @@
+/**
+ * Response bodies of the outbound guard: decoded (gzip, deflate, br) and capped by decoded size, so
+ * a compression bomb stops too. Either read whole, or handed over as it arrives (model streams).
+ */
+import type http from "node:http";
+import { pipeline, type Readable } from "node:stream";
+import zlib from "node:zlib";
+import { AppError } from "../errors";
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: () => zlib.createGunzip(),
+  "x-gzip": () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+function decodedStream(res: http.IncomingMessage): { stream: Readable; decoded: boolean } {
+  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const decoder = DECODERS[encoding]?.();
+  return { stream: (decoder ? pipeline(res, decoder, () => undefined) : res) as Readable, decoded: Boolean(decoder) };
+}
+
+function toResponse(res: http.IncomingMessage, url: URL, decoded: boolean, body: BodyInit | null): Response {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i].toLowerCase();
+    if (decoded && (name === "content-encoding" || name === "content-length")) continue;
+    headers.append(name, res.rawHeaders[i + 1]);
+  }
+  const status = res.statusCode ?? 502;
+  const response = new Response(NULL_BODY_STATUSES.has(status) ? null : body, { status, statusText: res.statusMessage ?? "", headers });
+  Object.defineProperty(response, "url", { value: url.toString() });
+  return response;
+}
+
+const tooLarge = (url: URL, maxBytes: number) =>
+  new AppError("upstream_error", `Response from ${url.host} is larger than the ${maxBytes}-byte limit`);
+
+/** Read and decode the whole body, refusing it past maxBytes. */
+export async function readCappedBody(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Response> {
+  if (Number(res.headers["content-length"] ?? 0) > maxBytes) {
+    res.destroy();
+    throw tooLarge(url, maxBytes);
+  }
+  const { stream, decoded } = decodedStream(res);
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of stream) {
+    size += (part as Buffer).length;
+    if (size > maxBytes) {
+      res.destroy();
+      throw tooLarge(url, maxBytes);
+    }
+    parts.push(part as Buffer);
+  }
+  return toResponse(res, url, decoded, Buffer.concat(parts));
+}
+
+/**
+ * A Response whose body streams as the upstream sends it. Past maxBytes, on a broken connection or
+ * when `signal` fires (the deadline), the body errors with `fail(cause)`, an AppError.
+ */
+export function streamCappedBody(
+  res: http.IncomingMessage, url: URL, maxBytes: number, signal: AbortSignal, fail: (cause: unknown) => unknown,
+): Response {
+  const { stream, decoded } = decodedStream(res);
+  let size = 0;
+  let done = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const finish = (err?: unknown) => {
+        if (done) return;
+        done = true;
+        signal.removeEventListener("abort", onAbort);
+        if (err === undefined) return controller.close();
+        res.destroy();
+        controller.error(err);
+      };
+      const onAbort = () => finish(fail(signal.reason));
+      signal.addEventListener("abort", onAbort);
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) return finish(tooLarge(url, maxBytes));
+        if (!done) controller.enqueue(new Uint8Array(chunk));
+      });
+      stream.on("end", () => finish());
+      stream.on("error", (err) => finish(fail(err)));
+      res.on("close", () => {
+        if (!res.complete) finish(fail(new Error("the connection closed before the answer was complete")));
+      });
+    },
+    cancel() {
+      done = true;
+      res.destroy();
+    },
+  });
+  return toResponse(res, url, decoded, body);
+}

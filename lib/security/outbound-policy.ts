@@ -1,0 +1,61 @@
+/**
+ * The operator's outbound policy, read from the settings: which private hosts flows may reach and
+ * how long a model may take. Private, loopback and link-local addresses are reachable only when the
+ * operator allows them (OUTBOUND_ALLOW_HOSTS, the hosts of the server's own *_BASE_URL settings,
+ * or OUTBOUND_ALLOW_PRIVATE=true); never because a builder, a caller or a fetched document named
+ * them.
+ */
+import { AppError } from "../errors";
+import { getEnv } from "../env";
+import { createGuardedFetch, operatorAllowedHosts, type GuardedFetchOptions } from "./outbound";
+
+/** Private-address allowance of every outbound request, from the settings. */
+export function operatorPolicy(): Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts"> {
+  const env = getEnv();
+  return {
+    allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true",
+    allowPrivateHosts: operatorAllowedHosts(env.OUTBOUND_ALLOW_HOSTS, [env.OPENAI_BASE_URL]),
+  };
+}
+
+/** Largest model answer (a big embeddings batch in base64 is a few MiB). */
+const MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+function upstreamStatusError(requester: string, res: Response, authHint?: string): AppError | undefined {
+  const host = new URL(res.url).host;
+  if (res.status === 401 || res.status === 403) {
+    const hint = authHint ? ` ${authHint}` : "";
+    return new AppError("upstream_error", `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).${hint}`);
+  }
+  if (res.status === 503 || res.status === 529) {
+    return new AppError("upstream_unavailable", `${requester}: the model provider at ${host} is unavailable (HTTP ${res.status}).`);
+  }
+  if (res.status >= 500) return new AppError("upstream_error", `${requester}: the model provider at ${host} failed (HTTP ${res.status}).`);
+  return undefined;
+}
+
+/**
+ * The fetch a model client (chat, embeddings, speech-to-text) sends through: the outbound guard,
+ * bodies streamed as they arrive, MODEL_TIMEOUT_MS for the whole call, and failures (refused
+ * connection, DNS, 5xx, refused key, deadline) thrown as AppErrors that name the node and the host.
+ * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
+ * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
+ */
+export function createModelFetch(requester: string, allowedHosts?: string[], authHint?: string): typeof fetch {
+  const guarded = createGuardedFetch({
+    ...operatorPolicy(),
+    allowedHosts,
+    requester,
+    streamResponse: true,
+    timeoutMs: getEnv().MODEL_TIMEOUT_MS,
+    maxResponseBytes: MODEL_MAX_RESPONSE_BYTES,
+  });
+  const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const res = await guarded(input, init);
+    const failure = upstreamStatusError(requester, res, authHint);
+    if (!failure) return res;
+    await res.body?.cancel().catch(() => undefined);
+    throw failure;
+  };
+  return modelFetch as typeof fetch;
+}

@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import { resetEnvForTests } from "../../lib/env";
+import { nodeDefinitions } from "../../lib/nodes/registry";
+import { createApiKey } from "../../lib/services/api-keys";
+import { createChatflow } from "../../lib/services/chatflows";
+import { systemCaller } from "../support/callers";
+import { exampleFlow } from "../support/flows";
+import { auth, call } from "../support/http";
+import { createModelStub, type ModelStub } from "../support/model-stub";
+
+// Flowise's worst advisories are remote code execution through nodes that run user-supplied
+// JavaScript or Python (Custom Function, Custom Tool, If-Else Function, code interpreters) and
+// through spec/JSON parsing that evaluates. Here no node runs code a user typed, and the sources
+// that run flows hold no eval, Function constructor, vm or child process.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PWNED = "__switchyardCodeRan";
+
+let stub: ModelStub;
+let key: string;
+
+beforeAll(async () => {
+  stub = await createModelStub();
+  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
+  resetEnvForTests();
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+});
+afterAll(() => stub.close());
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "generated" || e.name === "__fixtures__" ? [] : sourceFiles(full);
+    return /\.(ts|tsx|mjs|js)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
+  });
+}
+
+describe("no custom code execution", () => {
+  it("has no node type that runs code: no Function, Tool-from-code, If-Else function or interpreter", () => {
+    // Whole words of the label and of the camelCase name ("Retrieval" is not "eval").
+    const words = (d: (typeof nodeDefinitions)[number]) => `${d.name.replace(/([a-z])([A-Z])/g, "$1 $2")} ${d.label}`;
+    const suspicious = nodeDefinitions.filter((d) =>
+      /\b(function|code|python|javascript|js|script|exec|execute|eval|sandbox|interpreter|shell|command|mcp)\b/i.test(words(d)),
+    );
+    expect(suspicious.map((d) => d.name)).toEqual([]);
+    for (const flowise of ["customFunction", "customTool", "ifElseFunction", "pythonInterpreter", "codeInterpreterE2B", "customMCP"]) {
+      expect(nodeDefinitions.map((d) => d.name)).not.toContain(flowise);
+    }
+  });
+
+  it("has only reviewed `code`-typed params (a new one must be added here after checking it is never run)", () => {
+    const codeParams = nodeDefinitions.flatMap((d) =>
+      d.inputs.filter((i) => i.kind === "param" && (i as { type?: string }).type === "code").map((i) => `${d.name}.${i.name}`),
+    );
+    // openApiChain.spec is parsed as YAML/JSON data, never run: shown below.
+    expect(codeParams).toEqual(["openApiChain.spec"]);
+  });
+
+  it("holds no eval, Function constructor, vm, child process or eval-mode worker in the code that builds and runs flows", () => {
+    const files = ["lib", "app"].flatMap((d) => sourceFiles(path.join(ROOT, d)));
+    expect(files.some((f) => f.includes(`lib${path.sep}nodes${path.sep}`))).toBe(true);
+    const patterns: [string, RegExp][] = [
+      ["eval", /(?<![\w.])eval\s*\(/],
+      ["Function constructor", /\bnew\s+Function\s*\(|(?<![\w.])Function\s*\(\s*["'`]/],
+      ["vm module", /["'](node:)?vm["']/],
+      ["child process", /["'](node:)?child_process["']/],
+      ["worker running a string", /\beval\s*:\s*true/],
+      ["string timer", /\bset(Timeout|Interval)\s*\(\s*["'`]/],
+    ];
+    const hits = files.flatMap((f) => {
+      const text = fs.readFileSync(f, "utf8");
+      return patterns.filter(([, re]) => re.test(text)).map(([what]) => `${path.relative(ROOT, f)}: ${what}`);
+    });
+    expect(hits).toEqual([]);
+  });
+
+  it("never runs what is typed into a `code` param: JavaScript, YAML function tags, prototype keys", async () => {
+    const payloads = [
+      `globalThis.${PWNED} = true; module.exports = {};`,
+      `openapi: 3.0.0\ninfo: { title: t, version: "1" }\nservers: [{ url: "http://127.0.0.1:9" }]\npaths: !!js/function "function () { globalThis.${PWNED} = true }"`,
+      `openapi: 3.0.0\ninfo: { title: t, version: "1" }\nx: !<tag:yaml.org,2002:js/eval> "globalThis.${PWNED} = true"\npaths: {}`,
+      JSON.stringify({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths: {}, __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } }),
+      `{"openapi":"3.0.0","info":{"title":"\${globalThis.${PWNED}=true}","version":"1"},"paths":{}}`,
+    ];
+    const flow = exampleFlow("openapi-chain-only.json");
+    for (const spec of payloads) {
+      const graph = structuredClone(flow.graph);
+      for (const n of graph.nodes) if (n.type === "openApiChain") n.data.inputs.spec = spec;
+      const id = (await createChatflow({ name: "code param", graph: graph as never }, systemCaller)).id;
+      const res = await call(prediction.POST, { method: "POST", params: { id }, headers: auth.bearer(key), body: { question: "Show me laptops" } });
+      // A spec that is not an OpenAPI document is the builder's problem to fix: 4xx, never run.
+      expect(res.status, `${spec}\n→ ${res.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect((globalThis as Record<string, unknown>)[PWNED]).toBeUndefined();
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Every route handler under app/api/v1, found on disk (so a new route is covered without editing
+ * the security tests), with the URL it serves and its exported HTTP methods.
+ */
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export type ApiRoute = { file: string; template: string; method: string; handler: Handler };
+
+const API_DIR = path.resolve(import.meta.dirname, "../../../app/api/v1");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * Routes an anonymous caller may reach at all: the health check, first-run setup, and the public
+ * chatflow endpoints (which answer anonymously only for public chatflows).
+ */
+export const ANONYMOUS_ROUTES = new Set([
+  "/api/v1/ping",
+  "/api/v1/setup",
+  "/api/v1/prediction/[id]",
+  "/api/v1/public-chatbotConfig/[id]",
+  "/api/v1/chatflows-streaming/[id]",
+]);
+
+function routeFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return routeFiles(full);
+    return e.name === "route.ts" ? [full] : [];
+  });
+}
+
+/** All (route, method) pairs, imported from the real modules. */
+export async function apiRoutes(): Promise<ApiRoute[]> {
+  const routes: ApiRoute[] = [];
+  for (const file of routeFiles(API_DIR).sort()) {
+    const template = `/api/v1/${path.relative(API_DIR, path.dirname(file)).split(path.sep).join("/")}`;
+    const mod = (await import(file)) as Record<string, unknown>;
+    for (const method of METHODS) {
+      if (typeof mod[method] === "function") routes.push({ file, template, method, handler: mod[method] as Handler });
+    }
+  }
+  return routes;
+}
+
+/** The template with its [params] filled in. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\[(\w+)\]/g, (_, name: string) => params[name] ?? name);
+}
+
+/** The [params] names of a template with the values given. */
+export function paramsOf(template: string, values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries([...template.matchAll(/\[(\w+)\]/g)].map((m) => [m[1], values[m[1]] ?? m[1]]));
+}
+
+/** Calls a handler with a Request to `url` (any string, sent as given) and the params. */
+export async function callRoute(r: ApiRoute, url: string, params: Record<string, string>, headers: Record<string, string> = {}) {
+  const hasBody = r.method !== "GET" && r.method !== "DELETE" && r.method !== "OPTIONS";
+  const req = new Request(url, {
+    method: r.method,
+    headers: { ...(hasBody ? { "content-type": "application/json" } : {}), ...headers },
+    body: hasBody ? "{}" : undefined,
+  });
+  const res = await r.handler(req, { params: Promise.resolve(params) });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
