@@ -84,7 +84,8 @@ describe("a builder and an admin's objects", () => {
   });
 
   it("a builder's chatflow stops using an admin's credential once it is no longer shared", async () => {
-    const cred = await newCredential(admin);
+    const created = await call(credentials.POST, { method: "POST", headers: admin, body: { name: "team", type: "openai", data: { apiKey: "sk-team", baseURL: stub.url } } });
+    const cred = created.json as { id: string };
     await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: true } });
     const graph = exampleFlow("conversation.json").graph;
     graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = cred.id;
