@@ -10,7 +10,13 @@ const analysis = (summary: string) => ({
 });
 
 test("a builder imports a CSV of domains, analyses two with the example flow and filters by analysis", async ({ page, request }) => {
-  expect((await request.post("/api/v1/users", { headers: basic, data: { ...BUILDER, name: "Builder", role: "builder" } })).status()).toBe(201);
+  const created = await request.post("/api/v1/users", { headers: basic, data: { ...BUILDER, name: "Builder", role: "builder" } });
+  expect(created.status()).toBe(201);
+  // Builders run only their own chatflows: the admin hands the example analyst to this builder.
+  const flows = (await (await request.get("/api/v1/chatflows", { headers: basic })).json()) as { id: string; name: string }[];
+  const analyst = flows.find((f) => f.name === "Domain Analyst")!;
+  const transfer = await request.put(`/api/v1/chatflows/${analyst.id}`, { headers: basic, data: { ownerId: (await created.json()).id } });
+  expect(transfer.status()).toBe(200);
   // The analyst's model answers are scripted: one JSON answer per domain.
   await request.post(`${STUB}/__admin/script`, { data: [analysis("Scripted summary one"), analysis("Scripted summary two")] });
 

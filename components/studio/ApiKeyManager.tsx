@@ -4,10 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { keyPermissionsForRole } from "@/lib/auth/permissions";
+import { useStudioUser } from "./StudioUser";
 
 type Key = {
   id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[];
-  lastUsedAt: string | null; createdAt: string; status: "active" | "revoked";
+  lastUsedAt: string | null; createdAt: string; status: "active" | "revoked"; owner: { name: string } | null;
 };
 type Flow = { id: string; name: string };
 
@@ -20,6 +22,8 @@ const PERMISSIONS = [
 ];
 
 export function ApiKeyManager() {
+  const { user, may } = useStudioUser();
+  const showOwner = may("user.manage");
   const qc = useQueryClient();
   const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api<Key[]>("/api/v1/apikey") });
   const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Flow[]>("/api/v1/chatflows") });
@@ -47,12 +51,13 @@ export function ApiKeyManager() {
           </div>
         </div>
       )}
-      <CreateKeyForm flows={flows.data ?? []} pending={create.isPending} onCreate={(body) => create.mutate(body)} />
+      <CreateKeyForm flows={flows.data ?? []} pending={create.isPending} onCreate={(body) => create.mutate(body)}
+        offered={user ? keyPermissionsForRole(user.role) : []} />
       <ErrorNote error={create.error ?? keys.error ?? revoke.error} />
       <Card className="mt-6 overflow-hidden">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs uppercase text-slate-500">
-            <tr><th className="px-4 py-2">Name</th><th className="px-4 py-2">Key</th><th className="px-4 py-2">Permissions</th><th className="px-4 py-2">Chatflows</th><th className="px-4 py-2">Last used</th><th className="px-4 py-2" /></tr>
+            <tr><th className="px-4 py-2">Name</th><th className="px-4 py-2">Key</th><th className="px-4 py-2">Permissions</th><th className="px-4 py-2">Chatflows</th><th className="px-4 py-2">Last used</th>{showOwner && <th className="px-4 py-2">Owner</th>}<th className="px-4 py-2" /></tr>
           </thead>
           <tbody>
             {keys.data?.map((k) => (
@@ -62,6 +67,7 @@ export function ApiKeyManager() {
                 <td className="px-4 py-2 text-xs">{k.permissions.join(", ")}</td>
                 <td className="px-4 py-2 text-xs">{k.allChatflows ? "All" : k.chatflowIds.map(flowName).join(", ")}</td>
                 <td className="px-4 py-2 text-xs text-slate-500">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}</td>
+                {showOwner && <td className="px-4 py-2 text-xs">{k.owner?.name ?? "–"}</td>}
                 <td className="px-4 py-2 text-right">
                   {k.status === "revoked" ? (
                     <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-500">revoked</span>
@@ -71,7 +77,7 @@ export function ApiKeyManager() {
                 </td>
               </tr>
             ))}
-            {keys.data?.length === 0 && <tr><td colSpan={6} className="px-4 py-6 text-center text-slate-500">No API keys yet.</td></tr>}
+            {keys.data?.length === 0 && <tr><td colSpan={showOwner ? 7 : 6} className="px-4 py-6 text-center text-slate-500">No API keys yet.</td></tr>}
           </tbody>
         </table>
       </Card>
@@ -79,7 +85,8 @@ export function ApiKeyManager() {
   );
 }
 
-function CreateKeyForm({ flows, pending, onCreate }: { flows: Flow[]; pending: boolean; onCreate: (b: object) => void }) {
+/** `offered`: the permissions the signed-in user's role may give a key (a builder: no `messages`). */
+function CreateKeyForm({ flows, pending, onCreate, offered }: { flows: Flow[]; pending: boolean; onCreate: (b: object) => void; offered: string[] }) {
   const [name, setName] = useState("");
   const [perms, setPerms] = useState<string[]>(["predict", "upsert"]);
   const [scoped, setScoped] = useState<string[]>([]);
@@ -91,7 +98,7 @@ function CreateKeyForm({ flows, pending, onCreate }: { flows: Flow[]; pending: b
         <fieldset className="text-sm">
           <legend className="mb-1 font-medium text-slate-700">Permissions</legend>
           <div className="flex flex-wrap gap-4">
-            {PERMISSIONS.map((p) => (
+            {PERMISSIONS.filter((p) => offered.includes(p.id)).map((p) => (
               <label key={p.id} className="flex items-center gap-1.5">
                 <input type="checkbox" checked={perms.includes(p.id)} onChange={() => setPerms(toggle(perms, p.id))} /> {p.label}
               </label>

@@ -4,8 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { useStudioUser } from "./StudioUser";
 
-type Summary = { id: string; name: string; description: string; version: number; isPublic: boolean; updatedAt: string };
+type Owner = { id: string; name: string; email: string } | null;
+type Summary = { id: string; name: string; description: string; version: number; isPublic: boolean; updatedAt: string; owner: Owner };
 
 export function ChatflowList() {
   const qc = useQueryClient();
@@ -48,6 +50,7 @@ export function ChatflowList() {
 }
 
 function ChatflowRow({ flow, onRename, onDelete }: { flow: Summary; onRename: (n: string) => void; onDelete: () => void }) {
+  const { may } = useStudioUser();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(flow.name);
   return (
@@ -67,12 +70,16 @@ function ChatflowRow({ flow, onRename, onDelete }: { flow: Summary; onRename: (n
                 v{flow.version} · updated {new Date(flow.updatedAt).toLocaleString()} {flow.isPublic ? "· public" : ""}
                 {flow.description ? ` · ${flow.description}` : ""}
               </p>
+              {/* Admins manage everyone's chatflows (and transfer them): show whose each one is. */}
+              {may("chatflow.transfer") && <p className="text-xs text-slate-500" data-testid="chatflow-owner">Owner: {flow.owner?.name ?? "nobody"}</p>}
             </>
           )}
         </div>
         {!editing && (
           <div className="flex gap-2">
-            <a href={`/chatflows/${flow.id}/conversations`} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100" aria-label={`Conversations of ${flow.name}`}>Conversations</a>
+            {may("chatmessage.read") && (
+              <a href={`/chatflows/${flow.id}/conversations`} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100" aria-label={`Conversations of ${flow.name}`}>Conversations</a>
+            )}
             <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Rename ${flow.name}`}>Rename</Button>
             <Button variant="danger" aria-label={`Delete ${flow.name}`} onClick={() => { if (confirm(`Delete “${flow.name}” and its messages?`)) onDelete(); }}>Delete</Button>
           </div>

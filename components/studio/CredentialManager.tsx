@@ -4,8 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
+import { useStudioUser } from "./StudioUser";
 
-type Credential = { id: string; name: string; type: string; createdAt: string; updatedAt: string };
+type Credential = {
+  id: string; name: string; type: string; createdAt: string; updatedAt: string;
+  ownerId: string | null; owner: { name: string } | null; sharedWithBuilders: boolean;
+};
 type Kind = "openai" | "anthropic" | "httpHeaders";
 
 const KINDS: { id: Kind; label: string; hint: string }[] = [
@@ -22,16 +26,21 @@ export function CredentialManager() {
   const refresh = () => qc.invalidateQueries({ queryKey: ["credentials"] });
   const rename = useMutation({ mutationFn: ({ id, name }: { id: string; name: string }) => api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name } }), onSuccess: refresh });
   const remove = useMutation({ mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE" }), onSuccess: refresh });
+  const share = useMutation({
+    mutationFn: ({ id, shared }: { id: string; shared: boolean }) => api(`/api/v1/credentials/${id}`, { method: "PUT", body: { sharedWithBuilders: shared } }),
+    onSuccess: refresh,
+  });
   return (
     <>
       <PageHeader title="Credentials" subtitle="Keys for model providers and external APIs. Encrypted at rest; values are never shown again." />
       <AddCredential onAdded={refresh} />
-      <ErrorNote error={creds.error ?? rename.error ?? remove.error} />
+      <ErrorNote error={creds.error ?? rename.error ?? remove.error ?? share.error} />
       {creds.isLoading && <p className="text-sm text-slate-500">Loading credentials…</p>}
       {creds.data?.length === 0 && <p className="text-sm text-slate-500">No credentials yet. Nodes without one use the server’s environment settings.</p>}
       <ul className="grid gap-3" aria-label="Credentials">
         {creds.data?.map((c) => (
           <CredentialRow key={c.id} c={c} onRename={(name) => rename.mutate({ id: c.id, name })}
+            onShare={(shared) => share.mutate({ id: c.id, shared })}
             onDelete={() => { if (confirm(`Delete “${c.name}”? Nodes using it will stop working.`)) remove.mutate(c.id); }} />
         ))}
       </ul>
@@ -97,7 +106,12 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-function CredentialRow({ c, onRename, onDelete }: { c: Credential; onRename: (n: string) => void; onDelete: () => void }) {
+type RowProps = { c: Credential; onRename: (n: string) => void; onDelete: () => void; onShare: (shared: boolean) => void };
+
+function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
+  const { user, may } = useStudioUser();
+  // Admins manage every credential; a builder their own (one an admin shared is usable, not editable).
+  const editable = may("credential.transfer") || (!!user && c.ownerId === user.id);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.name);
   return (
@@ -113,11 +127,21 @@ function CredentialRow({ c, onRename, onDelete }: { c: Credential; onRename: (n:
           ) : (
             <>
               <p className="font-medium">{c.name}</p>
-              <p className="text-xs text-slate-500">{kindLabel(c.type)} · added {new Date(c.createdAt).toLocaleDateString()} · value hidden</p>
+              <p className="text-xs text-slate-500">
+                {kindLabel(c.type)} · added {new Date(c.createdAt).toLocaleDateString()} · value hidden
+                {may("credential.transfer") && ` · owner: ${c.owner?.name ?? "nobody"}`}
+                {!editable && c.sharedWithBuilders && " · shared by an admin (you can use it on nodes)"}
+              </p>
             </>
           )}
         </div>
-        {!editing && (
+        {!editing && may("credential.share") && (
+          <label className="flex items-center gap-1.5 text-sm text-slate-600">
+            <input type="checkbox" checked={c.sharedWithBuilders} onChange={(e) => onShare(e.target.checked)} aria-label={`Share ${c.name} with all builders`} />
+            Share with all builders
+          </label>
+        )}
+        {!editing && editable && (
           <div className="flex gap-2">
             <Button variant="secondary" aria-label={`Rename ${c.name}`} onClick={() => { setDraft(c.name); setEditing(true); }}>Rename</Button>
             <Button variant="danger" aria-label={`Delete ${c.name}`} onClick={onDelete}>Delete</Button>

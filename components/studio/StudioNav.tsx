@@ -3,17 +3,21 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
+import { roleMay, type Action } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/db/generated/enums";
 
-const links = [
-  { href: "/chatflows", label: "Chatflows" },
-  { href: "/credentials", label: "Credentials" },
-  { href: "/api-keys", label: "API keys" },
-  { href: "/domains/manage", label: "Domains" },
+/** Each page with the action it needs (lib/auth/permissions.ts): a role sees the pages it may use. */
+const links: { href: string; label: string; action: Action }[] = [
+  { href: "/chatflows", label: "Chatflows", action: "chatflow.list" },
+  { href: "/credentials", label: "Credentials", action: "credential.list" },
+  { href: "/api-keys", label: "API keys", action: "apikey.list" },
+  { href: "/domains/manage", label: "Domains", action: "domain.use" },
+  { href: "/users", label: "Users", action: "user.manage" },
 ];
 
-export function StudioNav({ user }: { user: { name: string; email: string; role: string } }) {
+export function StudioNav({ user }: { user: { name: string; email: string; role: Role } }) {
   const path = usePathname();
-  const all = user.role === "admin" ? [...links, { href: "/users", label: "Users" }] : links;
+  const all = links.filter((l) => roleMay(user.role, l.action));
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-6" aria-label="Studio">

@@ -48,6 +48,11 @@ export class FlowCache {
     for (const [id, e] of this.entries) if (e.chatflowId === chatflowId) this.entries.delete(id);
   }
 
+  /** Forgets every build: built flows hold decrypted credentials, so a credential change clears them. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Number of cached builds. */
   get size(): number {
     return this.entries.size;

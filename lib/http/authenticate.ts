@@ -2,19 +2,25 @@ import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
 import { findUserByEmail } from "../db/queries/users";
 import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
-import { apiKeyMatches, apiKeyPrefix } from "../security/api-keys";
+import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "../security/api-keys";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
+import { apiKeyCache } from "../auth/key-cache";
+import { keyPermissionsForRole } from "../auth/permissions";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import type { AuthPolicy, Caller } from "./callers";
-import { TtlCache } from "../ttl-cache";
+
+export { apiKeyCache } from "../auth/key-cache";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
+/** One answer for every wrong Basic pair, and for a builder's right one: no oracle for passwords. */
+const BASIC_REFUSED = "Invalid email or password (HTTP Basic is for admin users).";
 
-type KeyRow = NonNullable<Awaited<ReturnType<typeof findApiKeyByPrefix>>>;
-const holder = globalThis as unknown as { __switchyardKeys?: TtlCache<KeyRow | null> };
-/** Key rows by prefix: a prediction should not cost a database read for its key. Revocation clears the entry. */
-export const apiKeyCache = (holder.__switchyardKeys ??= new TtlCache<KeyRow | null>(5_000));
+/** Compared against when no key row matches, so an unknown prefix costs the same hash compare. */
+const DUMMY_KEY_HASH = hashApiKey("sy_00000000_dummy-key-that-matches-no-stored-hash-at-all");
+
+/** The hash compare of key verification; a seam so tests can see it runs for every presented key. */
+export const apiKeyVerifier = { matches: apiKeyMatches };
 
 /** Resolves who is calling and checks it against the route's policy; throws 401/403. */
 export async function authenticate(req: Request, policy: AuthPolicy): Promise<Caller> {
@@ -23,7 +29,11 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
     const [scheme, value = ""] = header.trim().split(/\s+/, 2);
     const s = scheme.toLowerCase();
     if (s === "bearer") return checkApiKeyPolicy(await callerFromApiKey(value), policy);
-    if (s === "basic") return checkUserPolicy(await callerFromBasic(req, value), policy);
+    if (s === "basic") {
+      // Refused before the password is checked, so the answer says nothing about the password.
+      if (!policy.basicAdmin) throw new AppError("forbidden", "This endpoint does not accept Basic authentication.");
+      return checkUserPolicy(await callerFromBasic(req, value), policy);
+    }
     throw unauthorized(`Unsupported Authorization scheme '${scheme}'. Use Bearer <API key> or Basic.`);
   }
   const sessionCaller = await callerFromSession(req);
@@ -34,19 +44,27 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
 
 async function callerFromApiKey(key: string): Promise<Caller> {
   const prefix = apiKeyPrefix(key);
-  const row = prefix ? await apiKeyCache.get(prefix, () => findApiKeyByPrefix({ prefix })) : null;
-  if (!row || !apiKeyMatches(key, row.keyHash)) throw unauthorized("Invalid API key.");
+  const row = prefix ? (await apiKeyCache.get(prefix, async () => (await findApiKeyByPrefix({ prefix })) ?? false)) || null : null;
+  // Always one hash compare (a dummy when no row matched): an unknown prefix takes the same work.
+  const matches = apiKeyVerifier.matches(key, row?.keyHash ?? DUMMY_KEY_HASH);
+  if (!row || !matches) throw unauthorized("Invalid API key.");
   if (row.revokedAt) throw unauthorized("This API key has been revoked.");
+  // A key dies with its owner (deleted: CASCADE; ownerless rows from before owners are revoked).
+  if (!row.createdBy) throw unauthorized("This API key has been revoked.");
   // lastUsedAt is informative: write it at most once a minute so keys cost no write per request.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     row.lastUsedAt = new Date();
     void touchApiKey({ id: row.id }).catch(() => {});
   }
+  const allowed: string[] = keyPermissionsForRole(row.createdBy.role);
   return {
     kind: "apiKey",
     key: {
-      id: row.id, prefix: row.prefix, permissions: row.permissions, allChatflows: row.allChatflows,
+      id: row.id, prefix: row.prefix, allChatflows: row.allChatflows,
+      // Effective permissions: the key's, cut to what its owner's current role may do.
+      permissions: row.permissions.filter((p) => allowed.includes(p)),
       chatflowIds: row.chatflows.map((c) => c.chatflowId),
+      ownerId: row.createdBy.id, ownerRole: row.createdBy.role,
     },
   };
 }
@@ -61,7 +79,7 @@ async function callerFromBasic(req: Request, encoded: string): Promise<Caller> {
   enforceRateLimit(limitKey, 10, 60_000, "failed sign-in attempts");
   const user = await findUserByEmail({ email });
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) throw unauthorized("Invalid email or password.");
+  if (!user || !ok || user.role !== "admin") throw unauthorized(BASIC_REFUSED);
   rateLimiter.reset(limitKey);
   const { id, name, role } = user;
   return { kind: "user", via: "basic", user: { id, email: user.email, name, role } };
@@ -77,11 +95,8 @@ async function callerFromSession(req: Request): Promise<Caller | null> {
 
 function checkUserPolicy(caller: Caller, policy: AuthPolicy): Caller {
   if (caller.kind !== "user") return caller;
-  if (caller.via === "basic") {
-    if (caller.user.role !== "admin") throw new AppError("forbidden", "Basic authentication is for admin users only.");
-    if (!policy.basicAdmin) throw new AppError("forbidden", "This endpoint does not accept Basic authentication.");
-    return caller;
-  }
+  if (caller.via === "basic") return caller; // admins only, on routes that take Basic: checked before
+
   if (!policy.session) throw new AppError("forbidden", "This endpoint needs an API key, not a studio session.");
   if (policy.adminOnly && caller.user.role !== "admin") throw new AppError("forbidden", "Admins only.");
   return caller;
@@ -93,5 +108,6 @@ function checkApiKeyPolicy(caller: Caller, policy: AuthPolicy): Caller {
   if (!caller.key.permissions.includes(policy.apiKey)) {
     throw new AppError("forbidden", `This API key lacks the '${policy.apiKey}' permission.`);
   }
+  if (policy.adminOnly && caller.key.ownerRole !== "admin") throw new AppError("forbidden", "Admins only.");
   return caller;
 }

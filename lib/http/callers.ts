@@ -1,17 +1,10 @@
-import { AppError } from "../errors";
-import type { Role } from "../db/generated/enums";
+import { rule, type Action } from "../auth/permissions";
+import type { ApiKeyPermission } from "../auth/caller";
 
-/** API-key permissions; a key holds one or more. */
-export const API_KEY_PERMISSIONS = ["predict", "upsert", "chatflows", "messages", "domains"] as const;
-export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
-
-export type UserCaller = { kind: "user"; via: "session" | "basic"; user: { id: string; email: string; name: string; role: Role } };
-export type ApiKeyCaller = {
-  kind: "apiKey";
-  key: { id: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[] };
-};
-export type AnonymousCaller = { kind: "anonymous" };
-export type Caller = UserCaller | ApiKeyCaller | AnonymousCaller;
+// Caller types live in lib/auth so services need no import of lib/http; re-exported for routes.
+export { API_KEY_PERMISSIONS } from "../auth/caller";
+export type { ApiKeyPermission, UserCaller, ApiKeyCaller, AnonymousCaller, Caller } from "../auth/caller";
+export { assertChatflowInScope, chatflowScope } from "../auth/permissions";
 
 /** Who may call a route. Basic auth is always limited to admin users. */
 export type AuthPolicy = {
@@ -21,21 +14,20 @@ export type AuthPolicy = {
   basicAdmin?: boolean;
   /** API keys holding this permission. */
   apiKey?: ApiKeyPermission;
-  /** Only admins among users. */
+  /** Only admins among users (and keys whose owner is an admin). */
   adminOnly?: boolean;
   /** No credentials needed (the handler decides, e.g. public chatflows). */
   anonymous?: boolean;
 };
 
-/** Throws 403 unless the caller may use this chatflow (keys can be scoped to chosen chatflows). */
-export function assertChatflowInScope(caller: Caller, chatflowId: string): void {
-  if (caller.kind !== "apiKey" || caller.key.allChatflows) return;
-  if (!caller.key.chatflowIds.includes(chatflowId)) {
-    throw new AppError("forbidden", "This API key is not allowed to use this chatflow.");
-  }
-}
-
-/** The chatflow ids a caller is limited to, or undefined for all. */
-export function chatflowScope(caller: Caller): string[] | undefined {
-  return caller.kind === "apiKey" && !caller.key.allChatflows ? caller.key.chatflowIds : undefined;
+/** A route's policy, read from the permission table (lib/auth/permissions.ts). */
+export function policyFor(action: Action): AuthPolicy {
+  const r = rule(action);
+  return {
+    session: r.roles.admin !== "none" || r.roles.builder !== "none",
+    basicAdmin: r.basic === true && r.roles.admin !== "none",
+    apiKey: r.apiKey,
+    adminOnly: r.roles.builder === "none",
+    anonymous: r.anonymous === true,
+  };
 }

@@ -103,9 +103,12 @@ export const createChatflowSchema = z
   .required({ name: true })
   .strict();
 
-/** PUT /api/v1/chatflows/{id}: any subset; `expectedVersion` turns on conflict detection (409). */
+/**
+ * PUT /api/v1/chatflows/{id}: any subset; `expectedVersion` turns on conflict detection (409);
+ * `ownerId` transfers the chatflow (admins only).
+ */
 export const updateChatflowSchema = z
-  .object({ ...chatflowFields, expectedVersion: z.number().int().min(1) })
+  .object({ ...chatflowFields, expectedVersion: z.number().int().min(1), ownerId: z.uuid({ error: "must be a user UUID" }) })
   .partial()
   .strict()
   .refine((v) => Object.keys(v).some((k) => k !== "expectedVersion"), "nothing to update");

@@ -36,6 +36,12 @@ export const createCredentialSchema = z
   })
   .strict();
 
+/** PUT /api/v1/credentials/{id}: `sharedWithBuilders` and `ownerId` are for admins only (403 otherwise). */
 export const updateCredentialSchema = z
-  .object({ name: z.string().trim().min(1).max(100).optional(), data: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    sharedWithBuilders: z.boolean().optional(),
+    ownerId: z.uuid({ error: "must be a user UUID" }).optional(),
+  })
   .strict();

@@ -24,3 +24,6 @@ export const createUserSchema = z
     role: z.enum(["admin", "builder"]).default("builder"),
   })
   .strict();
+
+/** PUT /api/v1/users/{id}: an admin changes another user's role. */
+export const updateUserSchema = z.object({ role: z.enum(["admin", "builder"]) }).strict();

@@ -1,42 +1,59 @@
 import { AppError } from "../errors";
 import { countExistingChatflows, findApiKeyById, insertApiKey, listApiKeys, revokeApiKeyById } from "../db/queries/api-keys";
 import { generateApiKey } from "../security/api-keys";
-import type { Caller } from "../http/callers";
-import { apiKeyCache } from "../http/authenticate";
+import type { Caller } from "../auth/caller";
+import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../auth/permissions";
+import { apiKeyCache } from "../auth/key-cache";
 import type { CreateApiKeyInput } from "../schemas/api-key";
 
 type ListedKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
 
 /** The API's view of a key: never the key or its hash. */
 export function toApiKeyDto(row: ListedKey) {
-  const { chatflows, ...rest } = row;
-  return { ...rest, chatflowIds: chatflows.map((c) => c.chatflowId), status: row.revokedAt ? "revoked" : "active" };
+  const { chatflows, createdBy, createdById, ...rest } = row;
+  return {
+    ...rest, ownerId: createdById, owner: createdBy,
+    chatflowIds: chatflows.map((c) => c.chatflowId), status: row.revokedAt ? "revoked" : "active",
+  };
 }
 
-/** Every key, newest first. */
-export async function listApiKeysDto() {
-  return (await listApiKeys()).map(toApiKeyDto);
+/** Keys newest first: admins see every key, builders their own. */
+export async function listApiKeysDto(caller: Caller) {
+  return (await listApiKeys({ ownerId: ownerFilter(caller, "apikey.list") })).map(toApiKeyDto);
 }
 
-/** Creates a key; the answer carries the key itself, which is never shown again. */
+/**
+ * Creates a key owned by the caller; the answer carries the key itself, which is never shown again.
+ * A key never exceeds its owner: permissions the role lacks (a builder's `messages`) are 400, and a
+ * builder may scope a key only to chatflows they own (others answer like unknown ones).
+ */
 export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
+  const ownerId = actingUserId(caller);
+  const role = actingRole(caller);
+  if (!ownerId || !role) throw new AppError("forbidden", "API keys are created by signed-in users.");
+  const allowed: string[] = keyPermissionsForRole(role);
+  const refused = input.permissions.filter((p) => !allowed.includes(p));
+  if (refused.length) {
+    throw new AppError("validation_failed", `body.permissions: a ${role} cannot hold a key with '${refused.join("', '")}' (admins only).`);
+  }
   const chatflowIds = [...new Set(input.chatflowIds)];
-  if (chatflowIds.length && (await countExistingChatflows({ ids: chatflowIds })) !== chatflowIds.length) {
+  const own = ownerFilter(caller, "chatflow.read");
+  if (chatflowIds.length && (await countExistingChatflows({ ids: chatflowIds, ownerId: own })) !== chatflowIds.length) {
     throw new AppError("validation_failed", "body.chatflowIds: one or more chatflows do not exist.");
   }
   const { key, prefix, keyHash } = generateApiKey();
   const row = await insertApiKey({
     name: input.name, prefix, keyHash, permissions: [...new Set(input.permissions)],
-    allChatflows: chatflowIds.length === 0, chatflowIds,
-    createdById: caller.kind === "user" ? caller.user.id : null,
+    allChatflows: chatflowIds.length === 0, chatflowIds, createdById: ownerId,
   });
+  apiKeyCache.delete(prefix); // a cached miss for this prefix must not hide the new key
   return { ...toApiKeyDto(row), key };
 }
 
-/** Revokes a key: it answers 401 from then on. Revoking twice is fine. */
-export async function revokeApiKey(id: string) {
+/** Revokes a key: it answers 401 from then on. Revoking twice is fine; others' keys are 404. */
+export async function revokeApiKey(id: string, caller: Caller) {
   const row = await findApiKeyById({ id });
-  if (!row) throw new AppError("not_found", `API key ${id} not found.`);
+  if (!row || !mayAct(caller, "apikey.revoke", row.createdById)) throw new AppError("not_found", `API key ${id} not found.`);
   await revokeApiKeyById({ id });
   apiKeyCache.delete(row.prefix);
   return toApiKeyDto((await findApiKeyById({ id }))!);

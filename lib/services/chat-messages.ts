@@ -2,14 +2,11 @@ import { getEnv } from "../env";
 import type { ChatMessage } from "../db/generated/client";
 import { deleteChatMessages as deleteRows, findChatMessages, findReferencedUploadPaths, findSessions } from "../db/queries/chat-messages";
 import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
-import type { AuthPolicy, Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
 import type {
   ChatMessageFilters, ChatMessageRecord, ListChatMessagesQuery, ListSessionsQuery, SessionSummary,
 } from "../schemas/chat-message";
 import { getChatflowOrThrow } from "./chatflows";
-
-/** Who may read and delete messages: admins (Basic or a studio session) and keys with `messages`. */
-export const messageAdmins: AuthPolicy = { session: true, basicAdmin: true, adminOnly: true, apiKey: "messages" };
 
 type FileUpload = { type: string; name: string; mime: string; path: string };
 
@@ -36,7 +33,7 @@ export function toChatMessageRecord(row: ChatMessage): ChatMessageRecord {
  * 404 for an unknown chatflow; an API key scoped elsewhere gets 403.
  */
 export async function listChatMessages(chatflowId: string, query: ListChatMessagesQuery, caller: Caller) {
-  await getChatflowOrThrow(chatflowId, caller);
+  await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
   const { direction, page, limit, ...filters } = query;
   const { total, rows } = await findChatMessages({
     where: { chatflowId, ...filters }, direction, skip: (page - 1) * limit, take: limit,
@@ -49,7 +46,7 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
  * session's stored messages, so deleting a session's messages resets its memory.
  */
 export async function deleteChatMessages(chatflowId: string, filters: ChatMessageFilters, caller: Caller) {
-  await getChatflowOrThrow(chatflowId, caller);
+  await getChatflowOrThrow(chatflowId, caller, "chatmessage.delete");
   const { count, fileUploads } = await deleteRows({ where: { chatflowId, ...filters } });
   const paths = fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])).map((f) => f?.path);
   await removeUnreferencedUploads(chatflowId, paths.filter((p): p is string => typeof p === "string"));
@@ -58,7 +55,7 @@ export async function deleteChatMessages(chatflowId: string, filters: ChatMessag
 
 /** Sessions of a chatflow for the studio: first question, count, first and last activity. */
 export async function listSessions(chatflowId: string, query: ListSessionsQuery, caller: Caller) {
-  await getChatflowOrThrow(chatflowId, caller);
+  await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
   const { page, limit, ...filters } = query;
   const { total, rows } = await findSessions({ chatflowId, ...filters, skip: (page - 1) * limit, take: limit });
   const data: SessionSummary[] = rows.map((r) => ({

@@ -3,9 +3,13 @@ import type { Chatflow } from "../db/generated/client";
 import {
   deleteChatflowById, findChatflowById, insertChatflow, listChatflows, updateChatflow as updateChatflowRow,
 } from "../db/queries/chatflows";
-import { assertChatflowInScope, chatflowScope, type Caller } from "../http/callers";
+import { findUserById } from "../db/queries/users";
+import type { Caller } from "../auth/caller";
+import { actingUserId, assertChatflowInScope, assertMay, chatflowScope, mayAct, ownerFilter, type Action } from "../auth/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
 import { TtlCache } from "../ttl-cache";
+import { assertMayUseCredentials } from "./credentials";
+import { flowCache } from "./flows";
 import { removeChatflowUploads } from "./chatflow-files";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
@@ -35,6 +39,7 @@ export function toChatflowDto(row: Chatflow) {
     overrideAllowList: row.overrideAllowList,
     chatbotConfig: row.chatbotConfig,
     speechToText: row.speechToText,
+    ownerId: row.ownerId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -58,31 +63,50 @@ function toColumns(input: Partial<CreateChatflowInput>) {
   return data;
 }
 
-/** Chatflows the caller can see, newest first. */
+/** Chatflows the caller can see (builders: their own; keys: their owner's, in scope), newest first. */
 export async function listChatflowsFor(caller: Caller) {
-  return listChatflows({ ids: chatflowScope(caller) });
+  return listChatflows({ ids: chatflowScope(caller), ownerId: ownerFilter(caller, "chatflow.list") });
 }
 
-/** Loads a chatflow or throws 404; API keys scoped elsewhere get 403. */
-export async function getChatflowOrThrow(id: string, caller?: Caller): Promise<Chatflow> {
-  if (caller) assertChatflowInScope(caller, id);
+/**
+ * Loads a chatflow the caller may `action` on. Another user's chatflow answers 404 like an unknown
+ * id (ids are no oracle); an API key scoped to other chatflows gets 403.
+ */
+export async function getChatflowOrThrow(id: string, caller?: Caller, action: Action = "chatflow.read"): Promise<Chatflow> {
+  if (caller) {
+    assertChatflowInScope(caller, id);
+    // Not allowed on any chatflow (e.g. a `domains` key analysing without `predict`): 403, no lookup.
+    assertMay(caller, action, `do '${action}' on chatflows${caller.kind === "apiKey" ? " with this API key" : ""}`);
+  }
   const row = await findChatflowById({ id });
-  if (!row) throw new AppError("not_found", `Chatflow ${id} not found.`);
+  if (!row || (caller && !mayAct(caller, action, row.ownerId))) throw new AppError("not_found", `Chatflow ${id} not found.`);
   return row;
 }
 
-/** Creates a chatflow. Keys scoped to chosen chatflows cannot create new ones. */
+/** Creates a chatflow owned by the caller (a key: its owner). Keys scoped to chosen chatflows cannot. */
 export async function createChatflow(input: CreateChatflowInput, caller: Caller) {
   if (chatflowScope(caller)) throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
-  const row = await insertChatflow({ data: { graph: EMPTY_GRAPH, ...toColumns(input) } as never });
-  return toChatflowDto(row);
+  await assertMayUseCredentials(caller, input.graph, input.speechToText);
+  const ownerId = actingUserId(caller);
+  const data = { graph: EMPTY_GRAPH, ...toColumns(input), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) };
+  return toChatflowDto(await insertChatflow({ data: data as never }));
+}
+
+/** The new owner of a transfer (admins only): 400 when no such user exists. */
+async function transferTarget(ownerId: string | undefined, caller: Caller) {
+  if (ownerId === undefined) return {};
+  assertMay(caller, "chatflow.transfer", "transfer a chatflow to another owner (admins only)");
+  if (!(await findUserById({ id: ownerId }))) throw new AppError("validation_failed", `body.ownerId: user ${ownerId} does not exist.`);
+  return { ownerId };
 }
 
 /** Saves changes and bumps the version; 409 when `expectedVersion` is stale. */
 export async function updateChatflow(id: string, input: UpdateChatflowInput, caller: Caller) {
-  const current = await getChatflowOrThrow(id, caller);
-  const { expectedVersion, ...fields } = input;
-  const row = await updateChatflowRow({ id, data: toColumns(fields) as never, expectedVersion });
+  const current = await getChatflowOrThrow(id, caller, "chatflow.update");
+  const { expectedVersion, ownerId, ...fields } = input;
+  const owner = await transferTarget(ownerId, caller);
+  await assertMayUseCredentials(caller, fields.graph, fields.speechToText);
+  const row = await updateChatflowRow({ id, data: { ...toColumns(fields), ...owner } as never, expectedVersion });
   chatflowCache.delete(id);
   if (row) return toChatflowDto(row);
   if (expectedVersion !== undefined) {
@@ -98,9 +122,10 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
 
 /** Deletes a chatflow with its messages, key scopes and stored files. */
 export async function deleteChatflow(id: string, caller: Caller) {
-  await getChatflowOrThrow(id, caller);
+  await getChatflowOrThrow(id, caller, "chatflow.delete");
   await deleteChatflowById({ id });
   chatflowCache.delete(id);
+  flowCache.invalidate(id);
   await removeChatflowUploads(id);
   return { deleted: true, id };
 }

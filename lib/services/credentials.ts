@@ -1,11 +1,18 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import { getDb } from "../db/client";
+import type { Caller } from "../auth/caller";
+import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../auth/permissions";
+import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, type CredentialType } from "../schemas/credential";
+import { flowCache } from "./flows";
 
-const listed = { id: true, name: true, type: true, createdAt: true, updatedAt: true } as const;
+const listed = {
+  id: true, name: true, type: true, ownerId: true, sharedWithBuilders: true, createdAt: true, updatedAt: true,
+  owner: { select: { id: true, name: true, email: true } },
+} as const;
 
 function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];
@@ -18,39 +25,72 @@ function validateData(type: string, data: unknown): Record<string, unknown> {
   return parsed.data;
 }
 
-/** Credentials without their values. */
-export async function listCredentials() {
-  return (await getDb()).credential.findMany({ select: listed, orderBy: { createdAt: "desc" } });
+/** Whether the caller may pick this credential on a node: admins any; builders own or shared. */
+function mayUse(caller: Caller, row: { ownerId: string | null; sharedWithBuilders: boolean }): boolean {
+  return mayAct(caller, "credential.use", row.ownerId) || (row.sharedWithBuilders && grantFor(caller, "credential.use") !== "none");
 }
 
-/** Stores a credential encrypted (AES-256-GCM); answers without the values. */
-export async function createCredential(input: { name: string; type: CredentialType; data: unknown }) {
+/** Credentials without their values: admins see all; builders their own and those shared with them. */
+export async function listCredentials(caller: Caller) {
+  const ownerId = ownerFilter(caller, "credential.list");
+  const where = ownerId ? { OR: [{ ownerId }, { sharedWithBuilders: true }] } : undefined;
+  return (await getDb()).credential.findMany({ where, select: listed, orderBy: { createdAt: "desc" } });
+}
+
+/** Stores a credential encrypted (AES-256-GCM), owned by the caller; answers without the values. */
+export async function createCredential(input: { name: string; type: CredentialType; data: unknown }, caller: Caller) {
   const data = validateData(input.type, input.data);
+  const ownerId = actingUserId(caller);
   return (await getDb()).credential.create({
-    data: { name: input.name, type: input.type, encrypted: encryptJson(data) },
+    data: { name: input.name, type: input.type, encrypted: encryptJson(data), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) },
     select: listed,
   });
 }
 
-/** Renames a credential and/or replaces its values. */
-export async function updateCredential(id: string, input: { name?: string; data?: unknown }) {
+/**
+ * A credential the caller may change: 404 when they cannot even see it (ids are no oracle), 403 for
+ * one an admin shared with all builders (usable by them, never editable).
+ */
+async function getEditableOrThrow(id: string, caller: Caller, action: "credential.update" | "credential.delete") {
+  const row = await (await getDb()).credential.findUnique({ where: { id } });
+  if (row && mayAct(caller, action, row.ownerId)) return row;
+  if (row?.sharedWithBuilders && mayUse(caller, row)) {
+    throw new AppError("forbidden", `Credential ${id} is shared with you by an admin: you may use it, not change it.`);
+  }
+  throw new AppError("not_found", `Credential ${id} not found.`);
+}
+
+type CredentialUpdate = { name?: string; data?: unknown; ownerId?: string; sharedWithBuilders?: boolean };
+
+/** Renames, replaces values, shares or transfers (the last two: admins only). Built flows rebuild. */
+export async function updateCredential(id: string, input: CredentialUpdate, caller: Caller) {
+  const row = await getEditableOrThrow(id, caller, "credential.update");
+  if (input.sharedWithBuilders !== undefined) assertMay(caller, "credential.share", "share a credential with all builders (admins only)");
+  if (input.ownerId !== undefined) assertMay(caller, "credential.transfer", "transfer a credential to another owner (admins only)");
   const db = await getDb();
-  const row = await db.credential.findUnique({ where: { id } });
-  if (!row) throw new AppError("not_found", `Credential ${id} not found.`);
-  return db.credential.update({
+  if (input.ownerId && !(await db.user.count({ where: { id: input.ownerId } }))) {
+    throw new AppError("validation_failed", `body.ownerId: user ${input.ownerId} does not exist.`);
+  }
+  const updated = await db.credential.update({
     where: { id },
     data: {
       ...(input.name ? { name: input.name } : {}),
       ...(input.data !== undefined ? { encrypted: encryptJson(validateData(row.type, input.data)) } : {}),
+      ...(input.sharedWithBuilders !== undefined ? { sharedWithBuilders: input.sharedWithBuilders } : {}),
+      ...(input.ownerId ? { ownerId: input.ownerId } : {}),
     },
     select: listed,
   });
+  // Built flows hold the decrypted values: a rotated key must be used from the next request on.
+  flowCache.clear();
+  return updated;
 }
 
-/** Deletes a credential. */
-export async function deleteCredential(id: string) {
-  const { count } = await (await getDb()).credential.deleteMany({ where: { id } });
-  if (!count) throw new AppError("not_found", `Credential ${id} not found.`);
+/** Deletes a credential; flows built with it rebuild (and then name it as missing). */
+export async function deleteCredential(id: string, caller: Caller) {
+  await getEditableOrThrow(id, caller, "credential.delete");
+  await (await getDb()).credential.deleteMany({ where: { id } });
+  flowCache.clear();
   return { deleted: true, id };
 }
 
@@ -62,4 +102,58 @@ export async function resolveCredential(id: string): Promise<ResolvedCredential>
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
   return { name: row.name, type: row.type, data: decryptJson<Record<string, unknown>>(row.encrypted) };
+}
+
+/**
+ * Like resolveCredential, for a chatflow owned by `ownerId`: a builder's chatflow runs only with
+ * the builder's own credentials and those shared with all builders (also after a transfer, or
+ * after an admin stops sharing one). Unowned chatflows and admins' use any.
+ */
+export async function resolveCredentialForOwner(id: string, ownerId: string | null): Promise<ResolvedCredential> {
+  const values = await resolveCredential(id);
+  if (!ownerId) return values;
+  const db = await getDb();
+  const [owner, row] = await Promise.all([
+    db.user.findUnique({ where: { id: ownerId }, select: { role: true } }),
+    db.credential.findUnique({ where: { id }, select: { ownerId: true, sharedWithBuilders: true } }),
+  ]);
+  const role = owner?.role ?? "builder";
+  if (rule("credential.use").roles[role] === "any" || row?.ownerId === ownerId || row?.sharedWithBuilders) return values;
+  throw new AppError("forbidden", `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`);
+}
+
+/** The credential ids a graph (and its speech-to-text setting) refers to, with the node of each. */
+export function credentialRefs(graph: unknown, speechToText?: { credentialId?: string }): { nodeId: string; credentialId: string }[] {
+  const nodes = (graph as { nodes?: unknown } | null)?.nodes;
+  const refs = (Array.isArray(nodes) ? nodes : []).flatMap((n: { id?: string; type?: string; data?: { inputs?: Record<string, unknown> } }) => {
+    const def = typeof n?.type === "string" ? getDefinition(n.type) : undefined;
+    return (def?.inputs ?? []).flatMap((input) => {
+      const value = n.data?.inputs?.[input.name];
+      return input.kind === "param" && input.type === "credential" && typeof value === "string" && value ? [{ nodeId: String(n.id), credentialId: value }] : [];
+    });
+  });
+  if (speechToText?.credentialId) refs.push({ nodeId: "speechToText", credentialId: speechToText.credentialId });
+  return refs;
+}
+
+/**
+ * Refuses (403 naming the node and credential) a graph that picks a credential the caller may not
+ * use: a builder only their own and those an admin shared with all builders.
+ */
+export async function assertMayUseCredentials(caller: Caller, graph: unknown, speechToText?: { credentialId?: string }) {
+  if (grantFor(caller, "credential.use") === "any") return;
+  const refs = credentialRefs(graph, speechToText);
+  if (!refs.length) return;
+  const ids = refs.map((r) => r.credentialId).filter((id) => z.uuid().safeParse(id).success);
+  const rows = await (await getDb()).credential.findMany({ where: { id: { in: ids } }, select: { id: true, ownerId: true, sharedWithBuilders: true } });
+  const usable = new Set(rows.filter((r) => mayUse(caller, r)).map((r) => r.id));
+  const bad = refs.find((r) => !usable.has(r.credentialId));
+  if (bad) {
+    throw new AppError("forbidden", `Node '${bad.nodeId}' uses credential ${bad.credentialId}, which you may not use: pick one of your own or one shared with all builders.`);
+  }
+}
+
+/** Hands every credential of one user to another (a user is deleted). */
+export async function transferCredentials(fromId: string, toId: string) {
+  return (await getDb()).credential.updateMany({ where: { ownerId: fromId }, data: { ownerId: toId } });
 }

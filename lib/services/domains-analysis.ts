@@ -4,7 +4,7 @@ import type { DomainAnalysisRun } from "../db/generated/client";
 import {
   countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
 } from "../db/queries/domains";
-import type { Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
 import { getQueue, type JobDefinition } from "../jobs";
 import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
 import { getChatflowOrThrow } from "./chatflows";
@@ -115,7 +115,9 @@ export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {
  * prediction per domain, in the background. Invalid and unknown ids are skipped and counted.
  */
 export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Caller) {
-  await getChatflowOrThrow(body.chatflowId, caller);
+  // Analysing runs the chatflow: the caller needs `predict` on it (a key: that permission, in scope;
+  // a builder: their own chatflow), not only `domains`.
+  await getChatflowOrThrow(body.chatflowId, caller, "chatflow.predict");
   await recoverInterruptedAnalyses();
   const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
   if (ids.length > ANALYSIS_MAX_PER_RUN) {

@@ -1,12 +1,8 @@
-import type { AuthPolicy } from "../http/callers";
 import type { Domain } from "../db/generated/client";
 import { findDomains, insertDomains } from "../db/queries/domains";
 import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "../schemas/domain";
 import { recoverInterruptedAnalyses } from "./domains-analysis";
 import { checkDomainName, normaliseDomainName } from "./domains-names";
-
-/** Who may list, add and analyse domains: keys with `domains`, studio users, admins over Basic. */
-export const domainUsers: AuthPolicy = { session: true, basicAdmin: true, apiKey: "domains" };
 
 /** The API's view of a domain. */
 export function toDomainRecord(row: Domain): DomainRecord {

@@ -47,12 +47,15 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
   const db = await getDb();
   if (await db.setting.findUnique({ where: { key: EXAMPLES_KEY } })) return 0;
   const examples = readExampleFlows(dir);
+  // Owned by the first admin when there is one; before setup they stay unowned until setup claims them.
+  const admin = await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true } });
   await db.$transaction([
     ...examples.map((e) =>
       db.chatflow.create({
         data: {
           name: e.name, description: e.description, graph: e.graph as never,
           overrideAllowList: e.overrideAllowList, chatbotConfig: e.chatbotConfig as never,
+          ...(admin ? { ownerId: admin.id } : {}),
         },
       }),
     ),

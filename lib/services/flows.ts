@@ -3,7 +3,7 @@ import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
 import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
-import { resolveCredential } from "./credentials";
+import { resolveCredential, resolveCredentialForOwner } from "./credentials";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 
@@ -23,14 +23,15 @@ function hostOfNodeUrl(url: string): string {
 /**
  * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. Every
  * fetch here follows the operator's policy (lib/security/outbound-policy.ts): naming a host in a
- * node, a request or a fetched spec never makes a private address reachable.
+ * node, a request or a fetched spec never makes a private address reachable. With `ownerId`, only
+ * credentials the chatflow's owner may use resolve (a builder: own or shared).
  */
-export function buildContext(chatflowId: string): BuildContext {
+export function buildContext(chatflowId: string, ownerId?: string | null): BuildContext {
   const env = getEnv();
   const policy = operatorPolicy();
   return {
     chatflowId,
-    resolveCredential,
+    resolveCredential: ownerId === undefined ? resolveCredential : (id) => resolveCredentialForOwner(id, ownerId),
     env: {
       OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
       OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL, MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
@@ -58,9 +59,9 @@ function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
 export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
   const overrides = nodeOverrides(overrideConfig);
   const key = { chatflowId: chatflow.id, version: chatflow.version };
-  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id)));
+  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id, chatflow.ownerId)));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
-  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id)));
+  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId)));
 }
 
 function stableJson(value: unknown): string {

@@ -4,7 +4,8 @@ import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
 import { findSessionHistory, insertExchange } from "../db/queries/messages";
-import { assertChatflowInScope, type Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
+import { assertChatflowInScope, mayAct } from "../auth/permissions";
 import { enforceRateLimit } from "../http/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
@@ -46,11 +47,20 @@ export interface PreparedPrediction {
   execute(opts: { onToken?: (t: string) => void; signal?: AbortSignal }): Promise<PredictionResult>;
 }
 
-/** Who may call: an API key with `predict` in scope, a studio user, or anyone on a public chatflow. */
+/**
+ * Whether the caller may run this chatflow as its manager (admins any; builders and their keys their
+ * own, keys in scope), as opposed to as the public. 403 for a key scoped elsewhere.
+ */
+export function mayRunAsManager(chatflow: Pick<Chatflow, "id" | "ownerId">, caller: Caller): boolean {
+  assertChatflowInScope(caller, chatflow.id);
+  return mayAct(caller, "chatflow.predict", chatflow.ownerId);
+}
+
+/** Who may call: its manager (see mayRunAsManager), or anyone on a public chatflow. */
 function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
-  if (req.caller.kind === "apiKey") return assertChatflowInScope(req.caller, chatflow.id);
-  if (req.caller.kind === "user") return;
-  // The same answer as for an unknown id, so the public cannot learn which private ids exist.
+  if (mayRunAsManager(chatflow, req.caller)) return;
+  // Another user's private chatflow is unknown to every other caller, anonymous ones included: the
+  // same answer as for an unknown id, so nobody can learn which private ids exist.
   if (!chatflow.isPublic) throw new AppError("not_found", `Chatflow ${req.chatflowId} not found.`);
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
@@ -67,6 +77,13 @@ export function publicRateLimit(chatflow: Pick<Chatflow, "rateLimitMax" | "rateL
   if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
   const env = getEnv();
   return env.PUBLIC_RATE_LIMIT_MAX > 0 ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC } : null;
+}
+
+/** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */
+export async function getRunnableChatflow(id: string, caller: Caller): Promise<Chatflow> {
+  const chatflow = await getChatflowForRun(id);
+  if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic) throw new AppError("not_found", `Chatflow ${id} not found.`);
+  return chatflow;
 }
 
 /** Splits and checks uploads: images need a model that takes them, audio needs speech-to-text on. */

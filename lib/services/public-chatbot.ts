@@ -3,7 +3,8 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import { findChatflowById } from "../db/queries/chatflows";
-import type { Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
+import { assertChatflowInScope, mayAct } from "../auth/permissions";
 import { getDefinition } from "../nodes/registry";
 import { chatbotConfigSchema, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
 import { speechSettings } from "./speech";
@@ -64,12 +65,14 @@ export function originMayChat(chatflow: Pick<Chatflow, "isPublic" | "allowedOrig
 
 /**
  * The widget's view of a chatflow. Anonymous callers see public chatflows only (a private one is
- * 404, the same answer as an unknown id); signed-in users and keys in scope see any, for previews.
+ * 404, the same answer as an unknown id); the chatflow's managers (admins; its owner and their keys in scope) see it private too, for previews.
  */
 export async function getPublicChatbotConfig(args: { chatflowId: string; caller: Caller; origin: string | null }): Promise<PublicChatbotConfig> {
+  // A key scoped to other chatflows learns nothing about this one, public or not.
+  assertChatflowInScope(args.caller, args.chatflowId);
   const chatflow = await findChatflowById({ id: args.chatflowId });
-  const visible = chatflow && (chatflow.isPublic || args.caller.kind !== "anonymous");
-  if (!visible) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
+  const manager = !!chatflow && mayAct(args.caller, "chatflow.predict", chatflow.ownerId);
+  if (!chatflow || !(chatflow.isPublic || manager)) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
   const config = readConfig(chatflow.chatbotConfig);
   const env = getEnv();
   return {
@@ -85,7 +88,7 @@ export async function getPublicChatbotConfig(args: { chatflowId: string; caller:
       maxBytes: env.UPLOAD_MAX_BYTES,
       maxFiles: env.UPLOAD_MAX_FILES,
     },
-    originAllowed: args.origin === null ? null : args.caller.kind !== "anonymous" || originMayChat(chatflow, args.origin),
+    originAllowed: args.origin === null ? null : manager || originMayChat(chatflow, args.origin),
   };
 }
 

@@ -2,7 +2,7 @@ import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { applyOverrides, validateGraph } from "../flow";
 import { toRunError } from "../flow/run-errors";
-import type { Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
 import type { Graph } from "../schemas/graph";
 import { acceptedTypesMessage } from "../vector/loaders";
 import type { StoreRetriever } from "../vector/store-retriever";
@@ -61,7 +61,7 @@ function checkFilesAccepted(stores: StoreRetriever[], files: UpsertFile[]): void
 
 /** Runs one upsert request; see the module comment. */
 export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
-  const chatflow = await getChatflowOrThrow(req.chatflowId, req.caller);
+  const chatflow = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
   const graph: Graph = applyOverrides(validateGraph(chatflow.graph), req.overrideConfig, chatflow.overrideAllowList);
   const chosen = chooseStores(storeNodesOf(graph), req.stopNodeIds);
   const stores = await buildStoreNodes(chatflow.id, graph, chosen.map((s) => s.nodeId));

@@ -1,5 +1,11 @@
 import { AppError } from "../errors";
-import { bumpSessionVersion, countUsers, deleteUserById, findUserByEmail, insertUser, listUsers, updatePasswordHash } from "../db/queries/users";
+import { getDb } from "../db/client";
+import {
+  bumpSessionVersion, countUsers, deleteUserTransferringOwned, findUserByEmail, findUserById, insertUser, listUsers,
+  updatePasswordHash, updateUserRole,
+} from "../db/queries/users";
+import { claimUnownedChatflows } from "../db/queries/chatflows";
+import { apiKeyCache } from "../auth/key-cache";
 import { hashPassword } from "../security/passwords";
 import { isAcceptablePassword, PASSWORD_RULE } from "../schemas/user";
 import type { Role } from "../db/generated/enums";
@@ -16,12 +22,15 @@ export async function needsSetup(): Promise<boolean> {
   return (await countUsers()) === 0;
 }
 
-/** Creates the first admin; refused once any user exists. */
+/** Creates the first admin; refused once any user exists. Example flows loaded before become theirs. */
 export async function setupFirstAdmin(input: { email: string; name: string; password: string }) {
   if (!(await needsSetup())) throw new AppError("conflict", "Setup is already done: sign in instead.");
   assertAcceptablePassword(input.password);
   const { password, ...rest } = input;
-  return insertUser({ ...rest, passwordHash: await hashPassword(password), role: "admin" });
+  const admin = await insertUser({ ...rest, passwordHash: await hashPassword(password), role: "admin" });
+  await claimUnownedChatflows({ ownerId: admin.id });
+  await (await getDb()).credential.updateMany({ where: { ownerId: null }, data: { ownerId: admin.id } });
+  return admin;
 }
 
 /** Adds a user (admins add builders or other admins). */
@@ -50,11 +59,28 @@ export async function listUsersDto() {
   return listUsers();
 }
 
-/** Removes a user; an admin cannot remove themself. */
+/**
+ * Changes a user's role. A demoted admin's keys lose what builders may not do from the next
+ * request on (the key cache holds the owner's role, so it is cleared). An admin cannot demote themself.
+ */
+export async function changeUserRole(id: string, role: Role, actingUserId: string) {
+  if (id === actingUserId) throw new AppError("bad_request", "You cannot change your own role.");
+  if (!(await findUserById({ id }))) throw new AppError("not_found", `User ${id} not found.`);
+  const user = await updateUserRole({ id, role });
+  apiKeyCache.clear();
+  await endSessions(id); // the studio was rendered for the old role: sign in again
+  return user;
+}
+
+/**
+ * Removes a user; an admin cannot remove themself. Their chatflows and credentials go to the acting
+ * admin in the same transaction; their API keys are deleted with them (and stop at once).
+ */
 export async function deleteUser(id: string, actingUserId: string) {
   if (id === actingUserId) throw new AppError("bad_request", "You cannot delete your own account.");
-  const { count } = await deleteUserById({ id });
+  const { count } = await deleteUserTransferringOwned({ id, heirId: actingUserId });
   if (!count) throw new AppError("not_found", `User ${id} not found.`);
+  apiKeyCache.clear();
   return { deleted: true, id };
 }
 

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { validateGraph, buildNodes } from "../flow";
-import type { Caller } from "../http/callers";
+import type { Caller } from "../auth/caller";
 import { getDefinition } from "../nodes/registry";
 import { STORE_CATEGORY } from "../vector/node-types";
 import { isStoreRetriever } from "../vector/store-retriever";
@@ -28,7 +28,7 @@ export function storeNodesOf(graph: Graph): StoreNodeInfo[] {
 
 /** Per store node of a chatflow: how many chunks it holds (for the studio). */
 export async function listVectorStores(chatflowId: string, caller: Caller) {
-  const chatflow = await getChatflowOrThrow(chatflowId, caller);
+  const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
   const graph = chatflow.graph as unknown as Graph;
   const stores = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] });
   return Promise.all(stores.map(async (s) => ({ ...s, chunks: await documentStore.count({ chatflowId, nodeId: s.nodeId }) })));
@@ -36,7 +36,7 @@ export async function listVectorStores(chatflowId: string, caller: Caller) {
 
 /** Deletes every chunk of one store node. Works even when the flow no longer builds. */
 export async function clearVectorStore(chatflowId: string, nodeId: string, caller: Caller) {
-  const chatflow = await getChatflowOrThrow(chatflowId, caller);
+  const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
   const graph = chatflow.graph as unknown as Graph;
   const known = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] }).some((s) => s.nodeId === nodeId);
   const held = await documentStore.count({ chatflowId, nodeId });

@@ -42,14 +42,14 @@ describe("callers", () => {
     expect(res.status).toBe(401);
   });
 
-  it("accepts Basic for an admin, 401 for a wrong password, 403 for a builder", async () => {
+  it("accepts Basic for an admin, 401 for a wrong password and for a builder's right one", async () => {
     expect((await call(chatflows.GET, { headers: auth.basic(ADMIN.email, ADMIN.password) })).status).toBe(200);
     const wrong = await call(chatflows.GET, { headers: auth.basic(ADMIN.email, "nope-nope") });
     expect(wrong.status).toBe(401);
     expectErrorShape(wrong.json, "unauthorized");
     const builder = await call(chatflows.GET, { headers: auth.basic(BUILDER.email, BUILDER.password) });
-    expect(builder.status).toBe(403);
-    expectErrorShape(builder.json, "forbidden");
+    expect(builder.status).toBe(401);
+    expect(builder.json).toEqual(wrong.json);
   });
 
   it("rate limits repeated wrong Basic passwords with 429 and Retry-After", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/http/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
@@ -13,7 +14,7 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { setupFirstAdmin } from "../../lib/services/users";
 
-const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
+const system: Caller = systemCaller;
 // A 1×1 PNG.
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 // Another 1×1 PNG: uploads are stored by content, so the same image in two sessions is one file.
@@ -31,7 +32,7 @@ beforeAll(async () => {
   basic = auth.basic("admin@example.com", "admin-pass-1");
   const f = exampleFlow("conversation.json", { allowImages: true });
   flowId = (await createChatflow({ name: "Memory", graph: f.graph as never }, system)).id;
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, system)).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

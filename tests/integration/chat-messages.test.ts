@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/http/callers";
+import { systemCaller, userCaller } from "../support/callers";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
@@ -11,7 +12,9 @@ import { getDb } from "../../lib/db/client";
 const ADMIN = { email: "admin@example.com", password: "admin-pass-1" };
 const BUILDER = { email: "builder@example.com", password: "builder-pass-1" };
 const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
-const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
+const system: Caller = systemCaller;
+/** Keys need a real owner: the admin. */
+let keyOwner: Caller;
 let flowId: string;
 let otherFlowId: string;
 let basic: Record<string, string>;
@@ -28,7 +31,7 @@ const seed = [
 ] as const;
 
 beforeAll(async () => {
-  await setupFirstAdmin({ email: ADMIN.email, name: "Admin", password: ADMIN.password });
+  keyOwner = userCaller(await setupFirstAdmin({ email: ADMIN.email, name: "Admin", password: ADMIN.password }));
   await createUser({ email: BUILDER.email, name: "Builder", password: BUILDER.password, role: "builder" });
   basic = auth.basic(ADMIN.email, ADMIN.password);
   flowId = (await createChatflow({ name: "Support" }, system)).id;
@@ -145,23 +148,24 @@ describe("GET /api/v1/chatmessage/{id}", () => {
 });
 
 describe("who may use the Message API", () => {
-  it("admins over Basic or a studio session; a builder's Basic 403, a wrong password 401, no credentials 401", async () => {
+  it("admins over Basic or a studio session; a builder's Basic and a wrong password 401, no credentials 401", async () => {
     expect((await get()).status).toBe(200);
     const db = await getDb();
     const admin = await db.user.findUniqueOrThrow({ where: { email: ADMIN.email } });
     const builder = await db.user.findUniqueOrThrow({ where: { email: BUILDER.email } });
     expect((await get("", await auth.session(admin.id))).status).toBe(200);
     expect((await get("", await auth.session(builder.id))).status).toBe(403);
-    expect((await get("", auth.basic(BUILDER.email, BUILDER.password))).status).toBe(403);
-    expect((await call(messages.DELETE, { method: "DELETE", params: { id: flowId }, headers: auth.basic(BUILDER.email, BUILDER.password) })).status).toBe(403);
+    // A builder's right password answers like a wrong one (401): Basic is no password oracle.
+    expect((await get("", auth.basic(BUILDER.email, BUILDER.password))).status).toBe(401);
+    expect((await call(messages.DELETE, { method: "DELETE", params: { id: flowId }, headers: auth.basic(BUILDER.email, BUILDER.password) })).status).toBe(401);
     expect((await get("", auth.basic(ADMIN.email, "wrong-password"))).status).toBe(401);
     expect((await get("", {})).status).toBe(401);
   });
 
   it("API keys need the messages permission and the chatflow in scope", async () => {
-    const predictOnly = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, system);
+    const predictOnly = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, keyOwner);
     expect((await get("", auth.bearer(predictOnly.key))).status).toBe(403);
-    const scoped = await createApiKey({ name: "m", permissions: ["messages"], chatflowIds: [otherFlowId] }, system);
+    const scoped = await createApiKey({ name: "m", permissions: ["messages"], chatflowIds: [otherFlowId] }, keyOwner);
     expect((await get("", auth.bearer(scoped.key))).status).toBe(403);
     expect((await get("", auth.bearer(scoped.key), otherFlowId)).status).toBe(200);
   });

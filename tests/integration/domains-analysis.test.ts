@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/http/callers";
+import { systemCaller, userCaller } from "../support/callers";
 import { createModelStub, type Brain, type ModelStub } from "../support/model-stub";
 import * as domains from "../../app/api/v1/domains/route";
 import * as analyze from "../../app/api/v1/domains/analyze/route";
@@ -14,7 +15,9 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { analyseDomainJob, domainAnalysisQueue, extractJson } from "../../lib/services/domains-analysis";
 
-const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
+const system: Caller = systemCaller;
+/** Keys need a real owner: the admin. */
+let keyOwner: Caller;
 let stub: ModelStub;
 let session: Record<string, string>;
 let flowId: string;
@@ -43,6 +46,7 @@ beforeAll(async () => {
   resetEnvForTests();
   analyseDomainJob.backoffMs = 0;
   const admin = await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
+  keyOwner = userCaller(admin);
   session = await auth.session(admin.id);
   const example = readExampleFlows().find((f) => f.file === "domain-analyst.json")!;
   flowId = (await createChatflow({ name: example.name, graph: example.graph as never }, system)).id;
@@ -132,10 +136,10 @@ describe("POST /api/v1/domains/analyze", () => {
     expect((await start({ chatflowId: flowId })).status).toBe(400);
     const badFilter = await start({ chatflowId: flowId, filter: { hasAnalysis: "perhaps" } });
     expect(badFilter.json.error.details[0].field).toBe("body.filter.hasAnalysis");
-    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, system);
+    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, keyOwner);
     expect((await start({ chatflowId: flowId, ids: [id] }, auth.bearer(predictKey.key))).status).toBe(403);
     const otherFlow = (await createChatflow({ name: "other" }, system)).id;
-    const scoped = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [otherFlow] }, system);
+    const scoped = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [otherFlow] }, keyOwner);
     expect((await start({ chatflowId: flowId, ids: [id] }, auth.bearer(scoped.key))).status).toBe(403);
     expect((await call(runById.GET, { params: { id: "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b" }, headers: session })).status).toBe(404);
   });

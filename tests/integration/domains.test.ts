@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/http/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import * as domains from "../../app/api/v1/domains/route";
 import * as unversioned from "../../app/domains/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { createApiKey } from "../../lib/services/api-keys";
 import { getDb } from "../../lib/db/client";
 
-const system: Caller = { kind: "apiKey", key: { id: "k", prefix: "sy_0", permissions: [], allChatflows: true, chatflowIds: [] } };
+const system: Caller = systemCaller;
 let session: Record<string, string>;
 
 beforeAll(async () => {
@@ -200,8 +201,8 @@ describe("list totals", () => {
 
 describe("who may use the domain API", () => {
   it("keys with the domains permission, studio sessions of any role, admin Basic; not builders' Basic or other keys", async () => {
-    const domainsKey = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [] }, system);
-    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, system);
+    const domainsKey = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [] }, await fixtureKeyOwner());
+    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner());
     const builder = await (await getDb()).user.findUniqueOrThrow({ where: { email: "builder@example.com" } });
     expect((await list("", auth.bearer(domainsKey.key))).status).toBe(200);
     expect((await list("", auth.bearer(domainsKey.key), unversioned.GET)).status).toBe(200);
@@ -209,7 +210,7 @@ describe("who may use the domain API", () => {
     expect((await list("", await auth.session(builder.id))).status).toBe(200);
     expect((await list("", auth.basic("admin@example.com", "admin-pass-1"))).status).toBe(200);
     expect((await list("", auth.bearer(predictKey.key))).status).toBe(403);
-    expect((await list("", auth.basic("builder@example.com", "builder-pass-1"))).status).toBe(403);
+    expect((await list("", auth.basic("builder@example.com", "builder-pass-1"))).status).toBe(401);
     expect((await list("", auth.basic("admin@example.com", "wrong"))).status).toBe(401);
     expect((await list("", {})).status).toBe(401);
     expect((await list("", {}, unversioned.GET)).status).toBe(401);

@@ -11,7 +11,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
   agentId = (await createChatflow({ name: "agent", graph: agent.graph as never }, systemCaller)).id;
   conversationId = (await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
   server = await serveRoutes([
     { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
     { method: "GET", pattern: /^\/api\/v1\/chatflows-streaming\/(?<id>[^/]+)$/, handler: streamingCheck.GET as never },

@@ -11,7 +11,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -32,7 +32,7 @@ beforeAll(async () => {
   ids.plain = (await createChatflow({ name: "plain", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
   const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
   ids.voice = (await createChatflow({ name: "voice", graph: agent.graph as never, speechToText: { enabled: true, baseUrl: stub.url } }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => Promise.all([stub.close(), productApi.close()]));
 

@@ -8,7 +8,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await make("agent", exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }));
   await make("chainOnly", exampleFlow("openapi-chain-only.json", { productApiUrl: productApi.url }));
   await make("conversation", exampleFlow("conversation.json"));
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => Promise.all([stub.close(), productApi.close()]));
 beforeEach(() => productApi.setUnavailable(false));
@@ -161,10 +161,10 @@ describe("validation and access", () => {
     expect((await predict("3f1c2b9a-1111-4222-8333-944455556666", { question: "x" })).status).toBe(404);
     // Private to the public: the same 404 as an unknown id.
     expect((await predict("conversation", { question: "x" }, {})).status).toBe(404);
-    const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, systemCaller);
+    const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, await fixtureKeyOwner());
     const out = await predict("conversation", { question: "x" }, auth.bearer(scoped.key));
     expect(out.status).toBe(403);
-    const noPredict = await createApiKey({ name: "mgmt", permissions: ["chatflows"], chatflowIds: [] }, systemCaller);
+    const noPredict = await createApiKey({ name: "mgmt", permissions: ["chatflows"], chatflowIds: [] }, await fixtureKeyOwner());
     expect((await predict("conversation", { question: "x" }, auth.bearer(noPredict.key))).status).toBe(403);
   });
 });

@@ -6,7 +6,7 @@ import { resetEnvForTests } from "../../lib/env";
 import type { Graph } from "../../lib/schemas/graph";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { auth, call } from "../support/http";
 import { textOf } from "../support/model-brain";
@@ -36,8 +36,8 @@ beforeAll(async () => {
   stub = await createModelStub({ brain: docsBrain });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", OPENAI_EMBEDDING_MODEL: "stub-embedding" });
   resetEnvForTests();
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, systemCaller)).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

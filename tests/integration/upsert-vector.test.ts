@@ -4,7 +4,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph, SHIPPING_LINES } from "../support/docs-flows";
 import { makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
@@ -28,7 +28,7 @@ beforeAll(async () => {
   resetEnvForTests();
   const example = docsExample("docs-qa.json");
   docsQa = (await createChatflow({ name: example.name, graph: example.graph as never, overrideAllowList: example.overrideAllowList }, systemCaller)).id;
-  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

@@ -8,7 +8,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { FAQ_CSV, multiStoreGraph, REFUNDS_MD, SHIPPING_LINES } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, UPSERT_MAX_FILE_BYTES: "4096", UPSERT_MAX_FILES: "4" });
   resetEnvForTests();
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never, overrideAllowList: ["chunkSize"] }, systemCaller)).id;
-  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 
@@ -203,10 +203,10 @@ describe("refused upserts change nothing", () => {
 
   it("refuses callers without the upsert permission or outside the key's scope", async () => {
     expect((await upsertFiles([{ name: "a.md", content: "x" }], {}, {})).status).toBe(401);
-    const predictOnly = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+    const predictOnly = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
     expect((await upsertFiles([{ name: "a.md", content: "x" }], {}, auth.bearer(predictOnly))).status).toBe(403);
     const other = (await createChatflow({ name: "other", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-    const scoped = (await createApiKey({ name: "s", permissions: ["upsert"], chatflowIds: [other] }, systemCaller)).key;
+    const scoped = (await createApiKey({ name: "s", permissions: ["upsert"], chatflowIds: [other] }, await fixtureKeyOwner())).key;
     expect((await upsertFiles([{ name: "a.md", content: "x" }], { stopNodeId: KS }, auth.bearer(scoped))).status).toBe(403);
   });
 
@@ -227,7 +227,8 @@ describe("refused upserts change nothing", () => {
 
 describe("store nodes in the studio", () => {
   it("lists store nodes with their chunk counts and clears one", async () => {
-    const session = await auth.session((await (await getDb()).user.create({ data: { email: "b@example.com", name: "B", passwordHash: "x" } })).id, "b@example.com");
+    // An admin: the fixture chatflow has no owner, and builders manage only their own.
+    const session = await auth.session((await (await getDb()).user.create({ data: { email: "b@example.com", name: "B", passwordHash: "x", role: "admin" } })).id, "b@example.com");
     const list = await call(stores.GET, { params: { id: flowId }, headers: session });
     expect(list.status).toBe(200);
     const held = (await chunks()).length;

@@ -13,7 +13,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
 import { createModelStub, type ModelStub } from "../support/model-stub";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   resetEnvForTests();
   await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
   basic = auth.basic("admin@example.com", "admin-pass-1");
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

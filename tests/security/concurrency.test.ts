@@ -4,7 +4,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
 import { textOf } from "../support/model-brain";
@@ -33,7 +33,7 @@ beforeAll(async () => {
   resetEnvForTests();
   const flow = exampleFlow("conversation.json");
   flowId = (await createChatflow({ name: "concurrency", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList }, systemCaller)).id;
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
   app = await serveRoutes([{ method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST }]);
 });
 afterAll(() => Promise.all([stub?.close(), app?.close()]));

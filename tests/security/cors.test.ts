@@ -4,7 +4,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
 import { createModelStub, type ModelStub } from "../support/model-stub";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   // The walk over every route deletes its chatflow (DELETE /chatflows/{id}): it gets its own.
   ids = { id: await publicFlow(), nodeId: "memory" };
   publicFlowId = await publicFlow();
-  const key = (await createApiKey({ name: "all", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], chatflowIds: [] }, systemCaller)).key;
+  const key = (await createApiKey({ name: "all", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], chatflowIds: [] }, await fixtureKeyOwner())).key;
   callers = {
     session: await auth.session(admin.id, "admin@cors.test"),
     apiKey: auth.bearer(key),

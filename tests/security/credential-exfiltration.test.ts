@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
 import { exampleFlow } from "../support/flows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
@@ -30,7 +30,7 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: SERVER_KEY, OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   // The victim's credential, bound to the real provider (no baseURL: api.openai.com).
-  victimCredentialId = (await createCredential({ name: "Victim OpenAI", type: "openai", data: { apiKey: VICTIM_KEY } })).id;
+  victimCredentialId = (await createCredential({ name: "Victim OpenAI", type: "openai", data: { apiKey: VICTIM_KEY } }, systemCaller)).id;
 });
 afterAll(() => Promise.all([stub.close(), attacker.close()]));
 
@@ -61,7 +61,7 @@ describe("a credential goes only to its own host", () => {
   });
 
   it("sends a credential whose own base URL is the server, with its key", async () => {
-    const own = await createCredential({ name: "Stub key", type: "openai", data: { apiKey: "sk-stub-cred", baseURL: stub.url } });
+    const own = await createCredential({ name: "Stub key", type: "openai", data: { apiKey: "sk-stub-cred", baseURL: stub.url } }, systemCaller);
     const id = await publicFlow("own credential", { credential: own.id });
     const res = await anonymousPredict(id, { question: "hello" });
     expect(res.status).toBe(200);
@@ -75,7 +75,7 @@ describe("request-header credentials go only to their allowed hosts", () => {
       name: "Shop API key",
       type: "httpHeaders",
       data: { allowedHosts: ["shop.example.com"], headers: { "X-Api-Key": "shop-secret" } },
-    });
+    }, systemCaller);
     const graph = exampleFlow("openapi-chain-only.json").graph as Graph;
     Object.assign(graph.nodes.find((n) => n.type === "openApiChain")!.data.inputs, { headersCredential: headers.id, serverUrl: attacker.origin });
     const id = (await createChatflow({ name: "exfiltrate headers", graph: graph as never, isPublic: true }, systemCaller)).id;
@@ -87,7 +87,7 @@ describe("request-header credentials go only to their allowed hosts", () => {
   });
 
   it("does not store a headers credential without allowed hosts", async () => {
-    await expect(createCredential({ name: "no hosts", type: "httpHeaders", data: { headers: { "X-Api-Key": "k" } } })).rejects.toMatchObject({
+    await expect(createCredential({ name: "no hosts", type: "httpHeaders", data: { headers: { "X-Api-Key": "k" } } }, systemCaller)).rejects.toMatchObject({
       code: "validation_failed",
     });
   });
@@ -117,7 +117,7 @@ describe("the server's OPENAI_API_KEY goes only to OPENAI_BASE_URL", () => {
 describe("base URLs and servers are never overridable per request", () => {
   it("refuses to save an allow-list naming baseURL, serverUrl, specUrl or a credential (400 naming them)", async () => {
     const id = await publicFlow("allow-list", {});
-    const key = (await createApiKey({ name: "editor", permissions: ["chatflows"], chatflowIds: [] }, systemCaller)).key;
+    const key = (await createApiKey({ name: "editor", permissions: ["chatflows"], chatflowIds: [] }, await fixtureKeyOwner())).key;
     const put = (overrideAllowList: string[]) =>
       call(chatflowRoute.PUT, { method: "PUT", params: { id }, headers: auth.bearer(key), body: { overrideAllowList } });
     const res = await put(["temperature", "baseURL", "serverUrl", "specUrl", "credential"]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import { multiStoreGraph } from "../support/docs-flows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
@@ -56,7 +56,7 @@ beforeAll(async () => {
   const admin = await setupFirstAdmin(ADMIN);
   cookie = await auth.session(admin.id, ADMIN.email);
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  apiKey = (await createApiKey({ name: "automation", permissions: ["chatflows", "upsert"], chatflowIds: [] }, systemCaller)).key;
+  apiKey = (await createApiKey({ name: "automation", permissions: ["chatflows", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

@@ -35,7 +35,7 @@ afterAll(() => Promise.all([failing.close(), silent.close()]));
 let count = 0;
 /** A public conversation flow whose chat model (label "Flaky model", id chatModel) talks to baseURL with its own credential. */
 async function flowAt(baseURL: string): Promise<string> {
-  const credential = (await createCredential({ name: `model ${(count += 1)}`, type: "openai", data: { apiKey: KEY, baseURL } })).id;
+  const credential = (await createCredential({ name: `model ${(count += 1)}`, type: "openai", data: { apiKey: KEY, baseURL } }, systemCaller)).id;
   const graph = exampleFlow("conversation.json").graph as Graph;
   const model = graph.nodes.find((n) => n.type === "chatOpenAICompatible")!;
   model.data.label = "Flaky model";

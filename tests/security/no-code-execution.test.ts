@@ -6,7 +6,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { nodeDefinitions } from "../../lib/nodes/registry";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
 import { createModelStub, type ModelStub } from "../support/model-stub";
@@ -26,7 +26,7 @@ beforeAll(async () => {
   stub = await createModelStub();
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 

@@ -9,7 +9,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { docsExample } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
@@ -47,7 +47,7 @@ beforeAll(async () => {
   const vision = exampleFlow("conversation.json", { allowImages: true });
   flows.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, systemCaller)).id;
   flows.docs = (await createChatflow({ name: "docs", graph: docsExample("docs-qa-keyword.json").graph as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(async () => {
   await stub.close();

@@ -1,7 +1,31 @@
 import type { Caller } from "../../lib/http/callers";
 
-/** A caller allowed everywhere, for setting up fixtures through the services. */
+/**
+ * A caller allowed everywhere, for setting up fixtures through the services: a key with every
+ * permission whose "owner" is the system (null: what it creates is unowned, managed by admins).
+ */
 export const systemCaller: Caller = {
   kind: "apiKey",
-  key: { id: "fixture", prefix: "sy_fixture", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], allChatflows: true, chatflowIds: [] },
+  key: {
+    id: "fixture", prefix: "sy_fixture", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], allChatflows: true, chatflowIds: [],
+    ownerId: null, ownerRole: "admin",
+  },
 };
+
+/** A signed-in studio user as a caller, for services called directly (keys need a real owner). */
+export function userCaller(user: { id: string; email: string; name: string; role: "admin" | "builder" }): Caller {
+  return { kind: "user", via: "session", user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+}
+
+/**
+ * An admin to own keys minted by fixtures (a key needs a real owner): the oldest admin, or a
+ * fixture admin created for the purpose when the test file has none.
+ */
+export async function fixtureKeyOwner(): Promise<Caller> {
+  const { getDb } = await import("../../lib/db/client");
+  const { insertUser } = await import("../../lib/db/queries/users");
+  const db = await getDb();
+  const admin = (await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" } }))
+    ?? (await insertUser({ email: "fixture-admin@example.invalid", name: "Fixture admin", passwordHash: "unusable", role: "admin" }));
+  return userCaller(admin);
+}

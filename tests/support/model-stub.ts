@@ -33,6 +33,8 @@ export interface RecordedModelRequest {
   method: string;
   path: string;
   body: unknown;
+  /** The Authorization header it came with (tests check which credential a flow used). */
+  authorization?: string;
 }
 
 export interface ModelStub {
@@ -172,11 +174,11 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
   if (method !== "POST") throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
   if (path === "/v1/audio/transcriptions") {
     const { reply, record } = await transcription(req, raw, state.transcript);
-    state.requests.push({ method, path, body: record });
+    state.requests.push({ method, path, body: record, authorization: req.headers.authorization });
     return reply;
   }
   const body = parseJson(raw);
-  state.requests.push({ method, path, body });
+  state.requests.push({ method, path, body, authorization: req.headers.authorization });
   if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
   throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);

@@ -1,9 +1,10 @@
 import { redirect } from "next/navigation";
 import { UserManager } from "@/components/studio/UserManager";
 import { getStudioUser } from "@/lib/auth/studio-user";
+import { roleMay } from "@/lib/auth/permissions";
 
 export default async function UsersPage() {
   const user = await getStudioUser();
-  if (user?.role !== "admin") redirect("/chatflows");
+  if (!user || !roleMay(user.role, "user.manage")) redirect("/chatflows");
   return <UserManager />;
 }

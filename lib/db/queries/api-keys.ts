@@ -2,19 +2,26 @@ import { getDb } from "../client";
 
 const listed = {
   id: true, name: true, prefix: true, permissions: true, allChatflows: true,
-  lastUsedAt: true, revokedAt: true, createdAt: true,
+  lastUsedAt: true, revokedAt: true, createdAt: true, createdById: true,
+  createdBy: { select: { id: true, name: true, email: true } },
   chatflows: { select: { chatflowId: true } },
 } as const;
 
+/** A key with its scope and its owner's current role (a key never does more than its owner). */
 export async function findApiKeyByPrefix({ prefix }: { prefix: string }) {
   return (await getDb()).apiKey.findUnique({
     where: { prefix },
-    include: { chatflows: { select: { chatflowId: true } } },
+    include: { chatflows: { select: { chatflowId: true } }, createdBy: { select: { id: true, role: true } } },
   });
 }
 
-export async function listApiKeys() {
-  return (await getDb()).apiKey.findMany({ select: listed, orderBy: { createdAt: "desc" } });
+/** Keys newest first; `ownerId` limits the list to one owner's keys. */
+export async function listApiKeys({ ownerId }: { ownerId?: string } = {}) {
+  return (await getDb()).apiKey.findMany({
+    where: ownerId ? { createdById: ownerId } : undefined,
+    select: listed,
+    orderBy: { createdAt: "desc" },
+  });
 }
 
 export async function insertApiKey(input: {
@@ -40,6 +47,7 @@ export async function touchApiKey({ id }: { id: string }) {
   return (await getDb()).apiKey.update({ where: { id }, data: { lastUsedAt: new Date() }, select: { id: true } });
 }
 
-export async function countExistingChatflows({ ids }: { ids: string[] }) {
-  return (await getDb()).chatflow.count({ where: { id: { in: ids } } });
+/** How many of `ids` exist (and, with `ownerId`, belong to that owner). */
+export async function countExistingChatflows({ ids, ownerId }: { ids: string[]; ownerId?: string }) {
+  return (await getDb()).chatflow.count({ where: { id: { in: ids }, ...(ownerId ? { ownerId } : {}) } });
 }

@@ -4,11 +4,13 @@ import type { Prisma } from "../generated/client";
 /** Fields listed without the (possibly large) graph. */
 export const chatflowSummary = {
   id: true, name: true, description: true, version: true, isPublic: true, createdAt: true, updatedAt: true,
+  ownerId: true, owner: { select: { id: true, name: true, email: true } },
 } as const;
 
-export async function listChatflows({ ids }: { ids?: string[] } = {}) {
+/** Summaries newest first; `ids` and `ownerId` narrow the list (a key's scope, a builder's own). */
+export async function listChatflows({ ids, ownerId }: { ids?: string[]; ownerId?: string } = {}) {
   return (await getDb()).chatflow.findMany({
-    where: ids ? { id: { in: ids } } : undefined,
+    where: { ...(ids ? { id: { in: ids } } : {}), ...(ownerId ? { ownerId } : {}) },
     select: chatflowSummary,
     orderBy: { updatedAt: "desc" },
   });
@@ -44,4 +46,14 @@ export async function deleteChatflowById({ id }: { id: string }) {
 
 export async function countChatflows() {
   return (await getDb()).chatflow.count();
+}
+
+/** Hands every chatflow of one user to another (a user is deleted). */
+export async function transferChatflows({ fromId, toId }: { fromId: string; toId: string }) {
+  return (await getDb()).chatflow.updateMany({ where: { ownerId: fromId }, data: { ownerId: toId } });
+}
+
+/** Gives unowned chatflows (loaded before the first admin existed) to that admin. */
+export async function claimUnownedChatflows({ ownerId }: { ownerId: string }) {
+  return (await getDb()).chatflow.updateMany({ where: { ownerId: null }, data: { ownerId } });
 }

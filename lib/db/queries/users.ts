@@ -42,3 +42,16 @@ export async function insertUser(input: { email: string; name: string; passwordH
 export async function deleteUserById({ id }: { id: string }) {
   return (await getDb()).user.deleteMany({ where: { id } });
 }
+
+/** Deletes a user after handing their chatflows and credentials to `heirId`, in one transaction (keys CASCADE). */
+export async function deleteUserTransferringOwned({ id, heirId }: { id: string; heirId: string }) {
+  return (await getDb()).$transaction(async (tx) => {
+    await tx.chatflow.updateMany({ where: { ownerId: id }, data: { ownerId: heirId } });
+    await tx.credential.updateMany({ where: { ownerId: id }, data: { ownerId: heirId } });
+    return tx.user.deleteMany({ where: { id } });
+  });
+}
+
+export async function updateUserRole({ id, role }: { id: string; role: Role }) {
+  return (await getDb()).user.update({ where: { id }, data: { role }, select: publicUser });
+}

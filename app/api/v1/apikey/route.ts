@@ -5,8 +5,7 @@ import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { createApiKey, listApiKeysDto } from "@/lib/services/api-keys";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-
-export const GET = route({ auth: manageKeys }, async () => listApiKeysDto());
+export const GET = route({ auth: manageKeys }, async ({ caller }) => listApiKeysDto(caller));
 
 export const POST = route({ auth: manageKeys, body: createApiKeySchema }, async ({ body, caller }) =>
   json(await createApiKey(body, caller), 201),

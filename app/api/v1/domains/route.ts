@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import { addDomainsBody, listDomainsQuery } from "@/lib/schemas/domain";
-import { addDomains, domainUsers, listDomains } from "@/lib/services/domains";
+import { domainUsers } from "@/lib/http/policies";
+import { addDomains, listDomains } from "@/lib/services/domains";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/domains (and GET /domains): filters, search, sort and paging. */

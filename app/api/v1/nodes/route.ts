@@ -1,8 +1,9 @@
 import { route } from "@/lib/http/route";
 import { nodeDefinitions } from "@/lib/nodes/registry";
+import { readNodes } from "@/lib/http/policies";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** The node registry for the studio: palette, forms, handles and connection checks. */
-export const GET = route({ auth: { session: true, basicAdmin: true, apiKey: "chatflows" } }, async () => nodeDefinitions);
+export const GET = route({ auth: readNodes }, async () => nodeDefinitions);
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

@@ -1,15 +1,16 @@
 import { idParams, route } from "@/lib/http/route";
-import { getChatflowOrThrow } from "@/lib/services/chatflows";
+import { runChatflow } from "@/lib/http/policies";
+import { getRunnableChatflow } from "@/lib/services/predictions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /**
- * Flowise clients (flowise-sdk, the embed) ask this before streaming; every chatflow here can
- * stream. flowise-sdk asks without its API key, so the anonymous answer cannot depend on the
- * chatflow at all: the same for public, private and unknown ids (no way to probe private ids).
- * Signed-in users and keys get 404 for an unknown id.
+ * Flowise clients (flowise-sdk, the embed) ask this before streaming, without credentials; every
+ * chatflow here can stream. Anonymous callers get the same answer for any id without a lookup (no
+ * oracle for private ids; the prediction decides access). Keys and users are checked: a key scoped
+ * elsewhere gets 403, another user's private chatflow 404.
  */
-export const GET = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ params, caller }) => {
-  if (caller.kind !== "anonymous") await getChatflowOrThrow(params.id, caller);
+export const GET = route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
+  if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
   return { isStreaming: true };
 });
 

@@ -1,7 +1,8 @@
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { deleteChatMessagesQuery, listChatMessagesQuery } from "@/lib/schemas/chat-message";
-import { deleteChatMessages, listChatMessages, messageAdmins } from "@/lib/services/chat-messages";
+import { messageAdmins } from "@/lib/http/policies";
+import { deleteChatMessages, listChatMessages } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/chatmessage/{chatflow_id}: matching messages as a JSON array; X-Total-Count holds all matches. */

@@ -1,14 +1,13 @@
 import { idParams, route } from "@/lib/http/route";
+import { manageCredentials } from "@/lib/http/policies";
 import { updateCredentialSchema } from "@/lib/schemas/credential";
 import { deleteCredential, updateCredential } from "@/lib/services/credentials";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-const editors = { session: true, basicAdmin: true };
-
-export const PUT = route({ auth: editors, params: idParams, body: updateCredentialSchema }, async ({ params, body }) =>
-  updateCredential(params.id, body),
+export const PUT = route({ auth: manageCredentials, params: idParams, body: updateCredentialSchema }, async ({ params, body, caller }) =>
+  updateCredential(params.id, body, caller),
 );
 
-export const DELETE = route({ auth: editors, params: idParams }, async ({ params }) => deleteCredential(params.id));
+export const DELETE = route({ auth: manageCredentials, params: idParams }, async ({ params, caller }) => deleteCredential(params.id, caller));
 
 export const { GET, HEAD, POST, PATCH } = refuseOtherMethods("PUT", "DELETE");

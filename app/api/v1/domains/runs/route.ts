@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { domainUsers } from "@/lib/services/domains";
+import { domainUsers } from "@/lib/http/policies";
 import { listRecentAnalysisRuns } from "@/lib/services/domains-analysis";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

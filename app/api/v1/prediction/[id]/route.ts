@@ -3,13 +3,14 @@ import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/http/client-ip";
 import { sseResponse } from "@/lib/http/sse";
 import { getEnv } from "@/lib/env";
+import { runChatflow } from "@/lib/http/policies";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
 import { preparePrediction } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** API keys with `predict`, studio users (stored as INTERNAL chats), or anyone on a public chatflow. */
-const auth = { apiKey: "predict", session: true, anonymous: true } as const;
+const auth = runChatflow;
 // Base64 uploads inflate by 4/3; leave room for the rest of the body.
 const maxBodyBytes = () => Math.ceil(getEnv().UPLOAD_MAX_BYTES * getEnv().UPLOAD_MAX_FILES * 1.4) + 1024 * 1024;
 

@@ -1,5 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
 import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
+import { runChatflow } from "@/lib/http/policies";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
@@ -7,7 +8,7 @@ import { refuseOtherMethods } from "@/lib/http/methods";
  * The embed widget's settings. Readable from any page (no cookies cross-origin), so a page whose
  * origin is not allowed can still learn that and tell its visitor; predicting stays refused there.
  */
-const handler = route({ auth: { anonymous: true, session: true, apiKey: "predict" }, params: idParams }, async ({ req, params, caller }) =>
+const handler = route({ auth: runChatflow, params: idParams }, async ({ req, params, caller }) =>
   getPublicChatbotConfig({ chatflowId: params.id, caller, origin: req.headers.get("origin") }),
 );
 

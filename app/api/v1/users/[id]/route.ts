@@ -1,12 +1,20 @@
 import { idParams, route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
-import { deleteUser } from "@/lib/services/users";
+import { updateUserSchema } from "@/lib/schemas/user";
+import { changeUserRole, deleteUser } from "@/lib/services/users";
 import { adminsOnly } from "@/lib/http/policies";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
+/** Changes a user's role; a demoted admin's keys lose admin-only permissions at once. */
+export const PUT = route({ auth: adminsOnly, params: idParams, body: updateUserSchema }, async ({ params, body, caller }) => {
+  if (caller.kind !== "user") throw new AppError("forbidden", "Admins only.");
+  return changeUserRole(params.id, body.role, caller.user.id);
+});
+
+/** Removes a user: their chatflows and credentials go to the acting admin, their keys are deleted. */
 export const DELETE = route({ auth: adminsOnly, params: idParams }, async ({ params, caller }) => {
   if (caller.kind !== "user") throw new AppError("forbidden", "Admins only.");
   return deleteUser(params.id, caller.user.id);
 });
 
-export const { GET, HEAD, POST, PUT, PATCH } = refuseOtherMethods("DELETE");
+export const { GET, HEAD, POST, PATCH } = refuseOtherMethods("PUT", "DELETE");

@@ -1,6 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { listSessionsQuery } from "@/lib/schemas/chat-message";
-import { listSessions, messageAdmins } from "@/lib/services/chat-messages";
+import { messageAdmins } from "@/lib/http/policies";
+import { listSessions } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/chatmessage/{chatflow_id}/sessions: the Conversations view's session list. */

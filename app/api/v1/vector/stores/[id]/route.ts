@@ -1,9 +1,10 @@
+import { upsertChatflow } from "@/lib/http/policies";
 import { idParams, route } from "@/lib/http/route";
 import { listVectorStores } from "@/lib/services/vector-stores";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** The store nodes of a chatflow with their chunk counts (studio panel). */
-export const GET = route({ auth: { session: true, apiKey: "upsert" }, params: idParams }, async ({ params, caller }) =>
+export const GET = route({ auth: upsertChatflow, params: idParams }, async ({ params, caller }) =>
   listVectorStores(params.id, caller),
 );
 

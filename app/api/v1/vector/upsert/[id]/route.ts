@@ -1,12 +1,13 @@
 import { getEnv } from "@/lib/env";
+import { upsertChatflow } from "@/lib/http/policies";
 import { idParams, readJson, route } from "@/lib/http/route";
 import { upsertVectors } from "@/lib/services/upsert";
 import { readMultipartUpsert } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-/** API keys with `upsert` (scoped to the chatflow) and studio users. */
-const auth = { apiKey: "upsert", session: true } as const;
+/** API keys with `upsert` (scoped to the chatflow) and studio users (their own chatflows; admins any). */
+const auth = upsertChatflow;
 
 export const POST = route({ auth, params: idParams }, async ({ req, params, caller }) => {
   const type = req.headers.get("content-type") ?? "";

@@ -1,3 +1,4 @@
+import { upsertChatflow } from "@/lib/http/policies";
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { nodeIdSchema } from "@/lib/schemas/graph";
@@ -7,7 +8,7 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 const params = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeIdSchema });
 
 /** Clears one store node: every chunk (and embedding) it holds. */
-export const DELETE = route({ auth: { session: true, apiKey: "upsert" }, params }, async ({ params, caller }) =>
+export const DELETE = route({ auth: upsertChatflow, params }, async ({ params, caller }) =>
   clearVectorStore(params.id, params.nodeId, caller),
 );
 

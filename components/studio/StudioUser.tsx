@@ -1,0 +1,23 @@
+"use client";
+
+import { createContext, useContext } from "react";
+import { roleMay, type Action } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/db/generated/enums";
+
+export type StudioUserInfo = { id: string; name: string; email: string; role: Role };
+
+const StudioUserContext = createContext<StudioUserInfo | null>(null);
+
+/** The signed-in user for studio components, set once by the studio layout. */
+export function StudioUserProvider({ user, children }: { user: StudioUserInfo; children: React.ReactNode }) {
+  return <StudioUserContext.Provider value={user}>{children}</StudioUserContext.Provider>;
+}
+
+/**
+ * The signed-in user and what their role may do, read from the permission table the server
+ * enforces (lib/auth/permissions.ts), so the studio offers exactly what the API allows.
+ */
+export function useStudioUser() {
+  const user = useContext(StudioUserContext);
+  return { user, may: (action: Action) => (user ? roleMay(user.role, action) : false) };
+}

@@ -1,0 +1,61 @@
+// The studio offers what the permission table allows a role, and nothing more (server-rendered
+// markup of the real components with their queries' data; the API enforces the same table, see
+// permissions-matrix.test.ts).
+import { describe, expect, it } from "vitest";
+import { createElement, type ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { ApiKeyManager } from "../../components/studio/ApiKeyManager";
+import { ChatflowList } from "../../components/studio/ChatflowList";
+import { CredentialManager } from "../../components/studio/CredentialManager";
+import { StudioUserProvider, type StudioUserInfo } from "../../components/studio/StudioUser";
+
+const ME = "00000000-0000-4000-8000-0000000000b1";
+const ADA = { id: "00000000-0000-4000-8000-0000000000a1", name: "Ada Admin", email: "ada@example.com" };
+const at = "2026-01-01T00:00:00.000Z";
+
+function render(role: StudioUserInfo["role"], node: ReactNode, data: Record<string, unknown> = {}) {
+  const client = new QueryClient();
+  for (const [key, value] of Object.entries(data)) client.setQueryData([key], value);
+  return renderToString(
+    createElement(QueryClientProvider, { client },
+      createElement(StudioUserProvider, { user: { id: ME, name: "Me", email: "me@example.com", role }, children: node })),
+  );
+}
+
+describe("studio views by role", () => {
+  it("offers the messages permission on new keys to admins only", () => {
+    expect(render("admin", createElement(ApiKeyManager))).toContain("Read messages");
+    const builder = render("builder", createElement(ApiKeyManager));
+    expect(builder).toContain("Prediction");
+    expect(builder).not.toContain("Read messages");
+  });
+
+  it("shows chatflow owners and conversations to admins only", () => {
+    const chatflows = [{ id: ADA.id, name: "Shop bot", description: "", version: 1, isPublic: false, updatedAt: at, owner: ADA }];
+    const admin = render("admin", createElement(ChatflowList), { chatflows });
+    expect(admin).toContain("Owner: <!-- -->Ada Admin");
+    expect(admin).toContain("Conversations of Shop bot");
+    const builder = render("builder", createElement(ChatflowList), { chatflows });
+    expect(builder).toContain("Shop bot");
+    expect(builder).not.toContain("Owner:");
+    expect(builder).not.toContain("Conversations of Shop bot");
+  });
+
+  it("lets admins share credentials and see owners; builders cannot edit one shared with them", () => {
+    const credentials = [
+      { id: "c1", name: "Team key", type: "openai", createdAt: at, updatedAt: at, ownerId: ADA.id, owner: ADA, sharedWithBuilders: true },
+      { id: "c2", name: "My key", type: "openai", createdAt: at, updatedAt: at, ownerId: ME, owner: { name: "Me" }, sharedWithBuilders: false },
+    ];
+    const admin = render("admin", createElement(CredentialManager), { credentials });
+    expect(admin).toContain("Share Team key with all builders");
+    expect(admin).toContain("owner: Ada Admin");
+    expect(admin).toContain("Delete Team key");
+    const builder = render("builder", createElement(CredentialManager), { credentials });
+    expect(builder).not.toContain("Share Team key with all builders");
+    expect(builder).not.toContain("owner: Ada Admin");
+    expect(builder).toContain("shared by an admin");
+    expect(builder).not.toContain("Delete Team key");
+    expect(builder).toContain("Delete My key");
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * One probe per route and action of the permission table (lib/auth/permissions.ts), for the matrix
+ * test: how to call the route on an object, and which actions it needs in which order (the first
+ * refused one decides the answer). tests/security/permissions-matrix.test.ts checks every action of
+ * the table has a probe, so a new action cannot be added without being walked.
+ */
+import { call } from "./http";
+import type { Action } from "../../lib/auth/permissions";
+import * as chatflows from "../../app/api/v1/chatflows/route";
+import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
+import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
+import * as credentials from "../../app/api/v1/credentials/route";
+import * as credentialById from "../../app/api/v1/credentials/[id]/route";
+import * as apikeys from "../../app/api/v1/apikey/route";
+import * as apikeyById from "../../app/api/v1/apikey/[id]/route";
+import * as users from "../../app/api/v1/users/route";
+import * as messages from "../../app/api/v1/chatmessage/[id]/route";
+import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
+import * as domains from "../../app/api/v1/domains/route";
+import * as analyze from "../../app/api/v1/domains/analyze/route";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
+import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
+import * as stores from "../../app/api/v1/vector/stores/[id]/route";
+import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
+import * as nodes from "../../app/api/v1/nodes/route";
+
+export type ObjectKind = "chatflow" | "credential" | "apikey";
+export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
+export type Probe = {
+  name: string;
+  /** The action whose policy guards the route (who may call it at all). */
+  policy: Action;
+  /** Actions checked on the object, in the order the service checks them. */
+  requires: Action[];
+  object?: ObjectKind;
+  /** Mutates or consumes the object: each call gets a fresh one. */
+  fresh?: boolean;
+  /** A list: allowed callers get 200, and the object is listed exactly when the caller may see it. */
+  list?: boolean;
+  /** Status of an allowed call. */
+  ok: number;
+  run(ctx: ProbeCtx): Promise<{ status: number; json: any }>;
+};
+
+const get = (handler: any, ctx: ProbeCtx, path = "/api/v1/x") => call(handler, { headers: ctx.headers, params: { id: ctx.id }, path });
+const send = (handler: any, method: string, ctx: ProbeCtx, body?: object) => call(handler, { method, headers: ctx.headers, params: { id: ctx.id }, body });
+
+/** A chat model node that picks a credential (saving it needs credential.use). */
+export function graphUsing(credentialId: string) {
+  return {
+    nodes: [{ id: "model_0", type: "chatOpenAICompatible", position: { x: 0, y: 0 }, data: { inputs: { credential: credentialId } } }],
+    edges: [],
+  };
+}
+
+export const PROBES: Probe[] = [
+  { name: "GET /chatflows", policy: "chatflow.list", requires: ["chatflow.list"], object: "chatflow", list: true, ok: 200, run: (c) => get(chatflows.GET, c) },
+  { name: "GET /chatflows/{id}", policy: "chatflow.read", requires: ["chatflow.read"], object: "chatflow", ok: 200, run: (c) => get(chatflowById.GET, c) },
+  { name: "GET /chatflows/{id}/validate", policy: "chatflow.read", requires: ["chatflow.read"], object: "chatflow", ok: 200, run: (c) => get(validate.GET, c) },
+  { name: "POST /chatflows", policy: "chatflow.create", requires: ["chatflow.create"], ok: 201, run: (c) => send(chatflows.POST, "POST", c, { name: "new" }) },
+  { name: "PUT /chatflows/{id}", policy: "chatflow.update", requires: ["chatflow.update"], object: "chatflow", ok: 200, run: (c) => send(chatflowById.PUT, "PUT", c, { description: "edited" }) },
+  { name: "DELETE /chatflows/{id}", policy: "chatflow.delete", requires: ["chatflow.delete"], object: "chatflow", fresh: true, ok: 200, run: (c) => send(chatflowById.DELETE, "DELETE", c) },
+  {
+    name: "PUT /chatflows/{id} ownerId", policy: "chatflow.update", requires: ["chatflow.update", "chatflow.transfer"], object: "chatflow", fresh: true, ok: 200,
+    run: (c) => send(chatflowById.PUT, "PUT", c, { ownerId: c.adminId }),
+  },
+  { name: "POST /prediction/{id}", policy: "chatflow.predict", requires: ["chatflow.predict"], object: "chatflow", ok: 200, run: (c) => send(prediction.POST, "POST", c, { question: "hello" }) },
+  { name: "GET /chatflows-streaming/{id}", policy: "chatflow.predict", requires: ["chatflow.predict"], object: "chatflow", ok: 200, run: (c) => get(streaming.GET, c) },
+  { name: "GET /public-chatbotConfig/{id}", policy: "chatflow.predict", requires: ["chatflow.predict"], object: "chatflow", ok: 200, run: (c) => get(publicConfig.GET, c) },
+  {
+    name: "POST /domains/analyze", policy: "domain.use", requires: ["chatflow.predict"], object: "chatflow", ok: 200,
+    run: (c) => call(analyze.POST, { method: "POST", headers: c.headers, body: { chatflowId: c.id, filter: { searchTerm: "matches-nothing" } } }),
+  },
+  // The fixture flow has no store node: a caller let through gets the service's 422 saying so.
+  { name: "POST /vector/upsert/{id}", policy: "chatflow.upsert", requires: ["chatflow.upsert"], object: "chatflow", ok: 422, run: (c) => send(upsert.POST, "POST", c, {}) },
+  { name: "GET /vector/stores/{id}", policy: "chatflow.upsert", requires: ["chatflow.upsert"], object: "chatflow", ok: 200, run: (c) => get(stores.GET, c) },
+  { name: "GET /chatmessage/{id}", policy: "chatmessage.read", requires: ["chatmessage.read"], object: "chatflow", ok: 200, run: (c) => get(messages.GET, c) },
+  { name: "GET /chatmessage/{id}/sessions", policy: "chatmessage.read", requires: ["chatmessage.read"], object: "chatflow", ok: 200, run: (c) => get(sessions.GET, c) },
+  { name: "DELETE /chatmessage/{id}", policy: "chatmessage.delete", requires: ["chatmessage.delete"], object: "chatflow", ok: 200, run: (c) => send(messages.DELETE, "DELETE", c) },
+  { name: "GET /credentials", policy: "credential.list", requires: ["credential.list"], object: "credential", list: true, ok: 200, run: (c) => get(credentials.GET, c) },
+  {
+    name: "POST /credentials", policy: "credential.create", requires: ["credential.create"], ok: 201,
+    run: (c) => send(credentials.POST, "POST", c, { name: "mine", type: "openai", data: { apiKey: "sk-new" } }),
+  },
+  { name: "PUT /credentials/{id}", policy: "credential.update", requires: ["credential.update"], object: "credential", ok: 200, run: (c) => send(credentialById.PUT, "PUT", c, { name: "renamed" }) },
+  { name: "DELETE /credentials/{id}", policy: "credential.delete", requires: ["credential.delete"], object: "credential", fresh: true, ok: 200, run: (c) => send(credentialById.DELETE, "DELETE", c) },
+  {
+    name: "PUT /credentials/{id} sharedWithBuilders", policy: "credential.update", requires: ["credential.update", "credential.share"], object: "credential", fresh: true, ok: 200,
+    run: (c) => send(credentialById.PUT, "PUT", c, { sharedWithBuilders: true }),
+  },
+  {
+    name: "PUT /credentials/{id} ownerId", policy: "credential.update", requires: ["credential.update", "credential.transfer"], object: "credential", fresh: true, ok: 200,
+    run: (c) => send(credentialById.PUT, "PUT", c, { ownerId: c.adminId }),
+  },
+  {
+    name: "POST /chatflows with a credential on a node", policy: "chatflow.create", requires: ["chatflow.create", "credential.use"], object: "credential", ok: 201,
+    run: (c) => send(chatflows.POST, "POST", c, { name: "uses", graph: graphUsing(c.id) }),
+  },
+  { name: "GET /apikey", policy: "apikey.list", requires: ["apikey.list"], object: "apikey", list: true, ok: 200, run: (c) => get(apikeys.GET, c) },
+  { name: "POST /apikey", policy: "apikey.create", requires: ["apikey.create"], ok: 201, run: (c) => send(apikeys.POST, "POST", c, { name: "k", permissions: ["predict"] }) },
+  { name: "DELETE /apikey/{id}", policy: "apikey.revoke", requires: ["apikey.revoke"], object: "apikey", fresh: true, ok: 200, run: (c) => send(apikeyById.DELETE, "DELETE", c) },
+  { name: "GET /users", policy: "user.manage", requires: ["user.manage"], ok: 200, run: (c) => get(users.GET, c) },
+  { name: "GET /domains", policy: "domain.use", requires: ["domain.use"], ok: 200, run: (c) => get(domains.GET, c) },
+  { name: "GET /nodes", policy: "node.list", requires: ["node.list"], ok: 200, run: (c) => get(nodes.GET, c) },
+];
