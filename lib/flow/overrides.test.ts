@@ -38,7 +38,7 @@ describe("applyOverrides", () => {
       expect.objectContaining({ code: "validation_failed", message: expect.stringContaining("overrideConfig.systemMessage is not allowed for this chatflow") }),
     );
     expect(() => applyOverrides(graph, { temperature: "hot" }, ["temperature"])).toThrow(expect.objectContaining({ code: "validation_failed" }));
-    expect(() => applyOverrides(graph, { credential: "other" }, ["credential"])).toThrow(/cannot be overridden/);
+    expect(() => applyOverrides(graph, { credential: "other" }, ["credential"])).toThrow(/can never be overridden/);
     expect(() => applyOverrides(graph, { nothing: 1 }, ["nothing"])).toThrow(/matches no input/);
   });
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   apiKey = key.json.key;
   for (const body of [
     { name: "OpenAI", type: "openai", data: { apiKey: CREDENTIAL_SECRET } },
-    { name: "Headers", type: "httpHeaders", data: { "X-Api-Key": HEADER_SECRET } },
+    { name: "Headers", type: "httpHeaders", data: { allowedHosts: ["api.example.com"], headers: { "X-Api-Key": HEADER_SECRET } } },
   ]) {
     const res = await call(credentials.POST, { method: "POST", headers: session, body });
     expect(res.status, res.text).toBe(201);
