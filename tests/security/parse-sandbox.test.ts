@@ -8,7 +8,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { makeDocx, makeDocxBomb, makeManyPagePdf } from "../support/documents";
 import { createModelStub, type ModelStub } from "../support/model-stub";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url });
   setEnv({});
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
   server = await serveRoutes([
     { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: async () => ping.GET() },
     { method: "POST", pattern: /^\/api\/v1\/vector\/upsert\/(?<id>[^/]+)$/, handler: upsert.POST },
@@ -64,7 +64,8 @@ describe("parsing off the event loop", () => {
     setEnv({});
     // Warm up first (modules the flow build loads, a parse worker), so only the big parse is measured.
     expect((await upsertFiles([{ name: "warm-up.pdf", content: makeManyPagePdf(1, ["Warm-up."]) }])).status).toBe(200);
-    const pdf = makeManyPagePdf(800, ["A page of the big manual."]);
+    // Near the page cap (2,000), so the parse lasts long enough on a fast machine to see several pings.
+    const pdf = makeManyPagePdf(1900, ["A page of the big manual."]);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const before = performance.eventLoopUtilization();
     delay.enable();
@@ -75,7 +76,7 @@ describe("parsing off the event loop", () => {
       const res = await fetch(`${server.url}/api/v1/ping`);
       expect(res.status).toBe(200);
       if (!upsertDone) pingsDuringUpsert.push(Date.now());
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
     }
     const busy = performance.eventLoopUtilization(before).utilization;
     delay.disable();
@@ -83,7 +84,7 @@ describe("parsing off the event loop", () => {
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.numAdded).toBeGreaterThan(0);
     // Ordering: pings kept completing while the upsert was still running.
-    expect(pingsDuringUpsert.length).toBeGreaterThan(5);
+    expect(pingsDuringUpsert.length).toBeGreaterThanOrEqual(3);
     // pdf.js on the main thread kept the loop busy for the whole parse (utilization near 1); in a
     // worker the loop only waits for it. The loop-delay bound is deliberately loose (1 s against
     // the 24 s stall seen before) so a slow, shared machine cannot fail it.

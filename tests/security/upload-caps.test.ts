@@ -4,7 +4,7 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   resetEnvForTests();
   visionId = (await createChatflow({ name: "vision", graph: exampleFlow("conversation.json", { allowImages: true }).graph as never }, systemCaller)).id;
   docsId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, systemCaller)).key;
+  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 
