@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { storableText, storableJson } from "../db/storable-text";
 import { AppError } from "../errors";
 import { planUpsert, sourceOf, type StoredRecord, type UpsertPlan } from "./record-manager";
 import type { ChunkCollection, DocumentStoreAccess, PreparedUpsert, ScoredDocument, StoreDocument, UpsertOutcome } from "./types";
@@ -110,6 +111,15 @@ async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?
   return { numAdded: added.length, numUpdated, numSkipped, numDeleted, added };
 }
 
+/**
+ * Parsed documents may hold NUL characters or lone surrogates (a JSON file's `\u0000` escape, a
+ * PDF's text layer), which PostgreSQL refuses; they are cleaned here, before hashing, where every
+ * chunk enters storage.
+ */
+function storableDocument(d: StoreDocument): StoreDocument {
+  return { pageContent: storableText(d.pageContent), metadata: storableJson(d.metadata) as Record<string, unknown> };
+}
+
 /** A query's words as an OR of terms for to_tsquery (letters and digits only, so no tsquery syntax gets in). */
 export function keywordQuery(text: string): string {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
@@ -123,7 +133,8 @@ export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreA
       const db = await getDb();
       if (batch.some((p) => p.embed)) await ensureVectorSchema(db);
       const prepared: { p: PreparedUpsert; plan: UpsertPlan; vectors?: string[] }[] = [];
-      for (const p of batch) {
+      for (const given of batch) {
+        const p = { ...given, documents: given.documents.map(storableDocument) };
         const plan = planUpsert(p.documents, await storedRecords(db, p), p.cleanup);
         prepared.push({ p, plan, vectors: await embedNew(db, p, plan) });
       }
