@@ -1,0 +1,83 @@
+// Caller input that passed the schemas but broke at the database: page numbers whose offset is
+// beyond what PostgreSQL (or Prisma) takes, and long strings into btree-indexed columns (an index
+// row holds at most ~2,700 bytes). Each now answers 400 naming the field and changes nothing.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as domains from "../../app/api/v1/domains/route";
+import * as messages from "../../app/api/v1/chatmessage/[id]/route";
+import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
+import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
+import { getDb } from "../../lib/db/client";
+import { resetEnvForTests } from "../../lib/env";
+import { createChatflow } from "../../lib/services/chatflows";
+import { setupFirstAdmin } from "../../lib/services/users";
+import { systemCaller } from "../support/callers";
+import { exampleFlow } from "../support/flows";
+import { multiStoreGraph } from "../support/docs-flows";
+import { auth, call } from "../support/http";
+import { createModelStub, type ModelStub } from "../support/model-stub";
+
+let stub: ModelStub;
+let admin: Record<string, string>;
+let flowId: string;
+
+beforeAll(async () => {
+  stub = await createModelStub();
+  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
+  resetEnvForTests();
+  const adminId = (await setupFirstAdmin({ email: "admin@limits.test", name: "Ada", password: "limits-pass-1" })).id;
+  admin = await auth.session(adminId);
+  flowId = (await createChatflow({ name: "limits", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
+});
+afterAll(() => stub.close());
+
+/** Random letters from a 3-byte UTF-8 range: they do not compress, so the index sees every byte. */
+const incompressible = (chars: number) => Array.from(randomBytes(chars), (b) => String.fromCharCode(0x4e00 + b * 37)).join("");
+
+describe("long strings into btree-indexed columns", () => {
+  it("a domain name longer than a host name can be (here 2,048 CJK characters): 400 naming the entry, nothing stored", async () => {
+    const before = await (await getDb()).domain.count();
+    const one = await call(domains.POST, { method: "POST", headers: admin, body: { name: incompressible(2048) } });
+    expect(one.status, one.text).toBe(400);
+    expect(one.json.error.message).toMatch(/^body\.name: longer than 253 characters/);
+    const many = await call(domains.POST, { method: "POST", headers: admin, body: { names: ["example.com", `https://${"a".repeat(254)}.com/path`] } });
+    expect(many.status, many.text).toBe(400);
+    expect(many.json.error.message).toMatch(/^body\.names\.1: longer than 253 characters/);
+    expect(await (await getDb()).domain.count()).toBe(before);
+    // A long URL whose host is short is still fine: only the host is stored.
+    const url = await call(domains.POST, { method: "POST", headers: admin, body: { name: `https://shop.example.com/${"p".repeat(1500)}` } });
+    expect(url.status, url.text).toBe(200);
+    expect(url.json.added).toBe(1);
+  });
+
+  it("a loader's source name over 300 characters: 422 naming the node input on upsert, nothing stored", async () => {
+    const graph = multiStoreGraph({ chatUrl: stub.url });
+    const inputs = graph.nodes.find((n) => n.id === "textLoader")!.data.inputs as Record<string, unknown>;
+    Object.assign(inputs, { file: "Opening hours: nine to five.", sourceName: incompressible(5000) });
+    const id = (await createChatflow({ name: "long source", graph: graph as never }, systemCaller)).id;
+    const res = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: {} });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.message).toContain('input "Source name" is not valid');
+    expect(res.json.error.message).toContain("300");
+    expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(0);
+    inputs.sourceName = incompressible(300);
+    await (await getDb()).chatflow.update({ where: { id }, data: { graph: graph as never, version: { increment: 1 } } });
+    const ok = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: {} });
+    expect(ok.status, ok.text).toBe(200);
+  });
+});
+
+describe("page numbers up to the largest safe integer", () => {
+  it("list domains, messages and sessions far beyond the last page: 200 and an empty page", async () => {
+    const page = "9007199254740991";
+    const list = await call(domains.GET, { headers: admin, path: `/api/v1/domains?page=${page}&limit=100` });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.data).toEqual([]);
+    const msgs = await call(messages.GET, { headers: admin, params: { id: flowId }, path: `/x?page=${page}&limit=1000` });
+    expect(msgs.status, msgs.text).toBe(200);
+    expect(msgs.json).toEqual([]);
+    const sess = await call(sessions.GET, { headers: admin, params: { id: flowId }, path: `/x?page=${page}&limit=100` });
+    expect(sess.status, sess.text).toBe(200);
+    expect(sess.json.data).toEqual([]);
+  });
+});
