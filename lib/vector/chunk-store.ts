@@ -120,6 +120,22 @@ function storableDocument(d: StoreDocument): StoreDocument {
   return { pageContent: storableText(d.pageContent), metadata: storableJson(d.metadata) as Record<string, unknown> };
 }
 
+/**
+ * Most UTF-8 bytes of one chunk. Every chunk gets a tsvector (keyword search), which PostgreSQL
+ * caps at 1 MiB; short distinct words can take ~3 bytes of tsvector per byte of text, so 256 KiB
+ * always fits. A bigger chunk means no splitter is connected (nor could a model embed it).
+ */
+export const MAX_CHUNK_BYTES = 256 * 1024;
+
+function checkChunkSizes(p: PreparedUpsert): void {
+  const big = p.documents.find((d) => Buffer.byteLength(d.pageContent, "utf8") > MAX_CHUNK_BYTES);
+  if (!big) return;
+  throw new AppError(
+    "unprocessable",
+    `Store node ${p.collection.nodeId}: a chunk of "${sourceOf(big)}" has ${Buffer.byteLength(big.pageContent, "utf8")} bytes, more than ${MAX_CHUNK_BYTES}; connect a text splitter to its loader (or lower the splitter's chunk size).`,
+  );
+}
+
 /** A query's words as an OR of terms for to_tsquery (letters and digits only, so no tsquery syntax gets in). */
 export function keywordQuery(text: string): string {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
@@ -130,11 +146,12 @@ export function keywordQuery(text: string): string {
 export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreAccess {
   return {
     async upsert(batch) {
+      const cleaned = batch.map((given) => ({ ...given, documents: given.documents.map(storableDocument) }));
+      cleaned.forEach(checkChunkSizes);
       const db = await getDb();
       if (batch.some((p) => p.embed)) await ensureVectorSchema(db);
       const prepared: { p: PreparedUpsert; plan: UpsertPlan; vectors?: string[] }[] = [];
-      for (const given of batch) {
-        const p = { ...given, documents: given.documents.map(storableDocument) };
+      for (const p of cleaned) {
         const plan = planUpsert(p.documents, await storedRecords(db, p), p.cleanup);
         prepared.push({ p, plan, vectors: await embedNew(db, p, plan) });
       }

@@ -8,6 +8,7 @@ import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
+import { MAX_CHUNK_BYTES } from "../../lib/vector/chunk-store";
 import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -64,6 +65,36 @@ describe("long strings into btree-indexed columns", () => {
     await (await getDb()).chatflow.update({ where: { id }, data: { graph: graph as never, version: { increment: 1 } } });
     const ok = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: {} });
     expect(ok.status, ok.text).toBe(200);
+  });
+});
+
+describe("chunk size", () => {
+  /** Distinct short words (base-36 counters): the most tsvector per byte of text, filled to `bytes`. */
+  const distinctWords = (bytes: number) => {
+    let text = "";
+    for (let i = 0; text.length < bytes; i++) text += `${i.toString(36)} `;
+    return text.slice(0, bytes);
+  };
+  const upsertUnsplit = async (text: string) => {
+    const graph = multiStoreGraph({ chatUrl: stub.url });
+    graph.edges = graph.edges.filter((e) => !(e.source === "splitter" && e.target === "textLoader"));
+    (graph.nodes.find((n) => n.id === "textLoader")!.data.inputs as Record<string, unknown>).file = text;
+    const id = (await createChatflow({ name: "unsplit", graph: graph as never }, systemCaller)).id;
+    return { id, res: await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: {} }) };
+  };
+
+  it("a chunk over 256 KiB (no splitter connected) is 422 naming the store and the splitter, not a 500 from the tsvector cap", async () => {
+    const { id, res } = await upsertUnsplit(distinctWords(MAX_CHUNK_BYTES + 1));
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.message).toContain("Store node keywordStore");
+    expect(res.json.error.message).toContain("connect a text splitter");
+    expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(0);
+  });
+
+  it("a chunk of exactly 256 KiB of distinct short words is stored (its tsvector fits)", async () => {
+    const { id, res } = await upsertUnsplit(distinctWords(MAX_CHUNK_BYTES));
+    expect(res.status, res.text).toBe(200);
+    expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(1);
   });
 });
 
