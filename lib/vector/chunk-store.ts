@@ -121,18 +121,16 @@ function storableDocument(d: StoreDocument): StoreDocument {
 }
 
 /**
- * Most UTF-8 bytes of one chunk. Every chunk gets a tsvector (keyword search), which PostgreSQL
- * caps at 1 MiB; short distinct words can take ~3 bytes of tsvector per byte of text, so 256 KiB
- * always fits. A bigger chunk means no splitter is connected (nor could a model embed it).
+ * Every chunk gets a tsvector (keyword search), which PostgreSQL caps at 1 MiB: a chunk of many
+ * distinct short words past ~350 KiB of text (no splitter connected, or a huge chunk size) fails
+ * the insert. How big the tsvector gets depends on the words, so the database decides; its refusal
+ * is the caller's to fix, not a server error.
  */
-export const MAX_CHUNK_BYTES = 256 * 1024;
-
-function checkChunkSizes(p: PreparedUpsert): void {
-  const big = p.documents.find((d) => Buffer.byteLength(d.pageContent, "utf8") > MAX_CHUNK_BYTES);
-  if (!big) return;
-  throw new AppError(
+function chunkTooBig(e: unknown, nodeId: string): unknown {
+  if (!/too long for tsvector/i.test(String((e as { message?: unknown })?.message ?? ""))) return e;
+  return new AppError(
     "unprocessable",
-    `Store node ${p.collection.nodeId}: a chunk of "${sourceOf(big)}" has ${Buffer.byteLength(big.pageContent, "utf8")} bytes, more than ${MAX_CHUNK_BYTES}; connect a text splitter to its loader (or lower the splitter's chunk size).`,
+    `Store node ${nodeId}: a chunk is too big for its search index (PostgreSQL caps it at 1 MiB); connect a text splitter to its loader (or lower the splitter's chunk size).`,
   );
 }
 
@@ -147,7 +145,6 @@ export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreA
   return {
     async upsert(batch) {
       const cleaned = batch.map((given) => ({ ...given, documents: given.documents.map(storableDocument) }));
-      cleaned.forEach(checkChunkSizes);
       const db = await getDb();
       if (batch.some((p) => p.embed)) await ensureVectorSchema(db);
       const prepared: { p: PreparedUpsert; plan: UpsertPlan; vectors?: string[] }[] = [];
@@ -157,7 +154,9 @@ export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreA
       }
       return db.$transaction(async (tx) => {
         const outcomes: UpsertOutcome[] = [];
-        for (const { p, plan, vectors } of prepared) outcomes.push(await applyPlan(tx, p.collection, plan, vectors));
+        for (const { p, plan, vectors } of prepared) {
+          outcomes.push(await applyPlan(tx, p.collection, plan, vectors).catch((e: unknown) => Promise.reject(chunkTooBig(e, p.collection.nodeId))));
+        }
         return outcomes;
       }, TX_OPTIONS);
     },
