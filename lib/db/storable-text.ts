@@ -9,6 +9,11 @@
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Whether the string holds a UTF-16 surrogate without its pair (no UTF-8 form; jsonb refuses it). */
+export function hasLoneSurrogate(text: string): boolean {
+  return new RegExp(LONE_SURROGATE.source).test(text);
+}
+
 /** The string without NUL characters and with every lone surrogate replaced by U+FFFD. */
 export function storableText(text: string): string {
   return text.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");

@@ -1,8 +1,10 @@
 // Caller input that passed the schemas but broke at the database: page numbers whose offset is
 // beyond what PostgreSQL (or Prisma) takes, and long strings into btree-indexed columns (an index
-// row holds at most ~2,700 bytes). Each now answers 400 naming the field and changes nothing.
+// row holds at most ~2,700 bytes), chunks whose search index passes the tsvector cap, and lone
+// surrogates, which jsonb refuses. Each now answers 4xx naming the field and changes nothing.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
@@ -94,6 +96,25 @@ describe("chunk size", () => {
     const { id, res } = await upsertUnsplit("Lorem ipsum dolor sit amet consectetur. ".repeat(20_000));
     expect(res.status, res.text).toBe(200);
     expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(1);
+  });
+});
+
+describe("lone surrogates in a JSON body", () => {
+  it("an unpaired \\ud800 escape in a field or a key: 400 naming it, no chatflow saved (jsonb refused it with a 500)", async () => {
+    const before = await (await getDb()).chatflow.count();
+    const graph = exampleFlow("conversation.json").graph;
+    const post = (body: object) => call(chatflows.POST, { method: "POST", headers: admin, body });
+    const inLabel = structuredClone(graph);
+    inLabel.nodes[0].data.label = "model \ud800";
+    const label = await post({ name: "flow", graph: inLabel });
+    expect(label.status, label.text).toBe(400);
+    expect(label.json.error.message).toBe("body.graph.nodes.0.data.label: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).");
+    const key = await post({ name: "flow", graph, chatbotConfig: { theme: { "x\udc00": "red" } } });
+    expect(key.status, key.text).toBe(400);
+    expect(key.json.error.message).toBe("body.chatbotConfig.theme: a key must not contain a lone UTF-16 surrogate.");
+    expect(await (await getDb()).chatflow.count()).toBe(before);
+    const paired = await post({ name: "flow 😀", graph });
+    expect(paired.status, paired.text).toBe(201);
   });
 });
 
