@@ -4,6 +4,8 @@
 // fail at the database write with a 500; now it is cleaned where it enters storage (NUL removed,
 // lone surrogates become U+FFFD) and the request succeeds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as analyze from "../../app/api/v1/domains/analyze/route";
+import * as domains from "../../app/api/v1/domains/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
@@ -12,6 +14,8 @@ import { resetEnvForTests } from "../../lib/env";
 import type { Graph } from "../../lib/schemas/graph";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
+import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
+import { readExampleFlows } from "../../lib/services/examples";
 import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
@@ -77,6 +81,24 @@ describe("model and tool output with NUL characters or lone surrogates is stored
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const stored = await (await getDb()).chatMessage.findMany({ where: { chatflowId: id, role: "apiMessage" } });
     expect(stored.map((m) => m.content)).toEqual(["Hello there\uFFFD!"]);
+  });
+
+  it("a domain analysis whose model answer (text and JSON) holds NUL and a lone surrogate succeeds and is stored cleaned", async () => {
+    const owner = await fixtureKeyOwner();
+    const admin = await auth.session(owner.kind === "user" ? owner.user.id : "");
+    const example = readExampleFlows().find((f) => f.file === "domain-analyst.json")!;
+    const flowId = (await createChatflow({ name: example.name, graph: example.graph as never }, systemCaller)).id;
+    expect((await call(domains.POST, { method: "POST", headers: admin, body: { name: "nul.example.com" } })).status).toBe(200);
+    const domain = () => getDb().then((db) => db.domain.findUniqueOrThrow({ where: { name: "nul.example.com" } }));
+    // Raw NUL and a lone surrogate in the text; JSON escapes of both in the JSON part.
+    stub.setBrain(scriptedBrain([{ content: "Sells\u0000 kettles\ud800 " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}` }]));
+    const res = await call(analyze.POST, { method: "POST", headers: admin, body: { chatflowId: flowId, ids: [(await domain()).id] } });
+    expect(res.status, res.text).toBe(202);
+    await domainAnalysisQueue().drained();
+    const stored = await domain();
+    expect(stored).toMatchObject({ analysisStatus: "succeeded", analysisError: null });
+    expect(stored.analysisText).toBe("Sells kettles\uFFFD " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}`);
+    expect(stored.analysis).toEqual({ summary: "kettles", "tags\uFFFD": ["a"] });
   });
 
   it("tool and source-document JSON holding NUL and lone surrogates (in values and keys) is stored cleaned", async () => {
