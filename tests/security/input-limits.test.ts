@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as chatflows from "../../app/api/v1/chatflows/route";
+import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
@@ -115,6 +116,20 @@ describe("lone surrogates in a JSON body", () => {
     expect(await (await getDb()).chatflow.count()).toBe(before);
     const paired = await post({ name: "flow 😀", graph });
     expect(paired.status, paired.text).toBe(201);
+  });
+});
+
+describe("numbers beyond an integer column", () => {
+  it("PUT a chatflow with expectedVersion past 2^31-1: 400 naming it, nothing changed (it reached SQL as an int4 and failed with a 500)", async () => {
+    const before = await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } });
+    for (const expectedVersion of [2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+      const res = await call(chatflowById.PUT, { method: "PUT", headers: admin, params: { id: flowId }, body: { name: "renamed", expectedVersion } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.message).toBe("body.expectedVersion: must be at most 2147483647");
+    }
+    expect(await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } })).toEqual(before);
+    const stale = await call(chatflowById.PUT, { method: "PUT", headers: admin, params: { id: flowId }, body: { name: "renamed", expectedVersion: 2_147_483_647 } });
+    expect(stale.status, stale.text).toBe(409);
   });
 });
 
