@@ -119,6 +119,29 @@ describe("lone surrogates in a JSON body", () => {
   });
 });
 
+async function databaseHasPgvector(): Promise<boolean> {
+  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
+  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
+}
+
+describe("what pgvector cannot store", () => {
+  it("an embeddings model answering 16,001-dimension vectors: 502 naming the model's answer and the limit, nothing stored", async (ctx) => {
+    if (!(await databaseHasPgvector())) return ctx.skip();
+    const wide = await createModelStub({ embeddingDimensions: 16_001 });
+    try {
+      const graph = multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: wide.url });
+      (graph.nodes.find((n) => n.id === "textLoader")!.data.inputs as Record<string, unknown>).file = "Opening hours: nine to five.";
+      const id = (await createChatflow({ name: "wide vectors", graph: graph as never }, systemCaller)).id;
+      const res = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: { stopNodeId: "vectorStore" } });
+      expect(res.status, res.text).toBe(502);
+      expect(res.json.error.message).toBe("The embeddings model returned a 16001-dimension vector; the vector store holds 1 to 16000 dimensions.");
+      expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(0);
+    } finally {
+      await wide.close();
+    }
+  });
+});
+
 describe("numbers beyond an integer column", () => {
   it("PUT a chatflow with expectedVersion past 2^31-1: 400 naming it, nothing changed (it reached SQL as an int4 and failed with a 500)", async () => {
     const before = await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } });
