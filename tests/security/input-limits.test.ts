@@ -6,12 +6,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
+import * as credentials from "../../app/api/v1/credentials/route";
 import * as domains from "../../app/api/v1/domains/route";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
+import { encryptJson } from "../../lib/security/secrets";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { systemCaller } from "../support/callers";
@@ -139,6 +142,34 @@ describe("what pgvector cannot store", () => {
     } finally {
       await wide.close();
     }
+  });
+});
+
+describe("credential values sent as HTTP headers", () => {
+  it("an API key or header value with a line break or non-ASCII characters: 400 naming the field, nothing saved", async () => {
+    const before = await (await getDb()).credential.count();
+    const create = (type: string, data: object) => call(credentials.POST, { method: "POST", headers: admin, body: { name: "bad", type, data } });
+    for (const apiKey of ["sk-ключ", "sk-a\r\nX-Evil: 1"]) {
+      const res = await create("openai", { apiKey });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.message).toBe("body.data.apiKey: must be printable ASCII without line breaks (it is sent in an HTTP header)");
+    }
+    const headers = await create("httpHeaders", { allowedHosts: ["api.example.com"], headers: { "X-Token": "a\nb" } });
+    expect(headers.status, headers.text).toBe(400);
+    expect(headers.json.error.message).toContain("body.data.headers.X-Token: must be printable ASCII");
+    expect(await (await getDb()).credential.count()).toBe(before);
+  });
+
+  it("a credential saved before the check, holding a non-ASCII key: a run using it is 422 naming it (it was a 500 inside fetch)", async () => {
+    const row = await (await getDb()).credential.create({
+      data: { name: "legacy key", type: "openai", encrypted: encryptJson({ apiKey: "sk-ключ", baseURL: stub.url }) },
+    });
+    const graph = exampleFlow("conversation.json").graph;
+    graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = row.id;
+    const id = (await createChatflow({ name: "legacy key", graph: graph as never }, systemCaller)).id;
+    const res = await call(prediction.POST, { method: "POST", headers: admin, params: { id }, body: { question: "hi" } });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.message).toBe('Credential "legacy key": apiKey holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.');
   });
 });
 
