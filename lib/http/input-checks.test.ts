@@ -25,6 +25,9 @@ describe("assertNoNul", () => {
     expect(message(() => assertNoNul({ a: [{ b: "ok" }, { c: "x\u0000" }] }, "body"))).toBe("body.a.1.c: must not contain a NUL character.");
     expect(message(() => assertNoNul({ a: { "k\u0000": 1 } }, "body"))).toBe("body.a: a key must not contain a NUL character.");
     expect(message(() => assertNoNul({ a: ["fine", 1, null, true] }, "body"))).toBeNull();
+    expect(message(() => assertNoNul({ a: ["x\ud800y"] }, "body"))).toMatch(/^body\.a\.0: must not contain a lone UTF-16 surrogate/);
+    expect(message(() => assertNoNul({ "k\udfff": 1 }, "body"))).toBe("body: a key must not contain a lone UTF-16 surrogate.");
+    expect(message(() => assertNoNul({ a: "paired \ud83d\ude00" }, "body"))).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import { hasLoneSurrogate } from "../db/storable-text";
 import { AppError } from "../errors";
 
 /** Deepest nesting of arrays and objects accepted in a JSON body (graphs nest about 6 deep). */
@@ -24,13 +25,15 @@ export function assertJsonDepth(text: string, where = "body", maxDepth = MAX_JSO
 }
 
 /**
- * Refuses a NUL character in any string or key of a parsed value, naming the field. PostgreSQL
- * cannot store NUL in text, so without this the request fails at the database write, after the
- * model was already called. The value must already be depth-checked.
+ * Refuses a NUL character or a lone surrogate (a `\ud800` escape without its pair) in any string
+ * or key of a parsed value, naming the field. PostgreSQL cannot store NUL in text, nor either in
+ * jsonb, so without this the request fails at the database write, after the model was already
+ * called. The value must already be depth-checked.
  */
 export function assertNoNul(value: unknown, where: string): void {
   if (typeof value === "string") {
     if (value.includes("\u0000")) throw new AppError("bad_request", `${where}: must not contain a NUL character.`);
+    if (hasLoneSurrogate(value)) throw new AppError("bad_request", `${where}: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).`);
     return;
   }
   if (Array.isArray(value)) {
@@ -40,6 +43,7 @@ export function assertNoNul(value: unknown, where: string): void {
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       if (k.includes("\u0000")) throw new AppError("bad_request", `${where}: a key must not contain a NUL character.`);
+      if (hasLoneSurrogate(k)) throw new AppError("bad_request", `${where}: a key must not contain a lone UTF-16 surrogate.`);
       assertNoNul(v, `${where}.${k}`);
     }
   }

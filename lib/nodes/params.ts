@@ -24,7 +24,7 @@ function booleanSchema() {
 }
 
 function stringSchema(p: ParamInput) {
-  let s = z.string().max(1_000_000);
+  let s = z.string().max(p.maxLength ?? 1_000_000);
   if (p.pattern) s = s.regex(new RegExp(p.pattern), `must match ${p.pattern}`);
   return s;
 }

@@ -50,6 +50,8 @@ export const paramInputSchema = z.object({
   additional: z.boolean().optional(),
   /** For `string` params: a regular expression the value must match. */
   pattern: z.string().optional(),
+  /** For `string` params: most characters (values stored in indexed columns need a small cap). */
+  maxLength: z.number().int().positive().optional(),
   /** For `number` params. */
   min: z.number().optional(),
   max: z.number().optional(),

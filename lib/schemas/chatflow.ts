@@ -107,8 +107,15 @@ export const createChatflowSchema = z
  * PUT /api/v1/chatflows/{id}: any subset; `expectedVersion` turns on conflict detection (409);
  * `ownerId` transfers the chatflow (admins only).
  */
+/** Largest value of a PostgreSQL `integer` column (Chatflow.version): a bigger one fails the query. */
+const MAX_INT4 = 2_147_483_647;
+
 export const updateChatflowSchema = z
-  .object({ ...chatflowFields, expectedVersion: z.number().int().min(1), ownerId: z.uuid({ error: "must be a user UUID" }) })
+  .object({
+    ...chatflowFields,
+    expectedVersion: z.number().int().min(1).max(MAX_INT4, `must be at most ${MAX_INT4}`),
+    ownerId: z.uuid({ error: "must be a user UUID" }),
+  })
   .partial()
   .strict()
   .refine((v) => Object.keys(v).some((k) => k !== "expectedVersion"), "nothing to update");

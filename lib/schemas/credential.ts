@@ -7,6 +7,14 @@ export const hostEntrySchema = z
   .toLowerCase()
   .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "must be host or host:port, e.g. api.example.com or 10.0.0.5:8080");
 
+/**
+ * What an HTTP header value can carry: printable ASCII, spaces and tabs. A line break or a
+ * non-Latin character made every run using the credential fail inside fetch with a 500.
+ */
+export const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+const headerValue = (max: number) =>
+  z.string().max(max).regex(HEADER_VALUE, "must be printable ASCII without line breaks (it is sent in an HTTP header)");
+
 const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 
 /**
@@ -15,12 +23,12 @@ const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL
  * its baseURL's host (or the provider's own host when none), request headers only to allowedHosts.
  */
 export const credentialDataSchemas = {
-  openai: z.object({ apiKey: z.string().min(1).max(500), baseURL: providerUrl.optional() }).strict(),
-  anthropic: z.object({ apiKey: z.string().min(1).max(500), baseURL: providerUrl.optional() }).strict(),
+  openai: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
+  anthropic: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
   httpHeaders: z
     .object({
       allowedHosts: z.array(hostEntrySchema).min(1, "list at least one host the headers may be sent to").max(20),
-      headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name"), z.string().max(4000)),
+      headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name"), headerValue(4000)),
     })
     .strict(),
 } as const;

@@ -6,7 +6,7 @@ import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "..
 import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
-import { credentialDataSchemas, type CredentialType } from "../schemas/credential";
+import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "../schemas/credential";
 import { flowCache } from "./flows";
 
 const listed = {
@@ -101,7 +101,22 @@ export async function deleteCredential(id: string, caller: Caller) {
 export async function resolveCredential(id: string): Promise<ResolvedCredential> {
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
-  return { name: row.name, type: row.type, data: decryptJson<Record<string, unknown>>(row.encrypted) };
+  const data = decryptJson<Record<string, unknown>>(row.encrypted);
+  assertHeaderSafe(row.name, data);
+  return { name: row.name, type: row.type, data };
+}
+
+/**
+ * Credentials saved before their values were checked may hold what no HTTP header can carry; the
+ * run would fail inside fetch with a 500, so it is refused here, naming the credential to edit.
+ */
+function assertHeaderSafe(name: string, data: Record<string, unknown>): void {
+  const headers = data.headers && typeof data.headers === "object" ? Object.entries(data.headers as Record<string, unknown>) : [];
+  const values: [string, unknown][] = [["apiKey", data.apiKey], ...headers.map(([k, v]): [string, unknown] => [`headers.${k}`, v])];
+  const bad = values.find(([, v]) => typeof v === "string" && !HEADER_VALUE.test(v));
+  if (bad) {
+    throw new AppError("unprocessable", `Credential "${name}": ${bad[0]} holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.`);
+  }
 }
 
 /**

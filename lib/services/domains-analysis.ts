@@ -9,6 +9,7 @@ import { getQueue, type JobDefinition } from "../jobs";
 import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
 import { getChatflowOrThrow } from "./chatflows";
 import { preparePrediction } from "./predictions";
+import { storableJson, storableText } from "../db/storable-text";
 
 /** One domain to analyse; plain JSON so a queue in another process could carry it. */
 export type AnalyseDomainJob = { domainId: string; runId: string; chatflowId: string; caller: Caller };
@@ -58,7 +59,8 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   await updateDomain({
     id: domain.id,
     data: {
-      analysisText: result.text, analysis: json === null ? Prisma.DbNull : (json as Prisma.InputJsonValue),
+      // Model output: NUL or a lone surrogate must not fail the write (see storable-text.ts).
+      analysisText: storableText(result.text), analysis: json === null ? Prisma.DbNull : (storableJson(json) as Prisma.InputJsonValue),
       analysisChatflow: { connect: { id: job.chatflowId } }, analyzedAt: new Date(), analysisStatus: "succeeded", analysisError: null,
     },
   });

@@ -1,4 +1,5 @@
 import type { Domain } from "../db/generated/client";
+import { AppError } from "../errors";
 import { findDomains, insertDomains } from "../db/queries/domains";
 import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "../schemas/domain";
 import { recoverInterruptedAnalyses } from "./domains-analysis";
@@ -32,6 +33,21 @@ export async function listDomains({ filters, page, limit, sort }: ListDomainsQue
 const INSERT_CHUNK = 1000;
 const REPORTED_INVALID = 100;
 
+/** Longest name stored: a host name has at most 253 characters (RFC 1035). */
+const MAX_STORED_NAME = 253;
+
+/**
+ * Invalid names are stored too (to be listed and fixed), but a "name" longer than any host name is
+ * not a domain typed by mistake, and a long one breaks the unique index on Domain.name (PostgreSQL
+ * caps a btree row at ~2,700 bytes): refused, 400 naming the entry.
+ */
+function refuseOverlongNames(names: (string | null)[], field: string): void {
+  const i = names.findIndex((n) => n !== null && n.length > MAX_STORED_NAME);
+  if (i < 0) return;
+  const where = field === "body.names" ? `${field}.${i}` : field;
+  throw new AppError("validation_failed", `${where}: longer than ${MAX_STORED_NAME} characters once normalised, so it cannot be a domain name.`);
+}
+
 /**
  * Adds domains: normalises each name, merges duplicates, checks syntax and public suffix, and
  * stores new names (invalid ones too, flagged with the reason, so they can be listed and fixed).
@@ -40,6 +56,7 @@ const REPORTED_INVALID = 100;
 export async function addDomains(body: AddDomainsBody) {
   const inputs = body.names ?? [body.name!];
   const names = inputs.map(normaliseDomainName);
+  refuseOverlongNames(names, body.names ? "body.names" : "body.name");
   const unique = [...new Set(names.filter((n): n is string => n !== null))];
   const checked = unique.map(checkDomainName);
   let added = 0;

@@ -129,7 +129,7 @@ async function executePrediction(args: {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
   let question = body.question?.trim() ?? "";
-  if (!question && uploads.audio[0]) question = await transcribe(uploads.audio[0], speechSettings(chatflow.speechToText)!, args.signal);
+  if (!question && uploads.audio[0]) question = await transcribe(uploads.audio[0], speechSettings(chatflow.speechToText)!, chatflow.ownerId, args.signal);
   const stored: HistoryMessage[] = flow.memoryType
     ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
     : [];

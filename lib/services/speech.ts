@@ -5,7 +5,7 @@ import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
 import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
 import { createModelFetch } from "../security/outbound-policy";
-import { resolveCredential } from "./credentials";
+import { resolveCredentialForOwner } from "./credentials";
 
 export type SpeechSettings = z.infer<typeof speechToTextSchema>;
 
@@ -20,9 +20,10 @@ export function speechSettings(raw: unknown): SpeechSettings | null {
  * server's OPENAI_API_KEY only to OPENAI_BASE_URL's host (api.openai.com when unset): a base URL
  * elsewhere (a local whisper server) is called without a key.
  */
-async function speechTarget(settings: SpeechSettings): Promise<{ baseUrl: string; apiKey?: string; allowedHosts?: string[] }> {
+async function speechTarget(settings: SpeechSettings, ownerId: string | null): Promise<{ baseUrl: string; apiKey?: string; allowedHosts?: string[] }> {
   if (settings.credentialId) {
-    const cred = await resolveCredential(settings.credentialId);
+    // As for the flow's nodes: only a credential the chatflow's owner may use (own or shared).
+    const cred = await resolveCredentialForOwner(settings.credentialId, ownerId);
     const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
     if (!apiKey) throw new AppError("not_configured", `Speech-to-text: credential "${cred.name}" has no API key.`);
     const baseUrl = settings.baseUrl ?? (typeof cred.data.baseURL === "string" ? cred.data.baseURL : PROVIDER_DEFAULT_URL.openai);
@@ -42,8 +43,8 @@ async function speechTarget(settings: SpeechSettings): Promise<{ baseUrl: string
  * (OpenAI, a local whisper server, …) chosen in the chatflow's settings or by OPENAI_BASE_URL,
  * through the guarded model fetch (operator's private-address policy, MODEL_TIMEOUT_MS).
  */
-export async function transcribe(audio: CheckedUpload, settings: SpeechSettings, signal?: AbortSignal): Promise<string> {
-  const target = await speechTarget(settings);
+export async function transcribe(audio: CheckedUpload, settings: SpeechSettings, ownerId: string | null, signal?: AbortSignal): Promise<string> {
+  const target = await speechTarget(settings, ownerId);
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.name);
   form.append("model", settings.model ?? "whisper-1");

@@ -64,7 +64,7 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
   const chatflow = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
   const graph: Graph = applyOverrides(validateGraph(chatflow.graph), req.overrideConfig, chatflow.overrideAllowList);
   const chosen = chooseStores(storeNodesOf(graph), req.stopNodeIds);
-  const stores = await buildStoreNodes(chatflow.id, graph, chosen.map((s) => s.nodeId));
+  const stores = await buildStoreNodes(chatflow, graph, chosen.map((s) => s.nodeId));
   checkFilesAccepted(stores, req.files);
   let outcomes;
   try {

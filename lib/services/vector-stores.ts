@@ -45,9 +45,13 @@ export async function clearVectorStore(chatflowId: string, nodeId: string, calle
   return { nodeId, deleted };
 }
 
-/** Builds the given store nodes of a valid graph (and what feeds them) and returns them. */
-export async function buildStoreNodes(chatflowId: string, graph: Graph, nodeIds: string[]) {
-  const built = await buildNodes(validateGraph(graph), nodeIds, buildContext(chatflowId));
+/**
+ * Builds the given store nodes of a valid graph (and what feeds them) and returns them. Like a
+ * prediction, the build resolves only credentials the chatflow's owner may use (an embeddings
+ * node's credential an admin stopped sharing is refused, 403 naming it).
+ */
+export async function buildStoreNodes(chatflow: { id: string; ownerId: string | null }, graph: Graph, nodeIds: string[]) {
+  const built = await buildNodes(validateGraph(graph), nodeIds, buildContext(chatflow.id, chatflow.ownerId));
   return nodeIds.map((id) => {
     const store = built.get(id);
     if (!isStoreRetriever(store)) throw new AppError("invalid_graph", `Node ${id} is not a vector store.`);

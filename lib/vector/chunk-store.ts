@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { storableText, storableJson } from "../db/storable-text";
 import { AppError } from "../errors";
 import { planUpsert, sourceOf, type StoredRecord, type UpsertPlan } from "./record-manager";
 import type { ChunkCollection, DocumentStoreAccess, PreparedUpsert, ScoredDocument, StoreDocument, UpsertOutcome } from "./types";
@@ -110,6 +111,29 @@ async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?
   return { numAdded: added.length, numUpdated, numSkipped, numDeleted, added };
 }
 
+/**
+ * Parsed documents may hold NUL characters or lone surrogates (a JSON file's `\u0000` escape, a
+ * PDF's text layer), which PostgreSQL refuses; they are cleaned here, before hashing, where every
+ * chunk enters storage.
+ */
+function storableDocument(d: StoreDocument): StoreDocument {
+  return { pageContent: storableText(d.pageContent), metadata: storableJson(d.metadata) as Record<string, unknown> };
+}
+
+/**
+ * Every chunk gets a tsvector (keyword search), which PostgreSQL caps at 1 MiB: a chunk of many
+ * distinct short words past ~350 KiB of text (no splitter connected, or a huge chunk size) fails
+ * the insert. How big the tsvector gets depends on the words, so the database decides; its refusal
+ * is the caller's to fix, not a server error.
+ */
+function chunkTooBig(e: unknown, nodeId: string): unknown {
+  if (!/too long for tsvector/i.test(String((e as { message?: unknown })?.message ?? ""))) return e;
+  return new AppError(
+    "unprocessable",
+    `Store node ${nodeId}: a chunk is too big for its search index (PostgreSQL caps it at 1 MiB); connect a text splitter to its loader (or lower the splitter's chunk size).`,
+  );
+}
+
 /** A query's words as an OR of terms for to_tsquery (letters and digits only, so no tsquery syntax gets in). */
 export function keywordQuery(text: string): string {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
@@ -120,16 +144,19 @@ export function keywordQuery(text: string): string {
 export function createDocumentStore(getDb: () => Promise<RawDb>): DocumentStoreAccess {
   return {
     async upsert(batch) {
+      const cleaned = batch.map((given) => ({ ...given, documents: given.documents.map(storableDocument) }));
       const db = await getDb();
       if (batch.some((p) => p.embed)) await ensureVectorSchema(db);
       const prepared: { p: PreparedUpsert; plan: UpsertPlan; vectors?: string[] }[] = [];
-      for (const p of batch) {
+      for (const p of cleaned) {
         const plan = planUpsert(p.documents, await storedRecords(db, p), p.cleanup);
         prepared.push({ p, plan, vectors: await embedNew(db, p, plan) });
       }
       return db.$transaction(async (tx) => {
         const outcomes: UpsertOutcome[] = [];
-        for (const { p, plan, vectors } of prepared) outcomes.push(await applyPlan(tx, p.collection, plan, vectors));
+        for (const { p, plan, vectors } of prepared) {
+          outcomes.push(await applyPlan(tx, p.collection, plan, vectors).catch((e: unknown) => Promise.reject(chunkTooBig(e, p.collection.nodeId))));
+        }
         return outcomes;
       }, TX_OPTIONS);
     },

@@ -2,6 +2,12 @@ import type { NodeInput } from "../nodes/types";
 import { DT } from "./node-types";
 
 /**
+ * Most characters of a loader's source name: it is part of the chunks' unique btree index, whose
+ * rows PostgreSQL caps at ~2,700 bytes (300 four-byte characters leave room for the node id).
+ */
+export const SOURCE_NAME_MAX_LENGTH = 300;
+
+/**
  * Inputs every file loader shares (plain data for the definitions): an optional text splitter, the
  * saved file (text, or `data:<mime>;name=<file name>;base64,…` for binary formats, so their bytes
  * survive the JSON), the source name recorded for that saved file, and extra metadata for every
@@ -24,6 +30,7 @@ export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
       name: "sourceName",
       label: "Source name",
       type: "string",
+      maxLength: SOURCE_NAME_MAX_LENGTH,
       optional: true,
       additional: true,
       description: "Recorded as `source` of the saved file's chunks (default: its file name, else the node's label). Uploads use their file name.",

@@ -48,9 +48,21 @@ export async function ensureVectorSchema(db: RawDb): Promise<void> {
   ensured.add(db);
 }
 
-/** A vector as pgvector's text input ('[1,2,3]'), refusing non-finite numbers. */
+/** pgvector's limit for the `vector` type. */
+const MAX_VECTOR_DIMENSIONS = 16_000;
+/** Largest float4 (pgvector stores single-precision floats). */
+const FLOAT4_MAX = 3.4028234663852886e38;
+
+/** A vector as pgvector's text input ('[1,2,3]'), refusing what pgvector cannot store. */
 export function vectorLiteral(v: number[]): string {
-  if (!v.every(Number.isFinite)) throw new AppError("upstream_error", "The embeddings model returned a vector with non-finite numbers.");
+  // pgvector refuses an empty vector, more than 16,000 dimensions and numbers beyond float4: the
+  // model's answer is at fault, so it is named as such rather than failing the query with a 500.
+  if (v.length === 0 || v.length > MAX_VECTOR_DIMENSIONS) {
+    throw new AppError("upstream_error", `The embeddings model returned a ${v.length}-dimension vector; the vector store holds 1 to ${MAX_VECTOR_DIMENSIONS} dimensions.`);
+  }
+  if (!v.every((x) => Number.isFinite(x) && Math.abs(x) <= FLOAT4_MAX)) {
+    throw new AppError("upstream_error", "The embeddings model returned a vector with non-finite or out-of-range numbers.");
+  }
   // pgvector stores float4: 9 significant digits keep every float4 exact and the text short.
   return `[${v.map((x) => (Number.isInteger(x) ? String(x) : x.toPrecision(9))).join(",")}]`;
 }

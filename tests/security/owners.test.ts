@@ -16,6 +16,8 @@ import * as analyze from "../../app/api/v1/domains/analyze/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
 import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
+import { multiStoreGraph } from "../support/docs-flows";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
@@ -49,6 +51,10 @@ const newCredential = async (headers: Record<string, string>) => {
   return res.json as { id: string };
 };
 const newKey = async (headers: Record<string, string>, body: object) => call(apikeys.POST, { method: "POST", headers, body: { name: "k", ...body } });
+async function databaseHasPgvector(): Promise<boolean> {
+  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
+  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
+}
 const flowRow = (id: string) => getDb().then((db) => db.chatflow.findUnique({ where: { id } }));
 
 describe("a builder and an admin's objects", () => {
@@ -95,6 +101,43 @@ describe("a builder and an admin's objects", () => {
     expect((await ask()).status).toBe(200);
     await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: false } });
     const refused = await ask();
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toContain(cred.id);
+  });
+
+  it("a builder's upsert stops using an admin's embeddings credential once it is no longer shared", async () => {
+    const created = await call(credentials.POST, { method: "POST", headers: admin, body: { name: "team embeddings", type: "openai", data: { apiKey: "sk-team", baseURL: stub.url } } });
+    const cred = created.json as { id: string };
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: true } });
+    const graph = multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: stub.url });
+    graph.nodes.find((n) => n.id === "embeddings")!.data.inputs.credential = cred.id;
+    graph.nodes.find((n) => n.id === "textLoader")!.data.inputs.file = "Refunds are paid within 14 days.";
+    const flow = await newFlowRaw(builder, graph);
+    expect(flow.status).toBe(201);
+    const load = () => call(upsert.POST, { method: "POST", params: { id: flow.json.id }, headers: builder, body: { stopNodeId: "vectorStore" } });
+    const shared = await load();
+    // Built with the shared credential; a PostgreSQL server without pgvector then refuses the write (503 naming it).
+    expect(shared.status, JSON.stringify(shared.json)).toBe((await databaseHasPgvector()) ? 200 : 503);
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: false } });
+    const refused = await load();
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toContain(cred.id);
+  });
+
+  it("a builder's chatflow stops transcribing with an admin's credential once it is no longer shared", async () => {
+    const created = await call(credentials.POST, { method: "POST", headers: admin, body: { name: "team speech", type: "openai", data: { apiKey: "sk-team", baseURL: stub.url } } });
+    const cred = created.json as { id: string };
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: true } });
+    const flow = await newFlow(builder, { speechToText: { enabled: true, credentialId: cred.id } });
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(128, 3)]).toString("base64");
+    const speak = () => call(prediction.POST, {
+      method: "POST", params: { id: flow.id }, headers: builder,
+      body: { uploads: [{ type: "audio", name: "v.webm", mime: "audio/webm", data: `data:audio/webm;base64,${webm}` }] },
+    });
+    const shared = await speak();
+    expect(shared.status, JSON.stringify(shared.json)).toBe(200);
+    await call(credentialById.PUT, { method: "PUT", params: { id: cred.id }, headers: admin, body: { sharedWithBuilders: false } });
+    const refused = await speak();
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toContain(cred.id);
   });

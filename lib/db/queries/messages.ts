@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getSql } from "../client";
 import type { ChatType } from "../generated/enums";
+import { storableJson, storableText } from "../storable-text";
 
 /** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
 export async function findSessionHistory({ chatflowId, sessionId, limit }: { chatflowId: string; sessionId: string; limit: number }) {
@@ -24,7 +25,9 @@ export async function insertExchange(input: {
 }) {
   const userMessageId = randomUUID();
   const apiMessageId = randomUUID();
-  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+  // Answers, transcripts and tool output come from models and tools, not from a checked request
+  // body: NUL or a lone surrogate there must not fail the write (see storable-text.ts).
+  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(storableJson(v)));
   const { chatflowId, sessionId, chatId, chatType } = input;
   const memoryType = input.memoryType ?? null;
   // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
@@ -32,7 +35,7 @@ export async function insertExchange(input: {
     `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt")
      VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13),
             ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)`,
-    [userMessageId, apiMessageId, chatflowId, sessionId, chatId, input.question, json(input.fileUploads), input.answer,
+    [userMessageId, apiMessageId, chatflowId, sessionId, chatId, storableText(input.question), json(input.fileUploads), storableText(input.answer),
       json(input.usedTools), json(input.sourceDocuments), chatType, memoryType,
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
       input.askedAt.toISOString(), input.answeredAt.toISOString()],

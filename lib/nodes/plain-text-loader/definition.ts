@@ -1,3 +1,4 @@
+import { SOURCE_NAME_MAX_LENGTH } from "../../vector/loader-inputs";
 import { DT } from "../../vector/node-types";
 import type { NodeDefinition } from "../types";
 
@@ -10,7 +11,7 @@ export const plainTextLoaderDefinition = {
   inputs: [
     { kind: "anchor", name: "textSplitter", label: "Text splitter", accepts: [DT.textSplitter], optional: true },
     { kind: "param", name: "text", label: "Text", type: "text" },
-    { kind: "param", name: "sourceName", label: "Source name", type: "string", default: "text", additional: true },
+    { kind: "param", name: "sourceName", label: "Source name", type: "string", maxLength: SOURCE_NAME_MAX_LENGTH, default: "text", additional: true },
     { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
   ],
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
