@@ -24,7 +24,9 @@ export function storableText(text: string): string {
 /** A JSON value (as JSON.stringify would see it) whose every string and key is storable text. */
 export function storableJson(value: unknown): unknown {
   if (value === undefined) return undefined;
-  return clean(JSON.parse(JSON.stringify(value)) as unknown);
+  const text = JSON.stringify(value);
+  const parsed = JSON.parse(text) as unknown;
+  return UNSTORABLE_ESCAPE.test(text) ? clean(parsed) : parsed;
 }
 
 /**
