@@ -11,8 +11,8 @@ const BINARY_TYPES: Record<string, string> = {
 };
 
 /** Largest binary file kept in a flow: its base64 (4/3 larger) must fit the flow's 5 MiB save. */
-export const MAX_BINARY_FILE_BYTES = 3_000_000;
-export const MAX_TEXT_FILE_BYTES = 5_000_000;
+const MAX_BINARY_FILE_BYTES = 3_000_000;
+const MAX_TEXT_FILE_BYTES = 5_000_000;
 
 const extOf = (name: string) => (/\.[^.]+$/.exec(name.toLowerCase())?.[0] ?? "");
 

@@ -7,6 +7,8 @@
  */
 
 const NUL = /\u0000/g;
+/** How JSON.stringify writes a NUL or a lone surrogate (a valid pair is written as is). */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Whether the string holds a UTF-16 surrogate without its pair (no UTF-8 form; jsonb refuses it). */
@@ -22,7 +24,19 @@ export function storableText(text: string): string {
 /** A JSON value (as JSON.stringify would see it) whose every string and key is storable text. */
 export function storableJson(value: unknown): unknown {
   if (value === undefined) return undefined;
-  return clean(JSON.parse(JSON.stringify(value)) as unknown);
+  const text = JSON.stringify(value);
+  const parsed = JSON.parse(text) as unknown;
+  return UNSTORABLE_ESCAPE.test(text) ? clean(parsed) : parsed;
+}
+
+/**
+ * `JSON.stringify(storableJson(value))`, in one pass when nothing needs cleaning (the usual case):
+ * JSON.stringify writes NUL and a lone surrogate as `\u0000` / `\udXXX` escapes, so text without
+ * such an escape is already storable.
+ */
+export function storableJsonText(value: unknown): string {
+  const text = JSON.stringify(value);
+  return UNSTORABLE_ESCAPE.test(text) ? JSON.stringify(storableJson(value)) : text;
 }
 
 function clean(value: unknown): unknown {

@@ -80,11 +80,11 @@ export function checkDataUrlUpload(
   if (!sniffed || sniffed.mime !== declared) {
     throw new AppError("unsupported_media_type", `${opts.field}: the content is not ${declared}${sniffed ? ` (it looks like ${sniffed.mime})` : ""}.`);
   }
-  return { kind: opts.kind, mime: declared, ext: sniffed.ext, name: safeName(input.name ?? `upload.${sniffed.ext}`), bytes };
+  return { kind: opts.kind, mime: declared, ext: sniffed.ext, name: safeFileName(input.name ?? `upload.${sniffed.ext}`), bytes };
 }
 
-/** A display name with no path parts or control characters; never used as a storage path. */
-function safeName(name: string): string {
+/** A display name with no path parts or odd characters; never used as a storage path. */
+export function safeFileName(name: string): string {
   return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
 }
 

@@ -2,6 +2,7 @@ import path from "node:path";
 import { AppError } from "../errors";
 import { readBodyCapped } from "../http/route";
 import { chatflowUploadsDir, storeContentAddressed } from "../security/stored-files";
+import { safeFileName } from "../security/uploads";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 
@@ -23,11 +24,6 @@ export interface MultipartUpsert {
 }
 
 const ALL_TYPES = Object.values(FILE_TYPES).map((t) => t.mime);
-
-/** A display name with no path parts or odd characters; never used as a storage path. */
-export function safeFileName(name: string): string {
-  return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
-}
 
 /** Checks one uploaded file: size, emptiness, and that its content is the type its name says. */
 export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimits): UpsertFile {

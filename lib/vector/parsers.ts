@@ -5,7 +5,7 @@ import type { StoreDocument } from "./types";
 
 /**
  * File parsers of the loaders: bytes in, documents out, each with `source` metadata. PDF, DOCX,
- * CSV and JSON are parsed in worker threads (./parse-pool.ts, code in ./parse-worker/) with time,
+ * CSV and JSON are parsed in worker processes (./parse-pool.ts, code in ./parse-worker/) with time,
  * memory, page, inflated-size and text caps; a file that cannot be read or is over a cap is the
  * caller's problem (422 or 413 naming the file and the setting), never a 500.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getSql } from "../client";
 import type { ChatType } from "../generated/enums";
-import { storableJson, storableText } from "../storable-text";
+import { storableJsonText, storableText } from "../storable-text";
 
 /** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
 export async function findSessionHistory({ chatflowId, sessionId, limit }: { chatflowId: string; sessionId: string; limit: number }) {
@@ -27,7 +27,7 @@ export async function insertExchange(input: {
   const apiMessageId = randomUUID();
   // Answers, transcripts and tool output come from models and tools, not from a checked request
   // body: NUL or a lone surrogate there must not fail the write (see storable-text.ts).
-  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(storableJson(v)));
+  const json = (v: unknown) => (v === undefined || v === null ? null : storableJsonText(v));
   const { chatflowId, sessionId, chatId, chatType } = input;
   const memoryType = input.memoryType ?? null;
   // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
