@@ -53,7 +53,6 @@ export const PERMISSIONS = {
 
 export type Action = keyof typeof PERMISSIONS;
 export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
-export const ROLES: Role[] = ["admin", "builder"];
 
 export const rule = (action: Action): Rule => PERMISSIONS[action];
 
