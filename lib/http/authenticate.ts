@@ -10,8 +10,6 @@ import { clientIp } from "./client-ip";
 import { assertSignInAllowedFrom, recordFailedSignIn } from "./sign-in-limit";
 import type { AuthPolicy, Caller } from "./callers";
 
-export { apiKeyCache } from "../auth/key-cache";
-
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 /** One answer for every wrong Basic pair, and for a builder's right one: no oracle for passwords. */
 const BASIC_REFUSED = "Invalid email or password (HTTP Basic is for admin users).";
