@@ -1,4 +1,5 @@
 import http from "node:http";
+import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
 // body for methods it does not know and 500 for TRACE or a path whose percent-escapes do not decode
@@ -54,14 +55,9 @@ function decodeProblem(raw, where, forbidden) {
 
 /**
  * Answers sent here never reach Next (nor its proxy.ts), so they carry the API headers of
- * lib/http/security-headers.ts themselves.
+ * lib/http/security-headers.ts themselves (one source: lib/http/base-security-headers.mjs).
  */
-export const API_SECURITY_HEADERS = {
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
-};
+const API_SECURITY_HEADERS = { ...BASE_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
 
 function refusal(status, code, message, headers = {}) {
   return {

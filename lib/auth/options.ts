@@ -1,7 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { bumpSessionVersion, findUserByEmail } from "../db/queries/users";
-import { dummyPasswordHash, verifyPassword } from "../security/passwords";
+import { bumpSessionVersion } from "../db/queries/users";
+import { userWithPassword } from "./password-check";
 import { sessionSecret } from "../security/secrets";
 import { rateLimiter } from "../http/rate-limit";
 import { clientIp } from "../http/client-ip";
@@ -32,9 +32,8 @@ export function buildAuthOptions(): NextAuthOptions {
           if (rateLimiter.hit(key, MAX_FAILED_SIGN_INS, 60_000) > 0) {
             throw new Error("Too many sign-in attempts. Wait a minute and try again.");
           }
-          const user = email ? await findUserByEmail({ email }) : null;
-          const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-          if (!user || !ok) {
+          const user = await userWithPassword(email, password);
+          if (!user) {
             recordFailedSignIn(ip);
             return null;
           }

@@ -53,13 +53,23 @@ export const PERMISSIONS = {
 
 export type Action = keyof typeof PERMISSIONS;
 export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
-export const ROLES: Role[] = ["admin", "builder"];
 
 export const rule = (action: Action): Rule => PERMISSIONS[action];
 
-/** The key permissions a role may hold: those needed by an action the role may do. */
+const keyPermissionsByRole = new Map<Role, ApiKeyPermission[]>();
+
+/**
+ * The key permissions a role may hold: those needed by an action the role may do. Worked out once
+ * per role (the table is constant): every API-key request asks (lib/http/authenticate.ts). The
+ * array is shared, so callers must not change it.
+ */
 export function keyPermissionsForRole(role: Role): ApiKeyPermission[] {
-  return API_KEY_PERMISSIONS.filter((p) => ACTIONS.some((a) => rule(a).apiKey === p && rule(a).roles[role] !== "none"));
+  let permissions = keyPermissionsByRole.get(role);
+  if (!permissions) {
+    permissions = API_KEY_PERMISSIONS.filter((p) => ACTIONS.some((a) => rule(a).apiKey === p && rule(a).roles[role] !== "none"));
+    keyPermissionsByRole.set(role, permissions);
+  }
+  return permissions;
 }
 
 /** The user a caller acts for: the signed-in user, or the owner of the key. */

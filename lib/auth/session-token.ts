@@ -2,8 +2,8 @@ import { decode, type JWT } from "next-auth/jwt";
 import { findSessionUserById } from "../db/queries/users";
 import { sessionSecret } from "../security/secrets";
 
-/** next-auth's session cookie names (the __Secure- one under https). JWTs this small are never chunked. */
-export const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"] as const;
+/** next-auth's session cookie names, the __Secure- one (under https) first. JWTs this small are never chunked. */
+export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
 
 /** The session cookie of a Cookie header, with its name, or null. */
 export function readSessionCookie(header: string | null): { name: string; value: string } | null {

@@ -1,9 +1,9 @@
 import { cookies } from "next/headers";
-import { userFromSessionToken } from "./session-token";
+import { SESSION_COOKIES, userFromSessionToken } from "./session-token";
 
 /** The signed-in studio user for server components, or null (also after sign-out elsewhere). */
 export async function getStudioUser() {
   const jar = await cookies();
-  const token = jar.get("__Secure-next-auth.session-token")?.value ?? jar.get("next-auth.session-token")?.value;
+  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find((value) => value !== undefined);
   return token ? userFromSessionToken(token) : null;
 }

@@ -24,7 +24,7 @@ const MAX_AUTH_BODY_BYTES = 16 * 1024;
  * and next-auth answers 500 when a JSON content type carries something else. Returns a request
  * with the same (already read) body for next-auth; throws 400/413/415 in our error shape.
  */
-export async function checkAuthPost(req: Request): Promise<NextRequest> {
+async function checkAuthPost(req: Request): Promise<NextRequest> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
     throw new AppError("unsupported_media_type", "Send sign-in requests as application/x-www-form-urlencoded.");

@@ -1,16 +1,14 @@
 import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
-import { findUserByEmail } from "../db/queries/users";
 import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "../security/api-keys";
-import { dummyPasswordHash, verifyPassword } from "../security/passwords";
+import { userWithPassword } from "../auth/password-check";
 import { apiKeyCache } from "../auth/key-cache";
 import { keyPermissionsForRole } from "../auth/permissions";
 import { enforceRateLimit, rateLimiter } from "./rate-limit";
 import { clientIp } from "./client-ip";
+import { assertSignInAllowedFrom, recordFailedSignIn } from "./sign-in-limit";
 import type { AuthPolicy, Caller } from "./callers";
-
-export { apiKeyCache } from "../auth/key-cache";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 /** One answer for every wrong Basic pair, and for a builder's right one: no oracle for passwords. */
@@ -30,9 +28,12 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
     const s = scheme.toLowerCase();
     if (s === "bearer") return checkApiKeyPolicy(await callerFromApiKey(value), policy);
     if (s === "basic") {
+      // Failed Basic sign-ins count against the address like next-auth's (lib/http/sign-in-limit.ts).
+      const ip = clientIp(req);
+      assertSignInAllowedFrom(ip);
       // Refused before the password is checked, so the answer says nothing about the password.
       if (!policy.basicAdmin) throw new AppError("forbidden", "This endpoint does not accept Basic authentication.");
-      return checkUserPolicy(await callerFromBasic(req, value), policy);
+      return checkUserPolicy(await callerFromBasic(ip, value), policy);
     }
     throw unauthorized(`Unsupported Authorization scheme '${scheme}'. Use Bearer <API key> or Basic.`);
   }
@@ -69,17 +70,22 @@ async function callerFromApiKey(key: string): Promise<Caller> {
   };
 }
 
-async function callerFromBasic(req: Request, encoded: string): Promise<Caller> {
+async function callerFromBasic(ip: string, encoded: string): Promise<Caller> {
   const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const sep = decoded.indexOf(":");
-  if (sep < 1) throw unauthorized("Malformed Basic credentials.");
+  if (sep < 1) {
+    recordFailedSignIn(ip);
+    throw unauthorized("Malformed Basic credentials.");
+  }
   const email = decoded.slice(0, sep).toLowerCase();
   const password = decoded.slice(sep + 1);
-  const limitKey = `basic:${clientIp(req)}:${email}`;
+  const limitKey = `basic:${ip}:${email}`;
   enforceRateLimit(limitKey, 10, 60_000, "failed sign-in attempts");
-  const user = await findUserByEmail({ email });
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok || user.role !== "admin") throw unauthorized(BASIC_REFUSED);
+  const user = await userWithPassword(email, password);
+  if (!user || user.role !== "admin") {
+    recordFailedSignIn(ip);
+    throw unauthorized(BASIC_REFUSED);
+  }
   rateLimiter.reset(limitKey);
   const { id, name, role } = user;
   return { kind: "user", via: "basic", user: { id, email: user.email, name, role } };

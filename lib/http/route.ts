@@ -3,7 +3,6 @@ import { AppError } from "../errors";
 import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
 import { assertSameOriginWrite } from "./same-origin";
-import { withBasicSignInLimit } from "./sign-in-limit";
 import { assertJsonDepth, assertNoNul, declaredQueryKeys, readQuery } from "./input-checks";
 import type { AuthPolicy, Caller } from "./callers";
 
@@ -37,7 +36,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
       // Ids are checked before anything else, including authentication: a malformed id is 400.
       const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
       const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
-      const caller = await withBasicSignInLimit(req, () => authenticate(req, opts.auth));
+      const caller = await authenticate(req, opts.auth);
       // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
       // callers cannot be forged by another site, so the CSRF check is for sessions alone.
       if (caller.kind === "user" && caller.via === "session") assertSameOriginWrite(req);

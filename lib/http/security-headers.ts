@@ -1,5 +1,8 @@
 // Security headers of every response. proxy.ts applies them (it runs before every route, page,
 // static file and error); this module is plain functions so tests can read the policy directly.
+import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "./base-security-headers.mjs";
+
+export { API_CONTENT_SECURITY_POLICY };
 
 /** The kinds of response that get different policies. */
 export type ResponseKind = "page" | "api" | "static";
@@ -43,9 +46,6 @@ export function pageContentSecurityPolicy(nonce: string, opts: { dev?: boolean }
   ].join("; ");
 }
 
-/** API answers are data, never documents: nothing may load from them or frame them. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
-
 /**
  * Headers every response carries, whatever its kind. The page CSP with its nonce is added by the
  * proxy on top (it differs per request).
@@ -53,9 +53,7 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 export function staticSecurityHeaders(pathname: string): Record<string, string> {
   const kind = responseKind(pathname);
   return {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
+    ...BASE_SECURITY_HEADERS,
     // The test chat records voice questions; nothing uses the camera or location.
     "Permissions-Policy": "camera=(), geolocation=(), microphone=(self)",
     ...(kind === "api" ? { "Content-Security-Policy": API_CONTENT_SECURITY_POLICY } : {}),

@@ -1,5 +1,4 @@
-import { AppError, isAppError } from "../errors";
-import { clientIp } from "./client-ip";
+import { AppError } from "../errors";
 import { rateLimiter } from "./rate-limit";
 
 /**
@@ -27,17 +26,4 @@ export function assertSignInAllowedFrom(ip: string): void {
 /** Counts one failed sign-in (wrong e-mail or password) against the address. */
 export function recordFailedSignIn(ip: string): void {
   rateLimiter.hit(ipKey(ip), SIGN_IN_FAILURES_PER_IP, SIGN_IN_WINDOW_MS);
-}
-
-/** Runs `authenticate` under the per-address limit when the request signs in with HTTP Basic. */
-export async function withBasicSignInLimit<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
-  if (!/^\s*basic(\s|$)/i.test(req.headers.get("authorization") ?? "")) return authenticate();
-  const ip = clientIp(req);
-  assertSignInAllowedFrom(ip);
-  try {
-    return await authenticate();
-  } catch (err) {
-    if (isAppError(err) && err.code === "unauthorized") recordFailedSignIn(ip);
-    throw err;
-  }
 }

@@ -99,8 +99,17 @@ export async function deleteCredential(id: string, caller: Caller) {
  * The name lets a refusal say which credential would have gone to the wrong host.
  */
 export async function resolveCredential(id: string): Promise<ResolvedCredential> {
+  return decrypted(await findCredentialForRun(id));
+}
+
+/** The credential row a node refers to; 422 invalid_graph when there is none. */
+async function findCredentialForRun(id: string) {
   const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
+  return row;
+}
+
+function decrypted(row: { name: string; type: string; encrypted: string }): ResolvedCredential {
   const data = decryptJson<Record<string, unknown>>(row.encrypted);
   assertHeaderSafe(row.name, data);
   return { name: row.name, type: row.type, data };
@@ -125,15 +134,13 @@ function assertHeaderSafe(name: string, data: Record<string, unknown>): void {
  * after an admin stops sharing one). Unowned chatflows and admins' use any.
  */
 export async function resolveCredentialForOwner(id: string, ownerId: string | null): Promise<ResolvedCredential> {
-  const values = await resolveCredential(id);
+  // One read of the credential: its row carries the owner and sharing the check needs.
+  const row = await findCredentialForRun(id);
+  const values = decrypted(row);
   if (!ownerId) return values;
-  const db = await getDb();
-  const [owner, row] = await Promise.all([
-    db.user.findUnique({ where: { id: ownerId }, select: { role: true } }),
-    db.credential.findUnique({ where: { id }, select: { ownerId: true, sharedWithBuilders: true } }),
-  ]);
+  const owner = await (await getDb()).user.findUnique({ where: { id: ownerId }, select: { role: true } });
   const role = owner?.role ?? "builder";
-  if (rule("credential.use").roles[role] === "any" || row?.ownerId === ownerId || row?.sharedWithBuilders) return values;
+  if (rule("credential.use").roles[role] === "any" || row.ownerId === ownerId || row.sharedWithBuilders) return values;
   throw new AppError("forbidden", `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`);
 }
 
@@ -166,9 +173,4 @@ export async function assertMayUseCredentials(caller: Caller, graph: unknown, sp
   if (bad) {
     throw new AppError("forbidden", `Node '${bad.nodeId}' uses credential ${bad.credentialId}, which you may not use: pick one of your own or one shared with all builders.`);
   }
-}
-
-/** Hands every credential of one user to another (a user is deleted). */
-export async function transferCredentials(fromId: string, toId: string) {
-  return (await getDb()).credential.updateMany({ where: { ownerId: fromId }, data: { ownerId: toId } });
 }

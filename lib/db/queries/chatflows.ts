@@ -48,11 +48,6 @@ export async function countChatflows() {
   return (await getDb()).chatflow.count();
 }
 
-/** Hands every chatflow of one user to another (a user is deleted). */
-export async function transferChatflows({ fromId, toId }: { fromId: string; toId: string }) {
-  return (await getDb()).chatflow.updateMany({ where: { ownerId: fromId }, data: { ownerId: toId } });
-}
-
 /** Gives unowned chatflows (loaded before the first admin existed) to that admin. */
 export async function claimUnownedChatflows({ ownerId }: { ownerId: string }) {
   return (await getDb()).chatflow.updateMany({ where: { ownerId: null }, data: { ownerId } });

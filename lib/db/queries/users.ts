@@ -16,7 +16,7 @@ export async function findUserById({ id }: { id: string }) {
   return (await getDb()).user.findUnique({ where: { id }, select: publicUser });
 }
 
-/** A user with the session version their session token must carry (see lib/auth/session-version.ts). */
+/** A user with the session version their session token must carry (see lib/auth/session-token.ts). */
 export async function findSessionUserById({ id }: { id: string }) {
   return (await getDb()).user.findUnique({ where: { id }, select: { ...publicUser, sessionVersion: true } });
 }
@@ -37,10 +37,6 @@ export async function listUsers() {
 
 export async function insertUser(input: { email: string; name: string; passwordHash: string; role: Role }) {
   return (await getDb()).user.create({ data: { ...input, email: input.email.toLowerCase() }, select: publicUser });
-}
-
-export async function deleteUserById({ id }: { id: string }) {
-  return (await getDb()).user.deleteMany({ where: { id } });
 }
 
 /** Deletes a user after handing their chatflows and credentials to `heirId`, in one transaction (keys CASCADE). */
