@@ -4,6 +4,7 @@ import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
 import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredential, resolveCredentialForOwner } from "./credentials";
+import { stableJson } from "../vector/record-manager";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 
@@ -62,14 +63,6 @@ export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<s
   if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id, chatflow.ownerId)));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
   return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId)));
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Runs the engine's graph checks and reports problems instead of throwing. */
