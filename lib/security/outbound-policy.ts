@@ -9,13 +9,22 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import { createGuardedFetch, operatorAllowedHosts, type GuardedFetchOptions } from "./outbound";
 
-/** Private-address allowance of every outbound request, from the settings. */
-export function operatorPolicy(): Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts"> {
+type OperatorPolicy = Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts">;
+let memo: { env: ReturnType<typeof getEnv>; policy: OperatorPolicy } | undefined;
+
+/**
+ * Private-address allowance of every outbound request, from the settings: worked out once per
+ * parsed environment (getEnv caches it), not on every flow build and speech request.
+ */
+export function operatorPolicy(): OperatorPolicy {
   const env = getEnv();
-  return {
+  if (memo?.env === env) return memo.policy;
+  const policy = {
     allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true",
     allowPrivateHosts: operatorAllowedHosts(env.OUTBOUND_ALLOW_HOSTS, [env.OPENAI_BASE_URL]),
   };
+  memo = { env, policy };
+  return policy;
 }
 
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
