@@ -2,7 +2,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { AppError } from "../../errors";
 import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { NodeRuntime } from "../runtime-types";
-import { requesterOf } from "../shared/openai-connection";
+import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 
 /**
  * Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). The key goes
@@ -24,7 +24,7 @@ export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, node
     anthropicApiUrl: baseURL,
     clientOptions: {
       fetch: ctx.modelFetch?.({ requester, allowedHosts }),
-      timeout: (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000, // the SDK's own timer only as a backstop
+      timeout: sdkBackstopTimeout(ctx.env),
     },
     maxRetries: 0,
   });

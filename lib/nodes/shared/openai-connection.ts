@@ -13,6 +13,11 @@ function hostOf(url: string, requester: string): string {
   }
 }
 
+/** The model SDK's own timeout: MODEL_TIMEOUT_MS is enforced by the guarded fetch, this is only a backstop. */
+export function sdkBackstopTimeout(env: RuntimeArgs["ctx"]["env"]): number {
+  return (env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000;
+}
+
 /** How a model node is named in errors: its label and its id on the canvas. */
 export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "nodeId">): string {
   return `${label} (node ${nodeId})`;
@@ -29,7 +34,7 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
 export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pick<RuntimeArgs, "params" | "ctx" | "label" | "nodeId">) {
   const requester = requesterOf({ label, nodeId });
   const nodeBase = (params.baseURL as string | undefined) || undefined;
-  const timeout = (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000; // the SDK's own timer only as a backstop
+  const timeout = sdkBackstopTimeout(ctx.env);
   if (typeof params.credential === "string" && params.credential) {
     const cred = await ctx.resolveCredential(params.credential);
     const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
