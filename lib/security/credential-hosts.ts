@@ -20,13 +20,19 @@ export const PROVIDER_DEFAULT_URL: Record<string, string> = {
   anthropic: "https://api.anthropic.com",
 };
 
+/** A text field of a credential ("apiKey", "baseURL"), or "" when it has none. */
+export function credentialText(cred: ResolvedCredential, field: string): string {
+  const value = cred.data[field];
+  return typeof value === "string" ? value : "";
+}
+
 /** The hosts ("host" or "host:port") this credential may be sent to; empty when it names none. */
 export function credentialHosts(cred: ResolvedCredential): string[] {
   if (cred.type === "httpHeaders") {
     const hosts = cred.data.allowedHosts;
     return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
   }
-  const base = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL[cred.type];
+  const base = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL[cred.type];
   try {
     return base ? [new URL(base).host.toLowerCase()] : [];
   } catch {

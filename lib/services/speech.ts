@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
 import { createModelFetch } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 
@@ -24,9 +24,9 @@ async function speechTarget(settings: SpeechSettings, ownerId: string | null): P
   if (settings.credentialId) {
     // As for the flow's nodes: only a credential the chatflow's owner may use (own or shared).
     const cred = await resolveCredentialForOwner(settings.credentialId, ownerId);
-    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `Speech-to-text: credential "${cred.name}" has no API key.`);
-    const baseUrl = settings.baseUrl ?? (typeof cred.data.baseURL === "string" ? cred.data.baseURL : PROVIDER_DEFAULT_URL.openai);
+    const baseUrl = settings.baseUrl ?? (credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai);
     return { baseUrl, apiKey, allowedHosts: assertCredentialHost(cred, baseUrl, "Speech-to-text") };
   }
   const env = getEnv();

@@ -1,6 +1,6 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { AppError } from "../../errors";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { NodeRuntime } from "../runtime-types";
 import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 
@@ -11,10 +11,10 @@ import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
   const requester = requesterOf({ label, nodeId });
   const cred = await ctx.resolveCredential(params.credential as string);
-  const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+  const apiKey = credentialText(cred, "apiKey");
   if (!apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
   // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
-  const baseURL = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL.anthropic;
+  const baseURL = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.anthropic;
   const allowedHosts = assertCredentialHost(cred, baseURL, requester);
   return new ChatAnthropic({
     model: params.model as string,

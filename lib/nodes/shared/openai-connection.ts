@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -37,9 +37,9 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pi
   const timeout = sdkBackstopTimeout(ctx.env);
   if (typeof params.credential === "string" && params.credential) {
     const cred = await ctx.resolveCredential(params.credential);
-    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
-    const baseURL = nodeBase || (typeof cred.data.baseURL === "string" ? cred.data.baseURL : "") || PROVIDER_DEFAULT_URL.openai;
+    const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
     return { apiKey, timeout, configuration: { baseURL, fetch: ctx.modelFetch?.({ requester, allowedHosts }) } };
   }
