@@ -7,7 +7,17 @@
  */
 import { AppError } from "../errors";
 import { getEnv } from "../env";
-import { createGuardedFetch, operatorAllowedHosts, type GuardedFetchOptions } from "./outbound";
+import { createGuardedFetch, type GuardedFetchOptions } from "./outbound";
+
+/** The host of the server's own base URL (its model server may be private), or none when unset or invalid. */
+function hostOfSetting(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    return [new URL(url).host.toLowerCase()];
+  } catch {
+    return [];
+  }
+}
 
 type OperatorPolicy = Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts">;
 let memo: { env: ReturnType<typeof getEnv>; policy: OperatorPolicy } | undefined;
@@ -21,7 +31,7 @@ export function operatorPolicy(): OperatorPolicy {
   if (memo?.env === env) return memo.policy;
   const policy = {
     allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true",
-    allowPrivateHosts: operatorAllowedHosts(env.OUTBOUND_ALLOW_HOSTS, [env.OPENAI_BASE_URL]),
+    allowPrivateHosts: [...new Set([...env.OUTBOUND_ALLOW_HOSTS, ...hostOfSetting(env.OPENAI_BASE_URL)])],
   };
   memo = { env, policy };
   return policy;
