@@ -10,7 +10,7 @@ import { paramInputs, type NodeDefinition, type ParamInput } from "./types";
 const ROUTING_PARAM_NAMES: ReadonlySet<string> = new Set(["baseURL", "serverUrl", "specUrl", "spec", "file"]);
 
 /** True for a param that may never be overridden per request (by its name or its type). */
-function isNeverOverridable(param: Pick<ParamInput, "name" | "type">): boolean {
+export function isNeverOverridable(param: Pick<ParamInput, "name" | "type">): boolean {
   return ROUTING_PARAM_NAMES.has(param.name) || param.type === "credential" || param.type === "file";
 }
 
