@@ -37,6 +37,13 @@ export function operatorPolicy(): OperatorPolicy {
   return policy;
 }
 
+/** Who asks (starts every error), the only hosts it may reach, and why a key may have been refused. */
+export interface ModelFetchOptions {
+  requester: string;
+  allowedHosts?: string[];
+  authHint?: string;
+}
+
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
 const MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -60,7 +67,7 @@ function upstreamStatusError(requester: string, res: Response, authHint?: string
  * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
  * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch(requester: string, allowedHosts?: string[], authHint?: string): typeof fetch {
+export function createModelFetch({ requester, allowedHosts, authHint }: ModelFetchOptions): typeof fetch {
   const guarded = createGuardedFetch({
     ...operatorPolicy(),
     allowedHosts,

@@ -40,7 +40,7 @@ export function buildContext(chatflowId: string, ownerId?: string | null): Build
     fetch: createGuardedFetch(policy) as typeof fetch,
     fetchFor: ({ baseUrl, methods }) =>
       createGuardedFetch({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }) as typeof fetch,
-    modelFetch: ({ requester, allowedHosts, authHint }) => createModelFetch(requester, allowedHosts, authHint),
+    modelFetch: createModelFetch,
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
     documents: documentStore,
   };

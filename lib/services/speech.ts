@@ -49,7 +49,7 @@ export async function transcribe(audio: CheckedUpload, settings: SpeechSettings,
   form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.name);
   form.append("model", settings.model ?? "whisper-1");
   const host = new URL(target.baseUrl).host;
-  const modelFetch = createModelFetch("Speech-to-text", target.allowedHosts);
+  const modelFetch = createModelFetch({ requester: "Speech-to-text", allowedHosts: target.allowedHosts });
   const res = await modelFetch(`${target.baseUrl.replace(/\/$/, "")}/audio/transcriptions`, {
     method: "POST", body: form, headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}, signal,
   });
