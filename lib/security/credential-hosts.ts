@@ -20,6 +20,14 @@ export const PROVIDER_DEFAULT_URL: Record<string, string> = {
   anthropic: "https://api.anthropic.com",
 };
 
+/**
+ * The only host the server's own OPENAI_API_KEY is sent to: OPENAI_BASE_URL's (api.openai.com when
+ * unset). A node or speech setting naming another server is called without it.
+ */
+export function serverKeyHost(openaiBaseUrl: string | undefined): string {
+  return new URL(openaiBaseUrl || PROVIDER_DEFAULT_URL.openai).host.toLowerCase();
+}
+
 /** A text field of a credential ("apiKey", "baseURL"), or "" when it has none. */
 export function credentialText(cred: ResolvedCredential, field: string): string {
   const value = cred.data[field];

@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
-import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../security/credential-hosts";
 import { createModelFetch } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 
@@ -30,9 +30,8 @@ async function speechTarget(settings: SpeechSettings, ownerId: string | null): P
     return { baseUrl, apiKey, allowedHosts: assertCredentialHost(cred, baseUrl, "Speech-to-text") };
   }
   const env = getEnv();
-  const serverBase = env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
-  const baseUrl = settings.baseUrl ?? serverBase;
-  const serverHost = new URL(serverBase).host;
+  const baseUrl = settings.baseUrl ?? env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
+  const serverHost = serverKeyHost(env.OPENAI_BASE_URL);
   if (new URL(baseUrl).host !== serverHost) return { baseUrl };
   if (!env.OPENAI_API_KEY) throw new AppError("not_configured", "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.");
   return { baseUrl, apiKey: env.OPENAI_API_KEY, allowedHosts: [serverHost] };

@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -43,7 +43,7 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pi
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
     return { apiKey, timeout, configuration: { baseURL, fetch: ctx.modelFetch?.({ requester, allowedHosts }) } };
   }
-  const serverHost = hostOf(ctx.env.OPENAI_BASE_URL || PROVIDER_DEFAULT_URL.openai, requester);
+  const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
   const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;
   const apiKey = onServerHost ? ctx.env.OPENAI_API_KEY : undefined;
   const baseURL = nodeBase || ctx.env.OPENAI_BASE_URL;
