@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { paramFieldSchema } from "../nodes/params";
-import { isNeverOverridable, NEVER_OVERRIDABLE } from "../nodes/overridable";
+import { NEVER_OVERRIDABLE } from "../nodes/overridable";
 import { getDefinition } from "../nodes/registry";
 import { paramInputs, type ParamInput } from "../nodes/types";
 import type { Graph } from "../schemas/graph";
@@ -74,9 +74,6 @@ export function applyOverrides(graph: Graph, overrideConfig: Record<string, unkn
     }
     const targets = targetsFor(next, key);
     if (targets.length === 0) throw new AppError("validation_failed", `overrideConfig.${key} matches no input of this chatflow.`);
-    if (targets.some((t) => isNeverOverridable(t.param))) {
-      throw new AppError("validation_failed", `overrideConfig.${key} is a credential or a file and cannot be overridden.`);
-    }
     const perNode = perNodeValues(value, targets);
     for (const t of targets) {
       if (perNode && !(t.nodeId in perNode)) continue;

@@ -1,4 +1,5 @@
 import type { ResolvedCredential } from "../security/credential-hosts";
+import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
 
 /**
@@ -52,7 +53,7 @@ export interface BuildContext {
    * `authHint` explains a refused key.
    * Absent in unit tests (the SDK's own fetch is used).
    */
-  modelFetch?(opts: { requester: string; allowedHosts?: string[]; authHint?: string }): typeof fetch;
+  modelFetch?(opts: ModelFetchOptions): typeof fetch;
   logger?: FlowLogger;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;

@@ -20,13 +20,27 @@ export const PROVIDER_DEFAULT_URL: Record<string, string> = {
   anthropic: "https://api.anthropic.com",
 };
 
+/**
+ * The only host the server's own OPENAI_API_KEY is sent to: OPENAI_BASE_URL's (api.openai.com when
+ * unset). A node or speech setting naming another server is called without it.
+ */
+export function serverKeyHost(openaiBaseUrl: string | undefined): string {
+  return new URL(openaiBaseUrl || PROVIDER_DEFAULT_URL.openai).host.toLowerCase();
+}
+
+/** A text field of a credential ("apiKey", "baseURL"), or "" when it has none. */
+export function credentialText(cred: ResolvedCredential, field: string): string {
+  const value = cred.data[field];
+  return typeof value === "string" ? value : "";
+}
+
 /** The hosts ("host" or "host:port") this credential may be sent to; empty when it names none. */
 export function credentialHosts(cred: ResolvedCredential): string[] {
   if (cred.type === "httpHeaders") {
     const hosts = cred.data.allowedHosts;
     return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
   }
-  const base = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL[cred.type];
+  const base = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL[cred.type];
   try {
     return base ? [new URL(base).host.toLowerCase()] : [];
   } catch {

@@ -7,15 +7,41 @@
  */
 import { AppError } from "../errors";
 import { getEnv } from "../env";
-import { createGuardedFetch, operatorAllowedHosts, type GuardedFetchOptions } from "./outbound";
+import { createGuardedFetch, type GuardedFetchOptions } from "./outbound";
 
-/** Private-address allowance of every outbound request, from the settings. */
-export function operatorPolicy(): Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts"> {
+/** The host of the server's own base URL (its model server may be private), or none when unset or invalid. */
+function hostOfSetting(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    return [new URL(url).host.toLowerCase()];
+  } catch {
+    return [];
+  }
+}
+
+type OperatorPolicy = Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts">;
+let memo: { env: ReturnType<typeof getEnv>; policy: OperatorPolicy } | undefined;
+
+/**
+ * Private-address allowance of every outbound request, from the settings: worked out once per
+ * parsed environment (getEnv caches it), not on every flow build and speech request.
+ */
+export function operatorPolicy(): OperatorPolicy {
   const env = getEnv();
-  return {
+  if (memo?.env === env) return memo.policy;
+  const policy = {
     allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === "true",
-    allowPrivateHosts: operatorAllowedHosts(env.OUTBOUND_ALLOW_HOSTS, [env.OPENAI_BASE_URL]),
+    allowPrivateHosts: [...new Set([...env.OUTBOUND_ALLOW_HOSTS, ...hostOfSetting(env.OPENAI_BASE_URL)])],
   };
+  memo = { env, policy };
+  return policy;
+}
+
+/** Who asks (starts every error), the only hosts it may reach, and why a key may have been refused. */
+export interface ModelFetchOptions {
+  requester: string;
+  allowedHosts?: string[];
+  authHint?: string;
 }
 
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
@@ -41,7 +67,7 @@ function upstreamStatusError(requester: string, res: Response, authHint?: string
  * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
  * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch(requester: string, allowedHosts?: string[], authHint?: string): typeof fetch {
+export function createModelFetch({ requester, allowedHosts, authHint }: ModelFetchOptions): typeof fetch {
   const guarded = createGuardedFetch({
     ...operatorPolicy(),
     allowedHosts,

@@ -273,16 +273,3 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
     }
   };
 }
-
-/** The host[:port] entries of OUTBOUND_ALLOW_HOSTS-style lists plus the hosts of the given base URLs. */
-export function operatorAllowedHosts(listed: readonly string[], baseUrls: (string | undefined)[]): string[] {
-  const fromUrls = baseUrls.flatMap((u) => {
-    if (!u) return [];
-    try {
-      return [new URL(u).host.toLowerCase()];
-    } catch {
-      return [];
-    }
-  });
-  return [...new Set([...listed, ...fromUrls])];
-}

@@ -3,7 +3,8 @@ import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
 import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
-import { resolveCredential, resolveCredentialForOwner } from "./credentials";
+import { resolveCredentialForOwner } from "./credentials";
+import { stableJson } from "../vector/record-manager";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 
@@ -23,15 +24,15 @@ function hostOfNodeUrl(url: string): string {
 /**
  * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. Every
  * fetch here follows the operator's policy (lib/security/outbound-policy.ts): naming a host in a
- * node, a request or a fetched spec never makes a private address reachable. With `ownerId`, only
- * credentials the chatflow's owner may use resolve (a builder: own or shared).
+ * node, a request or a fetched spec never makes a private address reachable. Only credentials the
+ * chatflow's owner may use resolve (a builder: own or shared; no owner: any).
  */
-export function buildContext(chatflowId: string, ownerId?: string | null): BuildContext {
+export function buildContext(chatflowId: string, ownerId: string | null): BuildContext {
   const env = getEnv();
   const policy = operatorPolicy();
   return {
     chatflowId,
-    resolveCredential: ownerId === undefined ? resolveCredential : (id) => resolveCredentialForOwner(id, ownerId),
+    resolveCredential: (id) => resolveCredentialForOwner(id, ownerId),
     env: {
       OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
       OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL, MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
@@ -39,7 +40,7 @@ export function buildContext(chatflowId: string, ownerId?: string | null): Build
     fetch: createGuardedFetch(policy) as typeof fetch,
     fetchFor: ({ baseUrl, methods }) =>
       createGuardedFetch({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }) as typeof fetch,
-    modelFetch: ({ requester, allowedHosts, authHint }) => createModelFetch(requester, allowedHosts, authHint),
+    modelFetch: createModelFetch,
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
     documents: documentStore,
   };
@@ -62,14 +63,6 @@ export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<s
   if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id, chatflow.ownerId)));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
   return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId)));
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Runs the engine's graph checks and reports problems instead of throwing. */

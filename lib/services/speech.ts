@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../security/credential-hosts";
 import { createModelFetch } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 
@@ -24,15 +24,14 @@ async function speechTarget(settings: SpeechSettings, ownerId: string | null): P
   if (settings.credentialId) {
     // As for the flow's nodes: only a credential the chatflow's owner may use (own or shared).
     const cred = await resolveCredentialForOwner(settings.credentialId, ownerId);
-    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `Speech-to-text: credential "${cred.name}" has no API key.`);
-    const baseUrl = settings.baseUrl ?? (typeof cred.data.baseURL === "string" ? cred.data.baseURL : PROVIDER_DEFAULT_URL.openai);
+    const baseUrl = settings.baseUrl ?? (credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai);
     return { baseUrl, apiKey, allowedHosts: assertCredentialHost(cred, baseUrl, "Speech-to-text") };
   }
   const env = getEnv();
-  const serverBase = env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
-  const baseUrl = settings.baseUrl ?? serverBase;
-  const serverHost = new URL(serverBase).host;
+  const baseUrl = settings.baseUrl ?? env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
+  const serverHost = serverKeyHost(env.OPENAI_BASE_URL);
   if (new URL(baseUrl).host !== serverHost) return { baseUrl };
   if (!env.OPENAI_API_KEY) throw new AppError("not_configured", "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.");
   return { baseUrl, apiKey: env.OPENAI_API_KEY, allowedHosts: [serverHost] };
@@ -49,7 +48,7 @@ export async function transcribe(audio: CheckedUpload, settings: SpeechSettings,
   form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.name);
   form.append("model", settings.model ?? "whisper-1");
   const host = new URL(target.baseUrl).host;
-  const modelFetch = createModelFetch("Speech-to-text", target.allowedHosts);
+  const modelFetch = createModelFetch({ requester: "Speech-to-text", allowedHosts: target.allowedHosts });
   const res = await modelFetch(`${target.baseUrl.replace(/\/$/, "")}/audio/transcriptions`, {
     method: "POST", body: form, headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}, signal,
   });

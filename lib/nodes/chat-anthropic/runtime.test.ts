@@ -77,7 +77,7 @@ describe("Anthropic chat model node", () => {
     const asked: { requester: string; allowedHosts?: string[] }[] = [];
     const ctx = {
       ...testContext({ a1: { name: "Claude key", type: "anthropic", data: { apiKey: "sk-ant-test", baseURL } } }),
-      modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts.requester, opts.allowedHosts)),
+      modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts)),
     };
     const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
     const model = (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;

@@ -1,8 +1,8 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { AppError } from "../../errors";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { NodeRuntime } from "../runtime-types";
-import { requesterOf } from "../shared/openai-connection";
+import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 
 /**
  * Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). The key goes
@@ -11,10 +11,10 @@ import { requesterOf } from "../shared/openai-connection";
 export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
   const requester = requesterOf({ label, nodeId });
   const cred = await ctx.resolveCredential(params.credential as string);
-  const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+  const apiKey = credentialText(cred, "apiKey");
   if (!apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
   // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
-  const baseURL = typeof cred.data.baseURL === "string" && cred.data.baseURL ? cred.data.baseURL : PROVIDER_DEFAULT_URL.anthropic;
+  const baseURL = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.anthropic;
   const allowedHosts = assertCredentialHost(cred, baseURL, requester);
   return new ChatAnthropic({
     model: params.model as string,
@@ -24,7 +24,7 @@ export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, node
     anthropicApiUrl: baseURL,
     clientOptions: {
       fetch: ctx.modelFetch?.({ requester, allowedHosts }),
-      timeout: (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000, // the SDK's own timer only as a backstop
+      timeout: sdkBackstopTimeout(ctx.env),
     },
     maxRetries: 0,
   });

@@ -6,6 +6,7 @@ import { assertCredentialHost } from "../../security/credential-hosts";
 import type { BuildContext } from "../../flow/types";
 import type { NodeRuntime, RuntimeArgs } from "../runtime-types";
 import type { ChatHistoryMemory } from "../shared/memory";
+import { requesterOf } from "../shared/openai-connection";
 import { OpenApiChain } from "./chain";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
 
@@ -81,7 +82,7 @@ async function headersFor(args: RuntimeArgs, serverUrl: string): Promise<Record<
   const id = args.params.headersCredential;
   if (typeof id !== "string" || !id) return {};
   const cred = await args.ctx.resolveCredential(id);
-  assertCredentialHost(cred, serverUrl, `${args.label} (node ${args.nodeId})`);
+  assertCredentialHost(cred, serverUrl, requesterOf(args));
   const headers = cred.data.headers;
   if (!headers || typeof headers !== "object") return {};
   return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === "string"));

@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import { assertCredentialHost, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
+import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -11,6 +11,11 @@ function hostOf(url: string, requester: string): string {
   } catch {
     throw new AppError("invalid_graph", `${requester}: the base URL "${url}" is not a valid URL.`);
   }
+}
+
+/** The model SDK's own timeout: MODEL_TIMEOUT_MS is enforced by the guarded fetch, this is only a backstop. */
+export function sdkBackstopTimeout(env: RuntimeArgs["ctx"]["env"]): number {
+  return (env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000;
 }
 
 /** How a model node is named in errors: its label and its id on the canvas. */
@@ -29,16 +34,16 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
 export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pick<RuntimeArgs, "params" | "ctx" | "label" | "nodeId">) {
   const requester = requesterOf({ label, nodeId });
   const nodeBase = (params.baseURL as string | undefined) || undefined;
-  const timeout = (ctx.env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000; // the SDK's own timer only as a backstop
+  const timeout = sdkBackstopTimeout(ctx.env);
   if (typeof params.credential === "string" && params.credential) {
     const cred = await ctx.resolveCredential(params.credential);
-    const apiKey = typeof cred.data.apiKey === "string" ? cred.data.apiKey : "";
+    const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
-    const baseURL = nodeBase || (typeof cred.data.baseURL === "string" ? cred.data.baseURL : "") || PROVIDER_DEFAULT_URL.openai;
+    const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
     return { apiKey, timeout, configuration: { baseURL, fetch: ctx.modelFetch?.({ requester, allowedHosts }) } };
   }
-  const serverHost = hostOf(ctx.env.OPENAI_BASE_URL || PROVIDER_DEFAULT_URL.openai, requester);
+  const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
   const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;
   const apiKey = onServerHost ? ctx.env.OPENAI_API_KEY : undefined;
   const baseURL = nodeBase || ctx.env.OPENAI_BASE_URL;
