@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { multiStoreGraph } from "../support/docs-flows";
 import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
@@ -50,9 +51,7 @@ async function upsertFile(headers: Record<string, string>, name = "planted.md") 
 }
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const admin = await setupFirstAdmin(ADMIN);
   cookie = await auth.session(admin.id, ADMIN.email);
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;

@@ -13,7 +13,6 @@ import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
 import { encryptJson } from "../../lib/security/secrets";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -22,15 +21,14 @@ import { exampleFlow } from "../support/flows";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
 import { createModelStub, type ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 let stub: ModelStub;
 let admin: Record<string, string>;
 let flowId: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const adminId = (await setupFirstAdmin({ email: "admin@limits.test", name: "Ada", password: "limits-pass-1" })).id;
   admin = await auth.session(adminId);
   flowId = (await createChatflow({ name: "limits", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import { exampleFlow } from "../support/flows";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { graphUsing } from "../support/permission-probes";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
@@ -18,7 +19,6 @@ import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { multiStoreGraph } from "../support/docs-flows";
-import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 
@@ -30,9 +30,7 @@ let builderId: string;
 let stub: ModelStub;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   adminId = (await setupFirstAdmin({ email: "admin@owners.test", name: "Ada", password: PASSWORD })).id;
   builderId = (await createUser({ email: "builder@owners.test", name: "Bob", password: PASSWORD, role: "builder" })).id;
   admin = await auth.session(adminId);
