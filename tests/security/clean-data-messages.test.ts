@@ -9,10 +9,9 @@ import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/messages";
 import { withUploadsLock } from "../../lib/security/stored-files";
 import { storeUpload } from "../../lib/security/uploads";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
 import type { ModelStub } from "../support/model-stub";
@@ -33,7 +32,7 @@ beforeAll(async () => {
   stub = await startServerModelStub();
   await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
   basic = auth.basic("admin@example.com", "admin-pass-1");
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("predict", ["predict"]);
 });
 afterAll(() => stub.close());
 

@@ -5,9 +5,8 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import type { Graph } from "../../lib/schemas/graph";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
@@ -33,8 +32,8 @@ let predictKey: string;
 
 beforeAll(async () => {
   stub = await startServerModelStub({ OPENAI_EMBEDDING_MODEL: "stub-embedding" });
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  upsertKey = await fixtureKey("u", ["upsert"]);
+  predictKey = await fixtureKey("p", ["predict"]);
 });
 afterAll(() => stub.close());
 

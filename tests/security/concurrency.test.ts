@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
 import { textOf } from "../support/model-brain";
@@ -31,7 +30,7 @@ beforeAll(async () => {
   });
   const flow = exampleFlow("conversation.json");
   flowId = (await createChatflow({ name: "concurrency", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList }, systemCaller)).id;
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("predict", ["predict"]);
   app = await serveRoutes([{ method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST }]);
 });
 afterAll(() => Promise.all([stub?.close(), app?.close()]));

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
 import type { ModelStub } from "../support/model-stub";
@@ -36,7 +35,7 @@ beforeAll(async () => {
   // The walk over every route deletes its chatflow (DELETE /chatflows/{id}): it gets its own.
   ids = { id: await publicFlow(), nodeId: "memory" };
   publicFlowId = await publicFlow();
-  const key = (await createApiKey({ name: "all", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  const key = await fixtureKey("all", ["chatflows", "predict", "upsert", "messages", "domains"]);
   callers = {
     session: await auth.session(admin.id, "admin@cors.test"),
     apiKey: auth.bearer(key),

@@ -3,9 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { nodeDefinitions } from "../../lib/nodes/registry";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
 import type { ModelStub } from "../support/model-stub";
@@ -24,7 +23,7 @@ let key: string;
 
 beforeAll(async () => {
   stub = await startServerModelStub();
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("k", ["predict"]);
 });
 afterAll(() => stub.close());
 

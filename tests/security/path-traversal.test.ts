@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
@@ -45,7 +44,7 @@ beforeAll(async () => {
   const vision = exampleFlow("conversation.json", { allowImages: true });
   flows.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, systemCaller)).id;
   flows.docs = (await createChatflow({ name: "docs", graph: docsExample("docs-qa-keyword.json").graph as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("k", ["predict", "upsert"]);
 });
 afterAll(async () => {
   await stub.close();

@@ -11,11 +11,10 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/messages";
 import type { Graph } from "../../lib/schemas/graph";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
 import { readExampleFlows } from "../../lib/services/examples";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
@@ -28,8 +27,8 @@ let predictKey: string;
 
 beforeAll(async () => {
   stub = await startServerModelStub({ OPENAI_EMBEDDING_MODEL: "stub-embedding" });
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  upsertKey = await fixtureKey("u", ["upsert"]);
+  predictKey = await fixtureKey("p", ["predict"]);
 });
 afterAll(() => stub.close());
 

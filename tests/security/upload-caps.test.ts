@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
@@ -23,7 +22,7 @@ beforeAll(async () => {
   stub = await startServerModelStub({ UPLOAD_MAX_BYTES: String(CAP), UPSERT_MAX_FILE_BYTES: String(CAP) });
   visionId = (await createChatflow({ name: "vision", graph: exampleFlow("conversation.json", { allowImages: true }).graph as never }, systemCaller)).id;
   docsId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("k", ["predict", "upsert"]);
 });
 afterAll(() => stub.close());
 
