@@ -10,6 +10,7 @@ import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
+import { databaseHasPgvector } from "../support/pgvector";
 import type { ModelStub } from "../support/model-stub";
 import { startServerModelStub } from "../support/server-model-stub";
 
@@ -17,10 +18,6 @@ import { startServerModelStub } from "../support/server-model-stub";
 // stores), identical upserted files are stored once, and binary files saved in a loader's file
 // field (base64 data URLs, as the canvas saves them) load intact.
 
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 const hasPgvector = await databaseHasPgvector();
 
 /** 40 lines of ~60 characters: with chunkSize 80, one chunk each. */

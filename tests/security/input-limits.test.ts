@@ -20,6 +20,7 @@ import { systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
+import { databaseHasPgvector } from "../support/pgvector";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import { startServerModelStub } from "../support/server-model-stub";
 
@@ -119,11 +120,6 @@ describe("lone surrogates in a JSON body", () => {
     expect(paired.status, paired.text).toBe(201);
   });
 });
-
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 
 describe("what pgvector cannot store", () => {
   it("an embeddings model answering 16,001-dimension vectors: 502 naming the model's answer and the limit, nothing stored", async (ctx) => {

@@ -1,6 +1,7 @@
 // Issue 10, finding 3 (no isolation between users), one test per attack that worked before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import { databaseHasPgvector } from "../support/pgvector";
 import { exampleFlow } from "../support/flows";
 import type { ModelStub } from "../support/model-stub";
 import { startServerModelStub } from "../support/server-model-stub";
@@ -49,10 +50,6 @@ const newCredential = async (headers: Record<string, string>) => {
   return res.json as { id: string };
 };
 const newKey = async (headers: Record<string, string>, body: object) => call(apikeys.POST, { method: "POST", headers, body: { name: "k", ...body } });
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 const flowRow = (id: string) => getDb().then((db) => db.chatflow.findUnique({ where: { id } }));
 
 describe("a builder and an admin's objects", () => {
