@@ -10,10 +10,10 @@ function portOf(name: string): number {
 
 export const APP = `http://127.0.0.1:${portOf("E2E_PORT")}`;
 export const MODEL_STUB = `http://127.0.0.1:${portOf("E2E_MODEL_STUB_PORT")}`;
-export const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
+const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
 
 /** The demo product-search spec's server, as written in flows/specs/product-search.yaml. */
-export const SPEC_PRODUCT_API = "http://127.0.0.1:4010";
+const SPEC_PRODUCT_API = "http://127.0.0.1:4010";
 
 /** An OpenAPI spec's text with the demo product API's fixed address replaced by this run's. */
 export function withProductApi(specText: string): string {

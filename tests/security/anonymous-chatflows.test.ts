@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
@@ -37,9 +38,7 @@ const anonymousRoutes: Record<string, (id: string) => Promise<{ status: number; 
 };
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", PUBLIC_RATE_LIMIT_MAX: "3", PUBLIC_RATE_LIMIT_WINDOW_SEC: "60" });
-  resetEnvForTests();
+  stub = await startServerModelStub({ PUBLIC_RATE_LIMIT_MAX: "3", PUBLIC_RATE_LIMIT_WINDOW_SEC: "60" });
   const admin = await setupFirstAdmin({ email: "owner@example.com", name: "Owner", password: "owner-pass-1" });
   session = await auth.session(admin.id);
 });

@@ -9,14 +9,13 @@ import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/messages";
 import { withUploadsLock } from "../../lib/security/stored-files";
 import { storeUpload } from "../../lib/security/uploads";
-import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 7: every Message API filter is honoured or refused (a refused DELETE changes
 // nothing), and deleting messages or a chatflow removes their stored files, but only files no
@@ -30,12 +29,10 @@ let key: string;
 let basic: Record<string, string>;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
   basic = auth.basic("admin@example.com", "admin-pass-1");
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("predict", ["predict"]);
 });
 afterAll(() => stub.close());
 

@@ -4,24 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
 import type { Graph } from "../../lib/schemas/graph";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { databaseHasPgvector } from "../support/pgvector";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 7: upsert counts match what is stored (also under concurrency, on both
 // stores), identical upserted files are stored once, and binary files saved in a loader's file
 // field (base64 data URLs, as the canvas saves them) load intact.
 
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 const hasPgvector = await databaseHasPgvector();
 
 /** 40 lines of ~60 characters: with chunkSize 80, one chunk each. */
@@ -32,11 +28,9 @@ let upsertKey: string;
 let predictKey: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", OPENAI_EMBEDDING_MODEL: "stub-embedding" });
-  resetEnvForTests();
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  stub = await startServerModelStub({ OPENAI_EMBEDDING_MODEL: "stub-embedding" });
+  upsertKey = await fixtureKey("u", ["upsert"]);
+  predictKey = await fixtureKey("p", ["predict"]);
 });
 afterAll(() => stub.close());
 

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
 import { textOf } from "../support/model-brain";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { serveRoutes } from "../support/route-server";
 
 // 200 predictions at once on one session, over real HTTP: every exchange is stored as its own
@@ -26,14 +25,12 @@ let key: string;
 
 beforeAll(async () => {
   // Echoes the newest question, so each answer names the question it belongs to.
-  stub = await createModelStub({
+  stub = await startServerModelStub({}, {
     brain: (req) => ({ content: answerTo(textOf([...req.messages].reverse().find((m) => m.role === "user")?.content)) }),
   });
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
   const flow = exampleFlow("conversation.json");
   flowId = (await createChatflow({ name: "concurrency", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList }, systemCaller)).id;
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("predict", ["predict"]);
   app = await serveRoutes([{ method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST }]);
 });
 afterAll(() => Promise.all([stub?.close(), app?.close()]));

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { apiRoutes, callRoute, fillPath, paramsOf, type ApiRoute } from "./support/routes";
 
 // Flowise answered `Access-Control-Allow-Origin: *` (or echoed any origin) with credentials. Here
@@ -28,9 +27,7 @@ let publicFlowId: string;
 let callers: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const admin = await setupFirstAdmin({ email: "admin@cors.test", password: "admin-password-1", name: "Admin" });
   const flow = exampleFlow("conversation.json");
   const publicFlow = async () =>
@@ -38,7 +35,7 @@ beforeAll(async () => {
   // The walk over every route deletes its chatflow (DELETE /chatflows/{id}): it gets its own.
   ids = { id: await publicFlow(), nodeId: "memory" };
   publicFlowId = await publicFlow();
-  const key = (await createApiKey({ name: "all", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  const key = await fixtureKey("all", ["chatflows", "predict", "upsert", "messages", "domains"]);
   callers = {
     session: await auth.session(admin.id, "admin@cors.test"),
     apiKey: auth.bearer(key),

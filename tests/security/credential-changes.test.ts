@@ -3,22 +3,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import { exampleFlow } from "../support/flows";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as credentialById from "../../app/api/v1/credentials/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
 
 let stub: ModelStub;
 let session: Record<string, string>;
 
 beforeAll(async () => {
-  stub = await createModelStub();
   // The server's own key must never be what the stub sees: the node has a credential.
-  Object.assign(process.env, { OPENAI_API_KEY: "server-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", OUTBOUND_ALLOW_PRIVATE: "true" });
-  resetEnvForTests();
+  stub = await startServerModelStub({ OPENAI_API_KEY: "server-key", OUTBOUND_ALLOW_PRIVATE: "true" });
   session = await auth.session((await setupFirstAdmin({ email: "admin@cred.test", name: "Ada", password: "cred-password-1" })).id);
 });
 afterAll(() => stub.close());

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
 import { exampleFlow } from "../support/flows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { createModelStub, type ModelStub } from "../support/model-stub";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
@@ -14,7 +14,6 @@ import * as chatflowRoute from "../../app/api/v1/chatflows/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createCredential } from "../../lib/services/credentials";
 import type { Graph } from "../../lib/schemas/graph";
 
@@ -117,7 +116,7 @@ describe("the server's OPENAI_API_KEY goes only to OPENAI_BASE_URL", () => {
 describe("base URLs and servers are never overridable per request", () => {
   it("refuses to save an allow-list naming baseURL, serverUrl, specUrl or a credential (400 naming them)", async () => {
     const id = await publicFlow("allow-list", {});
-    const key = (await createApiKey({ name: "editor", permissions: ["chatflows"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+    const key = await fixtureKey("editor", ["chatflows"]);
     const put = (overrideAllowList: string[]) =>
       call(chatflowRoute.PUT, { method: "PUT", params: { id }, headers: auth.bearer(key), body: { overrideAllowList } });
     const res = await put(["temperature", "baseURL", "serverUrl", "specUrl", "credential"]);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { multiStoreGraph } from "../support/docs-flows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
@@ -11,7 +12,6 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 
@@ -50,13 +50,11 @@ async function upsertFile(headers: Record<string, string>, name = "planted.md") 
 }
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const admin = await setupFirstAdmin(ADMIN);
   cookie = await auth.session(admin.id, ADMIN.email);
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  apiKey = (await createApiKey({ name: "automation", permissions: ["chatflows", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  apiKey = await fixtureKey("automation", ["chatflows", "upsert"]);
 });
 afterAll(() => stub.close());
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { loadApiRoutes, serveApp, type AppRoute } from "../support/app-server";
 import { rawRequest, type RawResponse } from "../support/raw-http";
 import { fuzzRequest, seededRandom, type FuzzFixtures, type FuzzRequest } from "./fuzz/requests";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { checkAuthRequest } from "../../lib/http/auth-request";
 import { errorResponse } from "../../lib/http/responses";
@@ -62,9 +62,7 @@ async function post(path: string, headers: Record<string, string>, body: unknown
 }
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   routes = await loadApiRoutes();
   const realAuth = routes.find((r) => r.file === AUTH_ROUTE)!.module;
   app = await serveApp(routes, { [AUTH_ROUTE]: { ...realAuth, GET: authStandIn, POST: authStandIn } });

@@ -13,7 +13,6 @@ import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
 import { encryptJson } from "../../lib/security/secrets";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -21,16 +20,16 @@ import { systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
+import { databaseHasPgvector } from "../support/pgvector";
 import { createModelStub, type ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 let stub: ModelStub;
 let admin: Record<string, string>;
 let flowId: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const adminId = (await setupFirstAdmin({ email: "admin@limits.test", name: "Ada", password: "limits-pass-1" })).id;
   admin = await auth.session(adminId);
   flowId = (await createChatflow({ name: "limits", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
@@ -121,11 +120,6 @@ describe("lone surrogates in a JSON body", () => {
     expect(paired.status, paired.text).toBe(201);
   });
 });
-
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 
 describe("what pgvector cannot store", () => {
   it("an embeddings model answering 16,001-dimension vectors: 502 naming the model's answer and the limit, nothing stored", async (ctx) => {

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { rawRequest } from "../support/raw-http";
 import { loadApiRoutes } from "../support/app-server";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
@@ -14,7 +15,6 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nextAuth from "../../app/api/auth/[...nextauth]/route";
 import { createAppServer } from "../../scripts/request-guard.mjs";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
 
 // Finding 6 (caller mistakes that answered 500) and the generic rule of finding 7 (unknown query
@@ -33,9 +33,7 @@ const messageCount = async () => (await getDb()).chatMessage.count({ where: { ch
 const savedChatflow = async () => (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } });
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const admin = await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-123" });
   session = await auth.session(admin.id, "admin@example.com");
   const res = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "Flow", graph } });

@@ -2,14 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { resetEnvForTests } from "../../lib/env";
 import { nodeDefinitions } from "../../lib/nodes/registry";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise's worst advisories are remote code execution through nodes that run user-supplied
 // JavaScript or Python (Custom Function, Custom Tool, If-Else Function, code interpreters) and
@@ -23,10 +22,8 @@ let stub: ModelStub;
 let key: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
-  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  stub = await startServerModelStub();
+  key = await fixtureKey("k", ["predict"]);
 });
 afterAll(() => stub.close());
 

@@ -1,8 +1,10 @@
 // Issue 10, finding 3 (no isolation between users), one test per attack that worked before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
+import { databaseHasPgvector } from "../support/pgvector";
 import { exampleFlow } from "../support/flows";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { graphUsing } from "../support/permission-probes";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
@@ -18,7 +20,6 @@ import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { multiStoreGraph } from "../support/docs-flows";
-import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 
@@ -30,9 +31,7 @@ let builderId: string;
 let stub: ModelStub;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   adminId = (await setupFirstAdmin({ email: "admin@owners.test", name: "Ada", password: PASSWORD })).id;
   builderId = (await createUser({ email: "builder@owners.test", name: "Bob", password: PASSWORD, role: "builder" })).id;
   admin = await auth.session(adminId);
@@ -51,10 +50,6 @@ const newCredential = async (headers: Record<string, string>) => {
   return res.json as { id: string };
 };
 const newKey = async (headers: Record<string, string>, body: object) => call(apikeys.POST, { method: "POST", headers, body: { name: "k", ...body } });
-async function databaseHasPgvector(): Promise<boolean> {
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
-}
 const flowRow = (id: string) => getDb().then((db) => db.chatflow.findUnique({ where: { id } }));
 
 describe("a builder and an admin's objects", () => {

@@ -6,9 +6,8 @@ import * as ping from "../../app/api/v1/ping/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { makeDocx, makeDocxBomb, makeManyPagePdf } from "../support/documents";
 import { createModelStub, type ModelStub } from "../support/model-stub";
@@ -35,7 +34,7 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url });
   setEnv({});
   flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("upsert", ["upsert"]);
   server = await serveRoutes([
     { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: async () => ping.GET() },
     { method: "POST", pattern: /^\/api\/v1\/vector\/upsert\/(?<id>[^/]+)$/, handler: upsert.POST },

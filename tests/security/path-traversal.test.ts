@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise advisories: uploads and chat ids that climb out of the storage folder. File names from
 // callers are display names only, ids with path characters are refused, and nothing is written
@@ -41,13 +40,11 @@ let key: string;
 const flows: Record<string, string> = {};
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { DATA_DIR: dataDir, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub({ DATA_DIR: dataDir });
   const vision = exampleFlow("conversation.json", { allowImages: true });
   flows.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, systemCaller)).id;
   flows.docs = (await createChatflow({ name: "docs", graph: docsExample("docs-qa-keyword.json").graph as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("k", ["predict", "upsert"]);
 });
 afterAll(async () => {
   await stub.close();

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
 import { userCaller } from "../support/callers";
 import { exampleFlow } from "../support/flows";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 import { PROBES, type ObjectKind, type Probe } from "../support/permission-probes";
 import { ACTIONS, keyPermissionsForRole, rule, type Grant } from "../../lib/auth/permissions";
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "../../lib/auth/caller";
-import { resetEnvForTests } from "../../lib/env";
 import { insertApiKey } from "../../lib/db/queries/api-keys";
 import { generateApiKey } from "../../lib/security/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
@@ -28,9 +28,7 @@ const as = {} as Record<Who, Caller>;
 let stub: ModelStub;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-  resetEnvForTests();
+  stub = await startServerModelStub();
   const admin = await setupFirstAdmin({ email: "admin@matrix.test", name: "Admin", password: PASSWORD });
   const builder = await createUser({ email: "builder@matrix.test", name: "Builder", password: PASSWORD, role: "builder" });
   const builder2 = await createUser({ email: "builder2@matrix.test", name: "Builder 2", password: PASSWORD, role: "builder" });

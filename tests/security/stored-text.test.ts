@@ -10,28 +10,25 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/messages";
-import { resetEnvForTests } from "../../lib/env";
 import type { Graph } from "../../lib/schemas/graph";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
 import { readExampleFlows } from "../../lib/services/examples";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
-import { createModelStub, scriptedBrain, type ModelStub } from "../support/model-stub";
+import { scriptedBrain, type ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 let stub: ModelStub;
 let upsertKey: string;
 let predictKey: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", OPENAI_EMBEDDING_MODEL: "stub-embedding" });
-  resetEnvForTests();
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  stub = await startServerModelStub({ OPENAI_EMBEDDING_MODEL: "stub-embedding" });
+  upsertKey = await fixtureKey("u", ["upsert"]);
+  predictKey = await fixtureKey("p", ["predict"]);
 });
 afterAll(() => stub.close());
 

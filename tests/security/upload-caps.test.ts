@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
-import { resetEnvForTests } from "../../lib/env";
-import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../support/flows";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../support/model-stub";
+import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 8: "an image of 10 MiB + 1 byte passes the 10 MiB cap". Each upload cap is
 // exact: a file of exactly the cap passes, one byte more is 413 naming the setting.
@@ -20,12 +19,10 @@ let visionId: string;
 let docsId: string;
 
 beforeAll(async () => {
-  stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", UPLOAD_MAX_BYTES: String(CAP), UPSERT_MAX_FILE_BYTES: String(CAP) });
-  resetEnvForTests();
+  stub = await startServerModelStub({ UPLOAD_MAX_BYTES: String(CAP), UPSERT_MAX_FILE_BYTES: String(CAP) });
   visionId = (await createChatflow({ name: "vision", graph: exampleFlow("conversation.json", { allowImages: true }).graph as never }, systemCaller)).id;
   docsId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
-  key = (await createApiKey({ name: "k", permissions: ["predict", "upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = await fixtureKey("k", ["predict", "upsert"]);
 });
 afterAll(() => stub.close());
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { createAppServer } from "../../scripts/request-guard.mjs";
+import { sendResponse } from "./route-server";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
 type RouteModule = Record<string, unknown>;
@@ -51,7 +52,7 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
   const server = createAppServer(async (req, res) => {
     try {
       const response = await dispatch(routes, replace, req, res);
-      await send(res, response, req.method === "HEAD");
+      await sendResponse(res, response, req.method === "HEAD");
     } catch (err) {
       console.error("[app-server] handler threw:", err);
       if (!res.headersSent) res.writeHead(500);
@@ -104,17 +105,4 @@ async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
   return handler(request, { params: Promise.resolve(params) });
-}
-
-async function send(res: http.ServerResponse, response: Response, head: boolean) {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body || head) return void res.end();
-  const reader = response.body.getReader();
-  res.on("close", () => reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
 }

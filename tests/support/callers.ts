@@ -1,4 +1,4 @@
-import type { Caller } from "../../lib/http/callers";
+import type { ApiKeyPermission, Caller } from "../../lib/http/callers";
 
 /**
  * A caller allowed everywhere, for setting up fixtures through the services: a key with every
@@ -28,4 +28,10 @@ export async function fixtureKeyOwner(): Promise<Caller> {
   const admin = (await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" } }))
     ?? (await insertUser({ email: "fixture-admin@example.invalid", name: "Fixture admin", passwordHash: "unusable", role: "admin" }));
   return userCaller(admin);
+}
+
+/** A new API key for every chatflow with these permissions, owned by fixtureKeyOwner(): its secret. */
+export async function fixtureKey(name: string, permissions: ApiKeyPermission[]): Promise<string> {
+  const { createApiKey } = await import("../../lib/services/api-keys");
+  return (await createApiKey({ name, permissions, chatflowIds: [] }, await fixtureKeyOwner())).key;
 }

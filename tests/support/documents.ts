@@ -28,29 +28,36 @@ export function makePdf(lines: string[]): Buffer {
   return Buffer.from(out, "latin1");
 }
 
+/** One zip entry: stored (method 0) unless given a method, with its true size and CRC unless given. */
+type ZipEntry = { name: string; data: Buffer; method?: number; size?: number; crc?: number };
+
 /** A zip archive of stored (uncompressed) entries. */
 export function makeZip(entries: Record<string, string>): Buffer {
+  return writeZip(Object.entries(entries).map(([name, text]) => ({ name, data: Buffer.from(text, "utf8") })));
+}
+
+function writeZip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text, "utf8");
+  for (const { name, data, method = 0, size = data.length, crc = zlib.crc32(data) } of entries) {
     const nameBytes = Buffer.from(name, "utf8");
-    const crc = zlib.crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
@@ -60,8 +67,8 @@ export function makeZip(entries: Record<string, string>): Buffer {
   const dir = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(dir.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, end]);
@@ -69,15 +76,20 @@ export function makeZip(entries: Record<string, string>): Buffer {
 
 /** A minimal Word document with one paragraph per line. */
 export function makeDocx(paragraphs: string[]): Buffer {
+  return makeZip(docxParts(paragraphs));
+}
+
+/** The parts of makeDocx's document, by zip entry name. */
+function docxParts(paragraphs: string[]): Record<string, string> {
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join("");
-  return makeZip({
+  return {
     "[Content_Types].xml":
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
     "_rels/.rels":
       '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
     "word/document.xml": `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  });
+  };
 }
 
 /**
@@ -118,54 +130,8 @@ export function makeDocxBomb(inflatedBytes: number, declare: "true" | "small" = 
   const head = '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
   const tail = "</w:t></w:r></w:p></w:body></w:document>";
   const xml = Buffer.concat([Buffer.from(head), Buffer.alloc(inflatedBytes - head.length - tail.length, "a"), Buffer.from(tail)]);
-  const docx = makeDocx(["placeholder"]);
-  return replaceZipEntry(docx, "word/document.xml", zlib.deflateRawSync(xml, { level: 9 }), declare === "true" ? xml.length : 100, zlib.crc32(xml));
-}
-
-/** Rebuilds a zip made by makeZip with one entry deflated and its declared size set. */
-function replaceZipEntry(zip: Buffer, name: string, deflated: Buffer, declaredSize: number, crc: number): Buffer {
-  const entries: { name: Buffer; data: Buffer; method: number; size: number; crc: number }[] = [];
-  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50; ) {
-    const nameLength = zip.readUInt16LE(at + 26);
-    const size = zip.readUInt32LE(at + 18);
-    const entryName = zip.subarray(at + 30, at + 30 + nameLength);
-    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
-    const mine = entryName.toString() === name;
-    entries.push({ name: entryName, data: mine ? deflated : data, method: mine ? 8 : 0, size: mine ? declaredSize : data.length, crc: mine ? crc : zip.readUInt32LE(at + 14) });
-    at += 30 + nameLength + size;
-  }
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(e.name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.method, 10);
-    central.writeUInt32LE(e.crc, 16);
-    central.writeUInt32LE(e.data.length, 20);
-    central.writeUInt32LE(e.size, 24);
-    central.writeUInt16LE(e.name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, e.name, e.data);
-    centrals.push(central, e.name);
-    offset += 30 + e.name.length + e.data.length;
-  }
-  const dir = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dir, end]);
+  const deflated = zlib.deflateRawSync(xml, { level: 9 });
+  const size = declare === "true" ? xml.length : 100;
+  return writeZip(Object.entries(docxParts(["placeholder"])).map(([name, text]) =>
+    name === "word/document.xml" ? { name, data: deflated, method: 8, size, crc: zlib.crc32(xml) } : { name, data: Buffer.from(text, "utf8") }));
 }

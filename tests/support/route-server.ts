@@ -27,21 +27,25 @@ export async function serveRoutes(routes: RouteTable) {
       signal: abort.signal,
       ...(hasBody ? { duplex: "half" } : {}),
     } as RequestInit);
-    const response = await match.r.handler(request, { params: Promise.resolve({ ...match.m!.groups }) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return res.end();
-    const reader = response.body.getReader();
-    res.on("close", () => reader.cancel().catch(() => {}));
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      res.write(value);
-    }
-    res.end();
+    await sendResponse(res, await match.r.handler(request, { params: Promise.resolve({ ...match.m!.groups }) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Writes a fetch Response to a node response, streaming its body (no body for HEAD); stops reading when the client goes. */
+export async function sendResponse(res: http.ServerResponse, response: Response, head = false) {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body || head) return void res.end();
+  const reader = response.body.getReader();
+  res.on("close", () => reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
 }
 
 /** Reads an SSE body into its `data:` events. */
