@@ -34,14 +34,14 @@ Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOAD_
 const { getDb, closeDb } = await import("../lib/db/client");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
-const { systemCaller } = await import("../tests/support/callers");
+const { systemCaller, fixtureKeyOwner } = await import("../tests/support/callers");
 const domains = await import("../app/api/v1/domains/route");
 const messages = await import("../app/api/v1/chatmessage/[id]/route");
 
 const db = await getDb();
 const flows: string[] = [];
 for (let i = 0; i < 20; i++) flows.push((await createChatflow({ name: `bench ${i}` }, systemCaller)).id);
-const { key } = await createApiKey({ name: "bench", permissions: ["domains", "messages"], chatflowIds: [] }, systemCaller);
+const { key } = await createApiKey({ name: "bench", permissions: ["domains", "messages"], chatflowIds: [] }, await fixtureKeyOwner());
 
 console.log(`Seeding ${DOMAINS.toLocaleString()} domains and ${MESSAGES.toLocaleString()} messages on ${usePglite ? "PGlite" : "PostgreSQL"}…`);
 let t = performance.now();

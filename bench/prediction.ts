@@ -20,7 +20,7 @@ const { createProductApi } = await import("../lib/demo/product-api");
 const prediction = await import("../app/api/v1/prediction/[id]/route");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
-const { systemCaller } = await import("../tests/support/callers");
+const { systemCaller, fixtureKeyOwner } = await import("../tests/support/callers");
 const { closeDb } = await import("../lib/db/client");
 
 const productApi = await createProductApi();
@@ -31,7 +31,7 @@ const flows = {
   conversation: (await createChatflow({ name: "conversation", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id,
   "agent (small talk)": (await createChatflow({ name: "agent", graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph as never }, systemCaller)).id,
 };
-const { key } = await createApiKey({ name: "bench", permissions: ["predict"], chatflowIds: [] }, systemCaller);
+const { key } = await createApiKey({ name: "bench", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner());
 
 function request(id: string, i: number) {
   return new Request(`http://127.0.0.1/api/v1/prediction/${id}`, {
