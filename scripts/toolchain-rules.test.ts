@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const made: string[] = [];
+/** Each case starts a CLI or two (dependency-cruiser loads TypeScript: ~2 s on a busy machine). */
+const SLOW = 30_000;
 
 /** Writes `files` (path → text) into a new temp folder with the repo's configs copied in. */
 function tree(files: Record<string, string>): string {
@@ -43,7 +45,7 @@ afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("dependency rules", () => {
+describe("dependency rules", { timeout: SLOW }, () => {
   it("name every upward or sideways import, through relative paths and the @/ alias alike", () => {
     const dir = tree({
       "lib/http/route.ts": "export const route = 1;\n",
@@ -94,7 +96,7 @@ describe("dependency rules", () => {
   });
 });
 
-describe("format and lint", () => {
+describe("format and lint", { timeout: SLOW }, () => {
   const check = (dir: string, file: string) => run(dir, "biome", ["check", "--vcs-enabled=false", file]).status;
 
   it("fail on a format difference or a lint error, pass clean code, skip generated code", () => {
