@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every test. Unit + integration on in-memory PGlite, the integration suite again on the
-# PostgreSQL server (a fresh database per test file, dropped after), then the browser tests in
-# Debian's Chromium against a production build.
+# `npm test`: every test. Type check; format, lint and dependency rules; unit + integration on
+# in-memory PGlite, the integration suite again on the PostgreSQL server (a fresh database per test
+# file, dropped after), then the browser tests in Debian's Chromium against a production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -22,6 +22,17 @@ PG_URL="${TEST_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 
 step "Type check"
 npx tsc --noEmit -p .
+
+step "Format, lint and dependency rules"
+# Both tools run, so one pass lists every problem; either failing fails the run. Fix with
+# `npm run format` (layout), `npm run lint:fix` (Biome's safe fixes) and by hand for the rest.
+checks_ok=true
+npx biome check . || checks_ok=false
+npx depcruise . --config .dependency-cruiser.cjs || checks_ok=false
+if [ "$checks_ok" != true ]; then
+  echo "Format, lint or dependency rules failed (see above; 'npm run lint' runs the same checks)." >&2
+  exit 1
+fi
 
 step "Unit and integration tests (embedded PGlite)"
 npx vitest run
