@@ -53,6 +53,18 @@ module.exports = {
       to: { path: "^components/", pathNot: ["^components/$1/", "^components/ui/"] },
     },
     {
+      name: "browser-not-to-server",
+      comment:
+        "Browser code (components, the widget, lib/canvas, lib/client) imports no server module at run time: " +
+        "type-only imports are erased and allowed. Direct imports only; what those modules import is not followed.",
+      severity: "error",
+      from: { path: "^(components|widget|lib/canvas|lib/client)/", pathNot: TEST_FILE },
+      to: {
+        path: "^lib/(services|db|http|jobs|vector|access)/|^lib/nodes/(runtimes|[^/]+/runtime)",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "scripts-bench-not-to-tests",
       comment: "scripts/ and bench/ run in production and CI tooling: development stubs live outside tests/.",
       severity: "error",

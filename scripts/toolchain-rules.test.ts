@@ -67,12 +67,15 @@ describe("dependency rules", { timeout: SLOW }, () => {
       "tests/support/fake.ts": "export const fake = 1;\n",
       "lib/jobs/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
       "lib/jobs/b.ts": 'import { a } from "./a";\nexport const b = () => a;\n',
+      "widget/api.ts": 'import { chat } from "../lib/services/chat";\nexport const api = chat;\n',
+      "widget/types.ts": 'import type { chat } from "../lib/services/chat";\nexport type Api = typeof chat;\n',
       "lib/services/chat.test.ts": 'import { Panel } from "@/components/chat/Panel";\nexport const t = Panel;\n',
     });
     const { status, found } = cruise(dir);
     expect(status).not.toBe(0);
     expect(found).toEqual(
       [
+        "browser-not-to-server: widget/api.ts → lib/services/chat.ts",
         "db-not-to-services: lib/db/rows.ts → lib/services/chat.ts",
         "flow-through-node-interface: lib/flow/build.ts → lib/nodes/llm-chain/runtime.ts",
         "lib-not-to-app-or-components: lib/canvas/view.ts → components/chat/Panel.tsx",
