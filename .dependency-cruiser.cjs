@@ -1,5 +1,5 @@
-// Dependency rules: which folder may import which. Run by `npm run lint` and `npm test`
-// (`npx depcruise .`); scripts/dependency-rules.test.ts proves that a broken rule fails the run.
+// Dependency rules: which folder may import which. Run by scripts/lint.sh (`npm run lint`, `npm test`);
+// scripts/toolchain-rules.test.ts proves that a broken rule fails the run.
 // Layers point one way: app (routes, pages) → lib/http → lib/services → lib/{flow,db,…}; features in
 // components/ share only components/ui.
 
