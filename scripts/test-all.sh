@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every test. Unit + integration on in-memory PGlite, the integration suite again on the
-# PostgreSQL server (a fresh database per test file, dropped after), then the browser tests in
-# Debian's Chromium against a production build.
+# `npm test`: every test. Type check; format, lint and dependency rules; unit + integration on
+# in-memory PGlite, the integration suite again on the PostgreSQL server (a fresh database per test
+# file, dropped after), then the browser tests in Debian's Chromium against a production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -22,6 +22,9 @@ PG_URL="${TEST_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 
 step "Type check"
 npx tsc --noEmit -p .
+
+step "Format, lint and dependency rules"
+bash scripts/lint.sh
 
 step "Unit and integration tests (embedded PGlite)"
 npx vitest run
