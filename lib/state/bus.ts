@@ -1,0 +1,49 @@
+import type { EventOf, StateEvent, StateEventType } from "./events";
+
+/** Receives events; an exception is logged by the bus and does not stop other subscribers. */
+export type StateEventHandler = (event: StateEvent) => void;
+
+/**
+ * Where changes to shared state are announced. Services `publish` after a write; caches
+ * `subscribe` when they are created and drop what an event makes stale. Events are plain data
+ * (see events.ts). `publish` resolves once every subscriber of this process has run, so the
+ * caller's next request already sees the change.
+ *
+ * Backing it with Redis (queue mode, several processes) keeps this interface: `publish` delivers
+ * locally as here and also sends the event on a channel; a listener parses what other processes
+ * send (parseStateEvent) and delivers it locally. TTLs stay as the backstop for a lost message.
+ */
+export interface InvalidationBus {
+  publish(event: StateEvent): Promise<void>;
+  /** Adds a handler; returns the function that removes it. */
+  subscribe(handler: StateEventHandler): () => void;
+}
+
+/** The bus of one process: subscribers run synchronously, in the order they subscribed. */
+export function createInProcessBus(log: (msg: string, err: unknown) => void = defaultLog): InvalidationBus {
+  const handlers = new Set<StateEventHandler>();
+  return {
+    async publish(event) {
+      for (const handler of [...handlers]) {
+        try {
+          handler(event);
+        } catch (err) {
+          log(`state event ${event.type} failed in a subscriber`, err);
+        }
+      }
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => void handlers.delete(handler);
+    },
+  };
+}
+
+/** Handlers by event type, as one subscriber: `bus.subscribe(on({ "chatflow.saved": (e) => … }))`. */
+export function on(handlers: { [T in StateEventType]?: (event: EventOf<T>) => void }): StateEventHandler {
+  return (event) => (handlers[event.type] as ((e: StateEvent) => void) | undefined)?.(event);
+}
+
+function defaultLog(msg: string, err: unknown): void {
+  console.error(`[switchyard] ${msg}:`, err);
+}
