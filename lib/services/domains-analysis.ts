@@ -90,15 +90,14 @@ export const analyseDomainJob: JobDefinition<AnalyseDomainJob> = {
 /** The queue domain analyses run on. */
 export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
 
-// Once per process ("analysisRecovery" in lib/state/catalogue.ts: dev reloads do not repeat it while jobs run).
-const recovery = processState("analysisRecovery", () => ({}) as { done?: Promise<number> });
-
 /**
  * The in-process queue forgets its jobs when the process stops: the first time this process
  * touches analyses, domains left queued or running by an earlier process are marked failed
- * (retryable). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
+ * (retryable). Once per process ("analysisRecovery" in lib/state/catalogue.ts: dev reloads do not
+ * repeat it while jobs run). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
  */
 export function recoverInterruptedAnalyses(): Promise<number> {
+  const recovery = processState("analysisRecovery", () => ({}) as { done?: Promise<number> });
   recovery.done ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch((err) => {
     recovery.done = undefined;
     throw err;

@@ -10,7 +10,7 @@ import { processState } from "./registry";
 export { createInProcessBus, on, type InvalidationBus, type StateEventHandler } from "./bus";
 export { parseStateEvent, stateEventSchema, type EventOf, type StateEvent, type StateEventType } from "./events";
 export { PROCESS_STATE, type ProcessStateName } from "./catalogue";
-export { listProcessState, processState } from "./registry";
+export { forgetProcessState, listProcessState, processState } from "./registry";
 export { TtlCache } from "./ttl-cache";
 
 /** The invalidation bus of this process (in-process today; see InvalidationBus for Redis). */

@@ -14,6 +14,14 @@ export function processState<T>(name: ProcessStateName, create: () => T): T {
   return slots.get(name) as T;
 }
 
+/**
+ * Forgets a piece of state, as a new process would start without it (tests that simulate a
+ * restart). Subscriptions its `create` made stay: drop only state that made none.
+ */
+export function forgetProcessState(name: ProcessStateName): void {
+  slots.delete(name);
+}
+
 /** What this process keeps, from the catalogue, and whether each piece exists yet. */
 export function listProcessState(): { name: ProcessStateName; home: string; holds: string; freshness: string; created: boolean }[] {
   return (Object.keys(PROCESS_STATE) as ProcessStateName[]).map((name) => {
