@@ -1,4 +1,4 @@
-import type { EventOf, StateEvent, StateEventType } from "./events";
+import { parseStateEvent, type EventOf, type StateEvent, type StateEventType } from "./events";
 
 /** Receives events; an exception is logged by the bus and does not stop other subscribers. */
 export type StateEventHandler = (event: StateEvent) => void;
@@ -9,9 +9,9 @@ export type StateEventHandler = (event: StateEvent) => void;
  * (see events.ts). `publish` resolves once every subscriber of this process has run, so the
  * caller's next request already sees the change.
  *
- * Backing it with Redis (queue mode, several processes) keeps this interface: `publish` delivers
- * locally as here and also sends the event on a channel; a listener parses what other processes
- * send (parseStateEvent) and delivers it locally. TTLs stay as the backstop for a lost message.
+ * Backing it with Redis (queue mode, several processes) keeps this interface: createRelayedBus
+ * over a Redis BusTransport delivers locally as here and also sends the event on a channel, and
+ * delivers what other processes send. TTLs stay as the backstop for a lost message.
  */
 export interface InvalidationBus {
   publish(event: StateEvent): Promise<void>;
@@ -46,4 +46,36 @@ export function on(handlers: { [T in StateEventType]?: (event: EventOf<T>) => vo
 
 function defaultLog(msg: string, err: unknown): void {
   console.error(`[switchyard] ${msg}:`, err);
+}
+
+/**
+ * Carries events between processes (Redis pub/sub in queue mode, next issue). `listen` must not
+ * hand a process its own events back (tag messages with a process id and skip those).
+ */
+export interface BusTransport {
+  send(event: StateEvent): Promise<void>;
+  /** Calls `receive` with each message of another process, as parsed JSON (checked before use). */
+  listen(receive: (message: unknown) => void): () => void;
+}
+
+/**
+ * A bus shared by several processes: `publish` delivers here first (so this process's next
+ * request sees the change), then sends; what other processes send is checked and delivered here.
+ * A failed send is logged, not thrown: the write is done, and other processes' TTLs still expire.
+ */
+export function createRelayedBus(transport: BusTransport, log: (msg: string, err: unknown) => void = defaultLog): InvalidationBus & { close(): void } {
+  const local = createInProcessBus(log);
+  const close = transport.listen((message) => {
+    const event = parseStateEvent(message);
+    if (event) void local.publish(event);
+    else log("ignored a malformed state event from another process", message);
+  });
+  return {
+    async publish(event) {
+      await local.publish(event);
+      await transport.send(event).catch((err) => log(`state event ${event.type} was not sent to other processes`, err));
+    },
+    subscribe: (handler) => local.subscribe(handler),
+    close,
+  };
 }

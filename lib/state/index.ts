@@ -7,13 +7,16 @@ import { createInProcessBus, type InvalidationBus } from "./bus";
 import type { StateEvent } from "./events";
 import { processState } from "./registry";
 
-export { createInProcessBus, on, type InvalidationBus, type StateEventHandler } from "./bus";
+export { createInProcessBus, createRelayedBus, on, type BusTransport, type InvalidationBus, type StateEventHandler } from "./bus";
 export { parseStateEvent, stateEventSchema, type EventOf, type StateEvent, type StateEventType } from "./events";
 export { PROCESS_STATE, type ProcessStateName } from "./catalogue";
 export { forgetProcessState, listProcessState, processState } from "./registry";
 export { TtlCache } from "./ttl-cache";
 
-/** The invalidation bus of this process (in-process today; see InvalidationBus for Redis). */
+/**
+ * The invalidation bus of this process. In-process today; queue mode will create
+ * `createRelayedBus(redisTransport)` here instead, and nothing that publishes or subscribes changes.
+ */
 export function stateBus(): InvalidationBus {
   return processState("bus", () => createInProcessBus());
 }

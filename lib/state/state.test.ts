@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { createInProcessBus, on } from "./bus";
+import { createInProcessBus, createRelayedBus, on, type BusTransport } from "./bus";
 import { parseStateEvent, type StateEvent } from "./events";
 import { PROCESS_STATE } from "./catalogue";
 import { listProcessState, processState } from "./registry";
@@ -64,6 +64,54 @@ describe("in-process invalidation bus", () => {
     await publishChange({ type: "chatflow.deleted", chatflowId: "f9" });
     off();
     expect(seen).toHaveBeenCalledWith({ type: "chatflow.deleted", chatflowId: "f9" });
+  });
+});
+
+describe("relayed bus (the shape a Redis-backed bus takes)", () => {
+  /** Two processes joined by a fake channel that, like Redis, carries JSON text. */
+  function twoProcesses() {
+    const listeners = new Map<string, (message: unknown) => void>();
+    const transport = (self: string, other: string): BusTransport => ({
+      async send(event) {
+        const text = JSON.stringify(event);
+        queueMicrotask(() => listeners.get(other)?.(JSON.parse(text)));
+      },
+      listen(receive) {
+        listeners.set(self, receive);
+        return () => listeners.delete(self);
+      },
+    });
+    return { a: createRelayedBus(transport("a", "b")), b: createRelayedBus(transport("b", "a"), vi.fn()), listeners };
+  }
+
+  it("delivers here before publish resolves, and in the other process once the message arrives", async () => {
+    const { a, b } = twoProcesses();
+    const inA = vi.fn();
+    const inB = vi.fn();
+    a.subscribe(inA);
+    b.subscribe(inB);
+    await a.publish({ type: "credential.updated", credentialId: "c1" });
+    expect(inA).toHaveBeenCalledTimes(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inB).toHaveBeenCalledWith({ type: "credential.updated", credentialId: "c1" });
+    expect(inA).toHaveBeenCalledTimes(1);
+  });
+
+  it("ignores malformed messages, stops listening on close, and survives a failed send", async () => {
+    const log = vi.fn();
+    let receive!: (m: unknown) => void;
+    const bus = createRelayedBus({ send: () => Promise.reject(new Error("redis down")), listen: (r) => ((receive = r), () => undefined) }, log);
+    const seen = vi.fn();
+    bus.subscribe(seen);
+    receive({ type: "everything.cleared" });
+    expect(seen).not.toHaveBeenCalled();
+    await expect(bus.publish({ type: "user.deleted", userId: "u1" })).resolves.toBeUndefined();
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(log).toHaveBeenCalledWith(expect.stringContaining("not sent"), expect.any(Error));
+    const { a, b, listeners } = twoProcesses();
+    b.close();
+    expect(listeners.has("b")).toBe(false);
+    await a.publish({ type: "user.deleted", userId: "u2" });
   });
 });
 
