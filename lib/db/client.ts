@@ -2,6 +2,7 @@ import { PrismaClient } from "./generated/client";
 import { getEnv } from "../env";
 import { openDatabase, parseDatabaseUrl, type OpenDatabase } from "./connection";
 import { deployMigrations } from "./migrations";
+import { processState } from "../state";
 
 export type Db = PrismaClient;
 
@@ -9,7 +10,7 @@ type State = { db: Db; open: OpenDatabase; applied: string[] };
 
 // One database per process (PGlite allows a single opener per data dir). Kept on globalThis so
 // Next's dev reloads and the instrumentation hook share it with route handlers.
-const holder = globalThis as unknown as { __switchyardDb?: Promise<State> };
+const holder = processState("db", () => ({}) as { __switchyardDb?: Promise<State> }); // "db" in lib/state/catalogue.ts
 
 async function connect(): Promise<State> {
   const env = getEnv();

@@ -5,11 +5,18 @@ export interface FlowCacheKey {
   version: number;
   /** Distinguishes builds of the same version with different overrides (e.g. a stable JSON of them). */
   variant?: string;
+  /** Not part of the identity: the chatflow's owner, whose role decided which credentials resolved. */
+  ownerId?: string | null;
 }
+
+/** Given to a build: it reports each credential it resolves, before resolving it. */
+export type UsesCredential = (credentialId: string) => void;
 
 interface Entry {
   chatflowId: string;
   version: number;
+  ownerId: string | null;
+  credentialIds: Set<string>;
   promise: Promise<BuiltFlow>;
 }
 
@@ -17,7 +24,9 @@ interface Entry {
  * Built flows by chatflow id + version (+ variant). A flow is built once: concurrent requests share
  * the same build promise; a failed build is forgotten so the next request tries again; storing a
  * new version evicts the chatflow's older versions; the least recently used entries go beyond
- * `maxEntries`. The only process-wide state of the engine, and only a cache.
+ * `maxEntries`. Each entry remembers the credentials its build resolved and the chatflow's owner,
+ * so a change to either drops exactly the builds it makes stale (the process registers it with
+ * the invalidation bus, see lib/services/flows.ts).
  */
 export class FlowCache {
   private readonly entries = new Map<string, Entry>();
@@ -25,7 +34,7 @@ export class FlowCache {
   constructor(private readonly maxEntries = 200) {}
 
   /** The built flow for `key`, building it with `build` when not cached. */
-  get(key: FlowCacheKey, build: () => Promise<BuiltFlow>): Promise<BuiltFlow> {
+  get(key: FlowCacheKey, build: (usesCredential: UsesCredential) => Promise<BuiltFlow>): Promise<BuiltFlow> {
     const id = `${key.chatflowId}\u0000${key.version}\u0000${key.variant ?? ""}`;
     const hit = this.entries.get(id);
     if (hit) {
@@ -34,8 +43,9 @@ export class FlowCache {
       return hit.promise;
     }
     this.evictOtherVersions(key.chatflowId, key.version);
-    const promise = build();
-    this.entries.set(id, { chatflowId: key.chatflowId, version: key.version, promise });
+    const credentialIds = new Set<string>();
+    const promise = build((credentialId) => void credentialIds.add(credentialId));
+    this.entries.set(id, { chatflowId: key.chatflowId, version: key.version, ownerId: key.ownerId ?? null, credentialIds, promise });
     promise.catch(() => {
       if (this.entries.get(id)?.promise === promise) this.entries.delete(id);
     });
@@ -43,12 +53,22 @@ export class FlowCache {
     return promise;
   }
 
-  /** Forgets every build of a chatflow (e.g. when it is deleted or a credential changes). */
+  /** Forgets every build of a chatflow (saved or deleted). */
   invalidate(chatflowId: string): void {
-    for (const [id, e] of this.entries) if (e.chatflowId === chatflowId) this.entries.delete(id);
+    this.dropWhere((e) => e.chatflowId === chatflowId);
   }
 
-  /** Forgets every build: built flows hold decrypted credentials, so a credential change clears them. */
+  /** Forgets every build that resolved this credential (rotated, re-shared, transferred or deleted). */
+  invalidateCredential(credentialId: string): void {
+    this.dropWhere((e) => e.credentialIds.has(credentialId));
+  }
+
+  /** Forgets every build of the chatflows this user owns (role changed, user deleted). */
+  invalidateOwner(ownerId: string): void {
+    this.dropWhere((e) => e.ownerId === ownerId);
+  }
+
+  /** Forgets every build. */
   clear(): void {
     this.entries.clear();
   }
@@ -58,7 +78,11 @@ export class FlowCache {
     return this.entries.size;
   }
 
+  private dropWhere(match: (e: Entry) => boolean): void {
+    for (const [id, e] of this.entries) if (match(e)) this.entries.delete(id);
+  }
+
   private evictOtherVersions(chatflowId: string, version: number): void {
-    for (const [id, e] of this.entries) if (e.chatflowId === chatflowId && e.version !== version) this.entries.delete(id);
+    this.dropWhere((e) => e.chatflowId === chatflowId && e.version !== version);
   }
 }

@@ -1,6 +1,6 @@
 /** The flow engine's public API (server side). Pure: no Prisma, no Request/Response. */
 export { buildFlow, buildNodes } from "./build";
-export { FlowCache, type FlowCacheKey } from "./cache";
+export { FlowCache, type FlowCacheKey, type UsesCredential } from "./cache";
 export { getEndingNode, topologicalOrder } from "./graph-order";
 export { applyOverrides, RESERVED_OVERRIDE_KEYS } from "./overrides";
 export { validateGraph, type GraphProblem } from "./validate";

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { processState } from "../state";
 
 /**
  * Files kept under `<DATA_DIR>/uploads/<chatflowId>/`: named by the SHA-256 of their content, so an
@@ -49,8 +50,8 @@ export async function removeChatflowFiles(dataDir: string, chatflowId: string): 
   await fs.rm(full, { recursive: true, force: true }).catch((err) => console.warn(`[switchyard] could not remove uploads of ${chatflowId}:`, err));
 }
 
-const holder = globalThis as unknown as { __switchyardUploadLocks?: Map<string, Promise<unknown>> };
-const locks = (holder.__switchyardUploadLocks ??= new Map());
+// "uploadLocks" in lib/state/catalogue.ts.
+const locks = processState("uploadLocks", () => new Map<string, Promise<unknown>>());
 
 /**
  * Runs `fn` alone for this chatflow's stored files. Storing a file and recording the message that

@@ -3,7 +3,7 @@ import { countExistingChatflows, findApiKeyById, insertApiKey, listApiKeys, revo
 import { generateApiKey } from "../security/api-keys";
 import type { Caller } from "../auth/caller";
 import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../auth/permissions";
-import { apiKeyCache } from "../auth/key-cache";
+import { publishChange } from "../state";
 import type { CreateApiKeyInput } from "../schemas/api-key";
 
 type ListedKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
@@ -46,7 +46,7 @@ export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
     name: input.name, prefix, keyHash, permissions: [...new Set(input.permissions)],
     allChatflows: chatflowIds.length === 0, chatflowIds, createdById: ownerId,
   });
-  apiKeyCache.delete(prefix); // a cached miss for this prefix must not hide the new key
+  await publishChange({ type: "apiKey.created", apiKeyId: row.id, prefix }); // a cached miss must not hide it
   return { ...toApiKeyDto(row), key };
 }
 
@@ -55,6 +55,6 @@ export async function revokeApiKey(id: string, caller: Caller) {
   const row = await findApiKeyById({ id });
   if (!row || !mayAct(caller, "apikey.revoke", row.createdById)) throw new AppError("not_found", `API key ${id} not found.`);
   await revokeApiKeyById({ id });
-  apiKeyCache.delete(row.prefix);
+  await publishChange({ type: "apiKey.revoked", apiKeyId: id, prefix: row.prefix });
   return toApiKeyDto((await findApiKeyById({ id }))!);
 }

@@ -7,16 +7,22 @@ import { findUserById } from "../db/queries/users";
 import type { Caller } from "../auth/caller";
 import { actingUserId, assertChatflowInScope, assertMay, chatflowScope, mayAct, ownerFilter, type Action } from "../auth/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
-import { TtlCache } from "../ttl-cache";
+import { on, processState, publishChange, stateBus, TtlCache } from "../state";
 import { assertMayUseCredentials } from "./credentials";
-import { flowCache } from "./flows";
 import { removeChatflowUploads } from "./chatflow-files";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
 
-const holder = globalThis as unknown as { __switchyardChatflows?: TtlCache<Chatflow | null> };
-/** Chatflow rows for the prediction path; saves and deletes in this process clear their entry. */
-const chatflowCache = (holder.__switchyardChatflows ??= new TtlCache<Chatflow | null>(2_000));
+/** Chatflow rows for the prediction path ("chatflowRows" in lib/state/catalogue.ts). */
+const chatflowCache = processState("chatflowRows", () => {
+  const cache = new TtlCache<Chatflow | null>(2_000);
+  stateBus().subscribe(on({
+    "chatflow.saved": (e) => cache.delete(e.chatflowId),
+    "chatflow.deleted": (e) => cache.delete(e.chatflowId),
+    "user.deleted": () => cache.clear(), // their chatflows changed owner
+  }));
+  return cache;
+});
 
 /** Like getChatflowOrThrow, but served from a short-lived cache (the prediction hot path). */
 export async function getChatflowForRun(id: string): Promise<Chatflow> {
@@ -107,7 +113,7 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
   const owner = await transferTarget(ownerId, caller);
   await assertMayUseCredentials(caller, fields.graph, fields.speechToText);
   const row = await updateChatflowRow({ id, data: { ...toColumns(fields), ...owner } as never, expectedVersion });
-  chatflowCache.delete(id);
+  await publishChange({ type: "chatflow.saved", chatflowId: id });
   if (row) return toChatflowDto(row);
   if (expectedVersion !== undefined) {
     const latest = await findChatflowById({ id });
@@ -124,8 +130,7 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
 export async function deleteChatflow(id: string, caller: Caller) {
   await getChatflowOrThrow(id, caller, "chatflow.delete");
   await deleteChatflowById({ id });
-  chatflowCache.delete(id);
-  flowCache.invalidate(id);
+  await publishChange({ type: "chatflow.deleted", chatflowId: id });
   await removeChatflowUploads(id);
   return { deleted: true, id };
 }

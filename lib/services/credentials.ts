@@ -7,7 +7,7 @@ import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "../schemas/credential";
-import { flowCache } from "./flows";
+import { publishChange } from "../state";
 
 const listed = {
   id: true, name: true, type: true, ownerId: true, sharedWithBuilders: true, createdAt: true, updatedAt: true,
@@ -82,7 +82,7 @@ export async function updateCredential(id: string, input: CredentialUpdate, call
     select: listed,
   });
   // Built flows hold the decrypted values: a rotated key must be used from the next request on.
-  flowCache.clear();
+  await publishChange({ type: "credential.updated", credentialId: id });
   return updated;
 }
 
@@ -90,7 +90,7 @@ export async function updateCredential(id: string, input: CredentialUpdate, call
 export async function deleteCredential(id: string, caller: Caller) {
   await getEditableOrThrow(id, caller, "credential.delete");
   await (await getDb()).credential.deleteMany({ where: { id } });
-  flowCache.clear();
+  await publishChange({ type: "credential.deleted", credentialId: id });
   return { deleted: true, id };
 }
 

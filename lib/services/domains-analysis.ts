@@ -10,6 +10,7 @@ import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody }
 import { getChatflowOrThrow } from "./chatflows";
 import { preparePrediction } from "./predictions";
 import { storableJson, storableText } from "../db/storable-text";
+import { processState } from "../state";
 
 /** One domain to analyse; plain JSON so a queue in another process could carry it. */
 export type AnalyseDomainJob = { domainId: string; runId: string; chatflowId: string; caller: Caller };
@@ -89,20 +90,19 @@ export const analyseDomainJob: JobDefinition<AnalyseDomainJob> = {
 /** The queue domain analyses run on. */
 export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
 
-// Once per process (kept on globalThis so dev reloads do not repeat it while jobs run).
-const recovery = globalThis as unknown as { __switchyardAnalysisRecovery?: Promise<number> };
-
 /**
  * The in-process queue forgets its jobs when the process stops: the first time this process
  * touches analyses, domains left queued or running by an earlier process are marked failed
- * (retryable). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
+ * (retryable). Once per process ("analysisRecovery" in lib/state/catalogue.ts: dev reloads do not
+ * repeat it while jobs run). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
  */
 export function recoverInterruptedAnalyses(): Promise<number> {
-  recovery.__switchyardAnalysisRecovery ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch((err) => {
-    recovery.__switchyardAnalysisRecovery = undefined;
+  const recovery = processState("analysisRecovery", () => ({}) as { done?: Promise<number> });
+  recovery.done ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch((err) => {
+    recovery.done = undefined;
     throw err;
   });
-  return recovery.__switchyardAnalysisRecovery;
+  return recovery.done;
 }
 
 export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {

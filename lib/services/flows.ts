@@ -1,4 +1,6 @@
-import { buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow } from "../flow";
+import {
+  buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow, type UsesCredential,
+} from "../flow";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
@@ -7,10 +9,24 @@ import { resolveCredentialForOwner } from "./credentials";
 import { stableJson } from "../vector/record-manager";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
+import { on, processState, stateBus } from "../state";
 
-const holder = globalThis as unknown as { __switchyardFlows?: FlowCache };
-/** Built flows by chatflow id + version: a save bumps the version, so the next run rebuilds. */
-export const flowCache = (holder.__switchyardFlows ??= new FlowCache());
+/**
+ * Built flows by chatflow id + version (see "builtFlows" in lib/state/catalogue.ts): a saved or
+ * deleted chatflow, a changed credential or a changed owner drops the builds it makes stale.
+ */
+export const flowCache = processState("builtFlows", () => {
+  const cache = new FlowCache();
+  stateBus().subscribe(on({
+    "chatflow.saved": (e) => cache.invalidate(e.chatflowId),
+    "chatflow.deleted": (e) => cache.invalidate(e.chatflowId),
+    "credential.updated": (e) => cache.invalidateCredential(e.credentialId),
+    "credential.deleted": (e) => cache.invalidateCredential(e.credentialId),
+    "user.roleChanged": (e) => cache.invalidateOwner(e.userId),
+    "user.deleted": (e) => cache.invalidateOwner(e.userId),
+  }));
+  return cache;
+});
 
 /** The host of a URL a node names, or a clear 4xx when it is not one. */
 function hostOfNodeUrl(url: string): string {
@@ -25,14 +41,18 @@ function hostOfNodeUrl(url: string): string {
  * What node runtimes may use: credentials, env fallbacks and outbound HTTP behind the guard. Every
  * fetch here follows the operator's policy (lib/security/outbound-policy.ts): naming a host in a
  * node, a request or a fetched spec never makes a private address reachable. Only credentials the
- * chatflow's owner may use resolve (a builder: own or shared; no owner: any).
+ * chatflow's owner may use resolve (a builder: own or shared; no owner: any). `usesCredential` hears
+ * of each credential id before it is resolved (the flow cache drops the build when it changes).
  */
-export function buildContext(chatflowId: string, ownerId: string | null): BuildContext {
+export function buildContext(chatflowId: string, ownerId: string | null, usesCredential?: UsesCredential): BuildContext {
   const env = getEnv();
   const policy = operatorPolicy();
   return {
     chatflowId,
-    resolveCredential: (id) => resolveCredentialForOwner(id, ownerId),
+    resolveCredential: (id) => {
+      usesCredential?.(id);
+      return resolveCredentialForOwner(id, ownerId);
+    },
     env: {
       OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
       OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL, MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
@@ -59,10 +79,11 @@ function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
  */
 export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
   const overrides = nodeOverrides(overrideConfig);
-  const key = { chatflowId: chatflow.id, version: chatflow.version };
-  if (!overrides) return flowCache.get(key, () => buildFlow(chatflow.graph, buildContext(chatflow.id, chatflow.ownerId)));
+  const key = { chatflowId: chatflow.id, version: chatflow.version, ownerId: chatflow.ownerId };
+  const build = (graph: unknown) => (uses: UsesCredential) => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId, uses));
+  if (!overrides) return flowCache.get(key, build(chatflow.graph));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
-  return flowCache.get({ ...key, variant: stableJson(overrides) }, () => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId)));
+  return flowCache.get({ ...key, variant: stableJson(overrides) }, build(graph));
 }
 
 /** Runs the engine's graph checks and reports problems instead of throwing. */

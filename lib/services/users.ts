@@ -5,7 +5,7 @@ import {
   updatePasswordHash, updateUserRole,
 } from "../db/queries/users";
 import { claimUnownedChatflows } from "../db/queries/chatflows";
-import { apiKeyCache } from "../auth/key-cache";
+import { publishChange } from "../state";
 import { hashPassword } from "../security/passwords";
 import { isAcceptablePassword, PASSWORD_RULE } from "../schemas/user";
 import type { Role } from "../db/generated/enums";
@@ -61,13 +61,14 @@ export async function listUsersDto() {
 
 /**
  * Changes a user's role. A demoted admin's keys lose what builders may not do from the next
- * request on (the key cache holds the owner's role, so it is cleared). An admin cannot demote themself.
+ * request on, and their chatflows rebuild with the credentials the new role may use (the key and
+ * flow caches drop what was checked against the old role). An admin cannot demote themself.
  */
 export async function changeUserRole(id: string, role: Role, actingUserId: string) {
   if (id === actingUserId) throw new AppError("bad_request", "You cannot change your own role.");
   if (!(await findUserById({ id }))) throw new AppError("not_found", `User ${id} not found.`);
   const user = await updateUserRole({ id, role });
-  apiKeyCache.clear();
+  await publishChange({ type: "user.roleChanged", userId: id });
   await endSessions(id); // the studio was rendered for the old role: sign in again
   return user;
 }
@@ -80,7 +81,7 @@ export async function deleteUser(id: string, actingUserId: string) {
   if (id === actingUserId) throw new AppError("bad_request", "You cannot delete your own account.");
   const { count } = await deleteUserTransferringOwned({ id, heirId: actingUserId });
   if (!count) throw new AppError("not_found", `User ${id} not found.`);
-  apiKeyCache.clear();
+  await publishChange({ type: "user.deleted", userId: id });
   return { deleted: true, id };
 }
 

@@ -9,6 +9,7 @@ import * as runById from "../../app/api/v1/domains/runs/[id]/route";
 import * as runs from "../../app/api/v1/domains/runs/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
+import { forgetProcessState } from "../../lib/state";
 import { readExampleFlows } from "../../lib/services/examples";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
@@ -151,7 +152,7 @@ describe("after a restart", () => {
     const run = await db.domainAnalysisRun.create({ data: { chatflowId: flowId, total: 2, status: "running" } });
     await db.domain.updateMany({ where: { name: { in: ["plain.example.org", "new-one.example.com"] } }, data: { analysisStatus: "running", analysisRunId: run.id } });
     // A new process: the in-memory queue is empty and recovery has not run yet.
-    delete (globalThis as { __switchyardAnalysisRecovery?: unknown }).__switchyardAnalysisRecovery;
+    forgetProcessState("analysisRecovery");
     const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });
     expect(failed.json.data.map((d: any) => [d.name, d.analysisError])).toEqual([
       ["new-one.example.com", "Interrupted by a server restart: analyse again."],

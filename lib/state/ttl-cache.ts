@@ -1,7 +1,7 @@
 /**
  * A small in-process cache with a time-to-live, for hot reads on the prediction path (API keys,
- * chatflow rows). Writers in this process delete entries at once; other processes (queue mode)
- * see a change after at most `ttlMs`.
+ * chatflow rows). Events on the invalidation bus delete entries at once (see lib/state); the TTL
+ * is the backstop: other processes (queue mode) see a change after at most `ttlMs`.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
@@ -22,6 +22,11 @@ export class TtlCache<V> {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Deletes every entry whose value matches (e.g. the keys of one owner). */
+  deleteWhere(match: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (match(entry.value)) this.entries.delete(key);
   }
 
   clear(): void {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { FlowCache } from "./cache";
+import type { BuiltFlow } from "./types";
+
+const fakeFlow = (id: string) => ({ chatflowId: id, endingNodeId: "end", allowsImages: false, run: async () => ({ text: "", usedTools: [] }) }) as BuiltFlow;
+
+/** A cache with flow f1 (credential c1, owner u1), f2 (c1 and c2, owner u2), f3 (nothing, no owner). */
+async function filled() {
+  const cache = new FlowCache();
+  let builds = 0;
+  const build = (id: string, creds: string[]) => async (uses: (c: string) => void) => {
+    builds += 1;
+    creds.forEach(uses);
+    return fakeFlow(id);
+  };
+  const specs = { f1: { creds: ["c1"], ownerId: "u1" }, f2: { creds: ["c1", "c2"], ownerId: "u2" }, f3: { creds: [], ownerId: null } };
+  const getAll = () => Promise.all(Object.entries(specs).map(([id, s]) => cache.get({ chatflowId: id, version: 1, ownerId: s.ownerId }, build(id, s.creds))));
+  await getAll();
+  return { cache, getAll, builds: () => builds };
+}
+
+describe("FlowCache invalidation", () => {
+  it("a credential change drops exactly the builds that resolved it", async () => {
+    const { cache, getAll, builds } = await filled();
+    cache.invalidateCredential("c2");
+    expect(cache.size).toBe(2);
+    await getAll();
+    expect(builds()).toBe(4);
+    cache.invalidateCredential("c1");
+    expect(cache.size).toBe(1);
+    cache.invalidateCredential("unknown");
+    expect(cache.size).toBe(1);
+  });
+
+  it("an owner change drops the builds of their chatflows; a chatflow change drops its own", async () => {
+    const { cache } = await filled();
+    cache.invalidateOwner("u1");
+    expect(cache.size).toBe(2);
+    cache.invalidate("f3");
+    expect(cache.size).toBe(1);
+  });
+
+  it("a credential reported during a build still in flight is tracked", async () => {
+    const cache = new FlowCache();
+    let finish!: () => void;
+    const pending = cache.get({ chatflowId: "f", version: 1 }, async (uses) => {
+      uses("c1");
+      await new Promise<void>((r) => (finish = r));
+      return fakeFlow("f");
+    });
+    cache.invalidateCredential("c1");
+    expect(cache.size).toBe(0);
+    finish();
+    await pending;
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Every piece of state a server process keeps between requests, in one list: where it lives, what
+ * it holds, and how it is kept fresh. Everything here is per process; what must hold across
+ * processes lives in the database. A new singleton gets an entry here and its slot from
+ * `processState(name, create)` (registry.ts), never its own `globalThis` property.
+ *
+ * Caches are only caches: an event on the invalidation bus (bus.ts, events.ts) drops an entry the
+ * moment a service changes what it was made from; the TTLs and size caps stay as the backstop
+ * (and bound staleness in other processes until the bus crosses processes).
+ */
+export const PROCESS_STATE = {
+  bus: {
+    home: "lib/state/index.ts",
+    holds: "The invalidation bus of this process (subscribers of the caches below).",
+    freshness: "-",
+  },
+  builtFlows: {
+    home: "lib/services/flows.ts (FlowCache, lib/flow/cache.ts)",
+    holds: "Built flows by chatflow id + version (+ request overrides). They hold decrypted credential values.",
+    freshness:
+      "chatflow.saved/deleted drop the chatflow's builds; credential.updated/deleted drop every build that resolved the " +
+      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Backstop: a save bumps the version; at most 200 builds (LRU).",
+  },
+  chatflowRows: {
+    home: "lib/services/chatflows.ts",
+    holds: "Chatflow rows for the prediction path (TtlCache).",
+    freshness: "chatflow.saved/deleted drop the row; user.deleted drops all (owners moved). Backstop: 2 s TTL.",
+  },
+  apiKeys: {
+    home: "lib/auth/key-cache.ts",
+    holds: "API key rows with their owner's role by prefix, and misses (TtlCache).",
+    freshness: "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: 5 s TTL.",
+  },
+  rateLimits: {
+    home: "lib/http/rate-limit.ts (moving to lib/access), globalThis.__switchyardLimiter",
+    holds: "Fixed-window counters of the rate limits (not a cache: nothing to invalidate).",
+    freshness: "Windows expire. Per process: N processes allow N times the limit until a shared store backs it.",
+    global: "__switchyardLimiter",
+  },
+  jobQueues: {
+    home: "lib/jobs/index.ts",
+    holds: "The in-process job queues by job name (domain analysis).",
+    freshness: "-. Jobs are lost with the process (see analysisRecovery).",
+  },
+  analysisRecovery: {
+    home: "lib/services/domains-analysis.ts",
+    holds: "The once-per-process marking of analyses an earlier process left queued or running.",
+    freshness: "Runs once; forgotten when it fails so the next use retries.",
+  },
+  uploadLocks: {
+    home: "lib/security/stored-files.ts",
+    holds: "Per-chatflow locks serialising writes and removals of stored upload files.",
+    freshness: "A lock is dropped when its last holder finishes. Per process only (see withUploadsLock).",
+  },
+  db: {
+    home: "lib/db/client.ts",
+    holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",
+    freshness: "closeDb() forgets it; the next getDb() connects again.",
+  },
+} as const satisfies Record<string, { home: string; holds: string; freshness: string; global?: string }>;
+
+export type ProcessStateName = keyof typeof PROCESS_STATE;
