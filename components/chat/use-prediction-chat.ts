@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import type { GraphProblem } from "@/lib/flow/validate";
+import { toGraphProblem, type GraphProblem } from "@/lib/schemas/problems";
 import { readEventStream, type PredictionEvent } from "./sse";
 import type { ChatMessage, SourceDocument, UsedTool } from "./types";
 import { streamErrorMessage } from "@/lib/schemas/stream-error";
@@ -60,7 +60,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         const body = await res.json().catch(() => undefined);
         if (!res.ok) {
           const err = body?.error ?? { message: `The server answered ${res.status}.` };
-          if (Array.isArray(err.details)) onServerProblems(err.details.filter((d: GraphProblem) => d && typeof d.message === "string"));
+          if (Array.isArray(err.details)) onServerProblems(err.details.map(toGraphProblem).filter((p: GraphProblem | undefined) => p !== undefined));
           patchLast((m) => ({ ...m, error: err.message ?? `The server answered ${res.status}.` }));
         } else {
           session.current = { chatId: body.chatId, sessionId: body.sessionId };
