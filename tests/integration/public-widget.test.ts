@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseInline, parseMarkdown, safeHref } from "../../widget/markdown";
-import { createSseReader, type StreamEvent } from "../../widget/sse";
+import { createEventReader as createSseReader, type StreamEvent } from "../../lib/client/sse-parser";
 
 // The widget's pure parts (no DOM). Its rendering, streaming and storage run in Chromium in
 // e2e/widget.spec.ts.
