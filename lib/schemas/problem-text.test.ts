@@ -79,6 +79,10 @@ describe("problems over the wire", () => {
   it("reads an API detail back as the same problem, and an uncoded detail as code other", () => {
     for (const [p] of samples) expect(toGraphProblem(JSON.parse(JSON.stringify(problemDetail(p))))).toEqual(p);
     expect(toGraphProblem({ nodeId: "m", message: "boom" })).toEqual({ code: "other", nodeId: "m", params: { message: "boom" } });
+    // A code this browser does not know yet (a newer server) still shows the server's sentence.
+    expect(toGraphProblem({ code: "node_too_new", nodeId: "m", params: {}, message: "Node m is too new." })).toEqual({
+      code: "other", nodeId: "m", params: { message: "Node m is too new." },
+    });
     expect(toGraphProblem({ field: "body.name" })).toBeUndefined();
     expect(toGraphProblem({ code: "cycle", params: {} })).toBeUndefined();
   });
