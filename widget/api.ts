@@ -1,4 +1,4 @@
-import { createSseReader, type StreamEvent } from "./sse";
+import { PredictionRefused, PredictionUnreachable, streamPrediction as streamPredictionOnce, type StreamEvent } from "../lib/client/prediction-stream";
 import type { PublicConfig, Upload } from "./types";
 
 /** A refusal or failure with a message meant for the visitor. */
@@ -13,17 +13,21 @@ export class WidgetError extends Error {
 
 const base = (apiHost: string) => apiHost.replace(/\/+$/, "");
 
-async function errorFrom(res: Response): Promise<WidgetError> {
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  const server = body?.error?.message;
-  if (res.status === 429) {
-    const wait = Number(res.headers.get("retry-after"));
+/** The visitor's words for a refusal: its status, the server's message and a 429's Retry-After. */
+function refusal(status: number, server: string | undefined, retryAfter: string | null): WidgetError {
+  if (status === 429) {
+    const wait = Number(retryAfter);
     return new WidgetError(`Too many messages right now. Try again in ${wait > 0 ? `${wait} s` : "a moment"}.`, 429);
   }
-  if (res.status === 403) return new WidgetError(server ?? "This website is not allowed to use this chatbot.", 403);
-  if (res.status === 404) return new WidgetError("This chatbot is not available.", 404);
-  if (res.status >= 500) return new WidgetError(server ?? "The chatbot had a problem answering. Please try again.", res.status);
-  return new WidgetError(server ?? `The request failed (HTTP ${res.status}).`, res.status);
+  if (status === 403) return new WidgetError(server ?? "This website is not allowed to use this chatbot.", 403);
+  if (status === 404) return new WidgetError("This chatbot is not available.", 404);
+  if (status >= 500) return new WidgetError(server ?? "The chatbot had a problem answering. Please try again.", status);
+  return new WidgetError(server ?? `The request failed (HTTP ${status}).`, status);
+}
+
+async function errorFrom(res: Response): Promise<WidgetError> {
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  return refusal(res.status, body?.error?.message, res.headers.get("retry-after"));
 }
 
 // A browser reports a CORS refusal and a dead server alike: as a failed fetch with no status.
@@ -62,35 +66,16 @@ export async function streamPrediction(
 ): Promise<void> {
   const body = {
     question: req.question,
-    streaming: true,
     chatId: req.chatId,
     overrideConfig: { ...req.overrideConfig, sessionId: req.chatId },
     ...(req.uploads?.length ? { uploads: req.uploads } : {}),
   };
-  let res: Response;
+  const url = `${base(apiHost)}/api/v1/prediction/${encodeURIComponent(chatflowId)}`;
   try {
-    res = await fetch(`${base(apiHost)}/api/v1/prediction/${encodeURIComponent(chatflowId)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal,
-    });
+    await streamPredictionOnce({ url, body, onEvent, signal });
   } catch (e) {
-    if (signal.aborted) throw e;
-    throw unreachable();
+    if (e instanceof PredictionUnreachable) throw unreachable();
+    if (e instanceof PredictionRefused) throw refusal(e.status, e.error?.message, e.retryAfter);
+    throw e;
   }
-  if (!res.ok) throw await errorFrom(res);
-  if (!res.headers.get("content-type")?.includes("text/event-stream") || !res.body) {
-    const json = (await res.json()) as { text?: string };
-    onEvent({ event: "token", data: json.text ?? "" });
-    return onEvent({ event: "end", data: "[DONE]" });
-  }
-  const reader = createSseReader(onEvent);
-  const stream = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await stream.read();
-    if (done) break;
-    reader.push(value);
-  }
-  reader.end();
 }

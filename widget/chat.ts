@@ -1,5 +1,6 @@
 import { streamPrediction, WidgetError } from "./api";
-import type { StreamEvent } from "./sse";
+import type { StreamEvent } from "../lib/client/prediction-stream";
+import type { PredictionMetadata } from "../lib/schemas/prediction-stream";
 import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
 import { streamErrorMessage } from "../lib/schemas/stream-error";
@@ -83,7 +84,7 @@ export class ChatController {
     } else if (e.event === "usedTools" && Array.isArray(e.data)) bot.usedTools = e.data as UsedTool[];
     else if (e.event === "sourceDocuments" && Array.isArray(e.data)) bot.sourceDocuments = e.data as SourceDocument[];
     else if (e.event === "metadata") {
-      const q = (e.data as { question?: unknown } | null)?.question;
+      const q = (e.data as Partial<PredictionMetadata> | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;
     } else if (e.event === "error") bot.error = streamErrorMessage(e.data, "The chatbot failed to answer.");
     else return;

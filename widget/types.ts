@@ -1,6 +1,9 @@
 // The server's types, not copies: type-only imports are erased, so nothing of lib/ is bundled.
 import type { WidgetTheme } from "../lib/schemas/chatflow";
+import type { SourceDocument, UsedTool } from "../lib/schemas/prediction-stream";
 export type { WidgetTheme };
+/** What the prediction stream's `usedTools` and `sourceDocuments` events carry. */
+export type { SourceDocument, UsedTool };
 /** GET /api/v1/public-chatbotConfig/{id}. */
 export type { PublicChatbotConfig as PublicConfig } from "../lib/services/public-chatbot";
 
@@ -22,16 +25,6 @@ export interface WidgetOptions {
 }
 
 
-export interface UsedTool {
-  tool: string;
-  toolInput: unknown;
-  toolOutput: unknown;
-}
-
-export interface SourceDocument {
-  pageContent?: string;
-  metadata?: Record<string, unknown>;
-}
 
 /** An upload as the prediction endpoint takes it. */
 export interface Upload {

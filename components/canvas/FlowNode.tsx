@@ -2,7 +2,7 @@
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, useCallback, useState } from "react";
-import { problemsKey, withoutInputName, type NodeProblem } from "@/lib/canvas/problems";
+import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
 import { getDefinition } from "@/lib/nodes/registry";
@@ -28,7 +28,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const style = categoryStyle[def.category];
   const errorFor = (name: string) => {
     const found = problems?.find((p) => p.input === name);
-    return found && withoutInputName(found.message);
+    return found?.fieldMessage;
   };
   const params = paramInputs(def);
   const main = params.filter((p) => !p.additional);

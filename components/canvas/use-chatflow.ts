@@ -2,16 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import type { Graph } from "@/lib/schemas/graph";
+import type { ChatflowResponse, updateChatflowSchema } from "@/lib/schemas/chatflow";
+import type { z } from "zod";
 
-export type Chatflow = {
-  id: string; name: string; description: string; version: number; graph: unknown; isPublic: boolean;
-  allowedOrigins: string[]; rateLimit: { max: number; windowSec: number } | null; overrideAllowList: string[];
-  chatbotConfig: Record<string, unknown>; updatedAt: string;
-};
-export type ChatflowUpdate = Partial<Pick<Chatflow, "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">> & {
-  graph?: Graph; expectedVersion?: number;
-};
+/** A chatflow as the API answers it (inferred from lib/schemas/chatflow.ts, not copied). */
+export type Chatflow = ChatflowResponse;
+/** The fields the editor saves (a PUT body of lib/schemas/chatflow.ts). */
+export type ChatflowUpdate = Pick<z.input<typeof updateChatflowSchema>,
+  "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList" | "graph" | "expectedVersion">;
 
 export const chatflowKey = (id: string) => ["chatflow", id] as const;
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { GraphProblem } from "@/lib/flow/validate";
+import type { GraphProblem } from "@/lib/schemas/problems";
 import { MessageView } from "./MessageView";
 import { usePredictionChat } from "./use-prediction-chat";
 

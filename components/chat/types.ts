@@ -1,5 +1,7 @@
-export type UsedTool = { tool: string; toolInput: unknown; toolOutput: unknown };
-export type SourceDocument = { pageContent: string; metadata?: Record<string, unknown> };
+import type { SourceDocument, UsedTool } from "@/lib/schemas/prediction-stream";
+
+/** What the prediction stream's `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
+export type { SourceDocument, UsedTool };
 export type ChatMessage = {
   id: number;
   role: "user" | "bot";

@@ -1,12 +1,18 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import type { GraphProblem } from "@/lib/flow/validate";
-import { readEventStream, type PredictionEvent } from "./sse";
-import type { ChatMessage, SourceDocument, UsedTool } from "./types";
+import { PredictionRefused, streamPrediction, type StreamEvent } from "@/lib/client/prediction-stream";
+import { readPredictionEvent } from "@/lib/schemas/prediction-stream";
+import { toGraphProblem, type GraphProblem } from "@/lib/schemas/problems";
+import type { ChatMessage } from "./types";
 import { streamErrorMessage } from "@/lib/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
+
+/** The graph problems an error's details list (a refused run of an invalid flow). */
+function problemsOf(details: unknown): GraphProblem[] {
+  return Array.isArray(details) ? details.map(toGraphProblem).filter((p) => p !== undefined) : [];
+}
 
 /**
  * Chats with a saved chatflow over the streaming prediction API (studio session cookie; the server
@@ -21,22 +27,21 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
 
   const patchLast = (fn: (m: ChatMessage) => ChatMessage) => setMessages((ms) => [...ms.slice(0, -1), fn(ms[ms.length - 1])]);
 
-  const onEvent = useCallback((e: PredictionEvent) => {
-    switch (e.event) {
+  const onEvent = useCallback((raw: StreamEvent) => {
+    const e = readPredictionEvent(raw);
+    switch (e?.event) {
       case "token":
-        if (typeof e.data === "string") patchLast((m) => ({ ...m, text: m.text + e.data }));
+        patchLast((m) => ({ ...m, text: m.text + e.data }));
         break;
       case "usedTools":
-        patchLast((m) => ({ ...m, usedTools: e.data as UsedTool[] }));
+        patchLast((m) => ({ ...m, usedTools: e.data }));
         break;
       case "sourceDocuments":
-        patchLast((m) => ({ ...m, sourceDocuments: e.data as SourceDocument[] }));
+        patchLast((m) => ({ ...m, sourceDocuments: e.data }));
         break;
-      case "metadata": {
-        const d = e.data as Session;
-        session.current = { chatId: d.chatId ?? session.current.chatId, sessionId: d.sessionId ?? session.current.sessionId };
+      case "metadata":
+        session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
         break;
-      }
       case "error":
         patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
         break;
@@ -50,27 +55,17 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
     setMessages((ms) => [...ms, { id: nextId.current++, role: "user", text: question }, { id: nextId.current++, role: "bot", text: "", streaming: true }]);
     const { chatId, sessionId } = session.current;
     try {
-      const res = await fetch(`/api/v1/prediction/${chatflowId}`, {
-        method: "POST", signal: controller.signal, credentials: "same-origin",
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        body: JSON.stringify({ question, streaming: true, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} }),
+      await streamPrediction({
+        url: `/api/v1/prediction/${chatflowId}`, signal: controller.signal, onEvent,
+        body: { question, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },
       });
-      const type = res.headers.get("content-type") ?? "";
-      if (!res.ok || type.includes("application/json")) {
-        const body = await res.json().catch(() => undefined);
-        if (!res.ok) {
-          const err = body?.error ?? { message: `The server answered ${res.status}.` };
-          if (Array.isArray(err.details)) onServerProblems(err.details.filter((d: GraphProblem) => d && typeof d.message === "string"));
-          patchLast((m) => ({ ...m, error: err.message ?? `The server answered ${res.status}.` }));
-        } else {
-          session.current = { chatId: body.chatId, sessionId: body.sessionId };
-          patchLast((m) => ({ ...m, text: body.text ?? "", usedTools: body.usedTools, sourceDocuments: body.sourceDocuments }));
-        }
-      } else if (res.body) {
-        await readEventStream(res.body, onEvent);
-      }
     } catch (err) {
-      if ((err as Error).name !== "AbortError") patchLast((m) => ({ ...m, error: `Could not reach the server: ${(err as Error).message}` }));
+      if (err instanceof PredictionRefused) {
+        if (Array.isArray(err.error?.details)) onServerProblems(problemsOf(err.error.details));
+        patchLast((m) => ({ ...m, error: err.message }));
+      } else if ((err as Error).name !== "AbortError") {
+        patchLast((m) => ({ ...m, error: `Could not reach the server: ${(err as Error).message}` }));
+      }
     } finally {
       if (abort.current === controller) abort.current = null;
       setBusy(false);

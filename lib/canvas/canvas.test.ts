@@ -7,6 +7,8 @@ import { createEditorStore } from "./editor-store";
 import { editorToGraph, graphToEditor } from "./graph-convert";
 import { exportFileText, parseImportFile } from "./import-export";
 import { autoLayout } from "./layout";
+import { toGraphProblem, type GraphProblem } from "@/lib/schemas/problems";
+import { groupProblems } from "./problems";
 import type { EditorEdge, EditorNode } from "./types";
 
 const n = (id: string, defName: string, x = 0): EditorNode => ({ id, type: "flowNode", position: { x, y: 0 }, data: { defName, inputs: {} } });
@@ -60,7 +62,10 @@ describe("editor store", () => {
   it("shows the server's graph problems on nodes", () => {
     const store = createEditorStore();
     store.load(nodes, [], true);
-    store.setServerProblems([{ nodeId: "agent", message: 'Node "Tool Agent" (agent): input "Tools" needs a connection (Tool).' }]);
+    // As the prediction API lists it in error.details: the problem's data with its sentence.
+    const detail = { code: "connection_required", nodeId: "agent", input: "tools", params: { label: "Tool Agent", inputLabel: "Tools", accepts: ["Tool"] },
+      message: 'Node "Tool Agent" (agent): input "Tools" needs a connection (Tool).' };
+    store.setServerProblems([toGraphProblem(detail)!]);
     store.validateNow();
     expect(store.getState().problems.byNode.get("agent")?.map((p) => p.message)).toContain('Input "Tools" needs a connection (Tool).');
   });
@@ -100,4 +105,14 @@ it("lays a chain out left to right", () => {
   expect(x("model")).toBeLessThan(x("api"));
   expect(x("api")).toBeLessThan(x("tool"));
   expect(x("tool")).toBeLessThan(x("agent"));
+});
+
+describe("groupProblems", () => {
+  it("shows each problem once per node with its node and field sentences, flow problems apart", () => {
+    const required: GraphProblem = { code: "param_required", nodeId: "prompt", input: "template", params: { label: "Prompt Template", inputLabel: "Template" } };
+    const grouped = groupProblems([required, required, { code: "flow_empty", params: {} }]);
+    expect(grouped.byNode.get("prompt")).toEqual([{ input: "template", message: 'Input "Template" is required.', fieldMessage: "Required." }]);
+    expect(grouped.flow).toEqual(["The flow is empty: add a chain or an agent."]);
+    expect(grouped.count).toBe(3);
+  });
 });

@@ -1,4 +1,4 @@
-import type { GraphProblem } from "@/lib/flow/validate";
+import type { GraphProblem } from "@/lib/schemas/problems";
 import { editorToGraph } from "./graph-convert";
 import { checkpoint, emptyHistory, redo, undo, type History } from "./history";
 import { graphProblems, groupProblems, NO_PROBLEMS, type Problems } from "./problems";

@@ -1,10 +1,15 @@
-import { validateGraph, type GraphProblem } from "@/lib/flow/validate";
+import { validateGraph } from "@/lib/flow/validate";
 import type { Graph } from "@/lib/schemas/graph";
+import { renderProblem } from "@/lib/schemas/problem-text";
+import type { GraphProblem } from "@/lib/schemas/problems";
 
-/** A problem shown on a node: the input it concerns (if any) and a message without the node name. */
+/** A problem shown on a node: the input it concerns (if any) and its sentences for node and field. */
 export interface NodeProblem {
   input?: string;
+  /** Shown on the node: without the node's name. */
   message: string;
+  /** Shown under the input it concerns: without the node's or the input's name. */
+  fieldMessage: string;
 }
 
 export interface Problems {
@@ -23,36 +28,24 @@ export function graphProblems(graph: Graph): GraphProblem[] {
     return [];
   } catch (err) {
     const details = (err as { details?: unknown }).details;
-    return Array.isArray(details) ? (details as GraphProblem[]) : [{ message: err instanceof Error ? err.message : String(err) }];
+    // validateGraph lists coded problems (each with its sentence too, which the canvas re-renders).
+    if (Array.isArray(details)) return details as GraphProblem[];
+    return [{ code: "other", params: { message: err instanceof Error ? err.message : String(err) } }];
   }
 }
 
-/** `Node "Chain Tool" (chainTool_0): input "Tool name" is required.` → `input "Tool name" is required.` */
-export function withoutNodeName(message: string): string {
-  const m = /^Node "[^"]*" \([^)]*\)(?::\s*|\s+)(.+)$/.exec(message);
-  if (!m) return message;
-  return m[1].charAt(0).toUpperCase() + m[1].slice(1);
-}
-
-/** `Input "Tool name" is required.` shown under that field → `Required.` */
-export function withoutInputName(message: string): string {
-  const rest = /^Input "[^"]*"\s+(.+)$/.exec(message)?.[1];
-  if (!rest) return message;
-  if (rest === "is required.") return "Required.";
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
-}
-
-/** Groups problems by node, the ones without a node kept apart. */
+/** Groups problems by node (the same problem once), the ones without a node kept apart. */
 export function groupProblems(problems: GraphProblem[]): Problems {
   const byNode = new Map<string, NodeProblem[]>();
   const flow: string[] = [];
   for (const p of problems) {
     if (!p.nodeId) {
-      flow.push(p.message);
+      flow.push(renderProblem(p));
       continue;
     }
     const list = byNode.get(p.nodeId) ?? [];
-    if (!list.some((x) => x.message === p.message)) list.push({ input: p.input, message: withoutNodeName(p.message) });
+    const shown: NodeProblem = { input: p.input, message: renderProblem(p, "node"), fieldMessage: renderProblem(p, "input") };
+    if (!list.some((x) => x.input === shown.input && x.message === shown.message)) list.push(shown);
     byNode.set(p.nodeId, list);
   }
   return { byNode, flow, count: problems.length };

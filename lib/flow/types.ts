@@ -1,6 +1,7 @@
 import type { ResolvedCredential } from "../security/credential-hosts";
 import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
+import type { SourceDocument, UsedTool } from "../schemas/prediction-stream";
 
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
@@ -69,16 +70,8 @@ export interface RunInput {
   onToken?(token: string): void;
 }
 
-export interface UsedTool {
-  tool: string;
-  toolInput: unknown;
-  toolOutput: string;
-}
-
-export interface SourceDocument {
-  pageContent: string;
-  metadata: Record<string, unknown>;
-}
+/** A tool call and a retrieved document, as the prediction answer carries them (lib/schemas/prediction-stream.ts). */
+export type { SourceDocument, UsedTool };
 
 export interface RunResult {
   text: string;

@@ -22,7 +22,7 @@ function problems(graph: unknown) {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("invalid_graph");
     expect((e as AppError).status).toBe(422);
-    return { message: (e as AppError).message, details: (e as AppError).details as { nodeId?: string; input?: string; message: string }[] };
+    return { message: (e as AppError).message, details: (e as AppError).details as { code: string; nodeId?: string; input?: string; message: string }[] };
   }
   throw new Error("expected the graph to be refused");
 }
@@ -37,7 +37,7 @@ describe("validateGraph", () => {
   it("refuses an unknown node type", () => {
     const g = validGraph();
     g.nodes.push(node("x", "noSuchNode"));
-    expect(problems(g).details).toContainEqual({ nodeId: "x", message: expect.stringContaining('unknown type "noSuchNode"') });
+    expect(problems(g).details).toContainEqual({ code: "unknown_node_type", nodeId: "x", params: { label: "noSuchNode", type: "noSuchNode" }, message: expect.stringContaining('unknown type "noSuchNode"') });
   });
 
   it("refuses a connection between incompatible types, naming node and input", () => {
@@ -45,8 +45,10 @@ describe("validateGraph", () => {
     g.edges[1] = edge("prompt", "prompt", "chain", "model");
     const p = problems(g);
     expect(p.details).toContainEqual({
+      code: "connection_type_mismatch",
       nodeId: "chain",
       input: "model",
+      params: expect.objectContaining({ label: "LLM Chain", inputLabel: "Chat model", source: { id: "prompt", label: "Prompt Template" } }),
       message: expect.stringContaining('input "Chat model" accepts BaseChatModel, but "Prompt Template" (prompt) provides'),
     });
     expect(p.message).toContain('"LLM Chain" (chain)');
@@ -56,7 +58,7 @@ describe("validateGraph", () => {
     const g = validGraph();
     g.nodes.push(node("model2", "chatOpenAICompatible", {}));
     g.edges.push(edge("model2", "chatModel", "chain", "model"));
-    expect(problems(g).details).toContainEqual({ nodeId: "chain", input: "model", message: expect.stringContaining("takes one connection, but has 2") });
+    expect(problems(g).details).toContainEqual({ code: "too_many_connections", nodeId: "chain", input: "model", params: expect.objectContaining({ count: 2 }), message: expect.stringContaining("takes one connection, but has 2") });
   });
 
   it("refuses a missing required anchor and a missing required param", () => {
@@ -64,14 +66,14 @@ describe("validateGraph", () => {
     g.edges.pop();
     g.nodes[1] = node("prompt", "promptTemplate", { template: "" });
     const p = problems(g);
-    expect(p.details).toContainEqual({ nodeId: "chain", input: "prompt", message: expect.stringContaining('"LLM Chain" (chain): input "Prompt" needs a connection') });
-    expect(p.details).toContainEqual({ nodeId: "prompt", input: "template", message: expect.stringContaining('input "Template" is required') });
+    expect(p.details).toContainEqual({ code: "connection_required", nodeId: "chain", input: "prompt", params: expect.any(Object), message: expect.stringContaining('"LLM Chain" (chain): input "Prompt" needs a connection') });
+    expect(p.details).toContainEqual({ code: "param_required", nodeId: "prompt", input: "template", params: { label: "Prompt Template", inputLabel: "Template" }, message: expect.stringContaining('input "Template" is required') });
   });
 
   it("refuses a wrongly typed param value", () => {
     const g = validGraph();
     g.nodes[0] = node("model", "chatOpenAICompatible", { temperature: "hot" }, "My Model");
-    expect(problems(g).details).toContainEqual({ nodeId: "model", input: "temperature", message: expect.stringContaining('"My Model" (model): input "Temperature" is not valid') });
+    expect(problems(g).details).toContainEqual({ code: "param_invalid", nodeId: "model", input: "temperature", params: expect.objectContaining({ label: "My Model", inputLabel: "Temperature" }), message: expect.stringContaining('"My Model" (model): input "Temperature" is not valid') });
   });
 
   it("refuses a cycle", () => {
@@ -94,7 +96,7 @@ describe("validateGraph", () => {
   it("refuses a dangling node", () => {
     const g = validGraph();
     g.nodes.push(node("mem", "bufferMemory", {}, "Old memory"));
-    expect(problems(g).details).toEqual([{ nodeId: "mem", message: 'Node "Old memory" (mem) is not connected to the flow.' }]);
+    expect(problems(g).details).toEqual([{ code: "node_not_connected", nodeId: "mem", params: { label: "Old memory" }, message: 'Node "Old memory" (mem) is not connected to the flow.' }]);
   });
 
   it("refuses two ending nodes", () => {
@@ -108,7 +110,7 @@ describe("validateGraph", () => {
 
   it("refuses an ending node that is not a chain", () => {
     const p = problems({ nodes: [model()], edges: [] });
-    expect(p.details).toEqual([{ nodeId: "model", message: expect.stringContaining("cannot end a flow") }]);
+    expect(p.details).toEqual([{ code: "cannot_end_flow", nodeId: "model", params: { label: "My Model" }, message: expect.stringContaining("cannot end a flow") }]);
   });
 
   it("refuses bad handles and a malformed graph", () => {
@@ -123,6 +125,6 @@ describe("validateGraph", () => {
       nodes: [model(), node("api", "openApiChain", {})],
       edges: [edge("model", "chatModel", "api", "model")],
     };
-    expect(problems(g).details).toEqual([{ nodeId: "api", input: "spec", message: expect.stringContaining('one of "OpenAPI spec (YAML or JSON)"') }]);
+    expect(problems(g).details).toEqual([{ code: "one_of_required", nodeId: "api", input: "spec", params: expect.any(Object), message: expect.stringContaining('one of "OpenAPI spec (YAML or JSON)"') }]);
   });
 });

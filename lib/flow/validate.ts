@@ -4,24 +4,31 @@ import { isRequiredParam, paramFieldSchema } from "../nodes/params";
 import { getDefinition } from "../nodes/registry";
 import { anchorInputs, ENDING_TYPES, paramInputs, type NodeDefinition } from "../nodes/types";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "../schemas/graph";
+import { problemDetail, renderProblem } from "../schemas/problem-text";
+import type { GraphProblem, NodeRef } from "../schemas/problems";
 import { findCycle, nodesReaching, outgoingIds } from "./graph-order";
 
 /**
  * Graph validation, run by the canvas (to show problems) and by the server (before building).
- * Collects every problem instead of stopping at the first, and names node and input in each.
+ * Collects every problem instead of stopping at the first, as data (lib/schemas/problems.ts): a
+ * code, the node and input concerned, and the params its sentence (lib/schemas/problem-text.ts) needs.
  */
 
-export interface GraphProblem {
-  nodeId?: string;
-  input?: string;
-  message: string;
-}
+export type { GraphProblem };
 
 type Defs = Map<string, NodeDefinition>;
 
 /** The name a message uses for a node: its canvas label (or type label) and its id. */
 export function describeNode(node: GraphNode, def?: NodeDefinition): string {
-  return `"${node.data.label || def?.label || node.type}" (${node.id})`;
+  return `"${nodeLabel(node, def)}" (${node.id})`;
+}
+
+function nodeLabel(node: GraphNode, def?: NodeDefinition): string {
+  return node.data.label || def?.label || node.type;
+}
+
+function ref(node: GraphNode, def?: NodeDefinition): NodeRef {
+  return { id: node.id, label: nodeLabel(node, def) };
 }
 
 function inputLabel(def: NodeDefinition, name: string): string {
@@ -35,11 +42,11 @@ function isMissing(v: unknown): boolean {
 function checkNodes(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   const seen = new Set<string>();
   for (const node of graph.nodes) {
-    if (seen.has(node.id)) problems.push({ nodeId: node.id, message: `Node id ${node.id} is used twice.` });
+    if (seen.has(node.id)) problems.push({ code: "duplicate_node_id", nodeId: node.id, params: {} });
     seen.add(node.id);
     const def = getDefinition(node.type);
     if (!def) {
-      problems.push({ nodeId: node.id, message: `Node ${describeNode(node)} has an unknown type "${node.type}".` });
+      problems.push({ code: "unknown_node_type", nodeId: node.id, params: { label: nodeLabel(node), type: node.type } });
       continue;
     }
     defs.set(node.id, def);
@@ -49,18 +56,19 @@ function checkNodes(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
 
 function checkParams(node: GraphNode, def: NodeDefinition, problems: GraphProblem[]): void {
   const values = node.data.inputs;
+  const label = nodeLabel(node, def);
   for (const p of paramInputs(def)) {
-    const where = `Node ${describeNode(node, def)}: input "${p.label}"`;
+    const at = { nodeId: node.id, input: p.name };
     if (isMissing(values[p.name])) {
-      if (isRequiredParam(p)) problems.push({ nodeId: node.id, input: p.name, message: `${where} is required.` });
+      if (isRequiredParam(p)) problems.push({ code: "param_required", ...at, params: { label, inputLabel: p.label } });
       continue;
     }
     const r = paramFieldSchema(p).safeParse(values[p.name]);
-    if (!r.success) problems.push({ nodeId: node.id, input: p.name, message: `${where} is not valid: ${r.error.issues[0].message}.` });
+    if (!r.success) problems.push({ code: "param_invalid", ...at, params: { label, inputLabel: p.label, reason: r.error.issues[0].message } });
   }
   if (def.requiresOneOf && def.requiresOneOf.every((name) => isMissing(values[name]))) {
-    const labels = def.requiresOneOf.map((n) => `"${inputLabel(def, n)}"`).join(", ");
-    problems.push({ nodeId: node.id, input: def.requiresOneOf[0], message: `Node ${describeNode(node, def)}: one of ${labels} is required.` });
+    const inputLabels = def.requiresOneOf.map((n) => inputLabel(def, n));
+    problems.push({ code: "one_of_required", nodeId: node.id, input: def.requiresOneOf[0], params: { label, inputLabels } });
   }
 }
 
@@ -69,7 +77,7 @@ function checkEdge(edge: GraphEdge, byId: Map<string, GraphNode>, defs: Defs, pr
   const source = byId.get(edge.source);
   const target = byId.get(edge.target);
   if (!source || !target) {
-    problems.push({ nodeId: source ? edge.target : edge.source, message: `Edge ${edge.id} connects a node that does not exist.` });
+    problems.push({ code: "edge_missing_node", nodeId: source ? edge.target : edge.source, params: { edgeId: edge.id } });
     return undefined;
   }
   const sDef = defs.get(source.id);
@@ -78,15 +86,18 @@ function checkEdge(edge: GraphEdge, byId: Map<string, GraphNode>, defs: Defs, pr
   const output = sDef.outputs.find((o) => handleId(source.id, o.name, "out") === edge.sourceHandle);
   const input = anchorInputs(tDef).find((i) => handleId(target.id, i.name, "in") === edge.targetHandle);
   if (!output || !input) {
-    const which = output ? `input handle "${edge.targetHandle}"` : `output handle "${edge.sourceHandle}"`;
-    problems.push({ nodeId: output ? target.id : source.id, message: `Edge ${edge.id} uses an unknown ${which}.` });
+    const params = output
+      ? { edgeId: edge.id, side: "input" as const, handle: edge.targetHandle }
+      : { edgeId: edge.id, side: "output" as const, handle: edge.sourceHandle };
+    problems.push({ code: "edge_unknown_handle", nodeId: output ? target.id : source.id, params });
     return undefined;
   }
   if (!canConnect(sDef, output.name, tDef, input.name)) {
     problems.push({
+      code: "connection_type_mismatch",
       nodeId: target.id,
       input: input.name,
-      message: `Node ${describeNode(target, tDef)}: input "${input.label}" accepts ${input.accepts.join(" or ")}, but ${describeNode(source, sDef)} provides ${output.types.join(", ")}.`,
+      params: { label: nodeLabel(target, tDef), inputLabel: input.label, accepts: input.accepts, source: ref(source, sDef), provides: output.types },
     });
     return undefined;
   }
@@ -104,16 +115,17 @@ function checkAnchors(graph: Graph, defs: Defs, problems: GraphProblem[]): void 
     const def = defs.get(node.id);
     for (const a of def ? anchorInputs(def) : []) {
       const n = counts.get(`${node.id}:${a.name}`) ?? 0;
-      const where = `Node ${describeNode(node, def)}: input "${a.label}"`;
-      if (n === 0 && !a.optional) problems.push({ nodeId: node.id, input: a.name, message: `${where} needs a connection (${a.accepts.join(" or ")}).` });
-      if (n > 1 && !a.list) problems.push({ nodeId: node.id, input: a.name, message: `${where} takes one connection, but has ${n}.` });
+      const at = { nodeId: node.id, input: a.name };
+      const names = { label: nodeLabel(node, def), inputLabel: a.label };
+      if (n === 0 && !a.optional) problems.push({ code: "connection_required", ...at, params: { ...names, accepts: a.accepts } });
+      if (n > 1 && !a.list) problems.push({ code: "too_many_connections", ...at, params: { ...names, count: n } });
     }
   }
 }
 
 function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   if (graph.nodes.length === 0) {
-    problems.push({ message: "The flow is empty: add a chain or an agent." });
+    problems.push({ code: "flow_empty", params: {} });
     return;
   }
   const out = outgoingIds(graph);
@@ -121,12 +133,12 @@ function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   const isolated = graph.nodes.length > 1 ? graph.nodes.filter((n) => !connected.has(n.id)) : [];
   const sinks = graph.nodes.filter((n) => out.get(n.id)!.length === 0 && !isolated.includes(n));
   for (const n of isolated) {
-    problems.push({ nodeId: n.id, message: `Node ${describeNode(n, defs.get(n.id))} is not connected to the flow.` });
+    problems.push({ code: "node_not_connected", nodeId: n.id, params: { label: nodeLabel(n, defs.get(n.id)) } });
   }
   if (sinks.length > 1) {
-    const names = sinks.map((n) => describeNode(n, defs.get(n.id))).join(", ");
+    const endings = sinks.map((n) => ref(n, defs.get(n.id)));
     for (const n of sinks) {
-      problems.push({ nodeId: n.id, message: `The flow has more than one ending node (${names}): connect ${describeNode(n, defs.get(n.id))} to the rest or remove it.` });
+      problems.push({ code: "several_endings", nodeId: n.id, params: { label: nodeLabel(n, defs.get(n.id)), endings } });
     }
     return;
   }
@@ -134,12 +146,12 @@ function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   const ending = sinks[0];
   const def = defs.get(ending.id);
   if (def && !def.outputs.some((o) => o.types.some((t) => ENDING_TYPES.includes(t)))) {
-    problems.push({ nodeId: ending.id, message: `Node ${describeNode(ending, def)} cannot end a flow: connect it to a chain or an agent.` });
+    problems.push({ code: "cannot_end_flow", nodeId: ending.id, params: { label: nodeLabel(ending, def) } });
   }
   const reaching = nodesReaching(graph, ending.id);
   for (const n of graph.nodes) {
     if (!reaching.has(n.id) && !isolated.includes(n)) {
-      problems.push({ nodeId: n.id, message: `Node ${describeNode(n, defs.get(n.id))} is not connected to the ending node ${describeNode(ending, def)}.` });
+      problems.push({ code: "not_reaching_ending", nodeId: n.id, params: { label: nodeLabel(n, defs.get(n.id)), ending: ref(ending, def) } });
     }
   }
 }
@@ -149,14 +161,15 @@ function shapeProblems(issues: { path: PropertyKey[]; message: string }[], raw: 
     const [list, index] = i.path;
     const item = typeof index === "number" && raw && typeof raw === "object" ? (raw as Record<string, unknown[]>)[String(list)]?.[index] : undefined;
     const id = item && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
-    return { ...(list === "nodes" && typeof id === "string" ? { nodeId: id } : {}), message: `${i.path.join(".") || "graph"}: ${i.message}` };
+    const params = { path: i.path.join("."), reason: i.message };
+    return { code: "invalid_shape" as const, ...(list === "nodes" && typeof id === "string" ? { nodeId: id } : {}), params };
   });
 }
 
 function fail(problems: GraphProblem[]): never {
-  const shown = problems.slice(0, 10).map((p) => p.message).join(" ");
+  const shown = problems.slice(0, 10).map((p) => renderProblem(p)).join(" ");
   const more = problems.length > 10 ? ` (and ${problems.length - 10} more problems)` : "";
-  throw new AppError("invalid_graph", `The flow is not valid: ${shown}${more}`, { details: problems });
+  throw new AppError("invalid_graph", `The flow is not valid: ${shown}${more}`, { details: problems.map(problemDetail) });
 }
 
 /**
@@ -174,8 +187,8 @@ export function validateGraph(graph: unknown): Graph {
   checkAnchors(g, defs, problems);
   const cycle = findCycle(g);
   if (cycle) {
-    const names = cycle.map((id) => describeNode(g.nodes.find((n) => n.id === id)!, defs.get(id)));
-    problems.push({ nodeId: cycle[0], message: `The flow has a cycle: ${names.join(" → ")}.` });
+    const nodes = cycle.map((id) => ref(g.nodes.find((n) => n.id === id)!, defs.get(id)));
+    problems.push({ code: "cycle", nodeId: cycle[0], params: { nodes } });
   } else {
     checkEnding(g, defs, problems);
   }

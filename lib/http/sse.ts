@@ -1,6 +1,8 @@
+import { encodeEvent, type PredictionEvent, type PredictionEventData, type PredictionEventName } from "../schemas/prediction-stream";
 import { asAppError } from "./responses";
 
-export type SendEvent = (event: string, data: unknown) => void;
+/** Sends one event of the prediction stream (lib/schemas/prediction-stream.ts), typed by its name. */
+export type SendEvent = <E extends PredictionEventName>(event: E, data: PredictionEventData<E>) => void;
 
 const HEARTBEAT_MS = 15_000;
 
@@ -25,7 +27,7 @@ export function sseResponse(
       const write = (text: string) => {
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
       };
-      const send: SendEvent = (event, data) => write(`data: ${JSON.stringify({ event, data })}\n\n`);
+      const send: SendEvent = (event, data) => write(encodeEvent({ event, data } as PredictionEvent));
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
       try {
         await work(send, abort.signal);

@@ -1,5 +1,5 @@
 /** The `error` event of the prediction stream: the same `{ code, message }` as a JSON error body. */
-export type StreamError = { code: string; message: string };
+export type { StreamError } from "./prediction-stream";
 
 /**
  * The words to show for a stream's `error` event. Older servers (and Flowise) send the message as

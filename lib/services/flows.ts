@@ -10,6 +10,7 @@ import { stableJson } from "../vector/record-manager";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";
+import type { GraphProblemDetail } from "../schemas/problems";
 
 /**
  * Built flows by chatflow id + version (see "builtFlows" in lib/state/catalogue.ts): a saved or
@@ -87,13 +88,13 @@ export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<s
 }
 
 /** Runs the engine's graph checks and reports problems instead of throwing. */
-export function checkGraph(graph: unknown): { valid: boolean; problems: { nodeId?: string; input?: string; message: string }[] } {
+export function checkGraph(graph: unknown): { valid: boolean; problems: GraphProblemDetail[] } {
   try {
     validateGraph(graph);
     return { valid: true, problems: [] };
   } catch (err) {
     const details = (err as { details?: unknown }).details;
     if (!Array.isArray(details)) throw err;
-    return { valid: false, problems: details as { nodeId?: string; input?: string; message: string }[] };
+    return { valid: false, problems: details as GraphProblemDetail[] };
   }
 }

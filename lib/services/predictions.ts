@@ -10,7 +10,8 @@ import { enforceRateLimit } from "../http/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
-import type { BuiltFlow, HistoryMessage, RunResult } from "../flow";
+import type { PredictionResponse } from "../schemas/prediction-stream";
+import type { BuiltFlow, HistoryMessage } from "../flow";
 import { getChatflowForRun } from "./chatflows";
 import { getBuiltFlow } from "./flows";
 import { speechSettings, transcribe } from "./speech";
@@ -27,16 +28,8 @@ export interface PredictionRequest {
   clientIp: string;
 }
 
-export interface PredictionResult {
-  text: string;
-  question: string;
-  chatId: string;
-  chatMessageId: string;
-  sessionId: string;
-  memoryType?: string;
-  usedTools?: RunResult["usedTools"];
-  sourceDocuments?: RunResult["sourceDocuments"];
-}
+/** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
+export type PredictionResult = PredictionResponse;
 
 /** A checked prediction, ready to run: everything that can be refused with a 4xx already was. */
 export interface PreparedPrediction {

@@ -8,6 +8,7 @@ import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as catchAll from "../../app/api/[...path]/route";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { getDb } from "../../lib/db/client";
+import { chatflowResponseSchema } from "../../lib/schemas/chatflow";
 
 let session: Record<string, string>;
 const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
@@ -37,6 +38,15 @@ describe("chatflow management", () => {
     const del = await call(chatflowById.DELETE, { method: "DELETE", params: { id: flow.id }, headers: session });
     expect(del.status).toBe(200);
     expect((await call(chatflowById.GET, { params: { id: flow.id }, headers: session })).status).toBe(404);
+  });
+
+  it("answers a chatflow in the shape lib/schemas declares for the studio (created, read, saved)", async () => {
+    const flow = await create({ name: "Typed", chatbotConfig: { title: "Hi" }, rateLimit: { max: 5, windowSec: 60 } });
+    expect(chatflowResponseSchema.strict().parse(flow)).toEqual(flow);
+    const got = await call(chatflowById.GET, { params: { id: flow.id }, headers: session });
+    expect(chatflowResponseSchema.strict().parse(got.json)).toEqual(got.json);
+    const saved = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: session, body: { isPublic: true, expectedVersion: 1 } });
+    expect(chatflowResponseSchema.strict().parse(saved.json)).toMatchObject({ isPublic: true, version: 2 });
   });
 
   it("answers 400 for a malformed id and 404 for an unknown one, in the error shape", async () => {

@@ -12,6 +12,8 @@ import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { predictionEventSchema, predictionResponseSchema } from "../../lib/schemas/prediction-stream";
+import { readEventStream, type StreamEvent } from "../../lib/client/prediction-stream";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -60,6 +62,18 @@ describe("streaming", () => {
     const stored = await (await getDb()).chatMessage.findUnique({ where: { id: meta.chatMessageId } });
     expect(stored?.content).toBe(text);
     expect(text).toMatch(/Laptop/);
+  });
+
+  it("sends only events of the declared schemas, which the shared client reads back", async () => {
+    const res = await post(agentId, { question: "find me a laptop under 1500 in Germany", streaming: true, overrideConfig: { returnSourceDocuments: true } });
+    const events: StreamEvent[] = [];
+    await readEventStream(res.body!, (e) => events.push(e));
+    expect(events.length).toBeGreaterThan(3);
+    for (const e of events) expect(predictionEventSchema.parse(e)).toEqual(e);
+    expect(events.map((e) => e.event)).toContain("sourceDocuments");
+    const json = await post(conversationId, { question: "hello" });
+    const answer = await json.json();
+    expect(predictionResponseSchema.strict().parse(answer)).toEqual(answer);
   });
 
   it("reports a failure as an error event followed by end", async () => {

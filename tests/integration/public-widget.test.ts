@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseInline, parseMarkdown, safeHref } from "../../widget/markdown";
-import { createSseReader, type StreamEvent } from "../../widget/sse";
+import { createEventReader as createSseReader, type StreamEvent } from "../../lib/client/sse-parser";
+import { streamPrediction, WidgetError } from "../../widget/api";
 
 // The widget's pure parts (no DOM). Its rendering, streaming and storage run in Chromium in
 // e2e/widget.spec.ts.
@@ -73,6 +74,45 @@ describe("widget SSE reader", () => {
       { event: "token", data: "lo" },
       { event: "end", data: "[DONE]" },
     ]);
+  });
+});
+
+describe("widget prediction client (the shared lib/client one, with the widget's words)", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const ask = (events: StreamEvent[] = [], signal = new AbortController().signal) =>
+    streamPrediction("https://flows.example.com/", "f1", { question: "hi", chatId: "c1" }, (e) => events.push(e), signal);
+
+  it("posts to the chatflow's endpoint with the chat as session, and reads a CR-only stream", async () => {
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) =>
+      new Response('data: {"event":"token","data":"Hi"}\r\rdata: not json\r\rdata: {"event":"end","data":"[DONE]"}\r\r', {
+        headers: { "content-type": "text/event-stream" },
+      }));
+    vi.stubGlobal("fetch", fetchMock);
+    const events: StreamEvent[] = [];
+    await ask(events);
+    expect(events).toEqual([{ event: "token", data: "Hi" }, { event: "message", data: "not json" }, { event: "end", data: "[DONE]" }]);
+    expect(fetchMock.mock.calls[0][0]).toBe("https://flows.example.com/api/v1/prediction/f1");
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1].body))).toEqual({ question: "hi", chatId: "c1", overrideConfig: { sessionId: "c1" }, streaming: true });
+  });
+
+  it("explains a refusal and an unreachable server in the visitor's words", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "rate_limited", message: "x" } }, { status: 429, headers: { "retry-after": "7" } }));
+    await expect(ask()).rejects.toEqual(new WidgetError("Too many messages right now. Try again in 7 s.", 429));
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "forbidden", message: "Origin not allowed." } }, { status: 403 }));
+    await expect(ask()).rejects.toMatchObject({ status: 403, message: "Origin not allowed." });
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(ask()).rejects.toMatchObject({ status: 0, message: expect.stringContaining("Couldn't reach the chatbot") });
+  });
+
+  it("passes an abort on as an AbortError, not as a failure", async () => {
+    const abort = new AbortController();
+    abort.abort();
+    vi.stubGlobal("fetch", async (_u: string, init: RequestInit) => {
+      throw init.signal!.reason;
+    });
+    await expect(ask([], abort.signal)).rejects.toMatchObject({ name: "AbortError" });
   });
 });
 

@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/http/client-ip";
-import { sseResponse } from "@/lib/http/sse";
+import { predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/lib/http/policies";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
@@ -25,16 +25,7 @@ export const POST = withCors(route({ auth, params: idParams, body: predictionBod
     caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
   );
   if (!body.streaming) return prepared.execute({ signal: req.signal });
-  return sseResponse(async (send, signal) => {
-    send("start", "");
-    const result = await prepared.execute({ signal, onToken: (token) => send("token", token) });
-    if (result.usedTools) send("usedTools", result.usedTools);
-    if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);
-    send("metadata", {
-      chatId: result.chatId, chatMessageId: result.chatMessageId, question: result.question,
-      sessionId: result.sessionId, ...(result.memoryType ? { memoryType: result.memoryType } : {}),
-    });
-  }, req.signal);
+  return predictionStreamResponse(prepared, req.signal);
 }), corsOrigins);
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

@@ -1,0 +1,20 @@
+import type { PreparedPrediction } from "../services/predictions";
+import { sseResponse } from "./sse";
+
+/**
+ * The streamed answer of a prediction, in the order lib/schemas/prediction-stream.ts describes:
+ * `start`, the tokens as the model writes them, `usedTools` and `sourceDocuments` when there are
+ * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
+ */
+export function predictionStreamResponse(prepared: PreparedPrediction, requestSignal: AbortSignal): Response {
+  return sseResponse(async (send, signal) => {
+    send("start", "");
+    const result = await prepared.execute({ signal, onToken: (token) => send("token", token) });
+    if (result.usedTools) send("usedTools", result.usedTools);
+    if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);
+    send("metadata", {
+      chatId: result.chatId, chatMessageId: result.chatMessageId, question: result.question,
+      sessionId: result.sessionId, ...(result.memoryType ? { memoryType: result.memoryType } : {}),
+    });
+  }, requestSignal);
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { streamErrorMessage } from "./stream-error";
+
+/**
+ * What POST /api/v1/prediction/{id} answers, as zod schemas: the JSON answer, and the events of
+ * the streamed answer (`streaming: true`). The server writes them through these types
+ * (lib/http/prediction-stream.ts); the studio reads them with `readPredictionEvent`; the widget
+ * imports the inferred types only (no zod in embed.js).
+ *
+ * The stream is Flowise's: every message is one `data: {"event": E, "data": D}` line, in this
+ * order: `start`, `token`s, then `usedTools` and `sourceDocuments` when there are any, then
+ * `metadata`; a failure sends `error` instead of what is left; `end` ("[DONE]") always comes last.
+ * Comment lines (`: heartbeat`) keep a quiet connection open.
+ */
+
+export const usedToolSchema = z.object({
+  tool: z.string(),
+  toolInput: z.unknown(),
+  toolOutput: z.string(),
+});
+
+export const sourceDocumentSchema = z.object({
+  pageContent: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+/** The ids a follow-up question reuses, and what the server made of the question. */
+export const predictionMetadataSchema = z.object({
+  chatId: z.string(),
+  chatMessageId: z.string(),
+  question: z.string(),
+  sessionId: z.string(),
+  /** The memory node's type label (e.g. "Buffer Memory") when the flow has one. */
+  memoryType: z.string().optional(),
+});
+
+/** The JSON answer (`streaming` not set): the text and the metadata, plus tools and documents. */
+export const predictionResponseSchema = predictionMetadataSchema.extend({
+  text: z.string(),
+  usedTools: z.array(usedToolSchema).optional(),
+  /** Only when the request asked for them (overrideConfig.returnSourceDocuments). */
+  sourceDocuments: z.array(sourceDocumentSchema).optional(),
+});
+
+/** The `error` event: the same `{ code, message }` as a JSON error body. */
+export const streamErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+export const predictionEventSchema = z.discriminatedUnion("event", [
+  z.object({ event: z.literal("start"), data: z.literal("") }),
+  z.object({ event: z.literal("token"), data: z.string() }),
+  z.object({ event: z.literal("usedTools"), data: z.array(usedToolSchema) }),
+  z.object({ event: z.literal("sourceDocuments"), data: z.array(sourceDocumentSchema) }),
+  z.object({ event: z.literal("metadata"), data: predictionMetadataSchema }),
+  z.object({ event: z.literal("error"), data: streamErrorSchema }),
+  z.object({ event: z.literal("end"), data: z.literal("[DONE]") }),
+]);
+
+export type UsedTool = z.infer<typeof usedToolSchema>;
+export type SourceDocument = z.infer<typeof sourceDocumentSchema>;
+export type PredictionMetadata = z.infer<typeof predictionMetadataSchema>;
+export type PredictionResponse = z.infer<typeof predictionResponseSchema>;
+export type StreamError = z.infer<typeof streamErrorSchema>;
+export type PredictionEvent = z.infer<typeof predictionEventSchema>;
+export type PredictionEventName = PredictionEvent["event"];
+/** The data of one event, by name. */
+export type PredictionEventData<E extends PredictionEventName> = Extract<PredictionEvent, { event: E }>["data"];
+
+/** One event as it goes on the wire: a `data:` line holding `{"event","data"}`, then a blank line. */
+export function encodeEvent(e: PredictionEvent): string {
+  return `data: ${JSON.stringify({ event: e.event, data: e.data })}\n\n`;
+}
+
+/**
+ * Reads one event of the stream as ours: the typed event, or undefined for an event that is not
+ * (an unknown name, data of the wrong shape). An `error` whose data is not `{ code, message }`
+ * (Flowise and older servers send a plain string) still counts, its words kept as the message.
+ */
+export function readPredictionEvent(raw: { event: string; data: unknown }): PredictionEvent | undefined {
+  const parsed = predictionEventSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  if (raw.event === "error") return { event: "error", data: { code: "error", message: streamErrorMessage(raw.data, "") } };
+  return undefined;
+}
