@@ -6,12 +6,12 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./model-brain";
-import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./model-embeddings";
-import { completionChunks, completionJson, readTools } from "./model-wire";
+import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
+import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
+import { completionChunks, completionJson, readTools } from "./wire";
 
-export { demoBrain, scriptedBrain } from "./model-brain";
-export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./model-brain";
+export { demoBrain, scriptedBrain } from "./brain";
+export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./brain";
 
 export const DEFAULT_TRANSCRIPT = "find me a laptop under 1500 in Germany";
 export const STUB_MODELS = ["stub-model", "gpt-4o-mini", "stub-embedding", "text-embedding-3-small", "whisper-1"];
