@@ -16,7 +16,7 @@ if (!(Map as { groupBy?: unknown }).groupBy) {
   });
 }
 
-// Two projects: `unit` (pure code beside its source) and `integration` (real route handlers on a
+// Two projects: `unit` (pure code beside its source, and the dev stubs in dev/) and `integration` (real route handlers on a
 // database: in-memory PGlite by default, the PostgreSQL server when DATABASE_URL says so).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -24,7 +24,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node" },
+        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "dev/**/*.test.ts"], environment: "node" },
       },
       {
         extends: true,

@@ -34,7 +34,7 @@ Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOAD_
 const { getDb, closeDb } = await import("../lib/db/client");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
-const { systemCaller, fixtureKeyOwner } = await import("../tests/support/callers");
+const { systemCaller, fixtureKeyOwner } = await import("../dev/callers");
 const domains = await import("../app/api/v1/domains/route");
 const messages = await import("../app/api/v1/chatmessage/[id]/route");
 

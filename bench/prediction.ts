@@ -10,17 +10,17 @@ import path from "node:path";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-"));
 Object.assign(process.env, { DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "pglite:memory://", DATA_DIR: dataDir, LOAD_EXAMPLE_FLOWS: "false" });
 
-const { createModelStub } = await import("../tests/support/model-stub");
+const { createModelStub } = await import("../dev/model-stub/server");
 const stub = await createModelStub();
 Object.assign(process.env, { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
 
-const { exampleFlow } = await import("../tests/support/flows");
-const { serveRoutes } = await import("../tests/support/route-server");
-const { createProductApi } = await import("../lib/demo/product-api");
+const { exampleFlow } = await import("../dev/flows");
+const { serveRoutes } = await import("../dev/route-server");
+const { createProductApi } = await import("../dev/product-api/server");
 const prediction = await import("../app/api/v1/prediction/[id]/route");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
-const { systemCaller, fixtureKeyOwner } = await import("../tests/support/callers");
+const { systemCaller, fixtureKeyOwner } = await import("../dev/callers");
 const { closeDb } = await import("../lib/db/client");
 
 const productApi = await createProductApi();

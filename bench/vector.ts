@@ -13,7 +13,7 @@ Object.assign(process.env, { DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "pg
 
 const { documentStore } = await import("../lib/services/vector-store-db");
 const { createChatflow } = await import("../lib/services/chatflows");
-const { systemCaller } = await import("../tests/support/callers");
+const { systemCaller } = await import("../dev/callers");
 const { closeDb } = await import("../lib/db/client");
 
 const DIMS = Number(process.env.BENCH_DIMS ?? 256);

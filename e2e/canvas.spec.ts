@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { cspViolations, signIn, snap } from "./helpers";
+import { productSearchSpec } from "../dev/product-api/spec";
 import { withProductApi } from "./servers";
 
 // Everything these journeys do must run under the studio's Content-Security-Policy.
@@ -103,7 +104,7 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await snap(page, "canvas-node-error");
 
   // The demo spec names the README demo's product API (127.0.0.1:4010); this run's is on a free port.
-  const spec = withProductApi(readFileSync("flows/specs/product-search.yaml", "utf8"));
+  const spec = withProductApi(productSearchSpec);
   await openapi.locator('input[type="file"]').setInputFiles({ name: "product-search.yaml", mimeType: "application/yaml", buffer: Buffer.from(spec) });
   await expect(openapi.getByTestId("file-loaded")).toContainText("product-search.yaml loaded");
   await tool.getByLabel("Tool name").fill("product_search");

@@ -1,3 +1,5 @@
+import { SPEC_PRODUCT_API } from "../dev/product-api/spec";
+
 /**
  * Where the servers started by playwright.config.ts listen. The config chooses free ports once, in
  * Playwright's main process, and the workers inherit them through these variables.
@@ -11,9 +13,6 @@ function portOf(name: string): number {
 export const APP = `http://127.0.0.1:${portOf("E2E_PORT")}`;
 export const MODEL_STUB = `http://127.0.0.1:${portOf("E2E_MODEL_STUB_PORT")}`;
 const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
-
-/** The demo product-search spec's server, as written in flows/specs/product-search.yaml. */
-const SPEC_PRODUCT_API = "http://127.0.0.1:4010";
 
 /** An OpenAPI spec's text with the demo product API's fixed address replaced by this run's. */
 export function withProductApi(specText: string): string {

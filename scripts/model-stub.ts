@@ -5,7 +5,7 @@
  * Stops cleanly on SIGINT / SIGTERM.
  */
 import { z } from "zod";
-import { createModelStub, DEFAULT_TRANSCRIPT } from "../tests/support/model-stub";
+import { createModelStub, DEFAULT_TRANSCRIPT } from "../dev/model-stub/server";
 
 const envSchema = z.object({
   MODEL_STUB_HOST: z.string().min(1).default("127.0.0.1"),

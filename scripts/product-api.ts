@@ -3,7 +3,7 @@
  * PRODUCT_API_UNAVAILABLE=1 starts it answering 503). Stops cleanly on SIGINT / SIGTERM.
  */
 import { z } from "zod";
-import { createProductApi, PRODUCTS_PATH } from "../lib/demo/product-api";
+import { createProductApi, PRODUCTS_PATH } from "../dev/product-api/server";
 
 const envSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),

@@ -4,6 +4,7 @@
  * server's loaders decode byte for byte. Reading a binary file with `file.text()` would replace
  * every invalid UTF-8 sequence and corrupt it.
  */
+import { base64DataSize, dataUrlFileName, parseDataUrl } from "@/lib/files/data-url";
 
 const BINARY_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",
@@ -49,15 +50,8 @@ export async function readFileValue(file: File): Promise<{ value: string } | { p
 
 /** What the field shows about a saved value: the file name (when known) and its size. */
 export function describeFileValue(value: string): { name?: string; summary: string } {
-  const m = /^data:[^,;]+((?:;[^,;]*)*);base64,(.*)$/s.exec(value);
-  if (!m) return { summary: `${value.split("\n").length} lines` };
-  const nameParam = m[1].split(";").find((p) => p.startsWith("name="));
-  let name: string | undefined;
-  try {
-    name = nameParam ? decodeURIComponent(nameParam.slice(5)) : undefined;
-  } catch {
-    name = undefined;
-  }
-  const bytes = Math.floor((m[2].replace(/=+$/, "").length * 3) / 4);
-  return { name, summary: bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes` };
+  const url = parseDataUrl(value);
+  if (!url?.type || !url.base64) return { summary: `${value.split("\n").length} lines` };
+  const bytes = base64DataSize(url);
+  return { name: dataUrlFileName(url), summary: bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes` };
 }

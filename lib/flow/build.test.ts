@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { edge, node, testContext } from "./__fixtures__/graphs";
-import { startOpenAIServer, type ScriptedReply } from "./__fixtures__/openai-server";
-import { productSearchSpec, startProductApi } from "./__fixtures__/product-api";
+import { type BrainReply, createModelStub, scriptedBrain } from "../../dev/model-stub/server";
+import { fixtureLaptops } from "../../dev/product-api/catalog";
+import { createProductApi } from "../../dev/product-api/server";
+import { productSearchSpec } from "../../dev/product-api/spec";
 import { buildFlow } from "./build";
 import { FlowCache } from "./cache";
 import type { BuiltFlow } from "./types";
@@ -11,10 +13,16 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-async function openai(replies: ScriptedReply[]) {
-  const s = await startOpenAIServer(replies);
-  closers.push(s.close);
-  return s;
+/** The model stub answering `replies` in order; `bodies` are the chat requests it received. */
+async function openai(replies: BrainReply[]) {
+  const stub = await createModelStub({ brain: scriptedBrain(replies) });
+  closers.push(stub.close);
+  return {
+    baseURL: stub.url,
+    get bodies() {
+      return stub.requests.map((r) => r.body as Record<string, any>);
+    },
+  };
 }
 
 const modelNode = (baseURL: string, extra: Record<string, unknown> = {}) =>
@@ -78,11 +86,11 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
   });
 
   it("runs a Tool Agent whose tool is an OpenAPI chain, end to end over HTTP", async () => {
-    const api = await startProductApi();
+    const api = await createProductApi({ catalog: fixtureLaptops() });
     closers.push(api.close);
     const server = await openai([
-      { toolCalls: [{ name: "product_search", args: { input: "laptop, Germany, max 1500" } }] },
-      { toolCalls: [{ name: "productsUsingGET", args: { countryCode: "DE", q: "laptop", max_price: 1500 } }] },
+      { toolCalls: [{ name: "product_search", arguments: { input: "laptop, Germany, max 1500" } }] },
+      { toolCalls: [{ name: "productsUsingGET", arguments: { countryCode: "DE", q: "laptop", max_price: 1500 } }] },
       { content: "ThinkBook 14 for 899 and ZenBook Pro for 1399." },
       { content: "I found the ThinkBook 14 (899) and the ZenBook Pro (1399)." },
     ]);
@@ -110,7 +118,7 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
     expect(result.usedTools).toEqual([{ tool: "product_search", toolInput: { input: "laptop, Germany, max 1500" }, toolOutput: "ThinkBook 14 for 899 and ZenBook Pro for 1399." }]);
     expect(server.bodies[0].tools).toEqual([expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "product_search" }) })]);
     expect(server.bodies[1].tools[0].function).toMatchObject({ name: "productsUsingGET", parameters: { required: ["countryCode", "q"] } });
-    expect(api.requests.map((r) => r.url.search)).toEqual(["?countryCode=DE&q=laptop&max_price=1500"]);
+    expect(api.requests.map((r) => new URL(r.url, api.url).search)).toEqual(["?countryCode=DE&q=laptop&max_price=1500"]);
   });
 
   it("turns an unreachable model server into upstream_unavailable", async () => {

@@ -1,19 +1,8 @@
-import path from "node:path";
 import { AppError } from "../errors";
+import { parseBase64DataUrl } from "../files/data-url";
+import { safeFileName } from "../files/names";
+import { sniffType } from "../files/sniff";
 import { chatflowUploadsDir, storeContentAddressed } from "./stored-files";
-
-/** What the content's first bytes say it is. */
-const SIGNATURES: { mime: string; ext: string; test: (b: Buffer) => boolean }[] = [
-  { mime: "image/png", ext: "png", test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { mime: "image/jpeg", ext: "jpg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { mime: "image/gif", ext: "gif", test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString("latin1")) },
-  { mime: "image/webp", ext: "webp", test: (b) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP" },
-  { mime: "audio/webm", ext: "webm", test: (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])) },
-  { mime: "audio/ogg", ext: "ogg", test: (b) => b.subarray(0, 4).toString("latin1") === "OggS" },
-  { mime: "audio/wav", ext: "wav", test: (b) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WAVE" },
-  { mime: "audio/mp4", ext: "m4a", test: (b) => b.subarray(4, 8).toString("latin1") === "ftyp" },
-  { mime: "audio/mpeg", ext: "mp3", test: (b) => b.subarray(0, 3).toString("latin1") === "ID3" || (b[0] === 0xff && (b[1] & 0xe0) === 0xe0) },
-];
 
 /** Media types that share a container with another (e.g. WebM video carrying only audio). */
 const ALIASES: Record<string, string> = {
@@ -59,33 +48,28 @@ export function checkDataUrlUpload(
   input: { data: string; mime?: string; name?: string },
   opts: { kind: "image" | "audio"; maxBytes: number; field: string },
 ): CheckedUpload {
-  const m = /^data:([^,;]+(?:;[^,;=]+=[^,;]+)*);base64,([A-Za-z0-9+/]*={0,2})$/.exec(input.data);
-  if (!m) throw new AppError("validation_failed", `${opts.field}.data: must be a base64 data URL (data:<type>;base64,…).`);
-  const declared = baseMime(input.mime ?? m[1]);
-  if (input.mime && baseMime(input.mime) !== baseMime(m[1])) {
-    throw new AppError("validation_failed", `${opts.field}.mime: '${input.mime}' does not match the data URL's type '${m[1]}'.`);
+  const url = parseBase64DataUrl(input.data, "strict");
+  if (!url) throw new AppError("validation_failed", `${opts.field}.data: must be a base64 data URL (data:<type>;base64,…).`);
+  const declared = baseMime(input.mime ?? url.type);
+  if (input.mime && baseMime(input.mime) !== baseMime(url.type)) {
+    throw new AppError("validation_failed", `${opts.field}.mime: '${input.mime}' does not match the data URL's type '${[url.type, ...url.params].join(";")}'.`);
   }
   const allowed = opts.kind === "image" ? IMAGE_TYPES : AUDIO_TYPES;
   if (!allowed.includes(declared)) {
     throw new AppError("unsupported_media_type", `${opts.field}: ${opts.kind} uploads accept ${allowed.join(", ")}; got ${declared}.`);
   }
-  const size = decodedBase64Size(m[2]);
+  const size = decodedBase64Size(url.data);
   if (size === undefined) throw new AppError("validation_failed", `${opts.field}.data: is not valid base64.`);
   if (size > opts.maxBytes) {
     throw new AppError("payload_too_large", `${opts.field}: ${size} bytes, larger than ${opts.maxBytes} bytes (UPLOAD_MAX_BYTES).`);
   }
-  const bytes = Buffer.from(m[2], "base64");
+  const bytes = Buffer.from(url.data, "base64");
   if (!bytes.length) throw new AppError("validation_failed", `${opts.field}.data: is empty.`);
-  const sniffed = SIGNATURES.find((s) => s.test(bytes));
+  const sniffed = sniffType(bytes, ["image", "audio"]);
   if (!sniffed || sniffed.mime !== declared) {
     throw new AppError("unsupported_media_type", `${opts.field}: the content is not ${declared}${sniffed ? ` (it looks like ${sniffed.mime})` : ""}.`);
   }
   return { kind: opts.kind, mime: declared, ext: sniffed.ext, name: safeFileName(input.name ?? `upload.${sniffed.ext}`), bytes };
-}
-
-/** A display name with no path parts or odd characters; never used as a storage path. */
-export function safeFileName(name: string): string {
-  return path.basename(name.replace(/\\/g, "/")).replace(/[^\w.\- ]+/g, "_").slice(0, 120) || "upload";
 }
 
 /**

@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
 import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
-import { stableJson } from "../vector/record-manager";
+import { stableJson } from "../stable-json";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";

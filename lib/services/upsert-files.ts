@@ -2,7 +2,7 @@ import path from "node:path";
 import { AppError } from "../errors";
 import { readBodyCapped } from "../http/route";
 import { chatflowUploadsDir, storeContentAddressed } from "../security/stored-files";
-import { safeFileName } from "../security/uploads";
+import { safeFileName } from "../files/names";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 

@@ -1,8 +1,9 @@
 import path from "node:path";
+import { sniffType } from "../files/sniff";
 
 /**
  * File types the loaders read, and how an upload's content is checked against its name. Binary
- * formats are recognised by their magic bytes (PDF, DOCX = a zip holding word/document.xml); text
+ * formats are recognised by their magic bytes (lib/files/sniff.ts: PDF, DOCX = a zip holding word/document.xml); text
  * formats must be valid UTF-8 without NUL bytes, and their extension picks the loader.
  */
 
@@ -33,14 +34,6 @@ export function describeTypes(mimes: readonly string[]): string {
     .join(", ");
 }
 
-function isPdf(b: Buffer): boolean {
-  return b.subarray(0, 5).toString("latin1") === "%PDF-";
-}
-
-function isDocx(b: Buffer): boolean {
-  return b.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) && b.includes("word/document.xml", 0, "latin1");
-}
-
 function isText(b: Buffer): boolean {
   if (b.includes(0)) return false;
   try {
@@ -53,8 +46,8 @@ function isText(b: Buffer): boolean {
 
 /** What the content is: a binary type by magic bytes, "text" for UTF-8 text, or undefined. */
 export function sniffContent(bytes: Buffer): "pdf" | "docx" | "text" | undefined {
-  if (isPdf(bytes)) return "pdf";
-  if (isDocx(bytes)) return "docx";
+  const binary = sniffType(bytes, ["document"])?.ext;
+  if (binary === "pdf" || binary === "docx") return binary;
   return isText(bytes) ? "text" : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { RecursiveCharacterTextSplitter, type TextSplitter } from "@langchain/textsplitters";
 import { Document } from "@langchain/core/documents";
 import { AppError } from "../errors";
+import { dataUrlFileName, parseBase64DataUrl } from "../files/data-url";
 import { describeTypes } from "./file-types";
 import { parseInWorker } from "./parse-pool";
 import type { NamedBytes } from "./parsers";
@@ -20,29 +21,20 @@ export interface LoaderSpec {
   parse(file: NamedBytes): Promise<StoreDocument[]> | StoreDocument[];
 }
 
-const DATA_URL = /^data:([^,;]+)((?:;[^,;=]+=[^,;]*)*);base64,([A-Za-z0-9+/\s]*={0,2})$/;
-
 /**
  * A saved file param: a base64 data: URL (binary formats, as the canvas saves them) or the file's
  * text (text formats, and values saved before binary files were kept as data URLs).
  */
 export function decodeSavedFile(value: string, label: string): Buffer {
-  const m = DATA_URL.exec(value);
-  if (value.startsWith("data:") && !m) throw new AppError("unprocessable", `${label}: the saved file is not a base64 data: URL.`);
-  return m ? Buffer.from(m[3], "base64") : Buffer.from(value, "utf8");
+  const url = parseBase64DataUrl(value, "saved");
+  if (value.startsWith("data:") && !url) throw new AppError("unprocessable", `${label}: the saved file is not a base64 data: URL.`);
+  return url ? Buffer.from(url.data, "base64") : Buffer.from(value, "utf8");
 }
 
 /** The file name a data: URL carries (`;name=<percent-encoded>`), made safe for display. */
 export function savedFileName(value: string): string | undefined {
-  const params = DATA_URL.exec(value)?.[2];
-  const raw = params?.split(";").find((p) => p.startsWith("name="))?.slice(5);
-  if (!raw) return undefined;
-  try {
-    const name = decodeURIComponent(raw).replace(/\\/g, "/").split("/").pop()!.replace(/[\u0000-\u001f]+/g, "").trim();
-    return name.slice(0, 200) || undefined;
-  } catch {
-    return undefined;
-  }
+  const url = parseBase64DataUrl(value, "saved");
+  return url && dataUrlFileName(url);
 }
 
 /** Adds the node's extra metadata (which never overrides `source`). */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { stableJson } from "../stable-json";
 import type { CleanupMode, StoreDocument } from "./types";
 
 /**
@@ -32,16 +33,6 @@ export interface UpsertPlan {
 /** SHA-256 (hex) of a chunk's text. */
 export function contentHash(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-/** JSON with sorted keys, so equal metadata compares equal whatever the key order. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 /** The source a chunk is recorded under. */

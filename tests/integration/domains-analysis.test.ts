@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/http/callers";
 import { systemCaller, userCaller } from "../support/callers";
-import { createModelStub, type Brain, type ModelStub } from "../support/model-stub";
+import { createModelStub, type Brain, type ModelStub } from "../../dev/model-stub/server";
 import * as domains from "../../app/api/v1/domains/route";
 import * as analyze from "../../app/api/v1/domains/analyze/route";
 import * as runById from "../../app/api/v1/domains/runs/[id]/route";

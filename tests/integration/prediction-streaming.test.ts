@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FlowiseClient } from "flowise-sdk";
 import { auth } from "../support/http";
-import { exampleFlow } from "../support/flows";
-import { createModelStub, demoBrain, type ModelStub } from "../support/model-stub";
-import { parseSse, serveRoutes } from "../support/route-server";
-import { createProductApi, type ProductApi } from "../../lib/demo/product-api";
+import { exampleFlow } from "../../dev/flows";
+import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
+import { parseSse, serveRoutes } from "../../dev/route-server";
+import { createProductApi, type ProductApi } from "../../dev/product-api/server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as streamingCheck from "../../app/api/v1/chatflows-streaming/[id]/route";
 import { resetEnvForTests } from "../../lib/env";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import { exampleFlow } from "../support/flows";
-import { createModelStub, type ModelStub } from "../support/model-stub";
-import { createProductApi, type ProductApi } from "../../lib/demo/product-api";
+import { exampleFlow } from "../../dev/flows";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { createProductApi, type ProductApi } from "../../dev/product-api/server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";

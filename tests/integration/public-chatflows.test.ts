@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";

@@ -9,8 +9,8 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { auth, call } from "../support/http";
-import { textOf } from "../support/model-brain";
-import { createModelStub, type Brain, type ModelStub } from "../support/model-stub";
+import { textOf } from "../../dev/model-stub/brain";
+import { createModelStub, type Brain, type ModelStub } from "../../dev/model-stub/server";
 
 async function databaseHasPgvector(): Promise<boolean> {
   if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;

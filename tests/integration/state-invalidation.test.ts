@@ -2,9 +2,9 @@
 // here is followed by a prediction through the real route right away (well inside every TTL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import { exampleFlow } from "../support/flows";
-import { textOf, type ChatMessage } from "../support/model-brain";
-import type { ModelStub } from "../support/model-stub";
+import { exampleFlow } from "../../dev/flows";
+import { textOf, type ChatMessage } from "../../dev/model-stub/brain";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";

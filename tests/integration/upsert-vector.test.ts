@@ -8,7 +8,7 @@ import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { docsExample, multiStoreGraph, SHIPPING_LINES } from "../support/docs-flows";
 import { makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 
 /** Embedded PGlite ships pgvector; a PostgreSQL server may not (this machine's has none). */
 async function databaseHasPgvector(): Promise<boolean> {

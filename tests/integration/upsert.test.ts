@@ -12,7 +12,7 @@ import { fixtureKeyOwner, systemCaller } from "../support/callers";
 import { FAQ_CSV, multiStoreGraph, REFUNDS_MD, SHIPPING_LINES } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 
 // The keyword store works on both engines; these tests use it so they also run on the PostgreSQL
 // server without pgvector (vector-specific behaviour is in upsert-vector.test.ts).

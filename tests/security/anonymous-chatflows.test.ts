@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";

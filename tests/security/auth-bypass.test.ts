@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { ANONYMOUS_ROUTES, apiRoutes, callRoute, fillPath, paramsOf, type ApiRoute } from "./support/routes";
 
 // Flowise's auth bypasses came from a URL allow-list checked by regex on the raw path

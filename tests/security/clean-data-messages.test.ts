@@ -12,9 +12,9 @@ import { storeUpload } from "../../lib/security/uploads";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { fixtureKey, systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 7: every Message API filter is honoured or refused (a refused DELETE changes

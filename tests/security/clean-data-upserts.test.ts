@@ -11,7 +11,7 @@ import { docsExample, multiStoreGraph } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";
 import { databaseHasPgvector } from "../support/pgvector";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 7: upsert counts match what is stored (also under concurrency, on both

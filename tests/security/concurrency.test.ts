@@ -3,12 +3,12 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth } from "../support/http";
-import { textOf } from "../support/model-brain";
-import type { ModelStub } from "../support/model-stub";
+import { textOf } from "../../dev/model-stub/brain";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
-import { serveRoutes } from "../support/route-server";
+import { serveRoutes } from "../../dev/route-server";
 
 // 200 predictions at once on one session, over real HTTP: every exchange is stored as its own
 // question and answer (400 messages), and no answer lands on another request or another question.

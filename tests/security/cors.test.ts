@@ -3,9 +3,9 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { fixtureKey, systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { apiRoutes, callRoute, fillPath, paramsOf, type ApiRoute } from "./support/routes";
 

@@ -2,8 +2,8 @@
 // flows hold decrypted values, so a change must reach the very next prediction.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import { exampleFlow } from "../support/flows";
-import type { ModelStub } from "../support/model-stub";
+import { exampleFlow } from "../../dev/flows";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as credentials from "../../app/api/v1/credentials/route";

@@ -5,9 +5,9 @@
 // (OUTBOUND_ALLOW_PRIVATE=true, from tests/integration/setup.ts): the binding alone must hold.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { fixtureKey, systemCaller } from "../support/callers";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as chatflowRoute from "../../app/api/v1/chatflows/[id]/route";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { loadApiRoutes, serveApp, type AppRoute } from "../support/app-server";
 import { rawRequest, type RawResponse } from "../support/raw-http";

@@ -17,11 +17,11 @@ import { encryptJson } from "../../lib/security/secrets";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
 import { databaseHasPgvector } from "../support/pgvector";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 let stub: ModelStub;

@@ -4,9 +4,9 @@
 // SSE `error` event, and MODEL_TIMEOUT_MS bounds every model call.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/http";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { systemCaller } from "../support/callers";
-import { parseSse } from "../support/route-server";
+import { parseSse } from "../../dev/route-server";
 import { closedPort, createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";

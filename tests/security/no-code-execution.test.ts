@@ -5,9 +5,9 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { nodeDefinitions } from "../../lib/nodes/registry";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise's worst advisories are remote code execution through nodes that run user-supplied

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import { databaseHasPgvector } from "../support/pgvector";
-import { exampleFlow } from "../support/flows";
-import type { ModelStub } from "../support/model-stub";
+import { exampleFlow } from "../../dev/flows";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { graphUsing } from "../support/permission-probes";
 import * as chatflows from "../../app/api/v1/chatflows/route";

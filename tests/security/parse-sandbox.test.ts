@@ -10,8 +10,8 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../support/callers";
 import { multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { makeDocx, makeDocxBomb, makeManyPagePdf } from "../support/documents";
-import { createModelStub, type ModelStub } from "../support/model-stub";
-import { serveRoutes } from "../support/route-server";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { serveRoutes } from "../../dev/route-server";
 
 // Finding 4 of issue 10: one upload could stall the server (an 8,000-page PDF blocked the event
 // loop 24 s) or bloat it (a 400 KiB DOCX inflated to 400 MiB). Parsing now runs in worker threads

@@ -9,9 +9,9 @@ import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../support/callers";
 import { docsExample } from "../support/docs-flows";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise advisories: uploads and chat ids that climb out of the storage folder. File names from

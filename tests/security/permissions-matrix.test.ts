@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
 import { userCaller } from "../support/callers";
-import { exampleFlow } from "../support/flows";
-import type { ModelStub } from "../support/model-stub";
+import { exampleFlow } from "../../dev/flows";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { PROBES, type ObjectKind, type Probe } from "../support/permission-probes";
 import { ACTIONS, keyPermissionsForRole, rule, type Grant } from "../../lib/auth/permissions";

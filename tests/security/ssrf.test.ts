@@ -5,9 +5,9 @@
 // in any spelling of the address, and after redirects too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/http";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { systemCaller } from "../support/callers";
-import { createModelStub, type ModelStub } from "../support/model-stub";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";

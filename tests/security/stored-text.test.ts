@@ -16,9 +16,9 @@ import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
 import { readExampleFlows } from "../../lib/services/examples";
 import { fixtureKey, fixtureKeyOwner, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
-import { scriptedBrain, type ModelStub } from "../support/model-stub";
+import { scriptedBrain, type ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 let stub: ModelStub;

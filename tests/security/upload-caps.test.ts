@@ -4,9 +4,9 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../support/callers";
 import { multiStoreGraph } from "../support/docs-flows";
-import { exampleFlow } from "../support/flows";
+import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
-import type { ModelStub } from "../support/model-stub";
+import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 
 // Issue 10, finding 8: "an image of 10 MiB + 1 byte passes the 10 MiB cap". Each upload cap is

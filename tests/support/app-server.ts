@@ -4,7 +4,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { createAppServer } from "../../scripts/request-guard.mjs";
-import { sendResponse } from "./route-server";
+import { sendResponse } from "../../dev/route-server";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
 type RouteModule = Record<string, unknown>;

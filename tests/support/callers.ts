@@ -1,34 +1,7 @@
-import type { ApiKeyPermission, Caller } from "../../lib/http/callers";
+import type { ApiKeyPermission } from "../../lib/http/callers";
+import { fixtureKeyOwner } from "../../dev/callers";
 
-/**
- * A caller allowed everywhere, for setting up fixtures through the services: a key with every
- * permission whose "owner" is the system (null: what it creates is unowned, managed by admins).
- */
-export const systemCaller: Caller = {
-  kind: "apiKey",
-  key: {
-    id: "fixture", prefix: "sy_fixture", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], allChatflows: true, chatflowIds: [],
-    ownerId: null, ownerRole: "admin",
-  },
-};
-
-/** A signed-in studio user as a caller, for services called directly (keys need a real owner). */
-export function userCaller(user: { id: string; email: string; name: string; role: "admin" | "builder" }): Caller {
-  return { kind: "user", via: "session", user: { id: user.id, email: user.email, name: user.name, role: user.role } };
-}
-
-/**
- * An admin to own keys minted by fixtures (a key needs a real owner): the oldest admin, or a
- * fixture admin created for the purpose when the test file has none.
- */
-export async function fixtureKeyOwner(): Promise<Caller> {
-  const { getDb } = await import("../../lib/db/client");
-  const { insertUser } = await import("../../lib/db/queries/users");
-  const db = await getDb();
-  const admin = (await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" } }))
-    ?? (await insertUser({ email: "fixture-admin@example.invalid", name: "Fixture admin", passwordHash: "unusable", role: "admin" }));
-  return userCaller(admin);
-}
+export { fixtureKeyOwner, systemCaller, userCaller } from "../../dev/callers";
 
 /** A new API key for every chatflow with these permissions, owned by fixtureKeyOwner(): its secret. */
 export async function fixtureKey(name: string, permissions: ApiKeyPermission[]): Promise<string> {

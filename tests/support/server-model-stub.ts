@@ -1,5 +1,5 @@
 import { resetEnvForTests } from "../../lib/env";
-import { createModelStub, type ModelStub, type ModelStubOptions } from "./model-stub";
+import { createModelStub, type ModelStub, type ModelStubOptions } from "../../dev/model-stub/server";
 
 /**
  * Starts a model stub and points the server's own model at it (OPENAI_API_KEY "test-key",

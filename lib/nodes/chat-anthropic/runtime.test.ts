@@ -1,8 +1,7 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatAnthropic } from "@langchain/anthropic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createModelStub, type ModelStub } from "../../../dev/model-stub/server";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
@@ -10,45 +9,15 @@ import { resetEnvForTests } from "../../env";
 import { createModelFetch } from "../../security/outbound-policy";
 import { buildChatAnthropic } from "./runtime";
 
-// A tiny server speaking Anthropic's Messages API: JSON, or SSE events when `stream` is set.
-const bodies: Record<string, unknown>[] = [];
-const headers: http.IncomingHttpHeaders[] = [];
-let server: http.Server;
+// The model stub speaks Anthropic's Messages API too: JSON, or SSE events when `stream` is set.
+let stub: ModelStub;
 let baseURL: string;
 
-function sse(res: http.ServerResponse, model: string, words: string[]) {
-  res.writeHead(200, { "content-type": "text/event-stream" });
-  const send = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send("message_start", { message: { id: "msg_s", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 4, output_tokens: 0 } } });
-  send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-  for (const w of words) send("content_block_delta", { index: 0, delta: { type: "text_delta", text: w } });
-  send("content_block_stop", { index: 0 });
-  send("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: words.length } });
-  send("message_stop", {});
-  res.end();
-}
-
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      const body = JSON.parse(raw);
-      bodies.push(body);
-      headers.push(req.headers);
-      if (req.url !== "/v1/messages") return res.writeHead(404).end();
-      if (body.stream) return sse(res, body.model, ["Hello", " from", " Claude"]);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({
-        id: "msg_1", type: "message", role: "assistant", model: body.model, stop_reason: "end_turn", stop_sequence: null,
-        content: [{ type: "text", text: "Hello from Claude" }], usage: { input_tokens: 4, output_tokens: 3 },
-      }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stub = await createModelStub({ brain: () => ({ content: "Hello from Claude" }) });
+  baseURL = stub.origin;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => stub.close());
 
 const build = async (credential: Record<string, string>) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
@@ -60,8 +29,8 @@ describe("Anthropic chat model node", () => {
     const model = await build({ apiKey: "sk-ant-test", baseURL });
     const reply = await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
     expect(reply.content).toBe("Hello from Claude");
-    expect(bodies.at(-1)).toMatchObject({ model: "claude-test", max_tokens: 2048, temperature: 0.2, system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
-    expect(headers.at(-1)?.["x-api-key"]).toBe("sk-ant-test");
+    expect(stub.requests.at(-1)?.body).toMatchObject({ model: "claude-test", max_tokens: 2048, temperature: 0.2, system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
+    expect(stub.requests.at(-1)?.apiKey).toBe("sk-ant-test");
   });
 
   it("streams tokens", async () => {

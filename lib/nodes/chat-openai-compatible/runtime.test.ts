@@ -2,26 +2,26 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { ChatOpenAI } from "@langchain/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { startOpenAIServer } from "../../flow/__fixtures__/openai-server";
+import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
 import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
 import { buildChatOpenAICompatible } from "./runtime";
 
-let server: Awaited<ReturnType<typeof startOpenAIServer>>;
+let stub: ModelStub;
 beforeAll(async () => {
-  server = await startOpenAIServer([{ toolCalls: [{ name: "lookup", args: { q: "x" } }] }]);
+  stub = await createModelStub({ brain: scriptedBrain([{ toolCalls: [{ name: "lookup", arguments: { q: "x" } }] }]) });
 });
-afterAll(() => server.close());
+afterAll(() => stub.close());
 
 describe("OpenAI-compatible chat model node", () => {
   it("talks to an OpenAI-compatible server by base URL with the credential's key", async () => {
-    const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({ credential: "c1", model: "llama3", baseURL: server.baseURL, temperature: 0 });
-    const ctx = testContext({ c1: { name: "Local", type: "openai", data: { apiKey: "sk-test", baseURL: server.baseURL } } });
+    const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({ credential: "c1", model: "llama3", baseURL: stub.url, temperature: 0 });
+    const ctx = testContext({ c1: { name: "Local", type: "openai", data: { apiKey: "sk-test", baseURL: stub.url } } });
     const model = (await buildChatOpenAICompatible({ nodeId: "m", label: "Model", params, inputs: {}, ctx })) as ChatOpenAI;
     const tool = { type: "function" as const, function: { name: "lookup", description: "Looks up", parameters: { type: "object", properties: { q: { type: "string" } } } } };
     const reply = await model.bindTools([tool]).invoke([new HumanMessage("find x")]);
     expect(reply.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { q: "x" } })]);
-    expect(server.bodies[0]).toMatchObject({
+    expect(stub.requests[0].body).toMatchObject({
       model: "llama3",
       temperature: 0,
       messages: [{ role: "user", content: "find x" }],

@@ -4,7 +4,9 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
-import { productSearchSpec, startProductApi } from "../../flow/__fixtures__/product-api";
+import { fixtureLaptops } from "../../../dev/product-api/catalog";
+import { createProductApi, type ProductApi } from "../../../dev/product-api/server";
+import { productSearchSpec } from "../../../dev/product-api/spec";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { runEndingChain } from "../../flow/run";
 import { paramsSchemaFor } from "../params";
@@ -13,9 +15,9 @@ import type { OpenApiChain } from "./chain";
 import { buildOpenApiChain } from "./runtime";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
 
-let api: Awaited<ReturnType<typeof startProductApi>>;
+let api: ProductApi;
 beforeAll(async () => {
-  api = await startProductApi();
+  api = await createProductApi({ catalog: fixtureLaptops() });
 });
 afterAll(() => api.close());
 
@@ -61,7 +63,7 @@ describe("OpenAPI chain", () => {
     const req = api.requests.slice(before);
     expect(req).toHaveLength(1);
     expect(req[0].method).toBe("GET");
-    expect(Object.fromEntries(req[0].url.searchParams)).toEqual({ countryCode: "DE", q: "laptop", max_price: "1500" });
+    expect(req[0].query).toEqual({ countryCode: "DE", q: "laptop", max_price: "1500" });
     expect(result.usedTools).toEqual([
       { tool: "productsUsingGET", toolInput: { countryCode: "DE", q: "laptop", max_price: 1500 }, toolOutput: expect.stringContaining("ZenBook Pro") },
     ]);
@@ -92,13 +94,13 @@ describe("OpenAPI chain", () => {
 
   it("turns an upstream 503 into upstream_unavailable", async () => {
     const model = fakeModel().respondWithTools([{ name: "productsUsingGET", args: { countryCode: "US", q: "phone" } }]);
-    api.state.unavailable = true;
+    api.setUnavailable(true);
     try {
       const err = await ask(await chainWith(model), "phones in the US").catch((e) => e);
       expect(err.code).toBe("upstream_unavailable");
       expect(err.status).toBe(503);
     } finally {
-      api.state.unavailable = false;
+      api.setUnavailable(false);
     }
   });
 
@@ -107,7 +109,7 @@ describe("OpenAPI chain", () => {
     model.respond(new AIMessage("ok"));
     const before = api.requests.length;
     await ask(await chainWith(model), "phones");
-    expect(api.requests.slice(before).map((r) => r.url.searchParams.has("url"))).toEqual([false]);
+    expect(api.requests.slice(before).map((r) => "url" in r.query)).toEqual([false]);
   });
 
   it("uses the history of a connected memory when choosing the operation", async () => {

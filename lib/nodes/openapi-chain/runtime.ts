@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
+import { parseDataUrl } from "../../files/data-url";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import type { BuildContext } from "../../flow/types";
 import type { NodeRuntime, RuntimeArgs } from "../runtime-types";
@@ -12,9 +13,9 @@ import { parseOpenApiSpec, toToolDefinition } from "./spec";
 
 /** A file param holds the file's text, or a data: URL of it (as browsers read uploads). */
 function fileText(value: string): string {
-  const m = /^data:[^,]*?(;base64)?,(.*)$/s.exec(value);
-  if (!m) return value;
-  return m[1] ? Buffer.from(m[2], "base64").toString("utf8") : decodeURIComponent(m[2]);
+  const url = parseDataUrl(value);
+  if (!url) return value;
+  return url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data);
 }
 
 async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise<string> {

@@ -2,7 +2,9 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { productSearchSpec, startProductApi } from "../../flow/__fixtures__/product-api";
+import { fixtureLaptops } from "../../../dev/product-api/catalog";
+import { createProductApi, type ProductApi } from "../../../dev/product-api/server";
+import { productSearchSpec } from "../../../dev/product-api/spec";
 import { runEndingChain } from "../../flow/run";
 import { buildBufferMemory } from "../buffer-memory/runtime";
 import { buildChainTool } from "../chain-tool/runtime";
@@ -13,9 +15,9 @@ import type { RuntimeArgs } from "../runtime-types";
 import type { ToolAgentChain } from "./agent";
 import { buildToolAgent } from "./runtime";
 
-let api: Awaited<ReturnType<typeof startProductApi>>;
+let api: ProductApi;
 beforeAll(async () => {
-  api = await startProductApi();
+  api = await createProductApi({ catalog: fixtureLaptops() });
 });
 afterAll(() => api.close());
 
@@ -60,7 +62,7 @@ describe("Tool Agent", () => {
       false,
     );
     const req = api.requests.slice(before);
-    expect(req.map((r) => Object.fromEntries(r.url.searchParams))).toEqual([{ countryCode: "DE", q: "laptop", max_price: "1500" }]);
+    expect(req.map((r) => r.query)).toEqual([{ countryCode: "DE", q: "laptop", max_price: "1500" }]);
     expect(result.text).toBe("Here you go: Found: ZenBook Pro");
     expect(result.usedTools).toEqual([
       { tool: "product_search", toolInput: { input: "laptop in Germany up to 1500 EUR" }, toolOutput: "Found: ZenBook Pro" },
@@ -74,7 +76,7 @@ describe("Tool Agent", () => {
       .respondWithTools([{ name: "product_search", args: { input: "phone in Sweden" } }])
       .respondWithTools([{ name: "productsUsingGET", args: { countryCode: "SE", q: "phone" } }])
       .respond(new AIMessage("Sorry, the product search is unavailable right now. Please try again later."));
-    api.state.unavailable = true;
+    api.setUnavailable(true);
     try {
       const result = await runEndingChain(await productAgent(model), { question: "a phone please, I'm in Sweden", history: [] }, false);
       expect(result.text).toContain("unavailable right now");
@@ -82,7 +84,7 @@ describe("Tool Agent", () => {
       expect(observation.text).toMatch(/^Tool error: The API "Product Search API" .* is unavailable right now \(HTTP 503\)/);
       expect(result.usedTools[0].toolOutput).toMatch(/^Tool error:/);
     } finally {
-      api.state.unavailable = false;
+      api.setUnavailable(false);
     }
   });
 

@@ -3,8 +3,8 @@ import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { cosine } from "@/tests/support/model-embeddings";
-import { createModelStub, demoBrain, type ModelStub, scriptedBrain } from "@/tests/support/model-stub";
+import { cosine } from "./embeddings";
+import { createModelStub, demoBrain, type ModelStub, scriptedBrain } from "./server";
 
 let stub: ModelStub;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type BrainRequest, type ChatMessage, demoBrain, scriptedBrain, summariseToolResult, type ToolDefinition } from "@/tests/support/model-brain";
-import { readProductIntent } from "@/tests/support/product-intent";
+import { type BrainRequest, type ChatMessage, demoBrain, scriptedBrain, summariseToolResult, type ToolDefinition } from "./brain";
+import { readProductIntent } from "./product-intent";
 
 const openApiTool: ToolDefinition = {
   name: "productsUsingGET",

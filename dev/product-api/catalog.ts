@@ -189,3 +189,27 @@ export function searchCatalog(catalog: CatalogProduct[], query: ProductQuery): C
 export function toApiProduct(p: CatalogProduct) {
   return { name: p.name, price: `${p.amount.toFixed(2)} ${p.currency}`, url: p.url, attributes: p.attributes };
 }
+
+/**
+ * Three laptops at 899, 1399 and 2999 in every country's currency: a catalog small enough for a
+ * test to name what a search finds (a search under 1500 finds the ThinkBook 14 and the ZenBook Pro).
+ */
+export function fixtureLaptops(): CatalogProduct[] {
+  const models = [
+    { name: "ThinkBook 14", amount: 899, slug: "thinkbook-14", attributes: ["14 inch", "16 GB"] },
+    { name: "ZenBook Pro", amount: 1399, slug: "zenbook-pro", attributes: ["OLED"] },
+    { name: "MacBook Pro 16", amount: 2999, slug: "mbp-16", attributes: ["M4"] },
+  ];
+  return COUNTRY_CODES.flatMap((country) =>
+    models.map((m) => ({
+      id: `${country.toLowerCase()}-${m.slug}`,
+      country,
+      category: "laptop",
+      name: m.name,
+      amount: m.amount,
+      currency: MARKETS[country].currency,
+      attributes: ["laptop", ...m.attributes],
+      url: `https://shop.example/${m.slug}`,
+    })),
+  );
+}

@@ -3,8 +3,8 @@
  * streams (role chunk, content or tool-call deltas, finish chunk, optional usage chunk).
  */
 import { randomBytes } from "node:crypto";
-import type { BrainReply, ChatMessage, ToolDefinition } from "./model-brain";
-import { textOf } from "./model-brain";
+import type { BrainReply, ChatMessage, ToolDefinition } from "./brain";
+import { textOf } from "./brain";
 
 type ToolCallReply = Extract<BrainReply, { toolCalls: unknown }>;
 type ContentReply = Extract<BrainReply, { content: string }>;

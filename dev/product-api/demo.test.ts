@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { AgentExecutor, createToolCallingAgent } from "@langchain/classic/agents";
 import { createOpenAPIChain } from "@langchain/classic/chains";
 import { ChainTool } from "@langchain/classic/tools";
@@ -8,8 +6,9 @@ import { ChatPromptTemplate, MessagesPlaceholder } from "@langchain/core/prompts
 import { ChatOpenAI } from "@langchain/openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createModelStub, type ModelStub } from "@/tests/support/model-stub";
-import { createProductApi, type ProductApi } from "./product-api";
+import { createModelStub, type ModelStub } from "../model-stub/server";
+import { productSearchSpec } from "./spec";
+import { createProductApi, type ProductApi } from "./server";
 
 // The seed's demo, wired by hand: OpenAPI chain → Chain Tool → tool-calling agent, with the
 // demo brain standing in for the model and the real product API behind the spec.
@@ -19,7 +18,7 @@ let spec: string;
 
 beforeAll(async () => {
   [stub, api] = await Promise.all([createModelStub(), createProductApi({ unavailable: false })]);
-  const doc = parse(readFileSync(path.resolve(import.meta.dirname, "../../flows/specs/product-search.yaml"), "utf8"));
+  const doc = parse(productSearchSpec);
   // createOpenAPIChain takes a string (URL, JSON or YAML text) or its own Document type.
   spec = JSON.stringify({ ...doc, servers: [{ url: api.url }] });
 });

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createProductApi, parseProductQuery, PRODUCTS_PATH, type ProductApi } from "./product-api";
-import { buildCatalog, COUNTRY_CODES, singularize } from "./product-catalog";
+import { productSearchSpec } from "./spec";
+import { createProductApi, parseProductQuery, PRODUCTS_PATH, type ProductApi } from "./server";
+import { buildCatalog, COUNTRY_CODES, singularize } from "./catalog";
 
 type Product = { name: string; price: string; url: string; attributes: string[] };
 
@@ -119,7 +119,7 @@ describe("product-search API", () => {
 });
 
 describe("product-search spec", () => {
-  const spec = parse(readFileSync(path.resolve(import.meta.dirname, "../../flows/specs/product-search.yaml"), "utf8"));
+  const spec = parse(productSearchSpec);
   const op = spec.paths[PRODUCTS_PATH].get;
 
   it("is an OpenAPI 3.0.1 document of the v0 product endpoint", () => {

@@ -1,17 +1,19 @@
 /**
  * A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and demos without a real model:
  * chat completions (JSON and SSE, tool calls and legacy function calls), embeddings, audio
- * transcriptions and the model list. What it answers is decided by a swappable "brain".
+ * transcriptions and the model list, plus Anthropic's Messages API (`/v1/messages`). What it
+ * answers is decided by a swappable "brain".
  * Importable by vitest and Playwright global setup; `scripts/model-stub.ts` runs it standalone.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./model-brain";
-import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./model-embeddings";
-import { completionChunks, completionJson, readTools } from "./model-wire";
+import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools, type SseEvent } from "./anthropic";
+import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
+import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
+import { completionChunks, completionJson, readTools } from "./wire";
 
-export { demoBrain, scriptedBrain } from "./model-brain";
-export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./model-brain";
+export { demoBrain, scriptedBrain } from "./brain";
+export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./brain";
 
 export const DEFAULT_TRANSCRIPT = "find me a laptop under 1500 in Germany";
 export const STUB_MODELS = ["stub-model", "gpt-4o-mini", "stub-embedding", "text-embedding-3-small", "whisper-1"];
@@ -24,7 +26,7 @@ export interface ModelStubOptions {
   host?: string;
   transcript?: string;
   embeddingDimensions?: number;
-  /** When set, requests must send `Authorization: Bearer <apiKey>` (else 401 like OpenAI). */
+  /** When set, requests must send `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`), else 401. */
   apiKey?: string;
 }
 
@@ -35,11 +37,15 @@ export interface RecordedModelRequest {
   body: unknown;
   /** The Authorization header it came with (tests check which credential a flow used). */
   authorization?: string;
+  /** The x-api-key header (Anthropic's), when sent. */
+  apiKey?: string;
 }
 
 export interface ModelStub {
   /** Base URL ending in /v1, ready for `baseURL` / `configuration.baseURL`. */
   url: string;
+  /** Base URL without /v1, for Anthropic's SDK (it appends /v1/messages). */
+  origin: string;
   port: number;
   requests: RecordedModelRequest[];
   setBrain(brain: Brain): void;
@@ -47,7 +53,7 @@ export interface ModelStub {
   close(): Promise<void>;
 }
 
-type Reply = { status: number; json: unknown } | { status: number; text: string } | { sse: unknown[] };
+type Reply = { status: number; json: unknown } | { status: number; text: string } | { sse: unknown[] } | { events: SseEvent[] };
 
 class StubHttpError extends Error {
   constructor(
@@ -112,12 +118,28 @@ async function transcription(req: http.IncomingMessage, raw: Buffer, transcript:
   return { reply: { status: 200, json }, record };
 }
 
+async function anthropicMessages(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
+  if (!Array.isArray(body.messages) || body.messages.length === 0) throw new StubHttpError(400, "messages: must be a non-empty array");
+  const model = typeof body.model === "string" ? body.model : "stub-model";
+  const messages = readAnthropicMessages(body);
+  const reply = await brain({ model, messages, tools: readAnthropicTools(body), body });
+  if ("error" in reply) return { status: reply.error.status, json: { type: "error", error: { type: "api_error", message: reply.error.message } } };
+  if (body.stream === true) return { events: anthropicEvents(reply, model, messages) };
+  return { status: 200, json: anthropicMessage(reply, model, messages) };
+}
+
 function modelList(): Reply {
   const created = 1_700_000_000;
   return { status: 200, json: { object: "list", data: STUB_MODELS.map((id) => ({ id, object: "model", created, owned_by: "switchyard-stub" })) } };
 }
 
 function writeReply(res: http.ServerResponse, reply: Reply): void {
+  if ("events" in reply) {
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    for (const e of reply.events) res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+    res.end();
+    return;
+  }
   if ("sse" in reply) {
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     for (const chunk of reply.sse) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -167,7 +189,9 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
   const raw = await readBody(req);
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
-  if (state.apiKey && req.headers.authorization !== `Bearer ${state.apiKey}`) {
+  const xApiKey = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : undefined;
+  const keyed = path === "/v1/messages" ? xApiKey === state.apiKey : req.headers.authorization === `Bearer ${state.apiKey}`;
+  if (state.apiKey && !keyed) {
     return { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } };
   }
   if (method === "GET" && path === "/v1/models") return modelList();
@@ -178,8 +202,9 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
     return reply;
   }
   const body = parseJson(raw);
-  state.requests.push({ method, path, body, authorization: req.headers.authorization });
+  state.requests.push({ method, path, body, authorization: req.headers.authorization, ...(xApiKey === undefined ? {} : { apiKey: xApiKey }) });
   if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
+  if (path === "/v1/messages") return anthropicMessages(body, state.brain);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
   throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
 }
@@ -208,8 +233,10 @@ export async function createModelStub(opts: ModelStubOptions = {}): Promise<Mode
     server.listen(opts.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
+    url: `${origin}/v1`,
+    origin,
     port,
     requests: state.requests,
     setBrain: (brain) => {

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppError, errorBody } from "../errors";
+import { AppError, errorBody } from "../../lib/errors";
 import {
   buildCatalog,
   type CatalogProduct,
@@ -9,11 +9,12 @@ import {
   type ProductQuery,
   searchCatalog,
   toApiProduct,
-} from "./product-catalog";
+} from "./catalog";
 
 /**
- * A real HTTP server implementing flows/specs/product-search.yaml over the deterministic demo
- * catalog. Used by `npm run product-api`, the e2e tests and the OpenAPI-chain tests.
+ * A real HTTP server implementing flows/specs/product-search.yaml (dev/product-api/spec.ts) over the
+ * deterministic demo catalog, or a catalog a test passes. Used by `npm run product-api` (and so
+ * `npm run demo` and the e2e tests), the bench, the integration tests and the node tests.
  */
 
 export const PRODUCTS_PATH = "/public/ai/v0/products";
@@ -27,6 +28,8 @@ export interface ProductApiOptions {
   host?: string;
   /** Start answering 503; defaults to env PRODUCT_API_UNAVAILABLE=1. */
   unavailable?: boolean;
+  /** The products to serve instead of the demo catalog (e.g. `fixtureLaptops()`). */
+  catalog?: CatalogProduct[];
 }
 
 /** One request the server received on the products path (admin calls are not recorded). */
@@ -126,7 +129,7 @@ function routeRequest(req: http.IncomingMessage, state: ApiState): Reply {
 /** Start the product-search API. Resolves once it listens. */
 export async function createProductApi(opts: ProductApiOptions = {}): Promise<ProductApi> {
   const state: ApiState = {
-    catalog: buildCatalog(),
+    catalog: opts.catalog ?? buildCatalog(),
     requests: [],
     unavailable: opts.unavailable ?? process.env.PRODUCT_API_UNAVAILABLE === "1",
   };
