@@ -43,6 +43,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const code = snippets.find((s) => s.id === tab)!.code;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
     <div className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
       <div ref={dialog} tabIndex={-1} role="dialog" aria-modal="true" aria-labelledby="publish-title"
         className="flex max-h-[calc(100vh-2rem)] w-full max-w-3xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none">
