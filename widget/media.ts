@@ -42,7 +42,9 @@ export async function startRecording(): Promise<{ stop: () => Promise<Upload>; c
   const chunks: Blob[] = [];
   recorder.ondataavailable = (e) => e.data.size && chunks.push(e.data);
   const stopped = new Promise<void>((resolve) => (recorder.onstop = () => resolve()));
-  const release = () => stream.getTracks().forEach((t) => t.stop());
+  const release = () => {
+    for (const t of stream.getTracks()) t.stop();
+  };
   recorder.start();
   return {
     async stop() {

@@ -17,22 +17,24 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 }
 
 function inlineNodes(nodes: Inline[]): Node[] {
-  return nodes.map((n): Node => {
-    switch (n.t) {
-      case "text":
-        return document.createTextNode(n.v);
-      case "br":
-        return el("br");
-      case "code":
-        return el("code", {}, [n.v]);
-      case "strong":
-      case "em":
-        return el(n.t, {}, inlineNodes(n.c));
-      case "link":
-        // Opens outside the host page; no referrer, no opener, marked as user content.
-        return el("a", { href: n.href, target: "_blank", rel: "noopener noreferrer nofollow ugc" }, inlineNodes(n.c));
-    }
-  });
+  return nodes.map(inlineNode);
+}
+
+function inlineNode(n: Inline): Node {
+  switch (n.t) {
+    case "text":
+      return document.createTextNode(n.v);
+    case "br":
+      return el("br");
+    case "code":
+      return el("code", {}, [n.v]);
+    case "strong":
+    case "em":
+      return el(n.t, {}, inlineNodes(n.c));
+    case "link":
+      // Opens outside the host page; no referrer, no opener, marked as user content.
+      return el("a", { href: n.href, target: "_blank", rel: "noopener noreferrer nofollow ugc" }, inlineNodes(n.c));
+  }
 }
 
 function blockNode(b: Block): Node {

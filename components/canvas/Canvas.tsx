@@ -64,8 +64,9 @@ export function Canvas({ onRefused, onAdd, viewport }: {
   }, [rf, onAdd]);
 
   return (
-    <div className="relative h-full w-full" data-testid="canvas" onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = "move"; }} onDrop={onDrop}>
+    <div className="relative h-full w-full" data-testid="canvas">
       <ReactFlow<EditorNode, EditorEdge>
+        onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = "move"; }} onDrop={onDrop}
         nodes={nodes} edges={edges} nodeTypes={nodeTypes}
         onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection} onBeforeDelete={onBeforeDelete}

@@ -3,7 +3,6 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useState } from "react";
-import { ChatPanel } from "@/components/chat/ChatPanel";
 import { ErrorNote } from "@/components/ui/controls";
 import { createEditorStore } from "@/lib/canvas/editor-store";
 import { graphToEditor } from "@/lib/canvas/graph-convert";
@@ -11,6 +10,7 @@ import { ApiError } from "@/lib/client/api";
 import { graphSchema, type Graph } from "@/lib/schemas/graph";
 import { Canvas } from "./Canvas";
 import { EditorProvider, useEditorState, useEditorStore } from "./editor-context";
+import { type EditorSlots, EditorSlotsProvider, useEditorSlots } from "./editor-slots";
 import { EditorToolbar } from "./EditorToolbar";
 import { FlowProblems } from "./FlowProblems";
 import { Palette } from "./Palette";
@@ -20,17 +20,24 @@ import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { useEditorActions } from "./use-editor-actions";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 
-/** The chatflow editor: palette, canvas, test chat; loads and saves through react-query. */
-export function ChatflowEditor({ id }: { id: string }) {
+const noSlots: EditorSlots = {};
+
+/**
+ * The chatflow editor: palette, canvas, test chat; loads and saves through react-query. Parts owned
+ * by other features (test chat, widget embed, store uploads) come in through `slots`.
+ */
+export function ChatflowEditor({ id, slots = noSlots }: { id: string; slots?: EditorSlots }) {
   const flow = useChatflow(id);
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
       {flow.isLoading && <p className="m-auto text-sm text-slate-500">Loading chatflow…</p>}
       {flow.error && <div className="m-auto max-w-md"><ErrorNote error={flow.error} /></div>}
       {flow.data && (
-        <ReactFlowProvider>
-          <EditorShell flow={flow.data} reload={async () => (await flow.refetch()).data} />
-        </ReactFlowProvider>
+        <EditorSlotsProvider value={slots}>
+          <ReactFlowProvider>
+            <EditorShell flow={flow.data} reload={async () => (await flow.refetch()).data} />
+          </ReactFlowProvider>
+        </EditorSlotsProvider>
       )}
     </div>
   );
@@ -65,6 +72,7 @@ function EditorShell(props: ShellProps) {
 
 function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnType<typeof loadInto> }) {
   const store = useEditorStore();
+  const slots = useEditorSlots();
   const [toasts, toast, dismiss] = useToasts();
   const actions = useEditorActions(toast);
   const update = useUpdateChatflow(flow.id);
@@ -123,7 +131,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
           <FlowProblems />
           <ToastList toasts={toasts} onDismiss={dismiss} />
         </section>
-        {chatOpen && <ChatPanel chatflowId={flow.id} dirty={dirty} onClose={() => setChatOpen(false)} onServerProblems={store.setServerProblems} />}
+        {chatOpen && slots.chatPanel?.({ chatflowId: flow.id, dirty, onClose: () => setChatOpen(false), onServerProblems: store.setServerProblems })}
       </div>
       {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
     </>

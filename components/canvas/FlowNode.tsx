@@ -11,7 +11,7 @@ import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";
 import { useParams } from "next/navigation";
-import { VectorStorePanel } from "@/components/vector/VectorStorePanel";
+import { useEditorSlots } from "./editor-slots";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
@@ -85,7 +85,9 @@ const selectDirty = (s: { revision: number; savedRevision: number }) => s.revisi
 function VectorStoreSlot({ nodeId }: { nodeId: string }) {
   const { id } = useParams<{ id: string }>();
   const dirty = useEditorState(selectDirty);
-  return <div className="border-t border-slate-100 px-3 py-2"><VectorStorePanel chatflowId={id} nodeId={nodeId} dirty={dirty} /></div>;
+  const { storePanel } = useEditorSlots();
+  if (!storePanel) return null;
+  return <div className="border-t border-slate-100 px-3 py-2">{storePanel({ chatflowId: id, nodeId, dirty })}</div>;
 }
 
 function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorInput; error?: string }) {

@@ -9,8 +9,8 @@ import { paramInputs } from "@/lib/nodes/types";
 import type { Graph } from "@/lib/schemas/graph";
 import { PublishSettings, type Settings } from "./PublishSettings";
 import { predictionSnippets } from "./publish-snippets";
+import { useEditorSlots } from "./editor-slots";
 import { useUpdateChatflow, type Chatflow } from "./use-chatflow";
-import { EmbedPanel } from "@/components/publish/EmbedPanel";
 import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
 import { isNeverOverridable } from "@/lib/nodes/overridable";
 
@@ -32,6 +32,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const callers = (keys.data ?? []).filter((k) => k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)));
   const params = useMemo(() => overridableParams(graph()), [graph]);
   const update = useUpdateChatflow(flow.id);
+  const slots = useEditorSlots();
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
     dialog.current?.focus();
@@ -42,6 +43,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const code = snippets.find((s) => s.id === tab)!.code;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
     <div className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
       <div ref={dialog} tabIndex={-1} role="dialog" aria-modal="true" aria-labelledby="publish-title"
         className="flex max-h-[calc(100vh-2rem)] w-full max-w-3xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none">
@@ -80,7 +82,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
             </div>
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
-              <EmbedPanel chatflowId={flow.id} isPublic={flow.isPublic} />
+              {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic })}
             </div>
           </section>
           <PublishSettings flow={flow} params={params} saving={update.isPending} error={update.error}

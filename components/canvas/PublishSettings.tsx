@@ -34,7 +34,7 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
         });
       }}>
       <label className="flex items-start gap-3">
-        <input type="checkbox" role="switch" className="mt-1 h-4 w-4 accent-brand-600" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
+        <input type="checkbox" role="switch" aria-checked={isPublic} className="mt-1 h-4 w-4 accent-brand-600" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
         <span className="leading-snug"><span className="block text-sm font-medium">Public</span><span className="block text-xs text-slate-500">Anyone can chat without an API key (the widget needs this).</span></span>
       </label>
       <label className="block text-sm">

@@ -22,7 +22,6 @@ export function useEditorState<T>(selector: (s: EditorState) => T, equal: (a: T,
     if (last.current && equal(last.current.value, value)) return last.current.value;
     last.current = { value };
     return value;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, selector]);
+  }, [store, selector, equal]);
   return useSyncExternalStore(store.subscribe, get, get);
 }

@@ -12,11 +12,14 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
   }
   return (
     <li className="mr-4 flex flex-col gap-2" data-testid="chat-bot">
-      {m.usedTools?.map((t, i) => <ToolCall key={i} t={t} />)}
+      {m.usedTools?.map((t, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: tool calls have no id; they are only appended, in order, never reordered
+        <ToolCall key={i} t={t} />
+      ))}
       {(m.text || m.streaming) && (
         <div className="whitespace-pre-wrap rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm text-slate-800 ring-1 ring-slate-200" data-testid="chat-answer">
           {m.text}
-          {m.streaming && <span className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-slate-400 align-middle" aria-label="Answer streaming" />}
+          {m.streaming && <span className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-slate-400 align-middle" role="img" aria-label="Answer streaming" />}
         </div>
       )}
       {m.sourceDocuments && m.sourceDocuments.length > 0 && <Sources docs={m.sourceDocuments} />}
@@ -45,6 +48,7 @@ function Sources({ docs }: { docs: SourceDocument[] }) {
       <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">{docs.length} source {docs.length === 1 ? "document" : "documents"}</summary>
       <ol className="space-y-2 px-3 pb-2">
         {docs.map((d, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: source documents have no id; the list of a finished answer never changes
           <li key={i} className="rounded bg-white p-2 ring-1 ring-slate-200">
             <p className="line-clamp-4 text-slate-700">{d.pageContent}</p>
             {d.metadata && Object.keys(d.metadata).length > 0 && <p className="mt-1 truncate font-mono text-[10px] text-slate-400">{JSON.stringify(d.metadata)}</p>}

@@ -74,6 +74,7 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
             {sessions.data?.data.map((s) => (
               <li key={s.sessionId}>
                 <button
+                  type="button"
                   className={`w-full px-4 py-3 text-left text-sm hover:bg-slate-50 ${selected === s.sessionId ? "bg-brand-50" : ""}`}
                   onClick={() => setSelected(s.sessionId)}
                   data-testid={`session-${s.sessionId}`}

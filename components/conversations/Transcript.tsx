@@ -25,6 +25,7 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
             <details className="mt-2 text-xs">
               <summary className="cursor-pointer font-medium">Used tools ({m.usedTools.length})</summary>
               {(m.usedTools as Tool[]).map((t, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: stored tool calls have no id and this list never changes
                 <div key={i} className="mt-1 rounded bg-white p-2 ring-1 ring-slate-200">
                   <p className="font-mono">{t.tool}</p>
                   <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px]">{JSON.stringify(t.toolInput, null, 2)}</pre>
@@ -37,6 +38,7 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
             <details className="mt-2 text-xs">
               <summary className="cursor-pointer font-medium">Sources ({m.sourceDocuments.length})</summary>
               {(m.sourceDocuments as Source[]).map((s, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: stored source documents have no id and this list never changes
                 <blockquote key={i} className="mt-1 rounded bg-white p-2 ring-1 ring-slate-200">
                   {String(s.metadata?.source ?? "")} {s.pageContent?.slice(0, 400)}
                 </blockquote>

@@ -27,8 +27,10 @@ export function AnalyzeBar({ selected, filter, onProgress }: {
   });
   const done = run.data ? run.data.succeeded + run.data.failed : 0;
   const status = run.data?.status;
-  // Refresh the list as domains finish (onProgress is stable: the parent memoises it).
-  useEffect(() => { if (status) onProgress(); }, [done, status, onProgress]);
+  // Refresh the list as domains finish: once per new status or count of finished domains
+  // (onProgress is stable: the parent memoises it).
+  const progress = status && `${status}:${done}`;
+  useEffect(() => { if (progress) onProgress(); }, [progress, onProgress]);
   const start = useMutation({
     mutationFn: (body: object) => api<StartResult>("/api/v1/domains/analyze", { method: "POST", body }),
     onSuccess: (r) => { setRunId(r.run?.id ?? null); onProgress(); },

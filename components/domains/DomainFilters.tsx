@@ -25,19 +25,21 @@ export function DomainFilters({ value, onChange }: { value: DomainFilterState; o
   const set = (patch: Partial<DomainFilterState>) => onChange({ ...value, ...patch });
   return (
     <Card className="mb-3 p-4">
-      <form className="flex flex-wrap items-end gap-3" role="search" onSubmit={(e) => { e.preventDefault(); set({ searchTerm: search.trim() }); }}>
-        <TextInput label="Search name or analysis" value={search} onChange={(e) => setSearch(e.target.value)} className="min-w-56 flex-1" />
-        <Button type="submit" variant="secondary">Search</Button>
-        <Select label="Analysis" value={value.hasAnalysis} onChange={(v) => set({ hasAnalysis: v })}
-          options={[["", "Any"], ["analyzed", "Analysed"], ["not_analyzed", "Not analysed"]]} />
-        <Select label="Validity" value={value.isValid} onChange={(v) => set({ isValid: v })}
-          options={[["", "Any"], ["true", "Valid"], ["false", "Invalid"]]} />
-        <Select label="Status" value={value.analysisStatus} onChange={(v) => set({ analysisStatus: v })}
-          options={[["", "Any"], ["queued", "Queued"], ["running", "Running"], ["succeeded", "Succeeded"], ["failed", "Failed"]]} />
-        <Select label="Sort" value={value.sort} onChange={(v) => set({ sort: v })}
-          options={[["createdAt:desc", "Newest"], ["createdAt:asc", "Oldest"], ["name:asc", "Name A–Z"], ["name:desc", "Name Z–A"], ["analyzedAt:desc", "Recently analysed"]]} />
-        <Button type="button" variant="ghost" onClick={() => { setSearch(""); onChange(EMPTY_FILTERS); }}>Clear</Button>
-      </form>
+      <search>
+        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); set({ searchTerm: search.trim() }); }}>
+          <TextInput label="Search name or analysis" value={search} onChange={(e) => setSearch(e.target.value)} className="min-w-56 flex-1" />
+          <Button type="submit" variant="secondary">Search</Button>
+          <Select label="Analysis" value={value.hasAnalysis} onChange={(v) => set({ hasAnalysis: v })}
+            options={[["", "Any"], ["analyzed", "Analysed"], ["not_analyzed", "Not analysed"]]} />
+          <Select label="Validity" value={value.isValid} onChange={(v) => set({ isValid: v })}
+            options={[["", "Any"], ["true", "Valid"], ["false", "Invalid"]]} />
+          <Select label="Status" value={value.analysisStatus} onChange={(v) => set({ analysisStatus: v })}
+            options={[["", "Any"], ["queued", "Queued"], ["running", "Running"], ["succeeded", "Succeeded"], ["failed", "Failed"]]} />
+          <Select label="Sort" value={value.sort} onChange={(v) => set({ sort: v })}
+            options={[["createdAt:desc", "Newest"], ["createdAt:asc", "Oldest"], ["name:asc", "Name A–Z"], ["name:desc", "Name Z–A"], ["analyzedAt:desc", "Recently analysed"]]} />
+          <Button type="button" variant="ghost" onClick={() => { setSearch(""); onChange(EMPTY_FILTERS); }}>Clear</Button>
+        </form>
+      </search>
     </Card>
   );
 }

@@ -37,7 +37,7 @@ export const DomainRow = memo(function DomainRow({ domain: d, selected, onToggle
           {d.analysisStatus && <span className={`mr-2 rounded px-1.5 py-0.5 ${statusStyle[d.analysisStatus]}`}>{d.analysisStatus}</span>}
           {d.analysisError && d.analysisStatus === "failed" && <span className="text-red-700">{d.analysisError} </span>}
           {summary !== undefined && (
-            <button className="text-left text-slate-700 hover:underline" onClick={() => setOpen(!open)} aria-expanded={open}>
+            <button type="button" className="text-left text-slate-700 hover:underline" onClick={() => setOpen(!open)} aria-expanded={open}>
               {String(summary).slice(0, 140)}
             </button>
           )}

@@ -51,7 +51,10 @@ export function DomainsView() {
                   type="checkbox" aria-label="Select all on this page" checked={allOnPage}
                   onChange={() => setSelected((s) => {
                     const next = new Set(s);
-                    rows.forEach((d) => (allOnPage ? next.delete(d.id) : next.add(d.id)));
+                    for (const d of rows) {
+                      if (allOnPage) next.delete(d.id);
+                      else next.add(d.id);
+                    }
                     return next;
                   })}
                 />

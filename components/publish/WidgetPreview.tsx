@@ -52,8 +52,8 @@ export function WidgetPreview({ chatflowId, theme, height = 480 }: { chatflowId:
   }, [chatflowId, themeKey]);
 
   return (
-    <div className="overflow-hidden rounded-xl ring-1 ring-slate-200" style={{ height }} data-testid="widget-preview" aria-label="Widget preview">
+    <section className="overflow-hidden rounded-xl ring-1 ring-slate-200" style={{ height }} data-testid="widget-preview" aria-label="Widget preview">
       {error ? <p className="p-4 text-sm text-red-700">{error}</p> : <div ref={box} className="h-full" />}
-    </div>
+    </section>
   );
 }

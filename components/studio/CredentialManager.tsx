@@ -91,6 +91,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
             <TextInput label="Allowed hosts" placeholder="api.example.com, 10.0.0.5:8080" value={hosts} onChange={(e) => setHosts(e.target.value)} required />
             <p className="text-xs text-slate-500">The headers are only ever sent to these hosts (host or host:port, comma-separated).</p>
             {headers.map((h, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are only appended (or all reset), never reordered; a key from the text would remount the inputs while typing
               <div key={i} className="grid grid-cols-2 gap-3">
                 <TextInput label={`Header ${i + 1} name`} placeholder="X-Api-Key" value={h.name} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
                 <TextInput label={`Header ${i + 1} value`} type="password" autoComplete="off" value={h.value} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />

@@ -41,7 +41,7 @@ export function StudioNav({ user }: { user: { name: string; email: string; role:
         </ul>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="whitespace-nowrap text-slate-500" title={user.email}>{user.name} · {user.role}</span>
-          <button className="whitespace-nowrap rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100" onClick={() => signOut({ callbackUrl: "/signin" })}>
+          <button type="button" className="whitespace-nowrap rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100" onClick={() => signOut({ callbackUrl: "/signin" })}>
             Sign out
           </button>
         </div>

@@ -9,7 +9,7 @@ export type StudioUserInfo = { id: string; name: string; email: string; role: Ro
 const StudioUserContext = createContext<StudioUserInfo | null>(null);
 
 /** The signed-in user for studio components, set once by the studio layout. */
-export function StudioUserProvider({ user, children }: { user: StudioUserInfo; children: React.ReactNode }) {
+export function StudioUserProvider({ user, children }: { user: StudioUserInfo; children?: React.ReactNode }) {
   return <StudioUserContext.Provider value={user}>{children}</StudioUserContext.Provider>;
 }
 

@@ -88,7 +88,9 @@ describe("chat completions through the real SDKs", () => {
     const chunks: string[] = [];
     for await (const chunk of await chat().stream("go")) chunks.push(String(chunk.content));
     expect(chunks).toEqual(["whole reply"]);
-    expect((stub.requests.at(-1)?.body as { stream?: boolean }).stream).toBeFalsy();
+    const body = stub.requests.at(-1)?.body as { stream?: boolean } | undefined;
+    expect(body).toBeDefined();
+    expect(body?.stream).toBeFalsy();
   });
 
   it("streams over raw SSE with one id per completion and a final [DONE]", async () => {

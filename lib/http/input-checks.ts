@@ -37,7 +37,9 @@ export function assertNoNul(value: unknown, where: string): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => assertNoNul(v, `${where}.${i}`));
+    value.forEach((v, i) => {
+      assertNoNul(v, `${where}.${i}`);
+    });
     return;
   }
   if (value && typeof value === "object") {

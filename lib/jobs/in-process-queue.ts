@@ -19,7 +19,7 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
     if (waiting.length || delayed || active) return;
     const waiters = idleWaiters;
     idleWaiters = [];
-    waiters.forEach((w) => w());
+    for (const w of waiters) w();
   };
 
   const pump = () => {

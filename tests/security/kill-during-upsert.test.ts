@@ -78,7 +78,9 @@ function expectWholeOrNothing(counts: Record<string, number>, upserts: string[][
 }
 
 const running: ChildProcess[] = [];
-afterAll(() => running.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
+afterAll(() => {
+  for (const c of running) if (c.exitCode === null) c.kill("SIGKILL");
+});
 
 describe("kill -9 during upserts", () => {
   it(`leaves each upsert whole or absent after ${ROUNDS} seeded kills, and the next upsert succeeds`, async () => {

@@ -19,7 +19,7 @@ function render(role: StudioUserInfo["role"], node: ReactNode, data: Record<stri
   for (const [key, value] of Object.entries(data)) client.setQueryData([key], value);
   return renderToString(
     createElement(QueryClientProvider, { client },
-      createElement(StudioUserProvider, { user: { id: ME, name: "Me", email: "me@example.com", role }, children: node })),
+      createElement(StudioUserProvider, { user: { id: ME, name: "Me", email: "me@example.com", role } }, node)),
   );
 }
 

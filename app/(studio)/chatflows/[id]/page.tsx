@@ -1,6 +1,6 @@
-import { ChatflowEditor } from "@/components/canvas/Editor";
+import { StudioChatflowEditor } from "./studio-editor";
 
 export default async function ChatflowEditorPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <ChatflowEditor id={id} />;
+  return <StudioChatflowEditor id={id} />;
 }

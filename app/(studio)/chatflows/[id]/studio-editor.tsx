@@ -1,0 +1,19 @@
+"use client";
+
+import { ChatPanel } from "@/components/chat/ChatPanel";
+import { ChatflowEditor } from "@/components/canvas/Editor";
+import type { EditorSlots } from "@/components/canvas/editor-slots";
+import { EmbedPanel } from "@/components/publish/EmbedPanel";
+import { VectorStorePanel } from "@/components/vector/VectorStorePanel";
+
+/** The studio's editor slots: each filled by the feature that owns it (the canvas imports none). */
+export const studioSlots: EditorSlots = {
+  chatPanel: (props) => <ChatPanel {...props} />,
+  embedPanel: (props) => <EmbedPanel {...props} />,
+  storePanel: (props) => <VectorStorePanel {...props} />,
+};
+
+/** The chatflow editor with the test chat, the widget embed and store uploads plugged in. */
+export function StudioChatflowEditor({ id }: { id: string }) {
+  return <ChatflowEditor id={id} slots={studioSlots} />;
+}

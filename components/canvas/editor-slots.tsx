@@ -1,0 +1,40 @@
+"use client";
+
+import { createContext, type ReactNode, useContext } from "react";
+import type { EditorStore } from "@/lib/canvas/editor-store";
+
+/** What the editor hands the test-chat slot beside the canvas. */
+export type ChatPanelSlotProps = {
+  chatflowId: string;
+  /** The canvas has unsaved changes (the chat runs the last saved version). */
+  dirty: boolean;
+  onClose: () => void;
+  /** Problems the server found when it ran the flow, shown on the nodes. */
+  onServerProblems: EditorStore["setServerProblems"];
+};
+
+/** What the publish dialog hands the embed-the-widget slot. */
+export type EmbedPanelSlotProps = { chatflowId: string; isPublic: boolean };
+
+/** What a store node (vector or keyword store) hands the slot under its params. */
+export type StorePanelSlotProps = { chatflowId: string; nodeId: string; dirty: boolean };
+
+/**
+ * Parts of the editor that other features fill: the canvas feature never imports them; the page
+ * that composes the studio passes render functions. An empty slot renders nothing.
+ */
+export type EditorSlots = {
+  chatPanel?: (props: ChatPanelSlotProps) => ReactNode;
+  embedPanel?: (props: EmbedPanelSlotProps) => ReactNode;
+  storePanel?: (props: StorePanelSlotProps) => ReactNode;
+};
+
+const noSlots: EditorSlots = {};
+const EditorSlotsContext = createContext<EditorSlots>(noSlots);
+
+export const EditorSlotsProvider = EditorSlotsContext.Provider;
+
+/** The slots the page gave the editor (all empty outside a provider). */
+export function useEditorSlots(): EditorSlots {
+  return useContext(EditorSlotsContext);
+}
