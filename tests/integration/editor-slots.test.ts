@@ -14,7 +14,8 @@ import { VectorStorePanel } from "../../components/vector/VectorStorePanel";
 
 const flow: Chatflow = {
   id: "00000000-0000-4000-8000-0000000000f1", name: "Shop bot", description: "", version: 3, graph: { nodes: [], edges: [] },
-  isPublic: false, allowedOrigins: [], rateLimit: null, overrideAllowList: [], chatbotConfig: {}, updatedAt: "2026-01-01T00:00:00.000Z",
+  isPublic: false, allowedOrigins: [], rateLimit: null, overrideAllowList: [], chatbotConfig: {}, speechToText: {}, ownerId: null,
+  createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
 };
 
 function renderDialog(slots?: EditorSlots) {
