@@ -1,4 +1,4 @@
-import type { ApiKeyPermission, Caller } from "../../lib/http/callers";
+import type { ApiKeyPermission, Caller } from "../../lib/access/callers";
 
 /**
  * A caller allowed everywhere, for setting up fixtures through the services: a key with every
