@@ -13,7 +13,7 @@ const envSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
-  /** The studio's public origin; also what cookie-authenticated writes must come from (lib/http/same-origin.ts). */
+  /** The studio's public origin; also what cookie-authenticated writes must come from (the HTTP layer's same-origin.ts). */
   NEXTAUTH_URL: z.url("must be the studio's URL, e.g. http://127.0.0.1:3000").optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Key for credentials at rest: 32 bytes as 64 hex chars or base64. Derived from the data dir secret when unset. */

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
-import { keyPermissionsForRole } from "@/lib/auth/permissions";
+import { keyPermissionsForRole } from "@/lib/access/permissions";
 import { useStudioUser } from "./StudioUser";
 
 type Key = {

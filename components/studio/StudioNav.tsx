@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
-import { roleMay, type Action } from "@/lib/auth/permissions";
+import { roleMay, type Action } from "@/lib/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
 
-/** Each page with the action it needs (lib/auth/permissions.ts): a role sees the pages it may use. */
+/** Each page with the action it needs (lib/access/permissions.ts): a role sees the pages it may use. */
 const links: { href: string; label: string; action: Action }[] = [
   { href: "/chatflows", label: "Chatflows", action: "chatflow.list" },
   { href: "/credentials", label: "Credentials", action: "credential.list" },

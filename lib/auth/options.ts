@@ -1,18 +1,15 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { bumpSessionVersion } from "../db/queries/users";
-import { userWithPassword } from "./password-check";
 import { sessionSecret } from "../security/secrets";
-import { rateLimiter } from "../http/rate-limit";
-import { clientIp } from "../http/client-ip";
-import { assertSignInAllowedFrom, recordFailedSignIn } from "../http/sign-in-limit";
-
-const MAX_FAILED_SIGN_INS = 10;
+import { clientIp } from "../access/client-ip";
+import { signInWithPassword } from "../access/sign-in";
 
 /**
  * Studio sign-in: e-mail + password, JWT sessions carrying the user's session version (so sign-out
- * ends them server-side, see lib/auth/session-token.ts), 10 failed attempts per minute per IP and
- * e-mail, and 30 failed attempts per 10 minutes per IP whatever the e-mail.
+ * ends them server-side, see lib/auth/session-token.ts), and the sign-in limits of
+ * lib/access/sign-in.ts (10 attempts per minute per IP and e-mail, 30 failures per 10 minutes per
+ * IP whatever the e-mail), keyed on the same client address as every other limit.
  */
 export function buildAuthOptions(): NextAuthOptions {
   return {
@@ -27,17 +24,9 @@ export function buildAuthOptions(): NextAuthOptions {
           const email = String(credentials?.email ?? "").trim().toLowerCase();
           const password = String(credentials?.password ?? "");
           const ip = clientIp({ headers: new Headers((req?.headers ?? {}) as Record<string, string>) });
-          assertSignInAllowedFrom(ip);
-          const key = `signin:${ip}:${email}`;
-          if (rateLimiter.hit(key, MAX_FAILED_SIGN_INS, 60_000) > 0) {
-            throw new Error("Too many sign-in attempts. Wait a minute and try again.");
-          }
-          const user = await userWithPassword(email, password);
-          if (!user) {
-            recordFailedSignIn(ip);
-            return null;
-          }
-          rateLimiter.reset(key);
+          // A refusal (429) is thrown: next-auth shows its message on the sign-in page.
+          const user = await signInWithPassword({ ip, email, password, door: "signin" });
+          if (!user) return null;
           return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
         },
       }),

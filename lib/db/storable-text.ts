@@ -1,7 +1,7 @@
 /**
  * Text PostgreSQL can store. A text column refuses NUL (U+0000), and jsonb refuses both the
  * `\u0000` escape and a lone UTF-16 surrogate (JSON.stringify writes one as a `\udXXX` escape).
- * Request bodies are checked at the edge (lib/http/input-checks.ts), but text parsed out of
+ * Request bodies are checked at the edge (the HTTP layer's input-checks.ts), but text parsed out of
  * uploaded documents and text a model or a tool returns are not the caller's to fix, so they are
  * cleaned where they enter storage: NUL removed, lone surrogates replaced by U+FFFD.
  */

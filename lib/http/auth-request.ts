@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { AppError } from "../errors";
-import { readBodyCapped } from "./route";
+import { readBodyCapped } from "./body";
 
 /** The actions next-auth 4 serves (`/api/auth/<action>/…`); it answers others with a plain-text 400. */
 const AUTH_ACTIONS = ["providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "_log"];

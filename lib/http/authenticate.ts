@@ -2,13 +2,11 @@ import { AppError } from "../errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
 import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "../security/api-keys";
-import { userWithPassword } from "../auth/password-check";
 import { apiKeyCache } from "../auth/key-cache";
-import { keyPermissionsForRole } from "../auth/permissions";
-import { enforceRateLimit, rateLimiter } from "./rate-limit";
-import { clientIp } from "./client-ip";
-import { assertSignInAllowedFrom, recordFailedSignIn } from "./sign-in-limit";
-import type { AuthPolicy, Caller } from "./callers";
+import { keyPermissionsForRole, type AuthPolicy } from "../access/permissions";
+import { clientIp } from "../access/client-ip";
+import { assertSignInAllowedFrom, recordFailedSignIn, signInWithPassword } from "../access/sign-in";
+import type { Caller } from "../access/callers";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 /** One answer for every wrong Basic pair, and for a builder's right one: no oracle for passwords. */
@@ -28,7 +26,7 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
     const s = scheme.toLowerCase();
     if (s === "bearer") return checkApiKeyPolicy(await callerFromApiKey(value), policy);
     if (s === "basic") {
-      // Failed Basic sign-ins count against the address like next-auth's (lib/http/sign-in-limit.ts).
+      // Failed Basic sign-ins count against the address like next-auth's (lib/access/sign-in.ts).
       const ip = clientIp(req);
       assertSignInAllowedFrom(ip);
       // Refused before the password is checked, so the answer says nothing about the password.
@@ -79,14 +77,8 @@ async function callerFromBasic(ip: string, encoded: string): Promise<Caller> {
   }
   const email = decoded.slice(0, sep).toLowerCase();
   const password = decoded.slice(sep + 1);
-  const limitKey = `basic:${ip}:${email}`;
-  enforceRateLimit(limitKey, 10, 60_000, "failed sign-in attempts");
-  const user = await userWithPassword(email, password);
-  if (!user || user.role !== "admin") {
-    recordFailedSignIn(ip);
-    throw unauthorized(BASIC_REFUSED);
-  }
-  rateLimiter.reset(limitKey);
+  const user = await signInWithPassword({ ip, email, password, door: "basic", accept: (u) => u.role === "admin" });
+  if (!user) throw unauthorized(BASIC_REFUSED);
   const { id, name, role } = user;
   return { kind: "user", via: "basic", user: { id, email: user.email, name, role } };
 }

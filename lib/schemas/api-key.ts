@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_KEY_PERMISSIONS } from "../http/callers";
+import { API_KEY_PERMISSIONS } from "../access/callers";
 
 export const createApiKeySchema = z
   .object({

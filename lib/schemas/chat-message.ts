@@ -34,7 +34,7 @@ const filterFields = {
 };
 
 // Parameters these schemas do not declare are refused before them, 400 naming them (route() →
-// readQuery in lib/http/input-checks.ts): a typo never widens a DELETE.
+// readQuery in the HTTP layer's input-checks.ts): a typo never widens a DELETE.
 const sortEnum = z.preprocess(upper, z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }));
 
 function checkRange(q: { startDate?: { at: Date }; endDate?: { at: Date } }, ctx: z.RefinementCtx) {

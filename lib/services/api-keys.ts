@@ -1,8 +1,8 @@
 import { AppError } from "../errors";
 import { countExistingChatflows, findApiKeyById, insertApiKey, listApiKeys, revokeApiKeyById } from "../db/queries/api-keys";
 import { generateApiKey } from "../security/api-keys";
-import type { Caller } from "../auth/caller";
-import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../auth/permissions";
+import type { Caller } from "../access/callers";
+import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../access/permissions";
 import { publishChange } from "../state";
 import type { CreateApiKeyInput } from "../schemas/api-key";
 

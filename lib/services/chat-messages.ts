@@ -2,7 +2,7 @@ import { getEnv } from "../env";
 import type { ChatMessage } from "../db/generated/client";
 import { deleteChatMessages as deleteRows, findChatMessages, findReferencedUploadPaths, findSessions } from "../db/queries/chat-messages";
 import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../access/callers";
 import type {
   ChatMessageFilters, ChatMessageRecord, ListChatMessagesQuery, ListSessionsQuery, SessionSummary,
 } from "../schemas/chat-message";

@@ -4,8 +4,8 @@ import {
   deleteChatflowById, findChatflowById, insertChatflow, listChatflows, updateChatflow as updateChatflowRow,
 } from "../db/queries/chatflows";
 import { findUserById } from "../db/queries/users";
-import type { Caller } from "../auth/caller";
-import { actingUserId, assertChatflowInScope, assertMay, chatflowScope, mayAct, ownerFilter, type Action } from "../auth/permissions";
+import type { Caller } from "../access/callers";
+import { actingUserId, assertChatflowInScope, assertMay, chatflowScope, mayAct, ownerFilter, type Action } from "../access/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
 import { on, processState, publishChange, stateBus, TtlCache } from "../state";
 import { assertMayUseCredentials } from "./credentials";

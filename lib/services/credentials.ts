@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import { getDb } from "../db/client";
-import type { Caller } from "../auth/caller";
-import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../auth/permissions";
+import type { Caller } from "../access/callers";
+import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../access/permissions";
 import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";

@@ -4,7 +4,7 @@ import type { DomainAnalysisRun } from "../db/generated/client";
 import {
   countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
 } from "../db/queries/domains";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../access/callers";
 import { getQueue, type JobDefinition } from "../jobs";
 import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
 import { getChatflowOrThrow } from "./chatflows";

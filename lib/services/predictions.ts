@@ -4,9 +4,9 @@ import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
 import { findSessionHistory, insertExchange } from "../db/queries/messages";
-import type { Caller } from "../auth/caller";
-import { assertChatflowInScope, mayAct } from "../auth/permissions";
-import { enforceRateLimit } from "../http/rate-limit";
+import type { Caller } from "../access/callers";
+import { assertChatflowInScope, mayAct } from "../access/permissions";
+import { enforcePublicChatflowLimit } from "../access/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
@@ -58,18 +58,7 @@ function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
   }
-  const limit = publicRateLimit(chatflow);
-  if (limit) enforceRateLimit(`predict:${chatflow.id}:${req.clientIp}`, limit.max, limit.windowSec * 1000);
-}
-
-/**
- * The limit on anonymous predictions per client IP: the chatflow's own, else the server's default
- * (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SEC; a max of 0 turns the default off).
- */
-export function publicRateLimit(chatflow: Pick<Chatflow, "rateLimitMax" | "rateLimitWindowSec">): { max: number; windowSec: number } | null {
-  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
-  const env = getEnv();
-  return env.PUBLIC_RATE_LIMIT_MAX > 0 ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC } : null;
+  enforcePublicChatflowLimit(chatflow, req.clientIp);
 }
 
 /** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */

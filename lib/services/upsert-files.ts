@@ -1,26 +1,20 @@
 import path from "node:path";
 import { AppError } from "../errors";
-import { readBodyCapped } from "../http/route";
 import { chatflowUploadsDir, storeContentAddressed } from "../security/stored-files";
 import { safeFileName } from "../files/names";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 
 /**
- * Multipart input of the upsert API: the body is read with a size cap before it is parsed, files
- * are counted and sized, their type comes from their content (magic bytes for PDF/DOCX, valid
- * UTF-8 for text formats) and must agree with their name, and they are stored under their content hash.
+ * Files of the upsert API (its route reads the multipart body, capped and counted, and hands each
+ * file to checkUpsertFile): each is sized, its type comes from its content (magic bytes for
+ * PDF/DOCX, valid UTF-8 for text formats) and must agree with its name, and they are stored under
+ * their content hash.
  */
 
 export interface UploadLimits {
   maxFileBytes: number;
   maxFiles: number;
-}
-
-export interface MultipartUpsert {
-  files: UpsertFile[];
-  /** Text fields other than files, as sent (one value, or several when repeated). */
-  fields: Record<string, string | string[]>;
 }
 
 const ALL_TYPES = Object.values(FILE_TYPES).map((t) => t.mime);
@@ -37,35 +31,6 @@ export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimit
     throw new AppError("unsupported_media_type", `${display}: ${detected.problem}. Accepted types: ${describeTypes(ALL_TYPES)}.`);
   }
   return { name: display, mime: detected.type.mime, ext: detected.type.exts[0].slice(1), bytes };
-}
-
-/** Parses a multipart/form-data upsert: `files` (one or many) and text fields. */
-export async function readMultipartUpsert(req: Request, limits: UploadLimits): Promise<MultipartUpsert> {
-  const maxBody = limits.maxFileBytes * limits.maxFiles + 1024 * 1024;
-  const bytes = await readBodyCapped(req, maxBody, "The upload");
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
-  } catch {
-    throw new AppError("bad_request", "The body is not valid multipart/form-data.");
-  }
-  const files: UpsertFile[] = [];
-  const fields: Record<string, string | string[]> = {};
-  for (const [key, value] of form.entries()) {
-    if (typeof value !== "string") {
-      if (key !== "files") throw new AppError("validation_failed", `Send files in the form field "files" (got a file in "${key}").`);
-      if (files.length >= limits.maxFiles) throw new AppError("payload_too_large", `At most ${limits.maxFiles} files per upsert.`);
-      files.push(checkUpsertFile(value.name, Buffer.from(await value.arrayBuffer()), limits));
-      continue;
-    }
-    // PostgreSQL cannot store NUL in text: refuse it here, before any embedding call.
-    if (key.includes("\u0000") || value.includes("\u0000")) {
-      throw new AppError("bad_request", `Form field "${key.replace(/\u0000/g, "")}": must not contain a NUL character.`);
-    }
-    const prev = fields[key];
-    fields[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
-  }
-  return { files, fields };
 }
 
 /**

@@ -1,24 +1,12 @@
-import { z } from "zod";
 import { AppError } from "../errors";
-import { parseWith } from "../http/route";
-import type { MultipartUpsert } from "./upsert-files";
+import type { UpsertJsonBody } from "../schemas/upsert";
 
 /**
- * The two request shapes of POST /api/v1/vector/upsert/{id}, reduced to one: JSON
- * `{ overrideConfig?, stopNodeId? }`, or multipart with `files`, `returnSourceDocuments`,
- * `stopNodeId` and any other text field read as an override (same allow-list as prediction).
+ * The two request shapes of POST /api/v1/vector/upsert/{id}, already parsed by the route, reduced
+ * to one: JSON `{ overrideConfig?, stopNodeId? }` (lib/schemas/upsert.ts), or a multipart form's
+ * text fields `returnSourceDocuments`, `stopNodeId` and any other field read as an override (same
+ * allow-list as prediction).
  */
-
-const nodeId = z.string().min(1).max(200);
-
-export const upsertJsonBodySchema = z.object({
-  overrideConfig: z.looseObject({ returnSourceDocuments: z.boolean().optional() }).optional(),
-  stopNodeId: z.union([nodeId, z.array(nodeId).min(1).max(50)]).optional(),
-  /** Also accepted at the top level, as the multipart form sends it. */
-  returnSourceDocuments: z.boolean().optional(),
-});
-
-export type UpsertJsonBody = z.infer<typeof upsertJsonBodySchema>;
 
 export interface UpsertInput {
   overrideConfig: Record<string, unknown>;
@@ -28,9 +16,8 @@ export interface UpsertInput {
 
 const asList = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
-/** The upsert input of a JSON body (validated with the schema, 400 naming fields). */
-export function fromJsonBody(raw: unknown): UpsertInput {
-  const body = parseWith(upsertJsonBodySchema, raw, "body") as UpsertJsonBody;
+/** The upsert input of a JSON body (already validated with upsertJsonBodySchema). */
+export function fromJsonBody(body: UpsertJsonBody): UpsertInput {
   const overrideConfig = { ...(body.overrideConfig ?? {}) };
   return {
     overrideConfig,
@@ -39,8 +26,8 @@ export function fromJsonBody(raw: unknown): UpsertInput {
   };
 }
 
-/** The upsert input of a multipart form's text fields. */
-export function fromMultipartFields(fields: MultipartUpsert["fields"]): UpsertInput {
+/** The upsert input of a multipart form's text fields (one value, or several when repeated). */
+export function fromMultipartFields(fields: Record<string, string | string[]>): UpsertInput {
   const { returnSourceDocuments, stopNodeId, ...rest } = fields;
   const flag = asList(returnSourceDocuments)?.at(-1);
   if (flag !== undefined && flag !== "true" && flag !== "false") {

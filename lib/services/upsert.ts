@@ -2,7 +2,7 @@ import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { applyOverrides, validateGraph } from "../flow";
 import { toRunError } from "../flow/run-errors";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../access/callers";
 import type { Graph } from "../schemas/graph";
 import { acceptedTypesMessage } from "../vector/loaders";
 import type { StoreRetriever } from "../vector/store-retriever";

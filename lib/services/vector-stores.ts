@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { validateGraph, buildNodes } from "../flow";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../access/callers";
 import { getDefinition } from "../nodes/registry";
 import { STORE_CATEGORY } from "../vector/node-types";
 import { isStoreRetriever } from "../vector/store-retriever";

@@ -7,10 +7,10 @@ import * as setup from "../../app/api/v1/setup/route";
 import * as users from "../../app/api/v1/users/route";
 import * as nextAuthRoute from "../../app/api/auth/[...nextauth]/route";
 import { buildAuthOptions } from "../../lib/auth/options";
-import { refuseThrottledSignIn } from "../../lib/auth/route-guards";
+import { refuseThrottledSignIn } from "../../lib/http/auth-guards";
 import { userFromSessionToken } from "../../lib/auth/session-token";
 import { getEnv, resetEnvForTests } from "../../lib/env";
-import { SIGN_IN_FAILURES_PER_IP } from "../../lib/http/sign-in-limit";
+import { SIGN_IN_FAILURES_PER_IP } from "../../lib/access/sign-in";
 import { changePassword, createUser, endSessions } from "../../lib/services/users";
 
 // Finding 8 of issue 10: a session cookie still worked after sign-out; spraying one password

@@ -1,4 +1,4 @@
-import type { ApiKeyPermission } from "../../lib/http/callers";
+import type { ApiKeyPermission } from "../../lib/access/callers";
 import { fixtureKeyOwner } from "../../dev/callers";
 
 export { fixtureKeyOwner, systemCaller, userCaller } from "../../dev/callers";

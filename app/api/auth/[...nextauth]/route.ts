@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { buildAuthOptions } from "@/lib/auth/options";
-import { answerEndedSession, refuseThrottledSignIn } from "@/lib/auth/route-guards";
+import { answerEndedSession, refuseThrottledSignIn } from "@/lib/http/auth-guards";
 import { checkAuthRequest } from "@/lib/http/auth-request";
 import { errorResponse } from "@/lib/http/responses";
 import { refuseOtherMethods } from "@/lib/http/methods";

@@ -1,13 +1,13 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { manageKeys } from "@/lib/http/policies";
+import { manageKeys } from "@/lib/access/permissions";
 import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { createApiKey, listApiKeysDto } from "@/lib/services/api-keys";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: manageKeys }, async ({ caller }) => listApiKeysDto(caller));
 
-export const POST = route({ auth: manageKeys, body: createApiKeySchema }, async ({ body, caller }) =>
+export const POST = route({ auth: manageKeys, body: { json: createApiKeySchema } }, async ({ body, caller }) =>
   json(await createApiKey(body, caller), 201),
 );
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { manageChatflows } from "@/lib/http/policies";
+import { manageChatflows } from "@/lib/access/permissions";
 import { createChatflowSchema } from "@/lib/schemas/chatflow";
 import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
 import { refuseOtherMethods } from "@/lib/http/methods";
@@ -8,7 +8,7 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: manageChatflows }, async ({ caller }) => listChatflowsFor(caller));
 
-export const POST = route({ auth: manageChatflows, body: createChatflowSchema }, async ({ body, caller }) =>
+export const POST = route({ auth: manageChatflows, body: { json: createChatflowSchema } }, async ({ body, caller }) =>
   json(await createChatflow(body, caller), 201),
 );
 

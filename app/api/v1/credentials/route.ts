@@ -1,13 +1,13 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { listCredentialsPolicy, manageCredentials } from "@/lib/http/policies";
+import { listCredentialsPolicy, manageCredentials } from "@/lib/access/permissions";
 import { createCredentialSchema } from "@/lib/schemas/credential";
 import { createCredential, listCredentials } from "@/lib/services/credentials";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: listCredentialsPolicy }, async ({ caller }) => listCredentials(caller));
 
-export const POST = route({ auth: manageCredentials, body: createCredentialSchema }, async ({ body, caller }) =>
+export const POST = route({ auth: manageCredentials, body: { json: createCredentialSchema } }, async ({ body, caller }) =>
   json(await createCredential(body, caller), 201),
 );
 

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { enforceRateLimit } from "@/lib/http/rate-limit";
-import { clientIp } from "@/lib/http/client-ip";
+import { enforceRateLimit } from "@/lib/access/rate-limit";
+import { clientIp } from "@/lib/access/client-ip";
 import { setupAdminSchema } from "@/lib/schemas/user";
 import { needsSetup, setupFirstAdmin } from "@/lib/services/users";
 import { refuseOtherMethods } from "@/lib/http/methods";
@@ -10,7 +10,7 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 export const GET = route({ auth: { anonymous: true, session: true } }, async () => ({ needsSetup: await needsSetup() }));
 
 /** Creates the first admin; 409 once any user exists. */
-export const POST = route({ auth: { anonymous: true }, body: setupAdminSchema }, async ({ req, body }) => {
+export const POST = route({ auth: { anonymous: true }, body: { json: setupAdminSchema } }, async ({ req, body }) => {
   enforceRateLimit(`setup:${clientIp(req)}`, 10, 60_000);
   return json(await setupFirstAdmin(body), 201);
 });

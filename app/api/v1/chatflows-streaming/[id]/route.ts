@@ -1,5 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
-import { runChatflow } from "@/lib/http/policies";
+import { runChatflow } from "@/lib/access/permissions";
 import { getRunnableChatflow } from "@/lib/services/predictions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,14 +1,14 @@
 import { idParams, route } from "@/lib/http/route";
 import { updateChatflowSchema } from "@/lib/schemas/chatflow";
 import { deleteChatflow, getChatflowOrThrow, toChatflowDto, updateChatflow } from "@/lib/services/chatflows";
-import { manageChatflows } from "@/lib/http/policies";
+import { manageChatflows } from "@/lib/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: manageChatflows, params: idParams }, async ({ params, caller }) =>
   toChatflowDto(await getChatflowOrThrow(params.id, caller)),
 );
 
-export const PUT = route({ auth: manageChatflows, params: idParams, body: updateChatflowSchema, maxBodyBytes: 5 * 1024 * 1024 },
+export const PUT = route({ auth: manageChatflows, params: idParams, body: { json: updateChatflowSchema, maxBytes: 5 * 1024 * 1024 } },
   async ({ params, body, caller }) => updateChatflow(params.id, body, caller),
 );
 

@@ -1,10 +1,10 @@
 import { idParams, route } from "@/lib/http/route";
-import { manageCredentials } from "@/lib/http/policies";
+import { manageCredentials } from "@/lib/access/permissions";
 import { updateCredentialSchema } from "@/lib/schemas/credential";
 import { deleteCredential, updateCredential } from "@/lib/services/credentials";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-export const PUT = route({ auth: manageCredentials, params: idParams, body: updateCredentialSchema }, async ({ params, body, caller }) =>
+export const PUT = route({ auth: manageCredentials, params: idParams, body: { json: updateCredentialSchema } }, async ({ params, body, caller }) =>
   updateCredential(params.id, body, caller),
 );
 

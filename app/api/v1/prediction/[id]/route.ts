@@ -1,9 +1,9 @@
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
-import { clientIp } from "@/lib/http/client-ip";
+import { clientIp } from "@/lib/access/client-ip";
 import { predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { getEnv } from "@/lib/env";
-import { runChatflow } from "@/lib/http/policies";
+import { runChatflow } from "@/lib/access/permissions";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
 import { preparePrediction } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
@@ -19,7 +19,7 @@ const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(pa
 
 export const OPTIONS = preflight(corsOrigins, ["POST"]);
 
-export const POST = withCors(route({ auth, params: idParams, body: predictionBodySchema, maxBodyBytes: maxBodyBytes() }, async ({ req, params, body, caller }) => {
+export const POST = withCors(route({ auth, params: idParams, body: { json: predictionBodySchema, maxBytes: maxBodyBytes() } }, async ({ req, params, body, caller }) => {
   const prepared = await preparePrediction(
     { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
     caller.kind === "user" ? "INTERNAL" : "EXTERNAL",

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
 import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
-import { runChatflow } from "@/lib/http/policies";
+import { runChatflow } from "@/lib/access/permissions";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

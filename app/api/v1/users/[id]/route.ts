@@ -2,11 +2,11 @@ import { idParams, route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
 import { updateUserSchema } from "@/lib/schemas/user";
 import { changeUserRole, deleteUser } from "@/lib/services/users";
-import { adminsOnly } from "@/lib/http/policies";
+import { adminsOnly } from "@/lib/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Changes a user's role; a demoted admin's keys lose admin-only permissions at once. */
-export const PUT = route({ auth: adminsOnly, params: idParams, body: updateUserSchema }, async ({ params, body, caller }) => {
+export const PUT = route({ auth: adminsOnly, params: idParams, body: { json: updateUserSchema } }, async ({ params, body, caller }) => {
   if (caller.kind !== "user") throw new AppError("forbidden", "Admins only.");
   return changeUserRole(params.id, body.role, caller.user.id);
 });

@@ -1,23 +1,34 @@
 import { getEnv } from "@/lib/env";
-import { upsertChatflow } from "@/lib/http/policies";
-import { idParams, readJson, route } from "@/lib/http/route";
+import { upsertChatflow } from "@/lib/access/permissions";
+import type { MultipartSpec } from "@/lib/http/body";
+import { idParams, route } from "@/lib/http/route";
+import { upsertJsonBodySchema } from "@/lib/schemas/upsert";
 import { upsertVectors } from "@/lib/services/upsert";
-import { readMultipartUpsert } from "@/lib/services/upsert-files";
+import { checkUpsertFile } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
+import type { UpsertFile } from "@/lib/vector/types";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** API keys with `upsert` (scoped to the chatflow) and studio users (their own chatflows; admins any). */
 const auth = upsertChatflow;
 
-export const POST = route({ auth, params: idParams }, async ({ req, params, caller }) => {
-  const type = req.headers.get("content-type") ?? "";
-  if (/^multipart\/form-data/i.test(type)) {
-    const env = getEnv();
-    const { files, fields } = await readMultipartUpsert(req, { maxFileBytes: env.UPSERT_MAX_FILE_BYTES, maxFiles: env.UPSERT_MAX_FILES });
-    return upsertVectors({ chatflowId: params.id, caller, files, ...fromMultipartFields(fields) });
-  }
-  const input = fromJsonBody(await readJson(req));
-  return upsertVectors({ chatflowId: params.id, caller, files: [], ...input });
+/** The multipart form: files in `files`, capped by UPSERT_MAX_FILE_BYTES and UPSERT_MAX_FILES (read per request). */
+function upsertForm(): MultipartSpec<UpsertFile> {
+  const env = getEnv();
+  const limits = { maxFileBytes: env.UPSERT_MAX_FILE_BYTES, maxFiles: env.UPSERT_MAX_FILES };
+  return {
+    maxBytes: limits.maxFileBytes * limits.maxFiles + 1024 * 1024,
+    fileField: "files",
+    maxFiles: limits.maxFiles,
+    what: "upsert",
+    file: (name, bytes) => checkUpsertFile(name, bytes, limits),
+  };
+}
+
+export const POST = route({ auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } }, async ({ params, body, caller }) => {
+  const chatflowId = params.id;
+  if (body.form) return upsertVectors({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
+  return upsertVectors({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

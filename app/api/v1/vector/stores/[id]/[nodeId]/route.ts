@@ -1,4 +1,4 @@
-import { upsertChatflow } from "@/lib/http/policies";
+import { upsertChatflow } from "@/lib/access/permissions";
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { nodeIdSchema } from "@/lib/schemas/graph";

@@ -1,8 +1,8 @@
 import { isAppError } from "../errors";
-import { clientIp } from "../http/client-ip";
-import { json } from "../http/responses";
-import { assertSignInAllowedFrom } from "../http/sign-in-limit";
-import { readSessionCookie, userFromSessionToken } from "./session-token";
+import { clientIp } from "../access/client-ip";
+import { assertSignInAllowedFrom } from "../access/sign-in";
+import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
+import { json } from "./responses";
 
 /**
  * A 429 for next-auth's credentials sign-in when this address used up its failed sign-ins, else

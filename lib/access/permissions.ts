@@ -1,11 +1,12 @@
 import { AppError } from "../errors";
 import type { Role } from "../db/generated/enums";
-import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "./caller";
+import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "./callers";
 
 /**
- * Who may do what: ONE table. Route policies (lib/http/policies.ts), the services' ownership
- * checks, the studio (what it shows each role) and tests/security/permissions-matrix.test.ts are
- * all read from it, so a change here changes every one of them.
+ * Who may do what: ONE table. Route policies (below, checked by the HTTP layer's authenticate()),
+ * the services' ownership checks, the studio (what it shows each role) and
+ * tests/security/permissions-matrix.test.ts are all read from it, so a change here changes every
+ * one of them.
  *
  * - `roles`: what a user of each role may do — on any object, only on their own, or nothing.
  * - `apiKey`: the permission a key needs. A key acts for its owner: it also needs the owner's
@@ -60,8 +61,8 @@ const keyPermissionsByRole = new Map<Role, ApiKeyPermission[]>();
 
 /**
  * The key permissions a role may hold: those needed by an action the role may do. Worked out once
- * per role (the table is constant): every API-key request asks (lib/http/authenticate.ts). The
- * array is shared, so callers must not change it.
+ * per role (the table is constant): every API-key request asks (authenticate() of the HTTP
+ * layer). The array is shared, so callers must not change it.
  */
 export function keyPermissionsForRole(role: Role): ApiKeyPermission[] {
   let permissions = keyPermissionsByRole.get(role);
@@ -130,3 +131,52 @@ export function assertMay(caller: Caller, action: Action, what: string): void {
 export function roleMay(role: Role, action: Action): boolean {
   return rule(action).roles[role] !== "none";
 }
+
+/** Who may call a route. Basic auth is always limited to admin users. */
+export type AuthPolicy = {
+  /** Signed-in studio users (any role unless `adminOnly`). */
+  session?: boolean;
+  /** HTTP Basic with an admin's email and password. */
+  basicAdmin?: boolean;
+  /** API keys holding this permission. */
+  apiKey?: ApiKeyPermission;
+  /** Only admins among users (and keys whose owner is an admin). */
+  adminOnly?: boolean;
+  /** No credentials needed (the handler decides, e.g. public chatflows). */
+  anonymous?: boolean;
+};
+
+/** A route's policy, read from the table above. */
+export function policyFor(action: Action): AuthPolicy {
+  const r = rule(action);
+  return {
+    session: r.roles.admin !== "none" || r.roles.builder !== "none",
+    basicAdmin: r.basic === true && r.roles.admin !== "none",
+    apiKey: r.apiKey,
+    adminOnly: r.roles.builder === "none",
+    anonymous: r.anonymous === true,
+  };
+}
+
+// Route policies, each read from the table: routes name the action they serve; services then
+// check ownership with the same table.
+
+/** Chatflow management: studio users, admins over Basic, keys with the `chatflows` permission. */
+export const manageChatflows = policyFor("chatflow.update");
+/** API keys are managed by studio users and admins over Basic, never by other keys. */
+export const manageKeys = policyFor("apikey.create");
+/** User administration. */
+export const adminsOnly = policyFor("user.manage");
+/** Running a chatflow: keys with `predict`, studio users, anyone on a public chatflow. */
+export const runChatflow = policyFor("chatflow.predict");
+/** Vector upsert and the store panel: keys with `upsert`, studio users. */
+export const upsertChatflow = policyFor("chatflow.upsert");
+/** The Message API: admins (session or Basic) and keys with `messages` whose owner is an admin. */
+export const messageAdmins = policyFor("chatmessage.read");
+/** Credentials: listed by editors (keys with `chatflows` too), managed by studio users and Basic. */
+export const listCredentialsPolicy = policyFor("credential.list");
+export const manageCredentials = policyFor("credential.update");
+/** Domains: keys with `domains`, studio users, admins over Basic. */
+export const domainUsers = policyFor("domain.use");
+/** The node registry for the studio. */
+export const readNodes = policyFor("node.list");

@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { getEnv } from "../env";
 
 type Window = { count: number; resetAt: number };
 
@@ -49,4 +50,23 @@ export function enforceRateLimit(key: string, max: number, windowMs: number, wha
       headers: { "Retry-After": String(retryAfter) },
     });
   }
+}
+
+/** A chatflow's own limit on anonymous predictions (both null: the server default applies). */
+type ChatflowLimit = { rateLimitMax: number | null; rateLimitWindowSec: number | null };
+
+/**
+ * The limit on anonymous predictions per client IP: the chatflow's own, else the server's default
+ * (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SEC; a max of 0 turns the default off).
+ */
+export function publicRateLimit(chatflow: ChatflowLimit): { max: number; windowSec: number } | null {
+  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
+  const env = getEnv();
+  return env.PUBLIC_RATE_LIMIT_MAX > 0 ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC } : null;
+}
+
+/** Counts one anonymous prediction on a public chatflow from `clientIp`; throws 429 over its limit. */
+export function enforcePublicChatflowLimit(chatflow: ChatflowLimit & { id: string }, clientIp: string): void {
+  const limit = publicRateLimit(chatflow);
+  if (limit) enforceRateLimit(`predict:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000);
 }

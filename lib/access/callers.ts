@@ -20,5 +20,5 @@ export type ApiKeyCaller = {
   };
 };
 export type AnonymousCaller = { kind: "anonymous" };
-/** Who is calling, resolved by lib/http/authenticate.ts; services decide with lib/auth/permissions.ts. */
+/** Who is calling, resolved by the HTTP layer's authenticate(); services decide with lib/access/permissions.ts. */
 export type Caller = UserCaller | ApiKeyCaller | AnonymousCaller;

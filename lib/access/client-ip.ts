@@ -1,6 +1,9 @@
 import { getEnv } from "../env";
 
-/** The caller's IP. Proxy headers are trusted only when TRUST_PROXY=true. */
+/**
+ * The caller's IP, the one key of every per-address limit (public chatflows, setup, both sign-in
+ * doors). Proxy headers are trusted only when TRUST_PROXY=true.
+ */
 export function clientIp(req: { headers: Headers }): string {
   if (getEnv().TRUST_PROXY === "true") {
     const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();

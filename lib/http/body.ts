@@ -1,0 +1,136 @@
+import type { ZodType } from "zod";
+import { AppError } from "../errors";
+import { assertJsonDepth, assertNoNul } from "./input-checks";
+
+/**
+ * Request bodies, read once at the edge by route() (its `body` option) so that handlers and the
+ * services behind them get parsed data: JSON checked with a zod schema, or a multipart form whose
+ * files were counted, sized and checked as they were read.
+ */
+
+/** A multipart form as handlers get it: checked files and the other (text) fields as sent. */
+export interface MultipartForm<F> {
+  files: F[];
+  /** Text fields, one value or several when repeated. */
+  fields: Record<string, string | string[]>;
+}
+
+/** How route() reads a multipart/form-data body. */
+export interface MultipartSpec<F> {
+  /** Largest body accepted, in bytes: beyond it, 413 "The upload is larger than … bytes." */
+  maxBytes: number;
+  /** The one form field that carries files; a file in any other field is 400. */
+  fileField: string;
+  /** Most files accepted: beyond it, 413 "At most N files per <what>." */
+  maxFiles: number;
+  /** What the upload is for, in messages ("upsert"). */
+  what: string;
+  /** Checks (and converts) one file as it is read; throws an AppError to refuse it. */
+  file: (name: string, bytes: Buffer) => F;
+}
+
+/**
+ * route()'s `body` option. `json` alone: the body must be JSON and the handler gets the parsed
+ * value. With `multipart` too: a multipart/form-data body is read as a form, anything else as
+ * JSON, and the handler gets `{ json }` or `{ form }`. `multipart` is a function so that caps read
+ * from the environment apply to each request.
+ */
+export interface BodySpec<B, F> {
+  json: ZodType<B>;
+  /** Largest JSON body accepted, in bytes (default 1 MiB). */
+  maxBytes?: number;
+  multipart?: () => MultipartSpec<F>;
+}
+
+/** What a handler gets for a body that may be JSON or a multipart form. */
+export type JsonOrForm<B, F> = { json: B; form?: undefined } | { json?: undefined; form: MultipartForm<F> };
+
+/** The parsed body of a route: B for JSON only, JsonOrForm when a form is accepted too, undefined without a body option. */
+export type ParsedBody<B, F> = [F] extends [never] ? B : JsonOrForm<B, F>;
+
+type Parse = <T>(schema: ZodType<T>, input: unknown) => T;
+
+const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers.get("content-type") ?? "");
+
+/** Reads a request body as its spec says; `parse` validates JSON (400 naming fields). */
+export async function readBody<B, F>(req: Request, spec: BodySpec<B, F>, parse: Parse): Promise<ParsedBody<B, F>> {
+  if (spec.multipart && isMultipart(req)) {
+    return { form: await readMultipart(req, spec.multipart()) } as ParsedBody<B, F>;
+  }
+  const json = parse(spec.json, await readJson(req, spec.maxBytes));
+  return (spec.multipart ? { json } : json) as ParsedBody<B, F>;
+}
+
+/**
+ * Reads a JSON body with a size cap and a clear error for the wrong media type or bad JSON; refuses
+ * nesting deeper than MAX_JSON_DEPTH and NUL characters (naming the field) before anything uses it.
+ */
+export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError("unsupported_media_type", "Send the body as application/json.");
+  }
+  const text = (await readBodyCapped(req, maxBytes)).toString("utf8");
+  if (!text.trim()) return {};
+  assertJsonDepth(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", "Body is not valid JSON.");
+  }
+  assertNoNul(value, "body");
+  return value;
+}
+
+/**
+ * Parses a multipart/form-data body, read with a size cap before it is parsed: files only in
+ * `fileField`, counted and checked one by one (spec.file) in the order sent; NUL refused in text
+ * fields (PostgreSQL cannot store it: refused here, before any model is called).
+ */
+export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Promise<MultipartForm<F>> {
+  const bytes = await readBodyCapped(req, spec.maxBytes, "The upload");
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+  } catch {
+    throw new AppError("bad_request", "The body is not valid multipart/form-data.");
+  }
+  const files: F[] = [];
+  const fields: Record<string, string | string[]> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value !== "string") {
+      if (key !== spec.fileField) throw new AppError("validation_failed", `Send files in the form field "${spec.fileField}" (got a file in "${key}").`);
+      if (files.length >= spec.maxFiles) throw new AppError("payload_too_large", `At most ${spec.maxFiles} files per ${spec.what}.`);
+      files.push(spec.file(value.name, Buffer.from(await value.arrayBuffer())));
+      continue;
+    }
+    if (key.includes("\u0000") || value.includes("\u0000")) {
+      throw new AppError("bad_request", `Form field "${key.replace(/\u0000/g, "")}": must not contain a NUL character.`);
+    }
+    const prev = fields[key];
+    fields[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
+  }
+  return { files, fields };
+}
+
+/** Reads a request body up to `maxBytes`; 413 `what` is larger beyond that (declared or streamed). */
+export async function readBodyCapped(req: Request, maxBytes: number, what = "Body"): Promise<Buffer> {
+  const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes.`);
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
