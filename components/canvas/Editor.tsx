@@ -6,6 +6,8 @@ import { useCallback, useEffect, useState } from "react";
 import { ChatPanel } from "@/components/chat/ChatPanel";
 import { ErrorNote } from "@/components/ui/controls";
 import { createEditorStore } from "@/lib/canvas/editor-store";
+import { nodeCatalog } from "@/lib/nodes/catalog";
+import type { NodeDefinition } from "@/lib/nodes/types";
 import { graphToEditor } from "@/lib/canvas/graph-convert";
 import { ApiError } from "@/lib/client/api";
 import { graphSchema, type Graph } from "@/lib/schemas/graph";
@@ -20,8 +22,11 @@ import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { useEditorActions } from "./use-editor-actions";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 
-/** The chatflow editor: palette, canvas, test chat; loads and saves through react-query. */
-export function ChatflowEditor({ id }: { id: string }) {
+/**
+ * The chatflow editor: palette, canvas, test chat; loads and saves through react-query. The node
+ * definitions come from the server (the page's props), never from the node registry.
+ */
+export function ChatflowEditor({ id, definitions }: { id: string; definitions: readonly NodeDefinition[] }) {
   const flow = useChatflow(id);
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
@@ -29,7 +34,7 @@ export function ChatflowEditor({ id }: { id: string }) {
       {flow.error && <div className="m-auto max-w-md"><ErrorNote error={flow.error} /></div>}
       {flow.data && (
         <ReactFlowProvider>
-          <EditorShell flow={flow.data} reload={async () => (await flow.refetch()).data} />
+          <EditorShell flow={flow.data} definitions={definitions} reload={async () => (await flow.refetch()).data} />
         </ReactFlowProvider>
       )}
     </div>
@@ -53,8 +58,8 @@ function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
 
 type ShellProps = { flow: Chatflow; reload: () => Promise<Chatflow | undefined> };
 
-function EditorShell(props: ShellProps) {
-  const [store] = useState(createEditorStore);
+function EditorShell({ definitions, ...props }: ShellProps & { definitions: readonly NodeDefinition[] }) {
+  const [store] = useState(() => createEditorStore(nodeCatalog(definitions)));
   const [initial] = useState(() => loadInto(store, props.flow.graph));
   return (
     <EditorProvider value={store}>

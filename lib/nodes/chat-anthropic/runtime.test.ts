@@ -8,7 +8,7 @@ import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
 import { resetEnvForTests } from "../../env";
 import { createModelFetch } from "../../security/outbound-policy";
-import { buildChatAnthropic } from "./runtime";
+import { chatAnthropic } from ".";
 
 // A tiny server speaking Anthropic's Messages API: JSON, or SSE events when `stream` is set.
 const bodies: Record<string, unknown>[] = [];
@@ -52,7 +52,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const build = async (credential: Record<string, string>) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
-  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
+  return (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
 };
 
 describe("Anthropic chat model node", () => {
@@ -80,7 +80,7 @@ describe("Anthropic chat model node", () => {
       modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts)),
     };
     const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
-    const model = (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
+    const model = (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
     const pieces: string[] = [];
     for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);

@@ -1,12 +1,13 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { AppError } from "../../errors";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { toolAgentDefinition } from "./definition";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { ToolAgentChain } from "./agent";
 
 /** Builds the tool agent from its model, tools, optional memory and settings. */
-export const buildToolAgent: NodeRuntime = async ({ params, inputs, label }) => {
+export const buildToolAgent: RuntimeOf<typeof toolAgentDefinition> = async ({ params, inputs, label }) => {
   const model = inputs.model as BaseChatModel;
   const tools = (inputs.tools as StructuredToolInterface[] | undefined) ?? [];
   if (tools.length > 0 && typeof model.bindTools !== "function") {
@@ -18,8 +19,8 @@ export const buildToolAgent: NodeRuntime = async ({ params, inputs, label }) => 
   return new ToolAgentChain({
     model,
     tools,
-    systemMessage: String(params.systemMessage ?? ""),
-    maxIterations: params.maxIterations as number,
+    systemMessage: params.systemMessage,
+    maxIterations: params.maxIterations,
     memory: inputs.memory as ChatHistoryMemory | undefined,
   });
 };
