@@ -1,3 +1,4 @@
+import type { AnchorObject } from "./anchor-types";
 import type { RuntimeArgs } from "./runtime-types";
 import type { NodeDefinition, NodeDefinitionSpec } from "./types";
 
@@ -5,7 +6,8 @@ import type { NodeDefinition, NodeDefinitionSpec } from "./types";
  * One node = one object `{ definition, runtime }`, made by `defineNode` in the node's folder and
  * listed once in ./registry.ts. The runtime's `params` and `inputs` are typed from the definition:
  * a `number` param is a number, an `options` param the union of its option names, an optional
- * param without a default may be undefined, and so on, so runtimes need no casts.
+ * param without a default may be undefined, and so on; an anchor gives the object its accepted
+ * connection type stands for (./anchor-types.ts). So runtimes need no casts.
  */
 
 type JsonValue = Record<string, unknown> | unknown[];
@@ -26,7 +28,8 @@ type MayBeUnset<P> = P extends { default: unknown } ? false : P extends { option
 
 type ParamOf<D extends NodeDefinitionSpec> = Extract<D["inputs"][number], { kind: "param" }>;
 type AnchorOf<D extends NodeDefinitionSpec> = Extract<D["inputs"][number], { kind: "anchor" }>;
-type AnchorValue<A> = A extends { list: true } ? unknown[] : unknown;
+type AcceptedObject<A> = A extends { accepts: readonly (infer N)[] } ? AnchorObject<N> : unknown;
+type AnchorValue<A> = A extends { list: true } ? AcceptedObject<A>[] : AcceptedObject<A>;
 
 /** One flat object type (readable in editor hovers and comparable in type tests). */
 type Flat<T> = { [K in keyof T]: T[K] } & {};
@@ -38,7 +41,7 @@ export type ParamsOf<D extends NodeDefinitionSpec> = Flat<
   }
 >;
 
-/** The built objects of a definition's anchors, by input name: an array for list anchors. */
+/** The built objects of a definition's anchors, by input name: an array for list anchors, optional ones may be unset. */
 export type InputsOf<D extends NodeDefinitionSpec> = Flat<
   { [A in AnchorOf<D> as A extends { optional: true; list?: false } ? never : A["name"]]: AnchorValue<A> } & {
     [A in AnchorOf<D> as A extends { optional: true; list?: false } ? A["name"] : never]?: AnchorValue<A>;

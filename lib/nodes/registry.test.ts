@@ -1,14 +1,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { csvLoaderDefinition } from "./csv-loader/definition";
-import type { NodeModule, ParamsOf, RuntimeOf } from "./define";
+import type { InputsOf, NodeModule, ParamsOf, RuntimeOf } from "./define";
 import { canConnect, handleId, parseHandleId } from "./handles";
 import type { openApiChainDefinition } from "./openapi-chain/definition";
 import { paramsSchemaFor } from "./params";
 import type { pgvectorStoreDefinition } from "./pgvector-store/definition";
 import { getDefinition, getNode, nodeDefinitions, nodes } from "./registry";
 import type { toolAgentDefinition } from "./tool-agent/definition";
+import type { ChatHistoryMemory } from "./shared/memory";
 import { nodeDefinitionSchema } from "./types";
 
 const NODES_DIR = import.meta.dirname;
@@ -49,6 +52,11 @@ describe("node registry", () => {
     type OpenApiParams = Parameters<RuntimeOf<typeof openApiChainDefinition>>[0]["params"];
     expectTypeOf<OpenApiParams["timeoutSeconds"]>().toEqualTypeOf<number>();
     expectTypeOf<OpenApiParams["headersCredential"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<InputsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{
+      model: BaseChatModel;
+      tools: StructuredToolInterface[];
+      memory?: ChatHistoryMemory;
+    }>();
   });
 
   it("has unique names and valid, JSON-serialisable definitions", () => {

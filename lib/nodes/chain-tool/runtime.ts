@@ -1,4 +1,3 @@
-import type { BaseChain } from "@langchain/classic/chains";
 import { ChainTool } from "@langchain/classic/tools";
 import type { RuntimeOf } from "../define";
 import type { chainToolDefinition } from "./definition";
@@ -8,6 +7,6 @@ export const buildChainTool: RuntimeOf<typeof chainToolDefinition> = async ({ pa
   new ChainTool({
     name: params.name,
     description: params.description,
-    chain: inputs.chain as BaseChain,
+    chain: inputs.chain,
     returnDirect: params.returnDirect,
   });

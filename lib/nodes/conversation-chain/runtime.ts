@@ -35,7 +35,7 @@ export class ConversationFlowChain extends FlowChain {
 /** Builds the conversation chain from its model, optional memory and system message. */
 export const buildConversationChain: RuntimeOf<typeof conversationChainDefinition> = async ({ inputs, params }) =>
   new ConversationFlowChain(
-    inputs.model as BaseChatModel,
+    inputs.model,
     params.systemMessage,
-    inputs.memory as ChatHistoryMemory | undefined,
+    inputs.memory,
   );

@@ -63,9 +63,9 @@ export class RetrievalQAChain extends FlowChain {
 /** Builds the chain from its model, retrievers (fused when several) and optional memory. */
 export const buildConversationalRetrievalQAChain: RuntimeOf<typeof conversationalRetrievalQAChainDefinition> = async ({ params, inputs }) =>
   new RetrievalQAChain({
-    model: inputs.model as BaseChatModel,
-    retrievers: (inputs.retriever as BaseRetrieverInterface[] | undefined) ?? [],
-    memory: inputs.memory as ChatHistoryMemory | undefined,
+    model: inputs.model,
+    retrievers: inputs.retriever,
+    memory: inputs.memory,
     systemMessage: params.systemMessage,
     rephrasePrompt: params.rephrasePrompt,
     returnSourceDocuments: params.returnSourceDocuments,

@@ -35,4 +35,4 @@ export class PromptLlmChain extends FlowChain {
 
 /** Builds the LLM chain from its model and prompt inputs. */
 export const buildLlmChain: RuntimeOf<typeof llmChainDefinition> = async ({ inputs }) =>
-  new PromptLlmChain(inputs.model as BaseChatModel, inputs.prompt as BasePromptTemplate);
+  new PromptLlmChain(inputs.model, inputs.prompt);

@@ -1,4 +1,3 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
@@ -6,7 +5,6 @@ import { assertCredentialHost } from "../../security/credential-hosts";
 import type { BuildContext } from "../../flow/types";
 import type { NodeRuntimeArgs, RuntimeOf } from "../define";
 import type { openApiChainDefinition } from "./definition";
-import type { ChatHistoryMemory } from "../shared/memory";
 import { requesterOf } from "../shared/openai-connection";
 import { OpenApiChain } from "./chain";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
@@ -94,7 +92,7 @@ async function headersFor(args: OpenApiArgs, serverUrl: string): Promise<Record<
 /** Builds the OpenAPI chain: loads and parses the spec, binds one tool per operation to the model. */
 export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async (args) => {
   const { params, inputs, ctx, label } = args;
-  const model = inputs.model as BaseChatModel;
+  const { model } = inputs;
   const source = await specText(args);
   const spec = parseOpenApiSpec(source.text, label);
   const serverUrl = resolveServerUrl(spec.serverUrl, params.serverUrl, source, label);
@@ -112,6 +110,6 @@ export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async
     // Requests chosen by the model may only reach the spec's server, with the spec's methods.
     fetch: ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
     timeoutMs: params.timeoutSeconds * 1000,
-    memory: inputs.memory as ChatHistoryMemory | undefined,
+    memory: inputs.memory,
   });
 };

@@ -1,4 +1,3 @@
-import type { TextSplitter } from "@langchain/textsplitters";
 import { splitDocuments } from "../../vector/loaders";
 import type { DocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
@@ -15,7 +14,7 @@ export const buildPlainTextLoader: RuntimeOf<typeof plainTextLoaderDefinition> =
       if (!text.trim()) return [];
       const extra = params.metadata && typeof params.metadata === "object" && !Array.isArray(params.metadata) ? params.metadata : {};
       const doc = { pageContent: text, metadata: { ...extra, source: String(params.sourceName) } };
-      return splitDocuments([doc], inputs.textSplitter as TextSplitter | undefined, label);
+      return splitDocuments([doc], inputs.textSplitter, label);
     },
   };
   return source;

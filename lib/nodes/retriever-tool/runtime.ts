@@ -1,5 +1,4 @@
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
-import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { formatContext, retrieveDocuments } from "../../vector/fusion";
@@ -9,7 +8,7 @@ import { SOURCE_DOCUMENTS_EVENT } from "../shared/events";
 
 /** Builds a tool over the connected retrievers (fused when several); its chunks become source documents. */
 export const buildRetrieverTool: RuntimeOf<typeof retrieverToolDefinition> = async ({ params, inputs }) => {
-  const retrievers = (inputs.retriever as BaseRetrieverInterface[] | undefined) ?? [];
+  const retrievers = inputs.retriever;
   const report = params.returnSourceDocuments;
   return tool(
     async ({ query }, config) => {

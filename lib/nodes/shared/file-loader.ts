@@ -7,7 +7,7 @@ import type { RuntimeArgs } from "../runtime-types";
 /** The params and anchors every file loader has (lib/vector/loader-inputs.ts), typed. */
 interface FileLoaderArgs<P> extends Omit<RuntimeArgs, "params" | "inputs"> {
   params: P & { file?: string; sourceName?: string; metadata?: Record<string, unknown> | unknown[] };
-  inputs: { textSplitter?: unknown };
+  inputs: { textSplitter?: TextSplitter };
 }
 
 /**
@@ -24,8 +24,7 @@ export function fileLoaderRuntime<P extends object = object>(
       label,
       params,
       accepts,
-      // An anchor accepting only TextSplitter outputs; validation refuses anything else.
-      splitter: inputs.textSplitter as TextSplitter | undefined,
+      splitter: inputs.textSplitter,
       parse: (file) => parse(file, params),
     });
 }

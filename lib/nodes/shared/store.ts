@@ -7,7 +7,7 @@ import type { StoreKind } from "../types";
 /** What a store node's definition provides: its params and its anchors (embeddings: vector only). */
 interface StoreArgs extends Omit<RuntimeArgs, "params" | "inputs"> {
   params: { topK: number; cleanup: CleanupMode; scoreThreshold?: number };
-  inputs: { document: unknown[]; embeddings?: unknown };
+  inputs: { document: unknown[]; embeddings?: EmbeddingsInterface };
 }
 
 /**
@@ -22,8 +22,7 @@ export function storeRuntime(storeType: StoreKind) {
       label,
       ctx,
       sources: inputs.document.filter(isDocumentSource),
-      // An anchor accepting only Embeddings outputs; validation refuses anything else.
-      embeddings: inputs.embeddings as EmbeddingsInterface | undefined,
+      embeddings: inputs.embeddings,
       topK: params.topK,
       scoreThreshold: params.scoreThreshold,
       cleanup: params.cleanup,

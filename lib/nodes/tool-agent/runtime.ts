@@ -1,15 +1,11 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { StructuredToolInterface } from "@langchain/core/tools";
 import { AppError } from "../../errors";
 import type { RuntimeOf } from "../define";
 import type { toolAgentDefinition } from "./definition";
-import type { ChatHistoryMemory } from "../shared/memory";
 import { ToolAgentChain } from "./agent";
 
 /** Builds the tool agent from its model, tools, optional memory and settings. */
 export const buildToolAgent: RuntimeOf<typeof toolAgentDefinition> = async ({ params, inputs, label }) => {
-  const model = inputs.model as BaseChatModel;
-  const tools = (inputs.tools as StructuredToolInterface[] | undefined) ?? [];
+  const { model, tools } = inputs;
   if (tools.length > 0 && typeof model.bindTools !== "function") {
     throw new AppError("invalid_graph", `${label}: the connected chat model does not support tool calling.`);
   }
@@ -21,6 +17,6 @@ export const buildToolAgent: RuntimeOf<typeof toolAgentDefinition> = async ({ pa
     tools,
     systemMessage: params.systemMessage,
     maxIterations: params.maxIterations,
-    memory: inputs.memory as ChatHistoryMemory | undefined,
+    memory: inputs.memory,
   });
 };
