@@ -35,11 +35,11 @@ export function Canvas({ onRefused, onAdd, viewport }: {
   }, [store]);
   const isValidConnection = useCallback((c: ConnectionLike) => {
     const s = store.getState();
-    return connectionProblem(c, s.nodes, s.edges) === null;
+    return connectionProblem(c, s.nodes, s.edges, store.catalog.get) === null;
   }, [store]);
   const onConnect = useCallback((c: ConnectionLike) => {
     const s = store.getState();
-    if (connectionProblem(c, s.nodes, s.edges) !== null) return;
+    if (connectionProblem(c, s.nodes, s.edges, store.catalog.get) !== null) return;
     const edge = { id: edgeIdFor(c.sourceHandle!, c.targetHandle!), source: c.source, target: c.target, sourceHandle: c.sourceHandle!, targetHandle: c.targetHandle! };
     store.commit((g) => ({ ...g, edges: [...g.edges, edge] }));
   }, [store]);
@@ -48,7 +48,7 @@ export function Canvas({ onRefused, onAdd, viewport }: {
     if (cs.isValid !== false || !cs.fromHandle || !cs.toHandle) return;
     const [from, to] = cs.fromHandle.type === "source" ? [cs.fromHandle, cs.toHandle] : [cs.toHandle, cs.fromHandle];
     const s = store.getState();
-    const why = connectionProblem({ source: from.nodeId, sourceHandle: from.id, target: to.nodeId, targetHandle: to.id }, s.nodes, s.edges);
+    const why = connectionProblem({ source: from.nodeId, sourceHandle: from.id, target: to.nodeId, targetHandle: to.id }, s.nodes, s.edges, store.catalog.get);
     onRefused(why ?? "These handles cannot be connected.");
   }, [store, onRefused]);
   const onBeforeDelete = useCallback(async () => {

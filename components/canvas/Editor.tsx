@@ -5,6 +5,8 @@ import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useState } from "react";
 import { ErrorNote } from "@/components/ui/controls";
 import { createEditorStore } from "@/lib/canvas/editor-store";
+import { nodeCatalog } from "@/lib/nodes/catalog";
+import type { NodeDefinition } from "@/lib/nodes/types";
 import { graphToEditor } from "@/lib/canvas/graph-convert";
 import { ApiError } from "@/lib/client/api";
 import { graphSchema, type Graph } from "@/lib/schemas/graph";
@@ -23,10 +25,13 @@ import { useEditorShortcuts } from "./use-editor-shortcuts";
 const noSlots: EditorSlots = {};
 
 /**
- * The chatflow editor: palette, canvas, test chat; loads and saves through react-query. Parts owned
+ * The chatflow editor: palette, canvas, test chat; loads and saves through react-query. The node
+ * definitions come from the server (the page's props), never from the node registry. Parts owned
  * by other features (test chat, widget embed, store uploads) come in through `slots`.
  */
-export function ChatflowEditor({ id, slots = noSlots }: { id: string; slots?: EditorSlots }) {
+export function ChatflowEditor({ id, definitions, slots = noSlots }: {
+  id: string; definitions: readonly NodeDefinition[]; slots?: EditorSlots;
+}) {
   const flow = useChatflow(id);
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
@@ -35,7 +40,7 @@ export function ChatflowEditor({ id, slots = noSlots }: { id: string; slots?: Ed
       {flow.data && (
         <EditorSlotsProvider value={slots}>
           <ReactFlowProvider>
-            <EditorShell flow={flow.data} reload={async () => (await flow.refetch()).data} />
+            <EditorShell flow={flow.data} definitions={definitions} reload={async () => (await flow.refetch()).data} />
           </ReactFlowProvider>
         </EditorSlotsProvider>
       )}
@@ -60,8 +65,8 @@ function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
 
 type ShellProps = { flow: Chatflow; reload: () => Promise<Chatflow | undefined> };
 
-function EditorShell(props: ShellProps) {
-  const [store] = useState(createEditorStore);
+function EditorShell({ definitions, ...props }: ShellProps & { definitions: readonly NodeDefinition[] }) {
+  const [store] = useState(() => createEditorStore(nodeCatalog(definitions)));
   const [initial] = useState(() => loadInto(store, props.flow.graph));
   return (
     <EditorProvider value={store}>

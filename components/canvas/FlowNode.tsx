@@ -5,7 +5,7 @@ import { memo, useCallback, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
-import { getDefinition } from "@/lib/nodes/registry";
+import { storeKindOf } from "@/lib/nodes/capabilities";
 import { anchorInputs, paramInputs, type AnchorInput, type NodeOutput } from "@/lib/nodes/types";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
@@ -21,7 +21,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const problems = useEditorState(useCallback((s) => s.problems.byNode.get(id), [id]), sameProblems);
   const [showMore, setShowMore] = useState(false);
   const onChange = useCallback((name: string, value: unknown) => store.updateParam(id, name, value), [store, id]);
-  const def = getDefinition(data.defName);
+  const def = store.catalog.get(data.defName);
   if (!def) {
     return <div className="w-64 rounded-lg border-2 border-red-400 bg-red-50 p-3 text-xs text-red-800">Unknown node type “{data.defName}”.</div>;
   }
@@ -66,7 +66,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
           {showMore && more.map((p) => <ParamField key={p.name} nodeId={id} param={p} value={data.inputs[p.name]} error={errorFor(p.name)} onChange={onChange} />)}
         </section>
       )}
-      {(def.category === "Vector Stores") && <VectorStoreSlot nodeId={id} />}
+      {storeKindOf(def) && <VectorStoreSlot nodeId={id} />}
       {general.length > 0 && (
         <ul className="mx-3 mb-2 space-y-1 rounded-md bg-red-50 px-2 py-1.5 text-[11px] leading-snug text-red-800" role="alert">
           {general.map((p) => <li key={p.message}>{p.message}</li>)}

@@ -1,8 +1,8 @@
 "use client";
 
 import { memo, useMemo, useState } from "react";
-import { nodeDefinitions } from "@/lib/nodes/registry";
 import type { NodeDefinition } from "@/lib/nodes/types";
+import { useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 
 /** MIME type of a palette drag; the payload is the definition name. */
@@ -11,13 +11,14 @@ export const PALETTE_MIME = "application/x-switchyard-node";
 /** Node types by category, searchable; drag onto the canvas, or press Enter / click to add. */
 export const Palette = memo(function Palette({ onAdd }: { onAdd: (defName: string) => void }) {
   const [query, setQuery] = useState("");
+  const { definitions } = useEditorStore().catalog;
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const hits = nodeDefinitions.filter((d) => !q || `${d.label} ${d.description} ${d.category}`.toLowerCase().includes(q));
+    const hits = definitions.filter((d) => !q || `${d.label} ${d.description} ${d.category}`.toLowerCase().includes(q));
     const byCat = new Map<string, NodeDefinition[]>();
     for (const d of hits) byCat.set(d.category, [...(byCat.get(d.category) ?? []), d]);
     return [...byCat.entries()];
-  }, [query]);
+  }, [query, definitions]);
   return (
     <aside aria-label="Node palette" className="flex w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
       <div className="border-b border-slate-100 p-3">

@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNote } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
-import { getDefinition } from "@/lib/nodes/registry";
 import { paramInputs } from "@/lib/nodes/types";
 import type { Graph } from "@/lib/schemas/graph";
 import { PublishSettings, type Settings } from "./PublishSettings";
@@ -12,12 +11,14 @@ import { predictionSnippets } from "./publish-snippets";
 import { useEditorSlots } from "./editor-slots";
 import { useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
-import { isNeverOverridable } from "@/lib/nodes/overridable";
+import type { DefinitionLookup } from "@/lib/nodes/catalog";
+import { isNeverOverridable } from "@/lib/nodes/override-rules";
+import { useEditorStore } from "./editor-context";
 
 type ApiKey = { id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[]; status: string };
 
 /** Param names of the graph a caller could be allowed to override (never credentials). */
-function overridableParams(graph: Graph): string[] {
+function overridableParams(graph: Graph, getDefinition: DefinitionLookup): string[] {
   const names = new Set<string>();
   for (const n of graph.nodes) for (const p of paramInputs(getDefinition(n.type) ?? { inputs: [] } as never)) if (!isNeverOverridable(p)) names.add(p.name);
   return [...names].sort();
@@ -30,7 +31,8 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const [tab, setTab] = useState(snippets[0].id);
   const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api<ApiKey[]>("/api/v1/apikey") });
   const callers = (keys.data ?? []).filter((k) => k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)));
-  const params = useMemo(() => overridableParams(graph()), [graph]);
+  const { catalog } = useEditorStore();
+  const params = useMemo(() => overridableParams(graph(), catalog.get), [graph, catalog]);
   const update = useUpdateChatflow(flow.id);
   const slots = useEditorSlots();
   const dialog = useRef<HTMLDivElement>(null);

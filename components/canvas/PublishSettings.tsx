@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
-import { NEVER_OVERRIDABLE } from "@/lib/nodes/overridable";
+import { neverOverridableNames } from "@/lib/nodes/override-rules";
+import { useEditorStore } from "./editor-context";
 import type { Chatflow } from "./use-chatflow";
 
 export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">;
@@ -13,6 +14,8 @@ const input = "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm foc
 export function PublishSettings({ flow, params, saving, saved, error, onSave }: {
   flow: Chatflow; params: string[]; saving: boolean; saved: boolean; error: unknown; onSave: (s: Settings) => void;
 }) {
+  const { catalog } = useEditorStore();
+  const neverOverridable = neverOverridableNames(catalog.definitions);
   const [isPublic, setPublic] = useState(flow.isPublic);
   const [origins, setOrigins] = useState(flow.allowedOrigins.join("\n"));
   const [limited, setLimited] = useState(flow.rateLimit !== null);
@@ -20,9 +23,9 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
   const [windowSec, setWindowSec] = useState(String(flow.rateLimit?.windowSec ?? 60));
   // Base URLs, servers, specs, files and credentials are never offered (the server refuses them);
   // an older allow-list that still names one loses it on the next save.
-  const savedAllow = flow.overrideAllowList.filter((p) => !NEVER_OVERRIDABLE.includes(p));
+  const savedAllow = flow.overrideAllowList.filter((p) => !neverOverridable.includes(p));
   const [allow, setAllow] = useState<string[]>(savedAllow);
-  const choices = [...new Set([...params, ...savedAllow])].filter((p) => !NEVER_OVERRIDABLE.includes(p));
+  const choices = [...new Set([...params, ...savedAllow])].filter((p) => !neverOverridable.includes(p));
   return (
     <form className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200" aria-label="Publish settings"
       onSubmit={(e) => {

@@ -8,7 +8,6 @@ import { nextNodeId } from "@/lib/canvas/ids";
 import { exportFileName, exportFileText, parseImportFile } from "@/lib/canvas/import-export";
 import { autoLayout } from "@/lib/canvas/layout";
 import type { EditorEdge, EditorNode } from "@/lib/canvas/types";
-import { getDefinition } from "@/lib/nodes/registry";
 import { useEditorStore } from "./editor-context";
 import type { PushToast } from "./Toasts";
 
@@ -26,11 +25,12 @@ export function useEditorActions(toast: PushToast) {
       redo: () => store.redo(),
       /** Adds a node at a flow position (drop) or, without one, in the middle of the visible canvas. */
       addNode(defName: string, at?: { x: number; y: number }) {
-        if (!getDefinition(defName)) return;
+        const def = store.catalog.get(defName);
+        if (!def) return;
         const el = document.querySelector(".react-flow")?.getBoundingClientRect();
         const pos = at ?? rf.screenToFlowPosition({ x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130, y: (el?.top ?? 0) + (el?.height ?? 600) / 3 });
         const id = nextNodeId(defName, store.getState().nodes.map((n) => n.id));
-        const node: EditorNode = { id, type: "flowNode", position: pos, selected: true, data: { defName, inputs: {} } };
+        const node: EditorNode = { id, type: "flowNode", position: pos, selected: true, data: { defName, version: def.version, inputs: {} } };
         store.commit((s) => ({ ...s, nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] }));
       },
       deleteSelected() {
@@ -54,7 +54,7 @@ export function useEditorActions(toast: PushToast) {
         setTimeout(() => URL.revokeObjectURL(a.href), 1000);
       },
       async importFile(file: File) {
-        const result = parseImportFile(await file.text());
+        const result = parseImportFile(await file.text(), store.catalog.get);
         if (!result.ok) return toast("error", `Import failed: ${result.message}`);
         const { nodes, edges } = graphToEditor(result.graph);
         store.load(nodes, edges, false);

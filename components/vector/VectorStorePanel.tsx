@@ -12,8 +12,8 @@ const ACCEPT = ".pdf,.docx,.csv,.json,.jsonl,.md,.markdown,.txt";
 /**
  * Per store node (vector or keyword store): how many chunks it holds, an upload that upserts into
  * this node only (with progress), and a button to clear it. Works on the saved flow. Marked
- * `nodrag` so it can sit inside a React Flow node (e.g. under FlowNode's params for category
- * "Vector Stores").
+ * `nodrag` so it can sit inside a React Flow node (under FlowNode's params for nodes declaring the
+ * `store` capability).
  */
 export function VectorStorePanel({ chatflowId, nodeId, dirty = false }: { chatflowId: string; nodeId: string; dirty?: boolean }) {
   const [info, setInfo] = useState<StoreInfo | null>(null);

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { handleId } from "@/lib/nodes/handles";
+import { nodeCatalog } from "@/lib/nodes/catalog";
+import { getDefinition, nodeDefinitions } from "@/lib/nodes/registry";
 import { connectionProblem } from "./connection";
 import { duplicateSelection } from "./duplicate";
 import { createEditorStore } from "./editor-store";
@@ -21,27 +23,27 @@ const nodes = [n("model", "chatOpenAICompatible"), n("mem", "bufferMemory"), n("
 
 describe("connectionProblem", () => {
   it("accepts fitting types and explains refused ones", () => {
-    expect(connectionProblem(conn("model", "chatModel", "agent", "model"), nodes, [])).toBeNull();
-    expect(connectionProblem(conn("mem", "memory", "agent", "model"), nodes, [])).toMatch(/Chat model accepts BaseChatModel, but Buffer Memory provides BaseMemory/);
+    expect(connectionProblem(conn("model", "chatModel", "agent", "model"), nodes, [], getDefinition)).toBeNull();
+    expect(connectionProblem(conn("mem", "memory", "agent", "model"), nodes, [], getDefinition)).toMatch(/Chat model accepts BaseChatModel, but Buffer Memory provides BaseMemory/);
   });
   it("lets a list input take many edges and a single input one", () => {
     const edges = [e("tool", "tool", "agent", "tools"), e("model", "chatModel", "agent", "model")];
     const tools2 = [...nodes, n("tool2", "chainTool")];
-    expect(connectionProblem(conn("tool2", "tool", "agent", "tools"), tools2, edges)).toBeNull();
+    expect(connectionProblem(conn("tool2", "tool", "agent", "tools"), tools2, edges, getDefinition)).toBeNull();
     const model2 = [...nodes, n("model2", "chatOpenAICompatible")];
-    expect(connectionProblem(conn("model2", "chatModel", "agent", "model"), model2, edges)).toMatch(/takes one connection/);
+    expect(connectionProblem(conn("model2", "chatModel", "agent", "model"), model2, edges, getDefinition)).toMatch(/takes one connection/);
   });
   it("refuses a cycle and a self-connection", () => {
     // An agent is a chain, so a Chain Tool could wrap the agent that uses it: types fit, but it loops.
     const edges = [e("tool", "tool", "agent", "tools")];
-    expect(connectionProblem(conn("agent", "agent", "tool", "chain"), nodes, edges)).toMatch(/cycle/);
-    expect(connectionProblem(conn("api", "chain", "api", "memory"), nodes, edges)).toMatch(/itself/);
+    expect(connectionProblem(conn("agent", "agent", "tool", "chain"), nodes, edges, getDefinition)).toMatch(/cycle/);
+    expect(connectionProblem(conn("api", "chain", "api", "memory"), nodes, edges, getDefinition)).toMatch(/itself/);
   });
 });
 
 describe("editor store", () => {
   it("undoes and redoes a deletion as one step and tracks unsaved changes", () => {
-    const store = createEditorStore();
+    const store = createEditorStore(nodeCatalog(nodeDefinitions));
     store.load(nodes, [], true);
     expect(store.getState().revision).toBe(store.getState().savedRevision);
     store.commit((s) => ({ ...s, nodes: s.nodes.filter((x) => x.id !== "mem") }));
@@ -53,14 +55,14 @@ describe("editor store", () => {
     expect(store.getState().nodes).toHaveLength(4);
   });
   it("coalesces typing into one field into one undo step", () => {
-    const store = createEditorStore();
+    const store = createEditorStore(nodeCatalog(nodeDefinitions));
     store.load(nodes, [], true);
     for (const v of ["p", "pr", "pro"]) store.updateParam("tool", "name", v);
     store.undo();
     expect(store.getState().nodes.find((x) => x.id === "tool")!.data.inputs.name).toBeUndefined();
   });
   it("shows the server's graph problems on nodes", () => {
-    const store = createEditorStore();
+    const store = createEditorStore(nodeCatalog(nodeDefinitions));
     store.load(nodes, [], true);
     // As the prediction API lists it in error.details: the problem's data with its sentence.
     const detail = { code: "connection_required", nodeId: "agent", input: "tools", params: { label: "Tool Agent", inputLabel: "Tools", accepts: ["Tool"] },
@@ -74,19 +76,19 @@ describe("editor store", () => {
 describe("import / export", () => {
   it("round-trips a graph through the export file", () => {
     const graph = editorToGraph(nodes, [e("model", "chatModel", "agent", "model")]);
-    const back = parseImportFile(exportFileText("x", graph));
+    const back = parseImportFile(exportFileText("x", graph), getDefinition);
     expect(back).toEqual({ ok: true, graph, name: "x" });
     expect(editorToGraph(graphToEditor(graph).nodes, graphToEditor(graph).edges)).toEqual(graph);
   });
   it("names what is wrong with a bad file", () => {
-    expect(parseImportFile("{nope")).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
-    expect(parseImportFile('{"nodes":[{"id":"a b"}],"edges":[]}')).toMatchObject({ ok: false, message: expect.stringMatching(/not a chatflow graph/) });
+    expect(parseImportFile("{nope", getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
+    expect(parseImportFile('{"nodes":[{"id":"a b"}],"edges":[]}', getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/not a chatflow graph/) });
     const unknownType = { nodes: [{ id: "a", type: "nope", position: { x: 0, y: 0 }, data: { inputs: {} } }], edges: [] };
-    expect(parseImportFile(JSON.stringify(unknownType))).toMatchObject({ ok: false, message: expect.stringMatching(/nope/) });
+    expect(parseImportFile(JSON.stringify(unknownType), getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/nope/) });
   });
   it("reads the example product-search flow", () => {
     const text = readFileSync("flows/product-search-agent.json", "utf8");
-    expect(parseImportFile(text).ok).toBe(true);
+    expect(parseImportFile(text, getDefinition).ok).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { canConnect, parseHandleId } from "@/lib/nodes/handles";
-import { getDefinition } from "@/lib/nodes/registry";
+import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import type { ConnectionLike, EditorEdge, EditorNode } from "./types";
 
 /**
@@ -7,7 +7,7 @@ import type { ConnectionLike, EditorEdge, EditorNode } from "./types";
  * (canConnect), a non-list input takes one edge, no duplicates and no cycles. Returns why a
  * connection is refused, or null when it may be made.
  */
-export function connectionProblem(c: ConnectionLike, nodes: EditorNode[], edges: EditorEdge[]): string | null {
+export function connectionProblem(c: ConnectionLike, nodes: EditorNode[], edges: EditorEdge[], getDefinition: DefinitionLookup): string | null {
   const source = nodes.find((n) => n.id === c.source);
   const target = nodes.find((n) => n.id === c.target);
   const out = c.sourceHandle ? parseHandleId(c.sourceHandle) : undefined;

@@ -1,4 +1,5 @@
 import type { GraphProblem } from "@/lib/schemas/problems";
+import type { NodeCatalog } from "@/lib/nodes/catalog";
 import { editorToGraph } from "./graph-convert";
 import { checkpoint, emptyHistory, redo, undo, type History } from "./history";
 import { graphProblems, groupProblems, NO_PROBLEMS, type Problems } from "./problems";
@@ -28,7 +29,8 @@ type Change = { content: boolean };
 
 const VALIDATION_DELAY_MS = 120;
 
-export function createEditorStore() {
+/** A new editor store over the node definitions the server sent (`catalog`), which check its graph. */
+export function createEditorStore(catalog: NodeCatalog) {
   let state: EditorState = {
     nodes: [], edges: [], history: emptyHistory(), problems: NO_PROBLEMS, serverProblems: [], revision: 0, savedRevision: 0,
   };
@@ -41,7 +43,7 @@ export function createEditorStore() {
       s.nodes.every((n, i) => n.data === checked!.data[i] && n.id === checked!.ids[i]);
     if (same) return s.problems;
     checked = { data: s.nodes.map((n) => n.data), ids: s.nodes.map((n) => n.id), edges: s.edges, server: s.serverProblems };
-    return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges)), ...s.serverProblems]);
+    return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get), ...s.serverProblems]);
   }
 
   function emit() {
@@ -73,6 +75,8 @@ export function createEditorStore() {
   }
 
   const store = {
+    /** The node definitions of this editor (palette, forms, connection checks). */
+    catalog,
     getState: () => state,
     /** Validates now (tests and callers that need the problems at once). */
     validateNow() {

@@ -8,7 +8,7 @@ export function graphToEditor(graph: Graph): { nodes: EditorNode[]; edges: Edito
       id: n.id,
       type: "flowNode",
       position: { x: n.position.x, y: n.position.y },
-      data: { defName: n.type, inputs: { ...n.data.inputs }, ...(n.data.label ? { label: n.data.label } : {}) },
+      data: { defName: n.type, inputs: { ...n.data.inputs }, ...(n.data.label ? { label: n.data.label } : {}), ...(n.version ? { version: n.version } : {}) },
     })),
     edges: graph.edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: e.targetHandle })),
   };
@@ -27,6 +27,7 @@ export function editorToGraph(nodes: EditorNode[], edges: EditorEdge[], viewport
     nodes: nodes.map((n) => ({
       id: n.id,
       type: n.data.defName,
+      ...(n.data.version ? { version: n.data.version } : {}),
       position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
       data: { inputs: cleanInputs(n.data.inputs), ...(n.data.label ? { label: n.data.label } : {}) },
     })),

@@ -1,4 +1,4 @@
-import { getDefinition } from "@/lib/nodes/registry";
+import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import { graphSchema, type Graph } from "@/lib/schemas/graph";
 
 /** Our export file: the graph with enough around it to know what it is. */
@@ -26,9 +26,9 @@ export type ImportResult = { ok: true; graph: Graph; name?: string } | { ok: fal
 
 /**
  * Reads an imported file: our export format or a bare graph. Checked with the saved-graph schema
- * and the node registry, so a bad file gets a message naming what is wrong instead of a broken canvas.
+ * and the node definitions, so a bad file gets a message naming what is wrong instead of a broken canvas.
  */
-export function parseImportFile(text: string): ImportResult {
+export function parseImportFile(text: string, getDefinition: DefinitionLookup): ImportResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,4 +1,5 @@
 import { validateGraph } from "@/lib/flow/validate";
+import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import type { Graph } from "@/lib/schemas/graph";
 import { renderProblem } from "@/lib/schemas/problem-text";
 import type { GraphProblem } from "@/lib/schemas/problems";
@@ -21,10 +22,10 @@ export interface Problems {
 
 export const NO_PROBLEMS: Problems = { byNode: new Map(), flow: [], count: 0 };
 
-/** Runs the server's graph validation in the browser and returns every problem it lists. */
-export function graphProblems(graph: Graph): GraphProblem[] {
+/** Runs the server's graph validation in the browser (on the definitions it sent) and returns every problem it lists. */
+export function graphProblems(graph: Graph, definitions: DefinitionLookup): GraphProblem[] {
   try {
-    validateGraph(graph);
+    validateGraph(graph, definitions);
     return [];
   } catch (err) {
     const details = (err as { details?: unknown }).details;

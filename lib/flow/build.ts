@@ -1,14 +1,15 @@
 import type { BaseChain } from "@langchain/classic/chains";
 import { AppError } from "../errors";
+import { isMemory, takesImages } from "../nodes/capabilities";
 import { paramsSchemaFor } from "../nodes/params";
-import { getDefinition } from "../nodes/registry";
-import { getRuntime } from "../nodes/runtimes";
+import { getDefinition, getNode } from "../nodes/registry";
 import { anchorInputs } from "../nodes/types";
 import type { Graph, GraphNode } from "../schemas/graph";
 import { getEndingNode, nodesReaching, topologicalOrder } from "./graph-order";
 import { runEndingChain } from "./run";
 import type { BuildContext, BuiltFlow } from "./types";
-import { describeNode, validateGraph } from "./validate";
+import { describeNode } from "./validate";
+import { validateGraph } from "./validate-saved";
 
 /** Built inputs of a node by anchor name: one object, or an array for list anchors. */
 function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>): Record<string, unknown> {
@@ -24,7 +25,7 @@ function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>): 
 
 async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unknown>, ctx: BuildContext): Promise<unknown> {
   const def = getDefinition(node.type)!;
-  const runtime = getRuntime(node.type);
+  const runtime = getNode(node.type)?.runtime;
   const label = node.data.label || def.label;
   if (!runtime) throw new AppError("invalid_graph", `Node ${describeNode(node, def)} has no runtime on this server.`);
   const params = paramsSchemaFor(def).parse(node.data.inputs);
@@ -66,10 +67,8 @@ export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise
   for (const node of topologicalOrder(graph)) built.set(node.id, await buildNode(graph, node, built, ctx));
   const chain = built.get(ending.id) as BaseChain;
   const defs = graph.nodes.map((n) => ({ node: n, def: getDefinition(n.type)! }));
-  const memory = defs.find((d) => d.def.category === "Memory");
-  const allowsImages = defs.some(
-    (d) => d.def.category === "Chat Models" && [true, "true"].includes(d.node.data.inputs.allowImageUploads as never),
-  );
+  const memory = defs.find((d) => isMemory(d.def));
+  const allowsImages = defs.some((d) => takesImages(d.def, d.node.data.inputs));
   return {
     chatflowId: ctx.chatflowId,
     endingNodeId: ending.id,

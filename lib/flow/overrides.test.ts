@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { edge, node } from "./__fixtures__/graphs";
 import { applyOverrides } from "./overrides";
-import { validateGraph } from "./validate";
+import { validateGraph } from "./validate-saved";
 
 const graph = validateGraph({
   nodes: [

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { edge, node } from "./__fixtures__/graphs";
 import { getEndingNode, topologicalOrder } from "./graph-order";
-import { validateGraph } from "./validate";
+import { validateGraph } from "./validate-saved";
 
 const model = () => node("model", "chatOpenAICompatible", { model: "m" }, "My Model");
 const prompt = () => node("prompt", "promptTemplate", { template: "Tell me about {topic}" });

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
+import type { DefinitionLookup } from "../nodes/catalog";
 import { canConnect, handleId } from "../nodes/handles";
 import { isRequiredParam, paramFieldSchema } from "../nodes/params";
-import { getDefinition } from "../nodes/registry";
 import { anchorInputs, ENDING_TYPES, paramInputs, type NodeDefinition } from "../nodes/types";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "../schemas/graph";
 import { problemDetail, renderProblem } from "../schemas/problem-text";
@@ -12,9 +12,19 @@ import { findCycle, nodesReaching, outgoingIds } from "./graph-order";
  * Graph validation, run by the canvas (to show problems) and by the server (before building).
  * Collects every problem instead of stopping at the first, as data (lib/schemas/problems.ts): a
  * code, the node and input concerned, and the params its sentence (lib/schemas/problem-text.ts) needs.
+ * It is given the definitions (the browser has no registry: the server sends them); the server's
+ * entry point, bound to the registry and its migrations, is ./validate-saved.ts.
  */
 
 export type { GraphProblem };
+
+export type { DefinitionLookup };
+
+/**
+ * Brings a node saved with an older version of its definition up to the current one (server
+ * side), or returns why it cannot. Without one (the canvas), older nodes are checked as they are.
+ */
+export type NodeMigrator = (node: GraphNode, def: NodeDefinition) => GraphNode | string;
 
 type Defs = Map<string, NodeDefinition>;
 
@@ -39,19 +49,40 @@ function isMissing(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 }
 
-function checkNodes(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
+/**
+ * A saved node's version against its definition's (no version: 1, as saved before versions were
+ * recorded). Newer than the server knows: refused. Older: migrated when a migrator is given.
+ * Returns the node to check further, or undefined when it was refused.
+ */
+function checkVersion(node: GraphNode, def: NodeDefinition, problems: GraphProblem[], migrate?: NodeMigrator): GraphNode | undefined {
+  const saved = node.version ?? 1;
+  const params = { label: nodeLabel(node, def), typeLabel: def.label, saved, known: def.version };
+  if (saved > def.version) {
+    problems.push({ code: "node_version_newer", nodeId: node.id, params });
+    return undefined;
+  }
+  if (saved === def.version || !migrate) return node;
+  const migrated = migrate(node, def);
+  if (typeof migrated !== "string") return migrated;
+  problems.push({ code: "node_version_refused", nodeId: node.id, params: { ...params, reason: migrated } });
+  return undefined;
+}
+
+function checkNodes(graph: Graph, defs: Defs, problems: GraphProblem[], lookup: DefinitionLookup, migrate?: NodeMigrator): GraphNode[] {
   const seen = new Set<string>();
-  for (const node of graph.nodes) {
+  return graph.nodes.map((node) => {
     if (seen.has(node.id)) problems.push({ code: "duplicate_node_id", nodeId: node.id, params: {} });
     seen.add(node.id);
-    const def = getDefinition(node.type);
+    const def = lookup(node.type);
     if (!def) {
       problems.push({ code: "unknown_node_type", nodeId: node.id, params: { label: nodeLabel(node), type: node.type } });
-      continue;
+      return node;
     }
     defs.set(node.id, def);
-    checkParams(node, def, problems);
-  }
+    const current = checkVersion(node, def, problems, migrate);
+    if (current) checkParams(current, def, problems);
+    return current ?? node;
+  });
 }
 
 function checkParams(node: GraphNode, def: NodeDefinition, problems: GraphProblem[]): void {
@@ -173,17 +204,17 @@ function fail(problems: GraphProblem[]): never {
 }
 
 /**
- * Parses and checks a graph: shape, node types, every edge (handles and connection types),
- * single-connection anchors, cycles, required params and anchors, dangling nodes and exactly one
- * ending node. Throws AppError("invalid_graph") listing every problem in `details`.
+ * Parses and checks a graph against the given definitions: shape, node types and versions, every
+ * edge (handles and connection types), single-connection anchors, cycles, required params and
+ * anchors, dangling nodes and exactly one ending node. Throws AppError("invalid_graph") listing
+ * every problem in `details`; returns the graph with older nodes migrated (when `migrate` is given).
  */
-export function validateGraph(graph: unknown): Graph {
+export function validateGraph(graph: unknown, definitions: DefinitionLookup, migrate?: NodeMigrator): Graph {
   const parsed = graphSchema.safeParse(graph);
   if (!parsed.success) fail(shapeProblems(parsed.error.issues, graph));
-  const g = parsed.data;
   const problems: GraphProblem[] = [];
   const defs: Defs = new Map();
-  checkNodes(g, defs, problems);
+  const g = { ...parsed.data, nodes: checkNodes(parsed.data, defs, problems, definitions, migrate) };
   checkAnchors(g, defs, problems);
   const cycle = findCycle(g);
   if (cycle) {

@@ -1,26 +1,9 @@
+import { neverOverridableNames } from "./override-rules";
 import { nodeDefinitions } from "./registry";
-import { paramInputs, type NodeDefinition, type ParamInput } from "./types";
 
-/**
- * Which node params a chatflow's owner may put on its override allow-list. Params that choose where
- * the flow's requests go or what it runs (base URLs, an API's server, a spec, a file, a credential)
- * never are: a caller who could change them per request could send the flow's keys and headers to
- * a server of theirs, or make the server fetch internal addresses.
- */
-const ROUTING_PARAM_NAMES: ReadonlySet<string> = new Set(["baseURL", "serverUrl", "specUrl", "spec", "file"]);
+export { isNeverOverridable, neverOverridableNames } from "./override-rules";
 
-/** True for a param that may never be overridden per request (by its name or its type). */
-export function isNeverOverridable(param: Pick<ParamInput, "name" | "type">): boolean {
-  return ROUTING_PARAM_NAMES.has(param.name) || param.type === "credential" || param.type === "file";
-}
-
-function neverOverridableNames(defs: readonly NodeDefinition[]): string[] {
-  const names = new Set<string>(ROUTING_PARAM_NAMES);
-  for (const def of defs) for (const p of paramInputs(def)) if (isNeverOverridable(p)) names.add(p.name);
-  return [...names].sort();
-}
-
-/** Every param name of the registry that can never be on an override allow-list. */
+/** Every param name of the registry that can never be on an override allow-list (server side). */
 export const NEVER_OVERRIDABLE: readonly string[] = neverOverridableNames(nodeDefinitions);
 
 /** The entries of an allow-list that are never overridable (empty when the list is acceptable). */

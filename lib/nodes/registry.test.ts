@@ -1,14 +1,62 @@
-import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { csvLoaderDefinition } from "./csv-loader/definition";
+import type { InputsOf, NodeModule, ParamsOf, RuntimeOf } from "./define";
 import { canConnect, handleId, parseHandleId } from "./handles";
+import type { openApiChainDefinition } from "./openapi-chain/definition";
 import { paramsSchemaFor } from "./params";
-import { getDefinition, nodeDefinitions } from "./registry";
-import { nodeRuntimes } from "./runtimes";
+import type { pgvectorStoreDefinition } from "./pgvector-store/definition";
+import { getDefinition, getNode, nodeDefinitions, nodes } from "./registry";
+import type { toolAgentDefinition } from "./tool-agent/definition";
+import type { ChatHistoryMemory } from "./shared/memory";
 import { nodeDefinitionSchema } from "./types";
 
+const NODES_DIR = import.meta.dirname;
+const nodeFolders = readdirSync(NODES_DIR).filter((f) => existsSync(path.join(NODES_DIR, f, "definition.ts")));
+
 describe("node registry", () => {
-  it("has a runtime for every definition and a definition for every runtime", () => {
-    const defNames = nodeDefinitions.map((d) => d.name).sort();
-    expect(Object.keys(nodeRuntimes).sort()).toEqual(defNames);
+  it("lists every node folder once: each exports one node object with a runtime", async () => {
+    expect(nodeFolders.length).toBeGreaterThan(20);
+    for (const folder of nodeFolders) {
+      const exported = Object.values(await import(`./${folder}/index.ts`)) as NodeModule[];
+      expect(exported, `${folder}/index.ts exports one node`).toHaveLength(1);
+      expect(nodes, `${folder} is listed in registry.ts`).toContain(exported[0]);
+      expect(typeof exported[0].runtime, folder).toBe("function");
+      expect(typeof exported[0].migrate, folder).toBe("function");
+      expect(getNode(exported[0].definition.name)).toBe(exported[0]);
+    }
+    expect(nodes).toHaveLength(nodeFolders.length);
+    expect(nodeDefinitions).toEqual(nodes.map((n) => n.definition));
+  });
+
+  it("gives every definition a version, 1 or more", () => {
+    for (const def of nodeDefinitions) expect(Number.isInteger(def.version) && def.version >= 1, def.name).toBe(true);
+  });
+
+  it("types each runtime's params from its definition", () => {
+    expectTypeOf<ParamsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{ systemMessage: string; maxIterations: number }>();
+    expectTypeOf<ParamsOf<typeof pgvectorStoreDefinition>>().toEqualTypeOf<{
+      topK: number;
+      cleanup: "incremental" | "full" | "none";
+      scoreThreshold?: number;
+    }>();
+    expectTypeOf<ParamsOf<typeof csvLoaderDefinition>>().toEqualTypeOf<{
+      file?: string;
+      sourceName?: string;
+      metadata?: Record<string, unknown> | unknown[];
+      columns?: string;
+    }>();
+    type OpenApiParams = Parameters<RuntimeOf<typeof openApiChainDefinition>>[0]["params"];
+    expectTypeOf<OpenApiParams["timeoutSeconds"]>().toEqualTypeOf<number>();
+    expectTypeOf<OpenApiParams["headersCredential"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<InputsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{
+      model: BaseChatModel;
+      tools: StructuredToolInterface[];
+      memory?: ChatHistoryMemory;
+    }>();
   });
 
   it("has unique names and valid, JSON-serialisable definitions", () => {
@@ -52,5 +100,24 @@ describe("node registry", () => {
     const tool = paramsSchemaFor(getDefinition("chainTool")!);
     expect(tool.safeParse({ name: "bad name!", description: "x" }).success).toBe(false);
     expect(tool.parse({ name: "product_search", description: "x" })).toEqual({ name: "product_search", description: "x", returnDirect: false });
+  });
+
+  it("keeps the node runtimes out of the browser: no client module imports the registry", () => {
+    const serverOnly = /from "(?:@\/lib\/nodes|(?:\.\.\/)+nodes|\.)\/(?:registry|overridable|migrate|[a-z-]+\/(?:index|runtime))"/;
+    const roots = ["components", "lib/canvas", "lib/client", "widget", "app"].map((r) => path.join(NODES_DIR, "../..", r));
+    const offenders: string[] = [];
+    const walk = (p: string): void => {
+      if (statSync(p).isDirectory()) return readdirSync(p).forEach((f) => walk(path.join(p, f)));
+      if (!/\.tsx?$/.test(p) || p.endsWith(".test.ts")) return;
+      const text = readFileSync(p, "utf8");
+      const client = !p.includes(`${path.sep}app${path.sep}`) || text.startsWith('"use client"');
+      if (client && serverOnly.test(text)) offenders.push(p);
+    };
+    for (const root of roots) if (existsSync(root)) walk(root);
+    // The graph validation runs in the browser too: it is given the definitions.
+    for (const file of ["../flow/validate.ts", "catalog.ts", "capabilities.ts", "override-rules.ts", "types.ts", "handles.ts", "params.ts"]) {
+      if (serverOnly.test(readFileSync(path.join(NODES_DIR, file), "utf8"))) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,60 +1,71 @@
-import { bufferMemoryDefinition } from "./buffer-memory/definition";
-import { chainToolDefinition } from "./chain-tool/definition";
-import { chatAnthropicDefinition } from "./chat-anthropic/definition";
-import { chatOpenAICompatibleDefinition } from "./chat-openai-compatible/definition";
-import { chatPromptTemplateDefinition } from "./chat-prompt-template/definition";
-import { conversationChainDefinition } from "./conversation-chain/definition";
-import { llmChainDefinition } from "./llm-chain/definition";
-import { openApiChainDefinition } from "./openapi-chain/definition";
-import { promptTemplateDefinition } from "./prompt-template/definition";
-import { toolAgentDefinition } from "./tool-agent/definition";
-import { textFileLoaderDefinition } from "./text-file-loader/definition";
-import { pdfLoaderDefinition } from "./pdf-loader/definition";
-import { csvLoaderDefinition } from "./csv-loader/definition";
-import { jsonLoaderDefinition } from "./json-loader/definition";
-import { docxLoaderDefinition } from "./docx-loader/definition";
-import { plainTextLoaderDefinition } from "./plain-text-loader/definition";
-import { recursiveTextSplitterDefinition } from "./recursive-text-splitter/definition";
-import { openAIEmbeddingsDefinition } from "./openai-embeddings/definition";
-import { pgvectorStoreDefinition } from "./pgvector-store/definition";
-import { keywordStoreDefinition } from "./keyword-store/definition";
-import { retrieverToolDefinition } from "./retriever-tool/definition";
-import { conversationalRetrievalQAChainDefinition } from "./conversational-retrieval-qa-chain/definition";
+import { bufferMemory } from "./buffer-memory";
+import { chainTool } from "./chain-tool";
+import { chatAnthropic } from "./chat-anthropic";
+import { chatOpenAICompatible } from "./chat-openai-compatible";
+import { chatPromptTemplate } from "./chat-prompt-template";
+import { conversationChain } from "./conversation-chain";
+import { conversationalRetrievalQAChain } from "./conversational-retrieval-qa-chain";
+import { csvLoader } from "./csv-loader";
+import type { NodeModule } from "./define";
+import { docxLoader } from "./docx-loader";
+import { jsonLoader } from "./json-loader";
+import { keywordStore } from "./keyword-store";
+import { llmChain } from "./llm-chain";
+import { openAIEmbeddings } from "./openai-embeddings";
+import { openApiChain } from "./openapi-chain";
+import { pdfLoader } from "./pdf-loader";
+import { pgvectorStore } from "./pgvector-store";
+import { plainTextLoader } from "./plain-text-loader";
+import { promptTemplate } from "./prompt-template";
+import { recursiveTextSplitter } from "./recursive-text-splitter";
+import { retrieverTool } from "./retriever-tool";
+import { textFileLoader } from "./text-file-loader";
+import { toolAgent } from "./tool-agent";
 import type { NodeDefinition } from "./types";
 
 /**
- * Every node type, as serialisable data (safe to import in the browser; served by GET /api/v1/nodes).
- * Runtimes live in ./runtimes (server-only).
+ * Every node type, once (server-only: the runtimes pull in LangChain). The order is the palette's.
+ * Adding a node: one folder exporting `defineNode({ definition, runtime })`, and one line here.
+ * The browser never imports this module: the studio gets the definitions from the server
+ * (the editor page's props, GET /api/v1/nodes).
  */
-export const nodeDefinitions: readonly NodeDefinition[] = [
-  chatOpenAICompatibleDefinition,
-  chatAnthropicDefinition,
-  promptTemplateDefinition,
-  chatPromptTemplateDefinition,
-  llmChainDefinition,
-  conversationChainDefinition,
-  openApiChainDefinition,
-  bufferMemoryDefinition,
-  chainToolDefinition,
-  toolAgentDefinition,
+export const nodes: readonly NodeModule[] = [
+  chatOpenAICompatible,
+  chatAnthropic,
+  promptTemplate,
+  chatPromptTemplate,
+  llmChain,
+  conversationChain,
+  openApiChain,
+  bufferMemory,
+  chainTool,
+  toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
-  textFileLoaderDefinition,
-  pdfLoaderDefinition,
-  csvLoaderDefinition,
-  jsonLoaderDefinition,
-  docxLoaderDefinition,
-  plainTextLoaderDefinition,
-  recursiveTextSplitterDefinition,
-  openAIEmbeddingsDefinition,
-  pgvectorStoreDefinition,
-  keywordStoreDefinition,
-  retrieverToolDefinition,
-  conversationalRetrievalQAChainDefinition,
+  textFileLoader,
+  pdfLoader,
+  csvLoader,
+  jsonLoader,
+  docxLoader,
+  plainTextLoader,
+  recursiveTextSplitter,
+  openAIEmbeddings,
+  pgvectorStore,
+  keywordStore,
+  retrieverTool,
+  conversationalRetrievalQAChain,
 ];
 
-const byName = new Map(nodeDefinitions.map((d) => [d.name, d]));
+/** Every definition, as serialisable data (served by GET /api/v1/nodes and to the editor page). */
+export const nodeDefinitions: readonly NodeDefinition[] = nodes.map((n) => n.definition);
+
+const byName = new Map(nodes.map((n) => [n.definition.name, n]));
+
+/** The node (definition, runtime, migration) of a type by its stable name, or undefined. */
+export function getNode(name: string): NodeModule | undefined {
+  return byName.get(name);
+}
 
 /** The definition of a node type by its stable name, or undefined. */
 export function getDefinition(name: string): NodeDefinition | undefined {
-  return byName.get(name);
+  return byName.get(name)?.definition;
 }

@@ -1,6 +1,10 @@
 import type { BuildContext } from "../flow/types";
 
-/** What a node runtime receives: validated params (defaults applied) and built inputs by name. */
+/**
+ * What a node runtime receives: validated params (defaults applied) and built inputs by name. The
+ * untyped form, as the flow builder calls it; a node's own runtime sees them typed from its
+ * definition (NodeRuntimeArgs in ./define.ts).
+ */
 export interface RuntimeArgs {
   nodeId: string;
   /** The node's label on the canvas (or its definition label), for error messages. */
@@ -10,6 +14,3 @@ export interface RuntimeArgs {
   inputs: Record<string, unknown>;
   ctx: BuildContext;
 }
-
-/** Builds a node's LangChain object (server-only). */
-export type NodeRuntime = (args: RuntimeArgs) => Promise<unknown>;

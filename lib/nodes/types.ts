@@ -80,6 +80,21 @@ export const nodeOutputSchema = z.object({
   types: z.array(z.string()).min(1),
 });
 
+/**
+ * What a node is, declared instead of checked by name or category elsewhere:
+ * - `acceptsImages`: uploaded images reach this node when its boolean param `toggle` is on
+ *   (prediction uploads, the widget's image button).
+ * - `store`: the upsert API writes to this node, and the studio counts and clears its chunks.
+ * - `memory`: the node is the flow's memory; its label is recorded as the messages' memoryType.
+ */
+export const nodeCapabilitiesSchema = z
+  .object({
+    acceptsImages: z.object({ toggle: ioNameSchema }).strict().optional(),
+    store: z.enum(["vector", "keyword"]).optional(),
+    memory: z.literal(true).optional(),
+  })
+  .strict();
+
 export const nodeDefinitionSchema = z.object({
   name: z.string().regex(/^[a-z][A-Za-z0-9]*$/, "must be a camelCase identifier"),
   version: z.number().int().min(1),
@@ -90,6 +105,7 @@ export const nodeDefinitionSchema = z.object({
   outputs: z.array(nodeOutputSchema).min(1),
   /** Param names of which at least one must have a value (e.g. a spec as text, file or URL). */
   requiresOneOf: z.array(z.string()).optional(),
+  capabilities: nodeCapabilitiesSchema.optional(),
 });
 
 export type NodeCategory = z.infer<typeof nodeCategorySchema>;
@@ -99,6 +115,20 @@ export type AnchorInput = z.infer<typeof anchorInputSchema>;
 export type NodeInput = z.infer<typeof nodeInputSchema>;
 export type NodeOutput = z.infer<typeof nodeOutputSchema>;
 export type NodeDefinition = z.infer<typeof nodeDefinitionSchema>;
+export type NodeCapabilities = z.infer<typeof nodeCapabilitiesSchema>;
+export type StoreKind = NonNullable<NodeCapabilities["store"]>;
+
+type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/**
+ * A definition as written in a node folder: `{…} as const satisfies NodeDefinitionSpec`, so its
+ * input names and types stay literal and the runtime's params are typed from them (see define.ts).
+ */
+export type NodeDefinitionSpec = DeepReadonly<NodeDefinition>;
+/** One param input as written in a definition (shared pieces such as the OpenAI base URL). */
+export type ParamInputSpec = DeepReadonly<ParamInput>;
+/** One input (param or anchor) as written in a definition. */
+export type NodeInputSpec = DeepReadonly<NodeInput>;
 
 /** The param inputs of a definition (form fields). */
 export function paramInputs(def: NodeDefinition): ParamInput[] {

@@ -17,6 +17,8 @@ export const graphNodeSchema = z.object({
   id: nodeIdSchema,
   /** The definition name, e.g. "chatOpenAICompatible". */
   type: z.string().min(1).max(200),
+  /** The definition version the node was saved with; absent (as in flows saved before versions): 1. */
+  version: z.number().int().min(1).max(1_000_000).optional(),
   position: z.object({ x: z.number(), y: z.number() }),
   data: z.object({
     /** Param values only, by input name. */

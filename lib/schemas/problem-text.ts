@@ -27,6 +27,14 @@ function parts(p: GraphProblem): Parts {
   switch (p.code) {
     case "duplicate_node_id": return { kind: "whole", text: `Node id ${node.id} is used twice.` };
     case "unknown_node_type": return { kind: "node", node, sep: " ", rest: `has an unknown type "${p.params.type}".` };
+    case "node_version_newer": {
+      const { saved, typeLabel, known } = p.params;
+      return { kind: "node", node, sep: " ", rest: `was saved with version ${saved} of "${typeLabel}", but this server knows versions up to ${known} only.` };
+    }
+    case "node_version_refused": {
+      const { saved, typeLabel, known, reason } = p.params;
+      return { kind: "node", node, sep: " ", rest: `was saved with version ${saved} of "${typeLabel}", which cannot be brought to version ${known}: ${reason}` };
+    }
     case "param_required": return input(p.params.inputLabel, "is required.");
     case "param_invalid": return input(p.params.inputLabel, `is not valid: ${p.params.reason}.`);
     case "one_of_required": {

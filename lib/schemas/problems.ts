@@ -25,6 +25,10 @@ function problem<C extends string, P extends z.ZodRawShape>(code: C, params: P) 
 export const graphProblemSchema = z.discriminatedUnion("code", [
   problem("duplicate_node_id", {}),
   problem("unknown_node_type", { label, type: z.string() }),
+  /** Saved with a newer version of its definition than this server knows. */
+  problem("node_version_newer", { label, typeLabel: z.string(), saved: z.number(), known: z.number() }),
+  /** Saved with an older version that its definition's migration refuses. */
+  problem("node_version_refused", { label, typeLabel: z.string(), saved: z.number(), known: z.number(), reason: z.string() }),
   problem("param_required", { label, inputLabel }),
   problem("param_invalid", { label, inputLabel, reason: z.string() }),
   problem("one_of_required", { label, inputLabels: z.array(z.string()) }),

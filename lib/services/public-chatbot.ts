@@ -5,6 +5,7 @@ import type { Chatflow } from "../db/generated/client";
 import { findChatflowById } from "../db/queries/chatflows";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
+import { takesImages } from "../nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
 import { chatbotConfigSchema, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
 import { speechSettings } from "./speech";
@@ -24,13 +25,13 @@ export interface PublicChatbotConfig {
 
 const THEME_KEYS = ["primaryColor", "backgroundColor", "textColor", "botBubbleColor", "userBubbleColor", "avatarUrl", "position"] as const;
 
-/** Whether any chat model in a saved graph has "Allow image uploads" on (read without building). */
+/** Whether any node of a saved graph takes images now (read without building; see takesImages). */
 export function graphAllowsImages(graph: unknown): boolean {
   const nodes = (graph as { nodes?: unknown } | null)?.nodes;
   if (!Array.isArray(nodes)) return false;
   return nodes.some((n: { type?: unknown; data?: { inputs?: Record<string, unknown> } }) => {
     const def = typeof n?.type === "string" ? getDefinition(n.type) : undefined;
-    return def?.category === "Chat Models" && [true, "true"].includes(n.data?.inputs?.allowImageUploads as never);
+    return def !== undefined && takesImages(def, n.data?.inputs);
   });
 }
 

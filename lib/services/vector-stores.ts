@@ -1,8 +1,8 @@
 import { AppError } from "../errors";
 import { validateGraph, buildNodes } from "../flow";
 import type { Caller } from "../access/callers";
+import { storeKindOf } from "../nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
-import { STORE_CATEGORY } from "../vector/node-types";
 import { isStoreRetriever } from "../vector/store-retriever";
 import type { Graph } from "../schemas/graph";
 import { getChatflowOrThrow } from "./chatflows";
@@ -17,12 +17,13 @@ export interface StoreNodeInfo {
   storeType: "vector" | "keyword";
 }
 
-/** The vector and keyword store nodes of a graph. */
+/** The store nodes of a graph (those declaring the `store` capability). */
 export function storeNodesOf(graph: Graph): StoreNodeInfo[] {
   return graph.nodes.flatMap((n) => {
     const def = getDefinition(n.type);
-    if (def?.category !== STORE_CATEGORY) return [];
-    return [{ nodeId: n.id, label: n.data.label || def.label, type: n.type, storeType: n.type === "keywordStore" ? "keyword" : "vector" } as const];
+    const storeType = def && storeKindOf(def);
+    if (!def || !storeType) return [];
+    return [{ nodeId: n.id, label: n.data.label || def.label, type: n.type, storeType }];
   });
 }
 

@@ -1,4 +1,4 @@
-import type { NodeInput } from "../nodes/types";
+import type { NodeInputSpec } from "../nodes/types";
 import { DT } from "./node-types";
 
 /**
@@ -13,7 +13,7 @@ export const SOURCE_NAME_MAX_LENGTH = 300;
  * survive the JSON), the source name recorded for that saved file, and extra metadata for every
  * document.
  */
-export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
+export function fileLoaderInputs(fileTypes: readonly string[]) {
   return [
     { kind: "anchor", name: "textSplitter", label: "Text splitter", accepts: [DT.textSplitter], optional: true },
     {
@@ -36,5 +36,5 @@ export function fileLoaderInputs(fileTypes: string[]): NodeInput[] {
       description: "Recorded as `source` of the saved file's chunks (default: its file name, else the node's label). Uploads use their file name.",
     },
     { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
-  ];
+  ] as const satisfies readonly NodeInputSpec[];
 }

@@ -12,12 +12,9 @@ export const DT = {
   retriever: "BaseRetriever",
 } as const;
 
-/** The node category whose nodes the upsert API writes to (vector and keyword stores). */
-export const STORE_CATEGORY = "Vector Stores";
-
 /** Cleanup modes of the record manager (see lib/vector/record-manager.ts). */
 export const CLEANUP_OPTIONS = [
   { label: "Incremental", name: "incremental", description: "A re-upserted source replaces its old chunks; other sources stay." },
   { label: "Full", name: "full", description: "Chunks of every source not in this upsert are deleted." },
   { label: "None", name: "none", description: "Never delete; unchanged chunks are still skipped." },
-];
+] as const;

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const bufferMemoryDefinition = {
   name: "bufferMemory",
@@ -21,4 +21,5 @@ export const bufferMemoryDefinition = {
     },
   ],
   outputs: [{ name: "memory", label: "Memory", types: [T.memory, "BufferMemory"] }],
-} satisfies NodeDefinition;
+  capabilities: { memory: true },
+} as const satisfies NodeDefinitionSpec;

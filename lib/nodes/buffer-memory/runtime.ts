@@ -1,12 +1,12 @@
 import type { HistoryMessage } from "../../flow/types";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { historyToMessages } from "../shared/messages";
 import { bufferMemoryDefinition } from "./definition";
 
 /** Builds a stateless window over the run's history: the last `windowSize` messages (or all). */
-export const buildBufferMemory: NodeRuntime = async ({ params }) => {
-  const windowSize = params.windowSize as number | undefined;
+export const buildBufferMemory: RuntimeOf<typeof bufferMemoryDefinition> = async ({ params }) => {
+  const { windowSize } = params;
   const memory: ChatHistoryMemory = {
     memoryType: bufferMemoryDefinition.label,
     messagesFor: (history: HistoryMessage[]) => historyToMessages(windowSize ? history.slice(-windowSize) : history),

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const chainToolDefinition = {
   name: "chainTool",
@@ -36,4 +36,4 @@ export const chainToolDefinition = {
     },
   ],
   outputs: [{ name: "tool", label: "Tool", types: [T.tool, "ChainTool"] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,12 +1,12 @@
-import type { BaseChain } from "@langchain/classic/chains";
 import { ChainTool } from "@langchain/classic/tools";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { chainToolDefinition } from "./definition";
 
 /** Wraps the connected chain in a ChainTool (the chain runs with the tool's text input, no history). */
-export const buildChainTool: NodeRuntime = async ({ params, inputs }) =>
+export const buildChainTool: RuntimeOf<typeof chainToolDefinition> = async ({ params, inputs }) =>
   new ChainTool({
-    name: params.name as string,
-    description: params.description as string,
-    chain: inputs.chain as BaseChain,
-    returnDirect: params.returnDirect === true,
+    name: params.name,
+    description: params.description,
+    chain: inputs.chain,
+    returnDirect: params.returnDirect,
   });

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const chatAnthropicDefinition = {
   name: "chatAnthropic",
@@ -21,4 +21,5 @@ export const chatAnthropicDefinition = {
     },
   ],
   outputs: [{ name: "chatModel", label: "Chat model", types: [T.chatModel, T.languageModel] }],
-} satisfies NodeDefinition;
+  capabilities: { acceptsImages: { toggle: "allowImageUploads" } },
+} as const satisfies NodeDefinitionSpec;

@@ -7,7 +7,7 @@ import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
 import { resetEnvForTests } from "../../env";
 import { createModelFetch } from "../../security/outbound-policy";
-import { buildChatAnthropic } from "./runtime";
+import { chatAnthropic } from ".";
 
 // The model stub speaks Anthropic's Messages API too: JSON, or SSE events when `stream` is set.
 let stub: ModelStub;
@@ -21,7 +21,7 @@ afterAll(() => stub.close());
 
 const build = async (credential: Record<string, string>) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
-  return (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
+  return (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
 };
 
 describe("Anthropic chat model node", () => {
@@ -49,7 +49,7 @@ describe("Anthropic chat model node", () => {
       modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts)),
     };
     const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
-    const model = (await buildChatAnthropic({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
+    const model = (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
     const pieces: string[] = [];
     for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);

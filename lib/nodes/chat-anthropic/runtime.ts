@@ -1,25 +1,26 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { AppError } from "../../errors";
 import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { chatAnthropicDefinition } from "./definition";
 import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 
 /**
  * Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). The key goes
  * only to the credential's host (its baseURL, or api.anthropic.com), through the guarded model fetch.
  */
-export const buildChatAnthropic: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
+export const buildChatAnthropic: RuntimeOf<typeof chatAnthropicDefinition> = async ({ params, ctx, label, nodeId }) => {
   const requester = requesterOf({ label, nodeId });
-  const cred = await ctx.resolveCredential(params.credential as string);
+  const cred = await ctx.resolveCredential(params.credential);
   const apiKey = credentialText(cred, "apiKey");
   if (!apiKey) throw new AppError("not_configured", `${label}: the chosen credential has no apiKey.`);
   // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
   const baseURL = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.anthropic;
   const allowedHosts = assertCredentialHost(cred, baseURL, requester);
   return new ChatAnthropic({
-    model: params.model as string,
-    temperature: params.temperature as number,
-    maxTokens: params.maxTokens as number,
+    model: params.model,
+    temperature: params.temperature,
+    maxTokens: params.maxTokens,
     apiKey,
     anthropicApiUrl: baseURL,
     clientOptions: {

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 import { openAIBaseUrlParam, openAICredentialParam } from "../shared/openai-params";
 
 export const chatOpenAICompatibleDefinition = {
@@ -32,4 +32,5 @@ export const chatOpenAICompatibleDefinition = {
     },
   ],
   outputs: [{ name: "chatModel", label: "Chat model", types: [T.chatModel, T.languageModel] }],
-} satisfies NodeDefinition;
+  capabilities: { acceptsImages: { toggle: "allowImageUploads" } },
+} as const satisfies NodeDefinitionSpec;

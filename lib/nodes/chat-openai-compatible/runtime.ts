@@ -1,5 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { chatOpenAICompatibleDefinition } from "./definition";
 import { resolveOpenAIConnection } from "../shared/openai-connection";
 
 /**
@@ -10,12 +11,12 @@ import { resolveOpenAIConnection } from "../shared/openai-connection";
  * callback handler prefers streaming, so each call goes through the streaming endpoint without
  * that estimate.
  */
-export const buildChatOpenAICompatible: NodeRuntime = async ({ params, ctx, label, nodeId }) => {
+export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDefinition> = async ({ params, ctx, label, nodeId }) => {
   const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
   return new ChatOpenAI({
-    model: (params.model as string | undefined) || ctx.env.OPENAI_MODEL,
-    temperature: params.temperature as number,
-    ...(params.maxTokens ? { maxTokens: params.maxTokens as number } : {}),
+    model: params.model || ctx.env.OPENAI_MODEL,
+    temperature: params.temperature,
+    ...(params.maxTokens ? { maxTokens: params.maxTokens } : {}),
     ...connection,
     streamUsage: false,
     // No retries: the call's deadline is MODEL_TIMEOUT_MS, not a multiple of it, and a refusal

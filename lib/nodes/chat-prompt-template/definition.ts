@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const chatPromptTemplateDefinition = {
   name: "chatPromptTemplate",
@@ -26,4 +26,4 @@ export const chatPromptTemplateDefinition = {
     },
   ],
   outputs: [{ name: "prompt", label: "Chat prompt", types: [T.prompt, "ChatPromptTemplate"] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

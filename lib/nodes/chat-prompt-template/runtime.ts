@@ -1,15 +1,16 @@
 import { ChatPromptTemplate } from "@langchain/core/prompts";
 import { AppError } from "../../errors";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { chatPromptTemplateDefinition } from "./definition";
 import { partialWithValues } from "../shared/prompts";
 
 /** Builds a ChatPromptTemplate (system + human) with the fixed values filled in. */
-export const buildChatPromptTemplate: NodeRuntime = async ({ params, label }) => {
+export const buildChatPromptTemplate: RuntimeOf<typeof chatPromptTemplateDefinition> = async ({ params, label }) => {
   let prompt: ChatPromptTemplate;
   try {
     prompt = ChatPromptTemplate.fromMessages([
-      ["system", params.systemMessage as string],
-      ["human", params.humanMessage as string],
+      ["system", params.systemMessage],
+      ["human", params.humanMessage],
     ]);
   } catch (e) {
     throw new AppError("invalid_graph", `${label}: a template is not valid: ${(e as Error).message}`);

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const conversationChainDefinition = {
   name: "conversationChain",
@@ -19,4 +19,4 @@ export const conversationChainDefinition = {
     },
   ],
   outputs: [{ name: "chain", label: "Conversation chain", types: [T.chain, "ConversationChain"] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,7 +1,8 @@
 import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { SystemMessage } from "@langchain/core/messages";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { conversationChainDefinition } from "./definition";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";
@@ -32,9 +33,9 @@ export class ConversationFlowChain extends FlowChain {
 }
 
 /** Builds the conversation chain from its model, optional memory and system message. */
-export const buildConversationChain: NodeRuntime = async ({ inputs, params }) =>
+export const buildConversationChain: RuntimeOf<typeof conversationChainDefinition> = async ({ inputs, params }) =>
   new ConversationFlowChain(
-    inputs.model as BaseChatModel,
-    String(params.systemMessage ?? ""),
-    inputs.memory as ChatHistoryMemory | undefined,
+    inputs.model,
+    params.systemMessage,
+    inputs.memory,
   );

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const DEFAULT_QA_SYSTEM_MESSAGE =
   "Use the following pieces of context to answer the user's question. If the context does not contain the answer, say that you don't know; don't make one up.\n\nContext:\n{context}";
@@ -38,4 +38,4 @@ export const conversationalRetrievalQAChainDefinition = {
     { kind: "param", name: "returnSourceDocuments", label: "Report source documents", type: "boolean", default: true, additional: true },
   ],
   outputs: [{ name: "chain", label: "Chain", types: [T.chain] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

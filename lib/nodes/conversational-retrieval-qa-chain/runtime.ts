@@ -3,7 +3,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { formatContext, retrieveDocuments } from "../../vector/fusion";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { conversationalRetrievalQAChainDefinition } from "./definition";
 import { NO_STREAM_TAG, recordSourceDocuments } from "../shared/events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
@@ -60,12 +61,12 @@ export class RetrievalQAChain extends FlowChain {
 }
 
 /** Builds the chain from its model, retrievers (fused when several) and optional memory. */
-export const buildConversationalRetrievalQAChain: NodeRuntime = async ({ params, inputs }) =>
+export const buildConversationalRetrievalQAChain: RuntimeOf<typeof conversationalRetrievalQAChainDefinition> = async ({ params, inputs }) =>
   new RetrievalQAChain({
-    model: inputs.model as BaseChatModel,
-    retrievers: (inputs.retriever as BaseRetrieverInterface[] | undefined) ?? [],
-    memory: inputs.memory as ChatHistoryMemory | undefined,
-    systemMessage: String(params.systemMessage),
-    rephrasePrompt: String(params.rephrasePrompt),
-    returnSourceDocuments: params.returnSourceDocuments !== false,
+    model: inputs.model,
+    retrievers: inputs.retriever,
+    memory: inputs.memory,
+    systemMessage: params.systemMessage,
+    rephrasePrompt: params.rephrasePrompt,
+    returnSourceDocuments: params.returnSourceDocuments,
   });

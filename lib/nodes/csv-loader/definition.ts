@@ -1,6 +1,6 @@
 import { DT } from "../../vector/node-types";
 import { fileLoaderInputs } from "../../vector/loader-inputs";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const csvLoaderDefinition = {
   name: "csvLoader",
@@ -21,4 +21,4 @@ export const csvLoaderDefinition = {
     },
   ],
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,6 +1,6 @@
 import { DT } from "../../vector/node-types";
 import { fileLoaderInputs } from "../../vector/loader-inputs";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const docxLoaderDefinition = {
   name: "docxLoader",
@@ -10,4 +10,4 @@ export const docxLoaderDefinition = {
   description: "Loads the text of a Word document (.docx) as one document; accepts DOCX uploads.",
   inputs: fileLoaderInputs([".docx"]),
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

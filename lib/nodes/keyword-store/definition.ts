@@ -1,5 +1,5 @@
 import { CLEANUP_OPTIONS, DT } from "../../vector/node-types";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const keywordStoreDefinition = {
   name: "keywordStore",
@@ -14,4 +14,5 @@ export const keywordStoreDefinition = {
     { kind: "param", name: "cleanup", label: "Record manager cleanup", type: "options", default: "incremental", options: CLEANUP_OPTIONS, additional: true },
   ],
   outputs: [{ name: "retriever", label: "Retriever", types: [DT.keywordStore, DT.retriever] }],
-} satisfies NodeDefinition;
+  capabilities: { store: "keyword" },
+} as const satisfies NodeDefinitionSpec;

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const llmChainDefinition = {
   name: "llmChain",
@@ -11,4 +11,4 @@ export const llmChainDefinition = {
     { kind: "anchor", name: "prompt", label: "Prompt", accepts: [T.prompt] },
   ],
   outputs: [{ name: "chain", label: "LLM chain", types: [T.chain, "LLMChain"] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -2,7 +2,8 @@ import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manag
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage } from "@langchain/core/messages";
 import type { BasePromptTemplate } from "@langchain/core/prompts";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { llmChainDefinition } from "./definition";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import { messageText, withImages } from "../shared/messages";
 import { questionValues } from "../shared/prompts";
@@ -33,5 +34,5 @@ export class PromptLlmChain extends FlowChain {
 }
 
 /** Builds the LLM chain from its model and prompt inputs. */
-export const buildLlmChain: NodeRuntime = async ({ inputs }) =>
-  new PromptLlmChain(inputs.model as BaseChatModel, inputs.prompt as BasePromptTemplate);
+export const buildLlmChain: RuntimeOf<typeof llmChainDefinition> = async ({ inputs }) =>
+  new PromptLlmChain(inputs.model, inputs.prompt);

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 import { openAIBaseUrlParam, openAICredentialParam } from "../shared/openai-params";
 
 export const openAIEmbeddingsDefinition = {
@@ -24,4 +24,4 @@ export const openAIEmbeddingsDefinition = {
     { kind: "param", name: "batchSize", label: "Batch size", type: "number", default: 512, integer: true, min: 1, max: 2048, additional: true },
   ],
   outputs: [{ name: "embeddings", label: "Embeddings", types: [DT.embeddings] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const openApiChainDefinition = {
   name: "openApiChain",
@@ -62,4 +62,4 @@ export const openApiChainDefinition = {
   ],
   outputs: [{ name: "chain", label: "OpenAPI chain", types: [T.chain, "OpenAPIChain"] }],
   requiresOneOf: ["spec", "file", "specUrl"],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -12,7 +12,7 @@ import { runEndingChain } from "../../flow/run";
 import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
 import type { OpenApiChain } from "./chain";
-import { buildOpenApiChain } from "./runtime";
+import { openApiChain } from ".";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
 
 let api: ProductApi;
@@ -23,7 +23,7 @@ afterAll(() => api.close());
 
 async function chainWith(model: ReturnType<typeof fakeModel>, extra: Record<string, unknown> = {}) {
   const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({ spec: productSearchSpec, serverUrl: api.url, ...extra });
-  return (await buildOpenApiChain({ nodeId: "api", label: "Product API", params, inputs: { model }, ctx: testContext() })) as OpenApiChain;
+  return (await openApiChain.runtime({ nodeId: "api", label: "Product API", params, inputs: { model }, ctx: testContext() })) as OpenApiChain;
 }
 
 const ask = (chain: OpenApiChain, question: string) => runEndingChain(chain, { question, history: [] }, false);
@@ -116,7 +116,7 @@ describe("OpenAPI chain", () => {
     const model = fakeModel().respond(new AIMessage("no call"));
     const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({ spec: productSearchSpec, serverUrl: api.url });
     const memory = { memoryType: "Buffer Memory", messagesFor: () => [new HumanMessage("I live in Sweden")] };
-    const chain = (await buildOpenApiChain({ nodeId: "a", label: "A", params, inputs: { model, memory }, ctx: testContext() })) as OpenApiChain;
+    const chain = (await openApiChain.runtime({ nodeId: "a", label: "A", params, inputs: { model, memory }, ctx: testContext() })) as OpenApiChain;
     await runEndingChain(chain, { question: "phones?", history: [{ role: "userMessage", content: "I live in Sweden" }] }, false).catch(() => {});
     expect(model.calls[0].messages.map((m) => m.text)).toContain("I live in Sweden");
   });

@@ -1,15 +1,16 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
 import { parseDataUrl } from "../../files/data-url";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import type { BuildContext } from "../../flow/types";
-import type { NodeRuntime, RuntimeArgs } from "../runtime-types";
-import type { ChatHistoryMemory } from "../shared/memory";
+import type { NodeRuntimeArgs, RuntimeOf } from "../define";
+import type { openApiChainDefinition } from "./definition";
 import { requesterOf } from "../shared/openai-connection";
 import { OpenApiChain } from "./chain";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
+
+type OpenApiArgs = NodeRuntimeArgs<typeof openApiChainDefinition>;
 
 /** A file param holds the file's text, or a data: URL of it (as browsers read uploads). */
 function fileText(value: string): string {
@@ -37,7 +38,7 @@ interface SpecSource {
   fetchedFrom?: string;
 }
 
-async function specText({ params, ctx, label }: RuntimeArgs): Promise<SpecSource> {
+async function specText({ params, ctx, label }: OpenApiArgs): Promise<SpecSource> {
   if (typeof params.spec === "string" && params.spec.trim()) return { text: params.spec };
   if (typeof params.file === "string" && params.file.trim()) return { text: fileText(params.file) };
   if (typeof params.specUrl === "string") return { text: await fetchSpec(ctx, params.specUrl, label), fetchedFrom: params.specUrl };
@@ -79,7 +80,7 @@ function resolveServerUrl(specServer: string | undefined, override: unknown, sou
 }
 
 /** The request headers of the node's credential, refused unless the credential may go to serverUrl. */
-async function headersFor(args: RuntimeArgs, serverUrl: string): Promise<Record<string, string>> {
+async function headersFor(args: OpenApiArgs, serverUrl: string): Promise<Record<string, string>> {
   const id = args.params.headersCredential;
   if (typeof id !== "string" || !id) return {};
   const cred = await args.ctx.resolveCredential(id);
@@ -90,9 +91,9 @@ async function headersFor(args: RuntimeArgs, serverUrl: string): Promise<Record<
 }
 
 /** Builds the OpenAPI chain: loads and parses the spec, binds one tool per operation to the model. */
-export const buildOpenApiChain: NodeRuntime = async (args) => {
+export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async (args) => {
   const { params, inputs, ctx, label } = args;
-  const model = inputs.model as BaseChatModel;
+  const { model } = inputs;
   const source = await specText(args);
   const spec = parseOpenApiSpec(source.text, label);
   const serverUrl = resolveServerUrl(spec.serverUrl, params.serverUrl, source, label);
@@ -109,7 +110,7 @@ export const buildOpenApiChain: NodeRuntime = async (args) => {
     headers,
     // Requests chosen by the model may only reach the spec's server, with the spec's methods.
     fetch: ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
-    timeoutMs: (params.timeoutSeconds as number) * 1000,
-    memory: inputs.memory as ChatHistoryMemory | undefined,
+    timeoutMs: params.timeoutSeconds * 1000,
+    memory: inputs.memory,
   });
 };

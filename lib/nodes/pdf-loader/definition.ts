@@ -1,6 +1,6 @@
 import { DT } from "../../vector/node-types";
 import { fileLoaderInputs } from "../../vector/loader-inputs";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const pdfLoaderDefinition = {
   name: "pdfLoader",
@@ -23,4 +23,4 @@ export const pdfLoaderDefinition = {
     },
   ],
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

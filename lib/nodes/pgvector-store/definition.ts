@@ -1,5 +1,5 @@
 import { CLEANUP_OPTIONS, DT } from "../../vector/node-types";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const pgvectorStoreDefinition = {
   name: "pgvectorStore",
@@ -26,4 +26,5 @@ export const pgvectorStoreDefinition = {
     { kind: "param", name: "cleanup", label: "Record manager cleanup", type: "options", default: "incremental", options: CLEANUP_OPTIONS, additional: true },
   ],
   outputs: [{ name: "retriever", label: "Retriever", types: [DT.vectorStore, DT.retriever] }],
-} satisfies NodeDefinition;
+  capabilities: { store: "vector" },
+} as const satisfies NodeDefinitionSpec;

@@ -1,6 +1,6 @@
 import { SOURCE_NAME_MAX_LENGTH } from "../../vector/loader-inputs";
 import { DT } from "../../vector/node-types";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const plainTextLoaderDefinition = {
   name: "plainTextLoader",
@@ -15,4 +15,4 @@ export const plainTextLoaderDefinition = {
     { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
   ],
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,10 +1,10 @@
-import type { TextSplitter } from "@langchain/textsplitters";
 import { splitDocuments } from "../../vector/loaders";
 import type { DocumentSource } from "../../vector/types";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { plainTextLoaderDefinition } from "./definition";
 
 /** Builds a source of the node's own text; uploads never reach it. */
-export const buildPlainTextLoader: NodeRuntime = async ({ params, inputs, label }) => {
+export const buildPlainTextLoader: RuntimeOf<typeof plainTextLoaderDefinition> = async ({ params, inputs, label }) => {
   const source: DocumentSource = {
     kind: "documentSource",
     label,
@@ -14,7 +14,7 @@ export const buildPlainTextLoader: NodeRuntime = async ({ params, inputs, label 
       if (!text.trim()) return [];
       const extra = params.metadata && typeof params.metadata === "object" && !Array.isArray(params.metadata) ? params.metadata : {};
       const doc = { pageContent: text, metadata: { ...extra, source: String(params.sourceName) } };
-      return splitDocuments([doc], inputs.textSplitter as TextSplitter | undefined, label);
+      return splitDocuments([doc], inputs.textSplitter, label);
     },
   };
   return source;

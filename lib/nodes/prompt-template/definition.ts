@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const promptTemplateDefinition = {
   name: "promptTemplate",
@@ -25,4 +25,4 @@ export const promptTemplateDefinition = {
     },
   ],
   outputs: [{ name: "prompt", label: "Prompt", types: [T.prompt, "PromptTemplate"] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const recursiveTextSplitterDefinition = {
   name: "recursiveTextSplitter",
@@ -21,4 +21,4 @@ export const recursiveTextSplitterDefinition = {
     },
   ],
   outputs: [{ name: "textSplitter", label: "Text splitter", types: [DT.textSplitter] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

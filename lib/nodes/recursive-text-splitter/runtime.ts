@@ -1,11 +1,11 @@
 import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
 import { AppError } from "../../errors";
-import type { NodeRuntime } from "../runtime-types";
+import type { RuntimeOf } from "../define";
+import type { recursiveTextSplitterDefinition } from "./definition";
 
 /** Builds the splitter; overlap must stay below the chunk size. */
-export const buildRecursiveTextSplitter: NodeRuntime = async ({ params, label }) => {
-  const chunkSize = params.chunkSize as number;
-  const chunkOverlap = params.chunkOverlap as number;
+export const buildRecursiveTextSplitter: RuntimeOf<typeof recursiveTextSplitterDefinition> = async ({ params, label }) => {
+  const { chunkSize, chunkOverlap } = params;
   if (chunkOverlap >= chunkSize) {
     throw new AppError("invalid_graph", `${label}: chunk overlap (${chunkOverlap}) must be smaller than chunk size (${chunkSize}).`);
   }

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const retrieverToolDefinition = {
   name: "retrieverTool",
@@ -21,4 +21,4 @@ export const retrieverToolDefinition = {
     { kind: "param", name: "returnSourceDocuments", label: "Report source documents", type: "boolean", default: true, additional: true },
   ],
   outputs: [{ name: "tool", label: "Tool", types: [T.tool] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -23,6 +23,9 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
   return `${label} (node ${nodeId})`;
 }
 
+/** What an OpenAI-compatible node's definition provides (openAICredentialParam, openAIBaseUrlParam). */
+type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & { params: { credential?: string; baseURL?: string } };
+
 /**
  * API key, base URL and fetch of an OpenAI-compatible node. With a credential: its key, sent only
  * to the credential's host (its baseURL, or api.openai.com) — a node base URL naming another host
@@ -31,11 +34,11 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
  * (local servers such as Ollama need none). Throws `not_configured` when there is neither a key
  * nor a server to call.
  */
-export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Pick<RuntimeArgs, "params" | "ctx" | "label" | "nodeId">) {
+export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: OpenAINodeArgs) {
   const requester = requesterOf({ label, nodeId });
-  const nodeBase = (params.baseURL as string | undefined) || undefined;
+  const nodeBase = params.baseURL || undefined;
   const timeout = sdkBackstopTimeout(ctx.env);
-  if (typeof params.credential === "string" && params.credential) {
+  if (params.credential) {
     const cred = await ctx.resolveCredential(params.credential);
     const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);

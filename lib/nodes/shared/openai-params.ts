@@ -1,4 +1,4 @@
-import type { ParamInput } from "../types";
+import type { ParamInputSpec } from "../types";
 
 /** The credential param of every OpenAI-compatible node (read by resolveOpenAIConnection). */
 export const openAICredentialParam = {
@@ -9,7 +9,7 @@ export const openAICredentialParam = {
   credentialTypes: ["openai"],
   optional: true,
   description: "API key (and optional base URL). Without one, the server's OPENAI_API_KEY / OPENAI_BASE_URL apply.",
-} as const satisfies ParamInput;
+} as const satisfies ParamInputSpec;
 
 /** The base-URL param of every OpenAI-compatible node: Ollama, llama.cpp server, vLLM, LM Studio… */
 export const openAIBaseUrlParam = {
@@ -22,4 +22,4 @@ export const openAIBaseUrlParam = {
   pattern: "^https?://",
   additional: true,
   description: "Overrides the credential's and the server's base URL.",
-} as const satisfies ParamInput;
+} as const satisfies ParamInputSpec;

@@ -1,6 +1,6 @@
 import { DT } from "../../vector/node-types";
 import { fileLoaderInputs } from "../../vector/loader-inputs";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinitionSpec } from "../types";
 
 export const textFileLoaderDefinition = {
   name: "textFileLoader",
@@ -10,4 +10,4 @@ export const textFileLoaderDefinition = {
   description: "Loads a text or Markdown file (.txt, .md) as one document; accepts uploads of those types.",
   inputs: fileLoaderInputs([".txt", ".md", ".markdown"]),
   outputs: [{ name: "document", label: "Document", types: [DT.document] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

@@ -1,4 +1,4 @@
-import { T, type NodeDefinition } from "../types";
+import { T, type NodeDefinitionSpec } from "../types";
 
 export const toolAgentDefinition = {
   name: "toolAgent",
@@ -32,4 +32,4 @@ export const toolAgentDefinition = {
     },
   ],
   outputs: [{ name: "agent", label: "Agent", types: [T.agent, T.chain] }],
-} satisfies NodeDefinition;
+} as const satisfies NodeDefinitionSpec;

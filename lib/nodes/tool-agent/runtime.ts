@@ -1,14 +1,11 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { StructuredToolInterface } from "@langchain/core/tools";
 import { AppError } from "../../errors";
-import type { NodeRuntime } from "../runtime-types";
-import type { ChatHistoryMemory } from "../shared/memory";
+import type { RuntimeOf } from "../define";
+import type { toolAgentDefinition } from "./definition";
 import { ToolAgentChain } from "./agent";
 
 /** Builds the tool agent from its model, tools, optional memory and settings. */
-export const buildToolAgent: NodeRuntime = async ({ params, inputs, label }) => {
-  const model = inputs.model as BaseChatModel;
-  const tools = (inputs.tools as StructuredToolInterface[] | undefined) ?? [];
+export const buildToolAgent: RuntimeOf<typeof toolAgentDefinition> = async ({ params, inputs, label }) => {
+  const { model, tools } = inputs;
   if (tools.length > 0 && typeof model.bindTools !== "function") {
     throw new AppError("invalid_graph", `${label}: the connected chat model does not support tool calling.`);
   }
@@ -18,8 +15,8 @@ export const buildToolAgent: NodeRuntime = async ({ params, inputs, label }) => 
   return new ToolAgentChain({
     model,
     tools,
-    systemMessage: String(params.systemMessage ?? ""),
-    maxIterations: params.maxIterations as number,
-    memory: inputs.memory as ChatHistoryMemory | undefined,
+    systemMessage: params.systemMessage,
+    maxIterations: params.maxIterations,
+    memory: inputs.memory,
   });
 };

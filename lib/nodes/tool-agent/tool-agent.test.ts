@@ -6,14 +6,14 @@ import { fixtureLaptops } from "../../../dev/product-api/catalog";
 import { createProductApi, type ProductApi } from "../../../dev/product-api/server";
 import { productSearchSpec } from "../../../dev/product-api/spec";
 import { runEndingChain } from "../../flow/run";
-import { buildBufferMemory } from "../buffer-memory/runtime";
-import { buildChainTool } from "../chain-tool/runtime";
-import { buildOpenApiChain } from "../openapi-chain/runtime";
+import { bufferMemory } from "../buffer-memory";
+import { chainTool } from "../chain-tool";
+import { openApiChain } from "../openapi-chain";
 import { paramsSchemaFor } from "../params";
 import { getDefinition } from "../registry";
 import type { RuntimeArgs } from "../runtime-types";
 import type { ToolAgentChain } from "./agent";
-import { buildToolAgent } from "./runtime";
+import { toolAgent } from ".";
 
 let api: ProductApi;
 beforeAll(async () => {
@@ -31,12 +31,12 @@ const args = (type: string, params: Record<string, unknown>, inputs: Record<stri
 
 /** Tool Agent → Chain Tool → OpenAPI chain, all on one scripted model (its replies are consumed in order). */
 async function productAgent(model: ReturnType<typeof fakeModel>, withMemory = false) {
-  const chain = await buildOpenApiChain(args("openApiChain", { spec: productSearchSpec, serverUrl: api.url }, { model }));
-  const tool = await buildChainTool(
+  const chain = await openApiChain.runtime(args("openApiChain", { spec: productSearchSpec, serverUrl: api.url }, { model }));
+  const tool = await chainTool.runtime(
     args("chainTool", { name: "product_search", description: "Finds products. Input: the user's request with country and budget." }, { chain }),
   );
-  const memory = withMemory ? await buildBufferMemory(args("bufferMemory", { windowSize: 2 }, {})) : undefined;
-  return (await buildToolAgent(args("toolAgent", { maxIterations: 4 }, { model, tools: [tool], memory }))) as ToolAgentChain;
+  const memory = withMemory ? await bufferMemory.runtime(args("bufferMemory", { windowSize: 2 }, {})) : undefined;
+  return (await toolAgent.runtime(args("toolAgent", { maxIterations: 4 }, { model, tools: [tool], memory }))) as ToolAgentChain;
 }
 
 describe("Tool Agent", () => {

@@ -3,6 +3,7 @@
 import { ChatPanel } from "@/components/chat/ChatPanel";
 import { ChatflowEditor } from "@/components/canvas/Editor";
 import type { EditorSlots } from "@/components/canvas/editor-slots";
+import type { NodeDefinition } from "@/lib/nodes/types";
 import { EmbedPanel } from "@/components/publish/EmbedPanel";
 import { VectorStorePanel } from "@/components/vector/VectorStorePanel";
 
@@ -14,6 +15,6 @@ export const studioSlots: EditorSlots = {
 };
 
 /** The chatflow editor with the test chat, the widget embed and store uploads plugged in. */
-export function StudioChatflowEditor({ id }: { id: string }) {
-  return <ChatflowEditor id={id} slots={studioSlots} />;
+export function StudioChatflowEditor({ id, definitions }: { id: string; definitions: readonly NodeDefinition[] }) {
+  return <ChatflowEditor id={id} definitions={definitions} slots={studioSlots} />;
 }

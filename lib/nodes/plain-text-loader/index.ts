@@ -1,0 +1,5 @@
+import { defineNode } from "../define";
+import { plainTextLoaderDefinition } from "./definition";
+import { buildPlainTextLoader } from "./runtime";
+
+export const plainTextLoader = defineNode({ definition: plainTextLoaderDefinition, runtime: buildPlainTextLoader });
