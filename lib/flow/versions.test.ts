@@ -50,6 +50,7 @@ describe("node versions", () => {
       {
         code: "node_version_newer",
         nodeId: "model",
+        params: { label: "OpenAI-compatible Chat Model", typeLabel: "OpenAI-compatible Chat Model", saved: 2, known: 1 },
         message: expect.stringMatching(/"OpenAI-compatible Chat Model" \(model\) was saved with version 2 .* up to 1 only/),
       },
     ]);
@@ -62,7 +63,7 @@ describe("node versions", () => {
     expect(migrated).toMatchObject({ version: 3, data: { inputs: { text: "Hi {x}", template: "Hi {x}" } } });
     const v1 = { ...v2, nodes: v2.nodes.map((n) => (n.id === "prompt" ? { ...n, version: 1 } : n)) };
     expect(refusal(() => validateWith(v1, lookupV3, renameTemplate))).toEqual([
-      { code: "node_version_refused", nodeId: "prompt", message: expect.stringMatching(/"Prompt Template" \(prompt\) .* version 1 .* to version 3: version 1 is too old/) },
+      { code: "node_version_refused", nodeId: "prompt", params: expect.objectContaining({ saved: 1, known: 3, reason: "version 1 is too old." }), message: expect.stringMatching(/"Prompt Template" \(prompt\) .* version 1 .* to version 3: version 1 is too old/) },
     ]);
     // Without a migrator (the canvas), older nodes are checked as they are: the server migrates them.
     expect(refusal(() => validateWith(v1, lookupV3)).map((p) => p.input)).toEqual(["template"]);

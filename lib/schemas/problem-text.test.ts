@@ -35,6 +35,10 @@ const samples: [GraphProblem, string][] = [
     'The flow has a cycle: "Tool Agent" (a) → "Chain Tool" (t) → "Tool Agent" (a).'],
   [{ code: "invalid_shape", params: { path: "nodes.0.id", reason: "must not contain ':' or spaces" } }, "nodes.0.id: must not contain ':' or spaces"],
   [{ code: "other", nodeId: "m", params: { message: "could not connect" } }, "could not connect"],
+  [{ code: "node_version_newer", nodeId: "m", params: { label: "My Model", typeLabel: "Chat Model", saved: 2, known: 1 } },
+    'Node "My Model" (m) was saved with version 2 of "Chat Model", but this server knows versions up to 1 only.'],
+  [{ code: "node_version_refused", nodeId: "m", params: { label: "My Model", typeLabel: "Chat Model", saved: 1, known: 3, reason: "too old." } },
+    'Node "My Model" (m) was saved with version 1 of "Chat Model", which cannot be brought to version 3: too old.'],
 ];
 
 // What the canvas used to do to the API's sentence with regexes, kept here as the reference the
