@@ -60,7 +60,10 @@ module.exports = {
       severity: "error",
       from: { path: "^(components|widget|lib/canvas|lib/client)/", pathNot: TEST_FILE },
       to: {
-        path: "^lib/(services|db|http|jobs|vector|access)/|^lib/nodes/(runtimes|[^/]+/runtime)",
+        // The permission table and caller types are pure data (shown/hidden controls in the studio); the node
+        // registry and each node's index/runtime load LangChain: the browser gets definitions as props.
+        path: "^lib/(services|db|http|jobs|vector|access|state)/|^lib/nodes/(registry|overridable|migrate)\\.ts$|^lib/nodes/[^/]+/(index|runtime)",
+        pathNot: "^lib/access/(permissions|callers)\\.ts$",
         dependencyTypesNot: ["type-only"],
       },
     },
