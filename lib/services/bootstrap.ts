@@ -35,7 +35,9 @@ export async function bootstrapOrExit(): Promise<void> {
   try {
     await bootstrap();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    // A refused connection may carry no message of its own (only a code).
+    const e = err as { message?: string; code?: string };
+    const message = (err instanceof Error && e.message) || e?.code || String(err);
     console.error(`[switchyard] cannot start: ${message.replace(/\s+/g, " ").trim()}`);
     process.exit(1);
   }
