@@ -19,7 +19,8 @@ async function main() {
   const db = await openDatabase(target);
   try {
     if (command === "deploy") {
-      const applied = await deployMigrationsLocked(db, { onWait: () => console.log("Waiting for another process to finish migrating…") });
+      const onWait = () => console.log("Waiting for another process to finish migrating…");
+      const applied = await deployMigrationsLocked(db, { onWait });
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date: no migration applied.");
     } else if (command === "status") {
       const s = await migrationStatus(db.factory);

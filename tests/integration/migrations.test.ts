@@ -14,6 +14,12 @@ describe("migrations", () => {
     try {
       const first = await deployMigrations(db.factory);
       expect(first.length).toBeGreaterThan(0);
+      // The pgvector table is a migration step too: recorded everywhere, its table made only where
+      // the server has the extension (PGlite does, this machine's PostgreSQL server does not).
+      expect(first).toContain("20261125120000_document_chunk_embeddings");
+      const [{ vector }] = await db.sql<{ vector: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS vector", []);
+      const [{ found }] = await db.sql<{ found: boolean }>("SELECT to_regclass('document_chunk_embeddings') IS NOT NULL AS found", []);
+      expect(found).toBe(vector);
       expect(await deployMigrations(db.factory)).toEqual([]);
       const status = await migrationStatus(db.factory);
       expect(status.history).toBeNull();
