@@ -1,6 +1,7 @@
-// Next.js calls register() once per server process, before the first request.
+// Next.js calls register() once per server process, before the first request (next start through
+// scripts/start.mjs, and next dev): the start-up migration happens here, not in getDb().
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { bootstrap } = await import("./lib/services/bootstrap");
-  await bootstrap();
+  const { bootstrapOrExit } = await import("./lib/services/bootstrap");
+  await bootstrapOrExit();
 }

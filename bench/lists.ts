@@ -32,6 +32,8 @@ if (!usePglite) {
 Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOAD_EXAMPLE_FLOWS: "false" });
 
 const { getDb, closeDb } = await import("../lib/db/client");
+// getDb() does not migrate: the bench runs the migrate step like start-up does.
+await (await import("../lib/db/migrate")).migrateDatabase();
 const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
 const { systemCaller, fixtureKeyOwner } = await import("../dev/callers");

@@ -22,6 +22,8 @@ const { createChatflow } = await import("../lib/services/chatflows");
 const { createApiKey } = await import("../lib/services/api-keys");
 const { systemCaller, fixtureKeyOwner } = await import("../dev/callers");
 const { closeDb } = await import("../lib/db/client");
+// getDb() does not migrate: the bench runs the migrate step like start-up does.
+await (await import("../lib/db/migrate")).migrateDatabase();
 
 const productApi = await createProductApi();
 // The outbound guard only reaches private addresses the operator allowed (the env is read lazily).

@@ -15,6 +15,8 @@ const { documentStore } = await import("../lib/services/vector-store-db");
 const { createChatflow } = await import("../lib/services/chatflows");
 const { systemCaller } = await import("../dev/callers");
 const { closeDb } = await import("../lib/db/client");
+// getDb() does not migrate: the bench runs the migrate step like start-up does.
+await (await import("../lib/db/migrate")).migrateDatabase();
 
 const DIMS = Number(process.env.BENCH_DIMS ?? 256);
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);

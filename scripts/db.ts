@@ -3,7 +3,8 @@
 //   tsx scripts/db.ts deploy          apply pending migrations to DATABASE_URL (default ./data/pglite)
 //   tsx scripts/db.ts status          show pending / failed / edited migrations
 import { openDatabase, parseDatabaseUrl } from "../lib/db/connection";
-import { createMigration, deployMigrations, migrationStatus } from "../lib/db/migrations";
+import { createMigration, migrationStatus } from "../lib/db/migrations";
+import { deployMigrationsLocked } from "../lib/db/migrate";
 
 async function main() {
   const [command, name] = process.argv.slice(2);
@@ -18,7 +19,8 @@ async function main() {
   const db = await openDatabase(target);
   try {
     if (command === "deploy") {
-      const applied = await deployMigrations(db.factory);
+      const onWait = () => console.log("Waiting for another process to finish migrating…");
+      const applied = await deployMigrationsLocked(db, { onWait });
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date: no migration applied.");
     } else if (command === "status") {
       const s = await migrationStatus(db.factory);

@@ -1,12 +1,11 @@
 import { PrismaClient } from "./generated/client";
 import { getEnv } from "../env";
 import { openDatabase, parseDatabaseUrl, type OpenDatabase } from "./connection";
-import { deployMigrations } from "./migrations";
 import { processState } from "../state";
 
 export type Db = PrismaClient;
 
-type State = { db: Db; open: OpenDatabase; applied: string[] };
+type State = { db: Db; open: OpenDatabase };
 
 // One database per process (PGlite allows a single opener per data dir). Kept on globalThis so
 // Next's dev reloads and the instrumentation hook share it with route handlers.
@@ -15,38 +14,42 @@ const holder = processState("db", () => ({}) as { __switchyardDb?: Promise<State
 async function connect(): Promise<State> {
   const env = getEnv();
   const open = await openDatabase(parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR));
-  const applied = await deployMigrations(open.factory);
   const db = new PrismaClient({ adapter: open.factory });
-  return { db, open, applied };
+  return { db, open };
 }
 
-/** The Prisma client, connected and migrated on first use. */
-export async function getDb(): Promise<Db> {
+function state(): Promise<State> {
   holder.__switchyardDb ??= connect().catch((err) => {
     holder.__switchyardDb = undefined;
     throw err;
   });
-  return (await holder.__switchyardDb).db;
+  return holder.__switchyardDb;
 }
 
-/** Plain SQL on the connected database (see OpenDatabase.sql): for the prediction hot path only. */
+/**
+ * The Prisma client, connected on first use. It does not migrate: start-up, scripts/db.ts, bench
+ * and the test setup run the migrate step (lib/db/migrate.ts) before using it.
+ */
+export async function getDb(): Promise<Db> {
+  return (await state()).db;
+}
+
+/** Plain SQL on the connected database (see OpenDatabase.sql): for hot paths and statements Prisma cannot write. */
 export async function getSql(): Promise<OpenDatabase["sql"]> {
-  await getDb();
-  return (await holder.__switchyardDb!).open.sql;
+  return (await state()).open.sql;
 }
 
-/** Migrations applied when this process connected (empty when the database was up to date). */
-export async function getAppliedMigrations(): Promise<string[]> {
-  await getDb();
-  return (await holder.__switchyardDb!).applied;
+/** The open database under the Prisma client (its target and adapter factory), for the migrate step. */
+export async function getOpenDatabase(): Promise<OpenDatabase> {
+  return (await state()).open;
 }
 
 /** Closes the database; scripts and tests call this so PGlite does not keep the process alive. */
 export async function closeDb(): Promise<void> {
-  const state = holder.__switchyardDb;
+  const current = holder.__switchyardDb;
   holder.__switchyardDb = undefined;
-  if (!state) return;
-  const { db, open } = await state;
+  if (!current) return;
+  const { db, open } = await current;
   await db.$disconnect();
   await open.close();
 }

@@ -34,7 +34,7 @@ export interface OpenDatabase {
   factory: SqlMigrationAwareDriverAdapterFactory;
   /**
    * Plain SQL on the same database, bypassing Prisma's query compiler and driver adapter. Only for
-   * the prediction hot path (lib/db/queries/messages.ts), where each Prisma round trip on PGlite
+   * the prediction hot path (lib/db/queries/chat-messages.ts), where each Prisma round trip on PGlite
    * costs ~2 ms more than the query itself (measured: 2.8 ms vs 0.6 ms).
    */
   sql<T = Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
@@ -50,7 +50,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     const [{ PGlite }, { PrismaPGlite }, { vector }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("pglite-prisma-adapter"),
-      // pgvector for the vector store nodes (CREATE EXTENSION happens on their first use).
+      // pgvector for the vector store nodes (CREATE EXTENSION: migration 20261125120000_document_chunk_embeddings).
       import("@electric-sql/pglite-pgvector"),
     ]);
     if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });

@@ -12,7 +12,13 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 
 const MIGRATIONS_DIR = "prisma/migrations";
 const SCHEMA_FILE = "prisma/schema.prisma";
-const NO_FILTER = { externalTables: [], externalEnums: [] };
+/**
+ * Tables our migrations create that schema.prisma does not model: document_chunk_embeddings needs
+ * pgvector, which a server may lack (its migration creates it only where the extension exists), so
+ * the schema engine leaves it out of its diffs.
+ */
+export const EXTERNAL_TABLES = ["public.document_chunk_embeddings"];
+const NO_FILTER = { externalTables: EXTERNAL_TABLES, externalEnums: [] };
 
 type SchemaEngine = {
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;

@@ -1,20 +1,44 @@
 import { getEnv } from "../env";
-import { getAppliedMigrations } from "../db/client";
+import { migrateDatabase } from "../db/migrate";
 import { ensureAdminFromEnv } from "./users";
 import { loadExampleFlowsOnce } from "./examples";
 
+const log = (line: string) => console.log(`[switchyard] ${line}`);
+
 /**
  * Runs once when the server starts (instrumentation.ts): applies migrations, creates the admin
- * from the environment, and loads the example flows on the first start.
+ * from the environment, and loads the example flows on the first start. Processes starting
+ * together on one PostgreSQL database take turns (lib/db/migration-lock.ts): one migrates, the
+ * others wait for it and then find nothing to do.
  */
 export async function bootstrap(): Promise<void> {
   const env = getEnv();
-  const applied = await getAppliedMigrations();
-  if (applied.length) console.log(`[switchyard] applied migrations: ${applied.join(", ")}`);
-  const admin = await ensureAdminFromEnv(env);
-  if (admin) console.log(`[switchyard] created admin ${admin.email} from ADMIN_EMAIL`);
-  if (env.LOAD_EXAMPLE_FLOWS === "true") {
-    const loaded = await loadExampleFlowsOnce();
-    if (loaded) console.log(`[switchyard] loaded ${loaded} example chatflows from flows/`);
+  await migrateDatabase({
+    onWait: () => log("waiting for another process to finish migrating the database…"),
+    andThen: async (applied) => {
+      if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+      const admin = await ensureAdminFromEnv(env);
+      if (admin) log(`created admin ${admin.email} from ADMIN_EMAIL`);
+      if (env.LOAD_EXAMPLE_FLOWS === "true") {
+        const loaded = await loadExampleFlowsOnce();
+        if (loaded) log(`loaded ${loaded} example chatflows from flows/`);
+      }
+    },
+  });
+}
+
+/**
+ * Start-up as the server runs it: a process that cannot migrate or bootstrap exits with one line
+ * saying why (non-zero), instead of staying up without serving.
+ */
+export async function bootstrapOrExit(): Promise<void> {
+  try {
+    await bootstrap();
+  } catch (err) {
+    // A refused connection may carry no message of its own (only a code).
+    const e = err as { message?: string; code?: string };
+    const message = (err instanceof Error && e.message) || e?.code || String(err);
+    console.error(`[switchyard] cannot start: ${message.replace(/\s+/g, " ").trim()}`);
+    process.exit(1);
   }
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { AppError } from "../errors";
-import { getDb } from "../db/client";
+import {
+  deleteCredentialById, findCredentialAccess, findCredentialById, insertCredential, listCredentials as listRows, updateCredentialById,
+} from "../db/queries/credentials";
+import { findUserRole, userExists } from "../db/queries/users";
 import type { Caller } from "../access/callers";
 import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../access/permissions";
 import { getDefinition } from "../nodes/registry";
@@ -8,11 +11,6 @@ import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "../schemas/credential";
 import { publishChange } from "../state";
-
-const listed = {
-  id: true, name: true, type: true, ownerId: true, sharedWithBuilders: true, createdAt: true, updatedAt: true,
-  owner: { select: { id: true, name: true, email: true } },
-} as const;
 
 function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];
@@ -32,19 +30,13 @@ function mayUse(caller: Caller, row: { ownerId: string | null; sharedWithBuilder
 
 /** Credentials without their values: admins see all; builders their own and those shared with them. */
 export async function listCredentials(caller: Caller) {
-  const ownerId = ownerFilter(caller, "credential.list");
-  const where = ownerId ? { OR: [{ ownerId }, { sharedWithBuilders: true }] } : undefined;
-  return (await getDb()).credential.findMany({ where, select: listed, orderBy: { createdAt: "desc" } });
+  return listRows({ ownerId: ownerFilter(caller, "credential.list") });
 }
 
 /** Stores a credential encrypted (AES-256-GCM), owned by the caller; answers without the values. */
 export async function createCredential(input: { name: string; type: CredentialType; data: unknown }, caller: Caller) {
   const data = validateData(input.type, input.data);
-  const ownerId = actingUserId(caller);
-  return (await getDb()).credential.create({
-    data: { name: input.name, type: input.type, encrypted: encryptJson(data), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) },
-    select: listed,
-  });
+  return insertCredential({ name: input.name, type: input.type, encrypted: encryptJson(data), ownerId: actingUserId(caller) });
 }
 
 /**
@@ -52,7 +44,7 @@ export async function createCredential(input: { name: string; type: CredentialTy
  * one an admin shared with all builders (usable by them, never editable).
  */
 async function getEditableOrThrow(id: string, caller: Caller, action: "credential.update" | "credential.delete") {
-  const row = await (await getDb()).credential.findUnique({ where: { id } });
+  const row = await findCredentialById({ id });
   if (row && mayAct(caller, action, row.ownerId)) return row;
   if (row?.sharedWithBuilders && mayUse(caller, row)) {
     throw new AppError("forbidden", `Credential ${id} is shared with you by an admin: you may use it, not change it.`);
@@ -67,19 +59,17 @@ export async function updateCredential(id: string, input: CredentialUpdate, call
   const row = await getEditableOrThrow(id, caller, "credential.update");
   if (input.sharedWithBuilders !== undefined) assertMay(caller, "credential.share", "share a credential with all builders (admins only)");
   if (input.ownerId !== undefined) assertMay(caller, "credential.transfer", "transfer a credential to another owner (admins only)");
-  const db = await getDb();
-  if (input.ownerId && !(await db.user.count({ where: { id: input.ownerId } }))) {
+  if (input.ownerId && !(await userExists({ id: input.ownerId }))) {
     throw new AppError("validation_failed", `body.ownerId: user ${input.ownerId} does not exist.`);
   }
-  const updated = await db.credential.update({
-    where: { id },
+  const updated = await updateCredentialById({
+    id,
     data: {
       ...(input.name ? { name: input.name } : {}),
       ...(input.data !== undefined ? { encrypted: encryptJson(validateData(row.type, input.data)) } : {}),
       ...(input.sharedWithBuilders !== undefined ? { sharedWithBuilders: input.sharedWithBuilders } : {}),
       ...(input.ownerId ? { ownerId: input.ownerId } : {}),
     },
-    select: listed,
   });
   // Built flows hold the decrypted values: a rotated key must be used from the next request on.
   await publishChange({ type: "credential.updated", credentialId: id });
@@ -89,7 +79,7 @@ export async function updateCredential(id: string, input: CredentialUpdate, call
 /** Deletes a credential; flows built with it rebuild (and then name it as missing). */
 export async function deleteCredential(id: string, caller: Caller) {
   await getEditableOrThrow(id, caller, "credential.delete");
-  await (await getDb()).credential.deleteMany({ where: { id } });
+  await deleteCredentialById({ id });
   await publishChange({ type: "credential.deleted", credentialId: id });
   return { deleted: true, id };
 }
@@ -104,7 +94,7 @@ export async function resolveCredential(id: string): Promise<ResolvedCredential>
 
 /** The credential row a node refers to; 422 invalid_graph when there is none. */
 async function findCredentialForRun(id: string) {
-  const row = z.uuid().safeParse(id).success ? await (await getDb()).credential.findUnique({ where: { id } }) : null;
+  const row = z.uuid().safeParse(id).success ? await findCredentialById({ id }) : null;
   if (!row) throw new AppError("invalid_graph", `Credential ${id} does not exist; pick another one on the node.`);
   return row;
 }
@@ -138,8 +128,7 @@ export async function resolveCredentialForOwner(id: string, ownerId: string | nu
   const row = await findCredentialForRun(id);
   const values = decrypted(row);
   if (!ownerId) return values;
-  const owner = await (await getDb()).user.findUnique({ where: { id: ownerId }, select: { role: true } });
-  const role = owner?.role ?? "builder";
+  const role = (await findUserRole({ id: ownerId })) ?? "builder";
   if (rule("credential.use").roles[role] === "any" || row.ownerId === ownerId || row.sharedWithBuilders) return values;
   throw new AppError("forbidden", `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`);
 }
@@ -167,7 +156,7 @@ export async function assertMayUseCredentials(caller: Caller, graph: unknown, sp
   const refs = credentialRefs(graph, speechToText);
   if (!refs.length) return;
   const ids = refs.map((r) => r.credentialId).filter((id) => z.uuid().safeParse(id).success);
-  const rows = await (await getDb()).credential.findMany({ where: { id: { in: ids } }, select: { id: true, ownerId: true, sharedWithBuilders: true } });
+  const rows = await findCredentialAccess({ ids });
   const usable = new Set(rows.filter((r) => mayUse(caller, r)).map((r) => r.id));
   const bad = refs.find((r) => !usable.has(r.credentialId));
   if (bad) {

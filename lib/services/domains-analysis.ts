@@ -1,8 +1,7 @@
 import { AppError, isAppError } from "../errors";
-import { Prisma } from "../db/generated/client";
-import type { DomainAnalysisRun } from "../db/generated/client";
+import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
-  countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, updateDomain,
+  countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, saveDomainAnalysis, updateDomain,
 } from "../db/queries/domains";
 import type { Caller } from "../access/callers";
 import { getQueue, type JobDefinition } from "../jobs";
@@ -57,13 +56,12 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   );
   const result = await prepared.execute({});
   const json = extractJson(result.text);
-  await updateDomain({
+  await saveDomainAnalysis({
     id: domain.id,
-    data: {
-      // Model output: NUL or a lone surrogate must not fail the write (see storable-text.ts).
-      analysisText: storableText(result.text), analysis: json === null ? Prisma.DbNull : (storableJson(json) as Prisma.InputJsonValue),
-      analysisChatflow: { connect: { id: job.chatflowId } }, analyzedAt: new Date(), analysisStatus: "succeeded", analysisError: null,
-    },
+    chatflowId: job.chatflowId,
+    // Model output: NUL or a lone surrogate must not fail the write (see storable-text.ts).
+    text: storableText(result.text),
+    analysis: json === null ? null : (storableJson(json) as Prisma.InputJsonValue),
   });
   await countRunOutcome({ runId: job.runId, ok: true });
 }

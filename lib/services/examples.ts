@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { getDb } from "../db/client";
+import { findFirstAdminId } from "../db/queries/users";
+import { findSetting, insertChatflowsOnce } from "../db/queries/settings";
 import { graphShapeSchema } from "../schemas/chatflow";
 
 const EXAMPLES_KEY = "examplesLoaded";
@@ -44,22 +45,18 @@ export function readExampleFlows(dir = path.resolve("flows")) {
 
 /** Loads the example flows once, on the first start of an installation. */
 export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
-  const db = await getDb();
-  if (await db.setting.findUnique({ where: { key: EXAMPLES_KEY } })) return 0;
+  if ((await findSetting({ key: EXAMPLES_KEY })) !== undefined) return 0;
   const examples = readExampleFlows(dir);
   // Owned by the first admin when there is one; before setup they stay unowned until setup claims them.
-  const admin = await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true } });
-  await db.$transaction([
-    ...examples.map((e) =>
-      db.chatflow.create({
-        data: {
-          name: e.name, description: e.description, graph: e.graph as never,
-          overrideAllowList: e.overrideAllowList, chatbotConfig: e.chatbotConfig as never,
-          ...(admin ? { ownerId: admin.id } : {}),
-        },
-      }),
-    ),
-    db.setting.create({ data: { key: EXAMPLES_KEY, value: { at: new Date().toISOString(), count: examples.length } } }),
-  ]);
+  const adminId = await findFirstAdminId();
+  await insertChatflowsOnce({
+    key: EXAMPLES_KEY,
+    value: { at: new Date().toISOString(), count: examples.length },
+    chatflows: examples.map((e) => ({
+      name: e.name, description: e.description, graph: e.graph as never,
+      overrideAllowList: e.overrideAllowList, chatbotConfig: e.chatbotConfig as never,
+      ...(adminId ? { ownerId: adminId } : {}),
+    })),
+  });
   return examples.length;
 }

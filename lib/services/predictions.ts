@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
-import { findSessionHistory, insertExchange } from "../db/queries/messages";
+import { findSessionHistory, insertExchange } from "../db/queries/chat-messages";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
 import { enforcePublicChatflowLimit } from "../access/rate-limit";

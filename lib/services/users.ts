@@ -1,10 +1,10 @@
 import { AppError } from "../errors";
-import { getDb } from "../db/client";
 import {
   bumpSessionVersion, countUsers, deleteUserTransferringOwned, findUserByEmail, findUserById, insertUser, listUsers,
   updatePasswordHash, updateUserRole,
 } from "../db/queries/users";
 import { claimUnownedChatflows } from "../db/queries/chatflows";
+import { claimUnownedCredentials } from "../db/queries/credentials";
 import { publishChange } from "../state";
 import { hashPassword } from "../security/passwords";
 import { isAcceptablePassword, PASSWORD_RULE } from "../schemas/user";
@@ -29,7 +29,7 @@ export async function setupFirstAdmin(input: { email: string; name: string; pass
   const { password, ...rest } = input;
   const admin = await insertUser({ ...rest, passwordHash: await hashPassword(password), role: "admin" });
   await claimUnownedChatflows({ ownerId: admin.id });
-  await (await getDb()).credential.updateMany({ where: { ownerId: null }, data: { ownerId: admin.id } });
+  await claimUnownedCredentials({ ownerId: admin.id });
   return admin;
 }
 

@@ -57,7 +57,8 @@ export interface UpsertOutcome extends UpsertCounts {
 
 /**
  * Database access for store nodes, handed to runtimes through the build context (the flow engine
- * itself stays free of the database). Implemented by lib/vector/chunk-store.ts.
+ * itself stays free of the database). Implemented by lib/services/vector-store-db.ts (its SQL:
+ * lib/db/queries/document-chunks.ts).
  */
 export interface DocumentStoreAccess {
   /** Writes every prepared upsert in one transaction: all of them land, or none. */

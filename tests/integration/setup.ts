@@ -37,6 +37,9 @@ if (serverUrl) {
   process.env.DATABASE_URL = "pglite:memory://";
 }
 
+// getDb() does not migrate (start-up does): each file's fresh database gets the schema here.
+await (await import("../../lib/db/migrate")).migrateDatabase();
+
 afterAll(async () => {
   const { closeDb } = await import("../../lib/db/client");
   await closeDb();

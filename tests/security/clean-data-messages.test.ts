@@ -6,7 +6,7 @@ import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as chatflow from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { insertExchange } from "../../lib/db/queries/messages";
+import { insertExchange } from "../../lib/db/queries/chat-messages";
 import { withUploadsLock } from "../../lib/security/stored-files";
 import { storeUpload } from "../../lib/security/uploads";
 import { createChatflow } from "../../lib/services/chatflows";

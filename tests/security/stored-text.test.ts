@@ -9,7 +9,7 @@ import * as domains from "../../app/api/v1/domains/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import { insertExchange } from "../../lib/db/queries/messages";
+import { insertExchange } from "../../lib/db/queries/chat-messages";
 import type { Graph } from "../../lib/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
 import { domainAnalysisQueue } from "../../lib/services/domains-analysis";

@@ -1,5 +1,5 @@
 import { getDb } from "../client";
-import type { Prisma } from "../generated/client";
+import { Prisma } from "../generated/client";
 import type { DomainAnalysisStatus } from "../generated/enums";
 
 export type DomainWhere = { hasAnalysis?: boolean; isValid?: boolean; searchTerm?: string; analysisStatus?: DomainAnalysisStatus };
@@ -108,6 +108,19 @@ export async function findDomainById({ id }: { id: string }) {
 
 export async function updateDomain({ id, data }: { id: string; data: Prisma.DomainUpdateInput }) {
   return (await getDb()).domain.update({ where: { id }, data });
+}
+
+/** Stores a finished analysis: the model's text and its JSON (null: the answer held none). */
+export async function saveDomainAnalysis({ id, chatflowId, text, analysis }: {
+  id: string; chatflowId: string; text: string; analysis: Prisma.InputJsonValue | null;
+}) {
+  return updateDomain({
+    id,
+    data: {
+      analysisText: text, analysis: analysis === null ? Prisma.DbNull : analysis,
+      analysisChatflow: { connect: { id: chatflowId } }, analyzedAt: new Date(), analysisStatus: "succeeded", analysisError: null,
+    },
+  });
 }
 
 /** Counts one finished domain on its run and closes the run when every domain is counted. */

@@ -17,6 +17,22 @@ export async function findUserById({ id }: { id: string }) {
 }
 
 /** A user with the session version their session token must carry (see lib/auth/session-token.ts). */
+/** Whether a user with this id exists. */
+export async function userExists({ id }: { id: string }): Promise<boolean> {
+  return (await (await getDb()).user.count({ where: { id } })) > 0;
+}
+
+/** A user's role (null when there is no such user). */
+export async function findUserRole({ id }: { id: string }): Promise<Role | null> {
+  return (await (await getDb()).user.findUnique({ where: { id }, select: { role: true } }))?.role ?? null;
+}
+
+/** The id of the first admin (the oldest), or null before setup. */
+export async function findFirstAdminId(): Promise<string | null> {
+  const admin = await (await getDb()).user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  return admin?.id ?? null;
+}
+
 export async function findSessionUserById({ id }: { id: string }) {
   return (await getDb()).user.findUnique({ where: { id }, select: { ...publicUser, sessionVersion: true } });
 }

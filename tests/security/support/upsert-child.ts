@@ -8,6 +8,7 @@
  * Usage: tsx upsert-child.ts <tag>   (file names are <tag>-<upsert>-<file>.txt)
  */
 import { getDb } from "../../../lib/db/client";
+import { migrateDatabase } from "../../../lib/db/migrate";
 import { createChatflow } from "../../../lib/services/chatflows";
 import { upsertVectors } from "../../../lib/services/upsert";
 import { systemCaller } from "../../support/callers";
@@ -57,6 +58,7 @@ async function flowId(): Promise<string> {
 
 async function main(): Promise<void> {
   const tag = process.argv[2];
+  await migrateDatabase(); // a fresh PGlite data dir on the first run; getDb() does not migrate
   const chatflowId = await flowId();
   const rows = await (await getDb()).documentChunk.groupBy({ by: ["source"], where: { chatflowId }, _count: { _all: true } });
   say({ chatflowId, counts: Object.fromEntries(rows.map((r) => [r.source, r._count._all])) });

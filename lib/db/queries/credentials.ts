@@ -1,0 +1,49 @@
+import { getDb } from "../client";
+
+/** Fields listed: never the encrypted values. */
+const listed = {
+  id: true, name: true, type: true, ownerId: true, sharedWithBuilders: true, createdAt: true, updatedAt: true,
+  owner: { select: { id: true, name: true, email: true } },
+} as const;
+
+/** Credentials without their values, newest first; with `ownerId`, that owner's and those shared with all builders. */
+export async function listCredentials({ ownerId }: { ownerId?: string } = {}) {
+  const where = ownerId ? { OR: [{ ownerId }, { sharedWithBuilders: true }] } : undefined;
+  return (await getDb()).credential.findMany({ where, select: listed, orderBy: { createdAt: "desc" } });
+}
+
+/** Stores an (already encrypted) credential; answers without the values. */
+export async function insertCredential({ name, type, encrypted, ownerId }: {
+  name: string; type: string; encrypted: string; ownerId?: string | null;
+}) {
+  return (await getDb()).credential.create({
+    data: { name, type, encrypted, ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) },
+    select: listed,
+  });
+}
+
+/** The whole row, encrypted values included (server only). */
+export async function findCredentialById({ id }: { id: string }) {
+  return (await getDb()).credential.findUnique({ where: { id } });
+}
+
+/** Owner and sharing of the given credentials (what a permission check needs). */
+export async function findCredentialAccess({ ids }: { ids: string[] }) {
+  return (await getDb()).credential.findMany({ where: { id: { in: ids } }, select: { id: true, ownerId: true, sharedWithBuilders: true } });
+}
+
+/** Changes the given fields; answers without the values. */
+export async function updateCredentialById({ id, data }: {
+  id: string; data: { name?: string; encrypted?: string; sharedWithBuilders?: boolean; ownerId?: string };
+}) {
+  return (await getDb()).credential.update({ where: { id }, data, select: listed });
+}
+
+export async function deleteCredentialById({ id }: { id: string }) {
+  return (await getDb()).credential.deleteMany({ where: { id } });
+}
+
+/** Gives unowned credentials (stored before the first admin existed) to that admin. */
+export async function claimUnownedCredentials({ ownerId }: { ownerId: string }) {
+  return (await getDb()).credential.updateMany({ where: { ownerId: null }, data: { ownerId } });
+}
