@@ -1,5 +1,6 @@
 import { AppError } from "../errors";
 import { getEnv } from "../env";
+import { processState } from "../state";
 
 type Window = { count: number; resetAt: number };
 
@@ -39,8 +40,8 @@ export class MemoryRateLimiter {
   }
 }
 
-const holder = globalThis as unknown as { __switchyardLimiter?: MemoryRateLimiter };
-export const rateLimiter = (holder.__switchyardLimiter ??= new MemoryRateLimiter());
+/** The process's counters (see "rateLimits" in lib/state/catalogue.ts). */
+export const rateLimiter = processState("rateLimits", () => new MemoryRateLimiter());
 
 /** Throws 429 with Retry-After when the key is over its limit. */
 export function enforceRateLimit(key: string, max: number, windowMs: number, what = "requests"): void {

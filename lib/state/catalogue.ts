@@ -32,10 +32,9 @@ export const PROCESS_STATE = {
     freshness: "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: 5 s TTL.",
   },
   rateLimits: {
-    home: "lib/http/rate-limit.ts (moving to lib/access), globalThis.__switchyardLimiter",
+    home: "lib/access/rate-limit.ts",
     holds: "Fixed-window counters of the rate limits (not a cache: nothing to invalidate).",
     freshness: "Windows expire. Per process: N processes allow N times the limit until a shared store backs it.",
-    global: "__switchyardLimiter",
   },
   jobQueues: {
     home: "lib/jobs/index.ts",

@@ -126,7 +126,7 @@ describe("process state registry", () => {
 
   it("is the one place that lists process state: no other module keeps its own globalThis property", () => {
     const root = path.resolve(import.meta.dirname, "..");
-    const declared = new Set<string>(Object.values(PROCESS_STATE).flatMap((s) => ("global" in s ? [s.global] : [])));
+    const declared = new Set<string>(Object.values(PROCESS_STATE).flatMap((s): string[] => ("global" in s ? [String(s.global)] : [])));
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -6,7 +6,11 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { studioSlots } from "../../app/(studio)/chatflows/[id]/studio-editor";
 import { type EditorSlots, EditorSlotsProvider } from "../../components/canvas/editor-slots";
+import { EditorProvider } from "../../components/canvas/editor-context";
 import { PublishDialog } from "../../components/canvas/PublishDialog";
+import { createEditorStore } from "../../lib/canvas/editor-store";
+import { nodeCatalog } from "../../lib/nodes/catalog";
+import { nodeDefinitions } from "../../lib/nodes/registry";
 import type { Chatflow } from "../../components/canvas/use-chatflow";
 import { ChatPanel } from "../../components/chat/ChatPanel";
 import { EmbedPanel } from "../../components/publish/EmbedPanel";
@@ -19,7 +23,9 @@ const flow: Chatflow = {
 };
 
 function renderDialog(slots?: EditorSlots) {
-  const dialog = createElement(PublishDialog, { flow, graph: () => ({ nodes: [], edges: [] }), onClose: () => {} });
+  const store = createEditorStore(nodeCatalog(nodeDefinitions));
+  const dialog = createElement(EditorProvider, { value: store },
+    createElement(PublishDialog, { flow, graph: () => ({ nodes: [], edges: [] }), onClose: () => {} }));
   const inner: ReactNode = slots ? createElement(EditorSlotsProvider, { value: slots }, dialog) : dialog;
   return renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, inner));
 }
