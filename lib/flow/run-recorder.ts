@@ -1,7 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
-import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, USED_TOOL_EVENT } from "../nodes/shared/events";
+import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, USED_TOOL_EVENT } from "../nodes/events";
 import type { SourceDocument, UsedTool } from "./types";
 
 /**

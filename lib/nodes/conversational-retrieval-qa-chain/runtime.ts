@@ -5,7 +5,7 @@ import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { formatContext, retrieveDocuments } from "../../vector/fusion";
 import type { RuntimeOf } from "../define";
 import type { conversationalRetrievalQAChainDefinition } from "./definition";
-import { NO_STREAM_TAG, recordSourceDocuments } from "../shared/events";
+import { NO_STREAM_TAG, recordSourceDocuments } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";

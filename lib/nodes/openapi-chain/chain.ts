@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
-import { NO_STREAM_TAG, recordUsedTool } from "../shared/events";
+import { NO_STREAM_TAG, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { formatContext, retrieveDocuments } from "../../vector/fusion";
 import type { RuntimeOf } from "../define";
 import type { retrieverToolDefinition } from "./definition";
-import { SOURCE_DOCUMENTS_EVENT } from "../shared/events";
+import { SOURCE_DOCUMENTS_EVENT } from "../events";
 
 /** Builds a tool over the connected retrievers (fused when several); its chunks become source documents. */
 export const buildRetrieverTool: RuntimeOf<typeof retrieverToolDefinition> = async ({ params, inputs }) => {

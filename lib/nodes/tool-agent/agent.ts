@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { recordUsedTool } from "../shared/events";
+import { recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";

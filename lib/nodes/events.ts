@@ -1,5 +1,5 @@
 import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manager";
-import type { SourceDocument, UsedTool } from "../../flow/types";
+import type { SourceDocument, UsedTool } from "../flow/types";
 
 /** Custom callback event a chain or agent emits for each tool/API call it makes (fills usedTools). */
 export const USED_TOOL_EVENT = "switchyard_used_tool";
