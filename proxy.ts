@@ -1,5 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { createNonce, pageContentSecurityPolicy, responseKind, staticSecurityHeaders } from "@/lib/http/security-headers";
+import {
+  createNonce,
+  pageContentSecurityPolicy,
+  responseKind,
+  staticSecurityHeaders,
+} from "@/lib/http/security-headers";
 
 /**
  * Runs before every request (Next 16's proxy, formerly middleware): adds the security headers, and

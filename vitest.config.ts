@@ -24,7 +24,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "dev/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "dev/**/*.test.ts"],
+          environment: "node",
+        },
       },
       {
         extends: true,

@@ -27,7 +27,13 @@ function bigGraph() {
   const edges: object[] = [];
   const h = (id: string, name: string, dir: "in" | "out") => `${id}:${dir}:${name}`;
   const edge = (s: string, so: string, t: string, ti: string) =>
-    edges.push({ id: `${h(s, so, "out")}->${h(t, ti, "in")}`, source: s, sourceHandle: h(s, so, "out"), target: t, targetHandle: h(t, ti, "in") });
+    edges.push({
+      id: `${h(s, so, "out")}->${h(t, ti, "in")}`,
+      source: s,
+      sourceHandle: h(s, so, "out"),
+      target: t,
+      targetHandle: h(t, ti, "in"),
+    });
   for (let g = 0; g < GROUPS; g++) {
     const x = (g % 6) * 1600;
     const y = Math.floor(g / 6) * 900;
@@ -57,11 +63,15 @@ async function openEditor(page: Page, url: string, count: number) {
   await page.goto(url, { waitUntil: "commit" });
   await page.waitForSelector(".react-flow__node", { timeout: 120_000 });
   const firstNode = Date.now() - t0;
-  await page.waitForFunction((n) => {
-    const nodes = document.querySelectorAll(".react-flow__node");
-    const visible = [...nodes].filter((el) => (el as HTMLElement).style.visibility !== "hidden").length;
-    return nodes.length === n && visible === n && document.querySelectorAll(".react-flow__edge path").length >= n;
-  }, count, { timeout: 120_000, polling: 50 });
+  await page.waitForFunction(
+    (n) => {
+      const nodes = document.querySelectorAll(".react-flow__node");
+      const visible = [...nodes].filter((el) => (el as HTMLElement).style.visibility !== "hidden").length;
+      return nodes.length === n && visible === n && document.querySelectorAll(".react-flow__edge path").length >= n;
+    },
+    count,
+    { timeout: 120_000, polling: 50 },
+  );
   const allRendered = Date.now() - t0;
   await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 10_000 })));
   return { firstNode, allRendered, idle: Date.now() - t0 };
@@ -69,7 +79,13 @@ async function openEditor(page: Page, url: string, count: number) {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+  ],
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, baseURL: BASE });
 let chatflowId: string | undefined;
@@ -90,33 +106,40 @@ try {
   for (let i = 0; i < RUNS; i++) runs.push(await openEditor(page, `/chatflows/${chatflowId}`, graph.nodes.length));
   for (const key of ["firstNode", "allRendered", "idle"] as const) {
     const xs = runs.map((r) => r[key]);
-    console.log(`  open → ${key.padEnd(12)} median ${ms(median(xs))}  min ${ms(Math.min(...xs))}  max ${ms(Math.max(...xs))}  (first run ${ms(xs[0])})`);
+    console.log(
+      `  open → ${key.padEnd(12)} median ${ms(median(xs))}  min ${ms(Math.min(...xs))}  max ${ms(Math.max(...xs))}  (first run ${ms(xs[0])})`,
+    );
   }
 
   const layout = await page.evaluate(async () => {
     const before = document.querySelector(".react-flow__node")?.getAttribute("style");
     const t = performance.now();
     (document.querySelector('[aria-label="Auto-layout"]') as HTMLButtonElement).click();
-    while (document.querySelector(".react-flow__node")?.getAttribute("style") === before) await new Promise((r) => requestAnimationFrame(r));
+    while (document.querySelector(".react-flow__node")?.getAttribute("style") === before)
+      await new Promise((r) => requestAnimationFrame(r));
     return performance.now() - t;
   });
   console.log(`  auto-layout of ${graph.nodes.length} nodes: ${ms(layout)}`);
 
   const field = page.locator("#chainTool_0-name");
   await field.scrollIntoViewIfNeeded().catch(() => undefined);
-  const typing = await field.evaluate(async (el: HTMLInputElement) => {
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
-    const times: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const t = performance.now();
-      setter.call(el, el.value + "x");
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
-      times.push(performance.now() - t);
-    }
-    return times.sort((a, b) => a - b)[10];
-  }).catch(() => NaN);
-  console.log(`  one keystroke in a node field → next frame: median ${Number.isNaN(typing) ? "n/a (field not rendered)" : ms(typing)}`);
+  const typing = await field
+    .evaluate(async (el: HTMLInputElement) => {
+      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        setter.call(el, el.value + "x");
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+        times.push(performance.now() - t);
+      }
+      return times.sort((a, b) => a - b)[10];
+    })
+    .catch(() => NaN);
+  console.log(
+    `  one keystroke in a node field → next frame: median ${Number.isNaN(typing) ? "n/a (field not rendered)" : ms(typing)}`,
+  );
 } finally {
   if (chatflowId) await page.request.delete(`/api/v1/chatflows/${chatflowId}`).catch(() => undefined);
   await browser.close();

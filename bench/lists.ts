@@ -43,9 +43,14 @@ const messages = await import("../app/api/v1/chatmessage/[id]/route");
 const db = await getDb();
 const flows: string[] = [];
 for (let i = 0; i < 20; i++) flows.push((await createChatflow({ name: `bench ${i}` }, systemCaller)).id);
-const { key } = await createApiKey({ name: "bench", permissions: ["domains", "messages"], chatflowIds: [] }, await fixtureKeyOwner());
+const { key } = await createApiKey(
+  { name: "bench", permissions: ["domains", "messages"], chatflowIds: [] },
+  await fixtureKeyOwner(),
+);
 
-console.log(`Seeding ${DOMAINS.toLocaleString()} domains and ${MESSAGES.toLocaleString()} messages on ${usePglite ? "PGlite" : "PostgreSQL"}…`);
+console.log(
+  `Seeding ${DOMAINS.toLocaleString()} domains and ${MESSAGES.toLocaleString()} messages on ${usePglite ? "PGlite" : "PostgreSQL"}…`,
+);
 let t = performance.now();
 // Words make names and analyses searchable; a third analysed, a tenth invalid.
 await db.$executeRawUnsafe(`
@@ -71,12 +76,15 @@ await db.$executeRawUnsafe(`VACUUM ANALYZE "Domain"`);
 await db.$executeRawUnsafe(`VACUUM ANALYZE "ChatMessage"`);
 console.log(`Seeded in ${((performance.now() - t) / 1000).toFixed(1)} s.\n`);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 async function measure(label: string, handler: Handler, url: string, params: Record<string, string> = {}) {
   const call = async () => {
-    const res = await handler(new Request(`http://127.0.0.1${url}`, { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve(params) });
+    const res = await handler(new Request(`http://127.0.0.1${url}`, { headers: { authorization: `Bearer ${key}` } }), {
+      params: Promise.resolve(params),
+    });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status} ${body.slice(0, 200)}`);
     return body;
@@ -88,7 +96,9 @@ async function measure(label: string, handler: Handler, url: string, params: Rec
     await call();
     times.push(performance.now() - t);
   }
-  console.log(`${label.padEnd(58)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms   p95 ${pct(times, 95).toFixed(1).padStart(7)} ms`);
+  console.log(
+    `${label.padEnd(58)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms   p95 ${pct(times, 95).toFixed(1).padStart(7)} ms`,
+  );
 }
 
 console.log("GET /api/v1/domains (limit 20)");
@@ -106,7 +116,12 @@ const flow = flows[3];
 const m = (q: string) => `/api/v1/chatmessage/${flow}${q}`;
 console.log(`\nGET /api/v1/chatmessage/{id} (one of 20 chatflows, ${(MESSAGES / 20).toLocaleString()} messages)`);
 await measure("  sessionId (one session)", messages.GET, m("?sessionId=s-3"), { id: flow });
-await measure("  startDate/endDate one day, DESC", messages.GET, m("?startDate=2025-01-20&endDate=2025-01-20&sort=DESC"), { id: flow });
+await measure(
+  "  startDate/endDate one day, DESC",
+  messages.GET,
+  m("?startDate=2025-01-20&endDate=2025-01-20&sort=DESC"),
+  { id: flow },
+);
 await measure("  chatType=INTERNAL&limit=100", messages.GET, m("?chatType=INTERNAL&limit=100"), { id: flow });
 await measure("  limit=100&page=200", messages.GET, m("?limit=100&page=200"), { id: flow });
 await measure("  no parameters (first 1,000 of the chatflow)", messages.GET, m(""), { id: flow });

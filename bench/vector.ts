@@ -9,7 +9,11 @@ import os from "node:os";
 import path from "node:path";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-vector-"));
-Object.assign(process.env, { DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "pglite:memory://", DATA_DIR: dataDir, LOAD_EXAMPLE_FLOWS: "false" });
+Object.assign(process.env, {
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "pglite:memory://",
+  DATA_DIR: dataDir,
+  LOAD_EXAMPLE_FLOWS: "false",
+});
 
 const { documentStore } = await import("../lib/services/vector-store-db");
 const { createChatflow } = await import("../lib/services/chatflows");
@@ -45,7 +49,8 @@ function chunk(i: number) {
 }
 
 const instantEmbed = async (texts: string[]) => texts.map((t) => vectorFor(Number(/chunk (\d+)/.exec(t)?.[1] ?? 0)));
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function fill(collection: { chatflowId: string; nodeId: string }, from: number, to: number, embed: boolean) {
   const start = performance.now();
@@ -70,19 +75,31 @@ async function latency(run: (i: number) => Promise<unknown>, n = 30) {
 const chatflowId = (await createChatflow({ name: "bench" }, systemCaller)).id;
 const vector = { chatflowId, nodeId: "vectorStore" };
 const keyword = { chatflowId, nodeId: "keywordStore" };
-console.log(`Switchyard vector store benchmark (${os.cpus().length} CPUs, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("pglite") ? "PGlite" : "PostgreSQL"}, ${DIMS} dimensions, instant embeddings)`);
+console.log(
+  `Switchyard vector store benchmark (${os.cpus().length} CPUs, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("pglite") ? "PGlite" : "PostgreSQL"}, ${DIMS} dimensions, instant embeddings)`,
+);
 let stored = 0;
 for (const size of SIZES) {
   const vRate = await fill(vector, stored, size, true);
   const kRate = await fill(keyword, stored, size, false);
   stored = size;
   console.log(`\n${size.toLocaleString("en")} chunks stored per store`);
-  console.log(`  upsert throughput: vector ${vRate.toFixed(0)} chunks/s, keyword ${kRate.toFixed(0)} chunks/s (batches of ${BATCH})`);
+  console.log(
+    `  upsert throughput: vector ${vRate.toFixed(0)} chunks/s, keyword ${kRate.toFixed(0)} chunks/s (batches of ${BATCH})`,
+  );
   const reupsert = performance.now();
-  await documentStore.upsert([{ collection: keyword, documents: Array.from({ length: BATCH }, (_, k) => chunk(k)), cleanup: "incremental" }]);
-  console.log(`  re-upsert of ${BATCH} unchanged chunks (all skipped): ${(performance.now() - reupsert).toFixed(0)} ms`);
-  console.log(`  vector query (top 4, cosine): ${await latency((i) => documentStore.similaritySearch({ collection: vector, vector: vectorFor(9_000_000 + i), k: 4 }))}`);
-  console.log(`  keyword query (top 4): ${await latency((i) => documentStore.keywordSearch({ collection: keyword, query: `${WORDS[(i * 37) % WORDS.length]} ${WORDS[(i * 101) % WORDS.length]} policy`, k: 4 }))}`);
+  await documentStore.upsert([
+    { collection: keyword, documents: Array.from({ length: BATCH }, (_, k) => chunk(k)), cleanup: "incremental" },
+  ]);
+  console.log(
+    `  re-upsert of ${BATCH} unchanged chunks (all skipped): ${(performance.now() - reupsert).toFixed(0)} ms`,
+  );
+  console.log(
+    `  vector query (top 4, cosine): ${await latency((i) => documentStore.similaritySearch({ collection: vector, vector: vectorFor(9_000_000 + i), k: 4 }))}`,
+  );
+  console.log(
+    `  keyword query (top 4): ${await latency((i) => documentStore.keywordSearch({ collection: keyword, query: `${WORDS[(i * 37) % WORDS.length]} ${WORDS[(i * 101) % WORDS.length]} policy`, k: 4 }))}`,
+  );
 }
 
 await closeDb();

@@ -11,8 +11,13 @@ import type { Caller } from "../lib/access/callers";
 export const systemCaller: Caller = {
   kind: "apiKey",
   key: {
-    id: "fixture", prefix: "sy_fixture", permissions: ["chatflows", "predict", "upsert", "messages", "domains"], allChatflows: true, chatflowIds: [],
-    ownerId: null, ownerRole: "admin",
+    id: "fixture",
+    prefix: "sy_fixture",
+    permissions: ["chatflows", "predict", "upsert", "messages", "domains"],
+    allChatflows: true,
+    chatflowIds: [],
+    ownerId: null,
+    ownerRole: "admin",
   },
 };
 
@@ -27,7 +32,13 @@ export function userCaller(user: { id: string; email: string; name: string; role
  */
 export async function fixtureKeyOwner(): Promise<Caller> {
   const { insertUser, listUsers } = await import("../lib/db/queries/users");
-  const admin = (await listUsers()).find((u) => u.role === "admin")
-    ?? (await insertUser({ email: "fixture-admin@example.invalid", name: "Fixture admin", passwordHash: "unusable", role: "admin" }));
+  const admin =
+    (await listUsers()).find((u) => u.role === "admin") ??
+    (await insertUser({
+      email: "fixture-admin@example.invalid",
+      name: "Fixture admin",
+      passwordHash: "unusable",
+      role: "admin",
+    }));
   return userCaller(admin);
 }

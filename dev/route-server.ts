@@ -12,7 +12,9 @@ export type RouteTable = { method: string; pattern: RegExp; handler: Handler }[]
 export async function serveRoutes(routes: RouteTable) {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const match = routes.map((r) => ({ r, m: req.method === r.method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
+    const match = routes
+      .map((r) => ({ r, m: req.method === r.method ? r.pattern.exec(url.pathname) : null }))
+      .find((x) => x.m);
     if (!match) {
       res.writeHead(404).end();
       return;

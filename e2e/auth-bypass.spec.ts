@@ -41,15 +41,21 @@ function tricks(p: string): string[] {
 }
 
 /** One raw request: the target goes on the wire exactly as written. */
-function raw(target: string, headers: Record<string, string> = {}): Promise<{ status: number; location?: string; body: string }> {
+function raw(
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; location?: string; body: string }> {
   const { hostname, port } = new URL(APP);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method: "GET", path: target, headers, insecureHTTPParser: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-    });
+    const req = http.request(
+      { host: hostname, port, method: "GET", path: target, headers, insecureHTTPParser: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -67,7 +73,10 @@ async function expectRefused(target: string, headers: Record<string, string> = {
   expect([400, 401, 404, 405], `${target} → ${res.status} ${res.body.slice(0, 200)}`).toContain(res.status);
   // Paths Next does not see as the API (e.g. /%61pi/…) get its HTML 404 page: refused all the same.
   // The one error shape; validation errors also carry `details`.
-  if (res.body.startsWith("{")) expect(JSON.parse(res.body)).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
+  if (res.body.startsWith("{"))
+    expect(JSON.parse(res.body)).toEqual({
+      error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+    });
   else expect(res.body.startsWith("<!DOCTYPE"), `${target} → ${res.body.slice(0, 100)}`).toBe(true);
 }
 

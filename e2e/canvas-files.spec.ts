@@ -11,7 +11,10 @@ const pdf = makePdf(["Opening hours", "The Leeds showroom opens at nine on Sunda
 
 type SavedNode = { id: string; data: { inputs: Record<string, unknown> } };
 
-test("a DOCX and a PDF attached on the canvas are saved intact, indexed, and answer questions in the test chat", async ({ page, baseURL }) => {
+test("a DOCX and a PDF attached on the canvas are saved intact, indexed, and answer questions in the test chat", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await signIn(page);
   // A copy of the Docs QA (keyword) example, so the example itself stays as loaded.
@@ -19,16 +22,23 @@ test("a DOCX and a PDF attached on the canvas are saved intact, indexed, and ans
   const example = flows.find((f) => f.name === "Docs QA (keyword search, no embeddings)");
   expect(example, "the Docs QA (keyword) example is loaded on the first start").toBeTruthy();
   const graph = (await (await page.request.get(`/api/v1/chatflows/${example!.id}`)).json()).graph;
-  const created = await page.request.post("/api/v1/chatflows", { headers: { origin: baseURL! }, data: { name: `Docs QA files ${Date.now()}`, graph } });
+  const created = await page.request.post("/api/v1/chatflows", {
+    headers: { origin: baseURL! },
+    data: { name: `Docs QA files ${Date.now()}`, graph },
+  });
   expect(created.status()).toBe(201);
   const id = (await created.json()).id as string;
 
   await page.goto(`/chatflows/${id}`);
   const word = page.locator('.react-flow__node[data-id="docxLoader"]');
   const pdfNode = page.locator('.react-flow__node[data-id="pdfLoader"]');
-  await word.locator('input[type="file"]').setInputFiles({ name: "warranty terms.docx", mimeType: DOCX_MIME, buffer: docx });
+  await word
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "warranty terms.docx", mimeType: DOCX_MIME, buffer: docx });
   await expect(word.getByTestId("file-loaded")).toContainText("warranty terms.docx loaded");
-  await pdfNode.locator('input[type="file"]').setInputFiles({ name: "hours.pdf", mimeType: "application/pdf", buffer: pdf });
+  await pdfNode
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "hours.pdf", mimeType: "application/pdf", buffer: pdf });
   await expect(pdfNode.getByTestId("file-loaded")).toContainText("hours.pdf loaded");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-state")).toContainText("All changes saved");
@@ -47,10 +57,13 @@ test("a DOCX and a PDF attached on the canvas are saved intact, indexed, and ans
 
   // Index the saved files (the upsert API with the studio session), then ask about them.
   const indexed = await page.request.post(`/api/v1/vector/upsert/${id}`, {
-    headers: { origin: baseURL! }, data: { overrideConfig: { returnSourceDocuments: true } },
+    headers: { origin: baseURL! },
+    data: { overrideConfig: { returnSourceDocuments: true } },
   });
   expect(indexed.status(), await indexed.text()).toBe(200);
-  const sources = new Set(((await indexed.json()).addedDocs as { metadata: { source: string } }[]).map((d) => d.metadata.source));
+  const sources = new Set(
+    ((await indexed.json()).addedDocs as { metadata: { source: string } }[]).map((d) => d.metadata.source),
+  );
   expect([...sources]).toEqual(expect.arrayContaining(["warranty terms.docx", "hours.pdf"]));
 
   const panel = page.getByRole("complementary", { name: "Test chat" });

@@ -13,7 +13,8 @@ test.describe.configure({ mode: "serial" });
 let chatflowId = "";
 type SavedGraph = { nodes: { id: string; type: string }[]; edges: { id: string }[] };
 
-const node = (page: Page, label: string) => page.locator(".react-flow__node").filter({ has: page.getByRole("heading", { name: label, exact: true }) });
+const node = (page: Page, label: string) =>
+  page.locator(".react-flow__node").filter({ has: page.getByRole("heading", { name: label, exact: true }) });
 const handle = (n: Locator, name: string, dir: "in" | "out") => n.locator(`[data-handleid$=":${dir}:${name}"]`);
 
 async function dragNode(page: Page, defName: string, x: number, y: number) {
@@ -51,7 +52,9 @@ async function exportGraph(page: Page): Promise<SavedGraph & { viewport?: unknow
 
 const shape = (g: SavedGraph) => ({ nodes: g.nodes, edges: g.edges });
 
-test("a builder wires the product-search agent, saves, reloads, undoes, exports/imports and publishes", async ({ page }) => {
+test("a builder wires the product-search agent, saves, reloads, undoes, exports/imports and publishes", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page);
   const name = `Product search ${Date.now()}`;
@@ -93,7 +96,9 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
 
   // Memory into the agent's chat model input: refused, and the builder is told why.
   await connect(page, handle(memory, "memory", "out"), handle(agent, "model", "in"));
-  await expect(page.getByTestId("toast").filter({ hasText: "Connection refused" })).toContainText("accepts BaseChatModel, but Buffer Memory provides BaseMemory");
+  await expect(page.getByTestId("toast").filter({ hasText: "Connection refused" })).toContainText(
+    "accepts BaseChatModel, but Buffer Memory provides BaseMemory",
+  );
   await expect(page.locator(".react-flow__edge")).toHaveCount(4);
 
   await connect(page, handle(chat, "chatModel", "out"), handle(agent, "model", "in"));
@@ -105,10 +110,14 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
 
   // The demo spec names the README demo's product API (127.0.0.1:4010); this run's is on a free port.
   const spec = withProductApi(productSearchSpec);
-  await openapi.locator('input[type="file"]').setInputFiles({ name: "product-search.yaml", mimeType: "application/yaml", buffer: Buffer.from(spec) });
+  await openapi
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "product-search.yaml", mimeType: "application/yaml", buffer: Buffer.from(spec) });
   await expect(openapi.getByTestId("file-loaded")).toContainText("product-search.yaml loaded");
   await tool.getByLabel("Tool name").fill("product_search");
-  await tool.getByLabel("Description").fill("Finds products in the shop. Input: what the user is looking for, with country and budget.");
+  await tool
+    .getByLabel("Description")
+    .fill("Finds products in the shop. Input: what the user is looking for, with country and budget.");
   await expect(page.locator('.react-flow__node[data-invalid="true"], [data-invalid="true"]')).toHaveCount(0);
   await expect(page.getByTestId("problem-count")).toHaveCount(0);
   await expect(page.getByTestId("save-state")).toContainText("Unsaved changes");
@@ -120,7 +129,13 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
 
   // Reload: the server has the same graph the editor shows.
   const saved = (await (await page.request.get(`/api/v1/chatflows/${chatflowId}`)).json()).graph as SavedGraph;
-  expect(saved.nodes.map((n) => n.type).sort()).toEqual(["bufferMemory", "chainTool", "chatOpenAICompatible", "openApiChain", "toolAgent"]);
+  expect(saved.nodes.map((n) => n.type).sort()).toEqual([
+    "bufferMemory",
+    "chainTool",
+    "chatOpenAICompatible",
+    "openApiChain",
+    "toolAgent",
+  ]);
   expect(saved.edges).toHaveLength(5);
   expect(JSON.stringify(saved)).toContain("productsUsingGET");
   await page.reload();
@@ -144,15 +159,27 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await node(page, "Tool Agent").locator("header").click();
   await page.getByRole("button", { name: "Delete selection" }).click();
   await expect(page.locator(".react-flow__node")).toHaveCount(4);
-  await page.getByTestId("import-file").setInputFiles({ name: "flow.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ graph: exported })) });
+  await page.getByTestId("import-file").setInputFiles({
+    name: "flow.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify({ graph: exported })),
+  });
   await expect(page.locator(".react-flow__node")).toHaveCount(5);
   expect(shape(await exportGraph(page))).toEqual(shape(exported));
-  await page.getByTestId("import-file").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nodes": [{"id": "a:b"}]}') });
+  await page.getByTestId("import-file").setInputFiles({
+    name: "bad.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{"nodes": [{"id": "a:b"}]}'),
+  });
   await expect(page.getByTestId("toast").filter({ hasText: "Import failed" })).toContainText("not a chatflow graph");
   await expect(page.locator(".react-flow__node")).toHaveCount(5);
 
   // Another tab saves first: this save is refused with a clear choice instead of losing either.
-  expect((await page.request.put(`/api/v1/chatflows/${chatflowId}`, { data: { description: "edited in another tab" } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.put(`/api/v1/chatflows/${chatflowId}`, { data: { description: "edited in another tab" } })
+    ).status(),
+  ).toBe(200);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("conflict")).toContainText("Someone saved this chatflow after you opened it");
   await page.getByRole("button", { name: "Overwrite with mine" }).click();
@@ -160,7 +187,9 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(page.getByTestId("save-state")).toContainText("All changes saved");
 
   // Publish: endpoint and snippets with the real id, the keys that can call it; settings saved through the API.
-  const key = await page.request.post("/api/v1/apikey", { data: { name: "Shop backend", permissions: ["predict"], chatflowIds: [chatflowId] } });
+  const key = await page.request.post("/api/v1/apikey", {
+    data: { name: "Shop backend", permissions: ["predict"], chatflowIds: [chatflowId] },
+  });
   expect(key.status()).toBe(201);
   await page.getByRole("button", { name: "Publish" }).click();
   const dialog = page.getByRole("dialog", { name: /Publish/ });

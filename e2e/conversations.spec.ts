@@ -12,7 +12,9 @@ test("an admin filters conversations by type and deletes a session", async ({ pa
   const flows = await (await page.request.get("/api/v1/chatflows")).json();
   const flow = flows.find((f: { name: string }) => f.name === "Conversation");
   expect(flow).toBeTruthy();
-  const key = (await (await page.request.post("/api/v1/apikey", { data: { name: "convo e2e", permissions: ["predict"] } })).json()).key;
+  const key = (
+    await (await page.request.post("/api/v1/apikey", { data: { name: "convo e2e", permissions: ["predict"] } })).json()
+  ).key;
   const tag = Date.now().toString(36);
   const predict = (sessionId: string, question: string, headers?: Record<string, string>) =>
     page.request.post(`/api/v1/prediction/${flow.id}`, { headers, data: { question, overrideConfig: { sessionId } } });

@@ -9,16 +9,30 @@ const analysis = (summary: string) => ({
   content: JSON.stringify({ summary, category: "e-commerce", audience: "shoppers", riskNotes: [] }),
 });
 
-test("a builder imports a CSV of domains, analyses two with the example flow and filters by analysis", async ({ page, request }) => {
-  const created = await request.post("/api/v1/users", { headers: basic, data: { ...BUILDER, name: "Builder", role: "builder" } });
+test("a builder imports a CSV of domains, analyses two with the example flow and filters by analysis", async ({
+  page,
+  request,
+}) => {
+  const created = await request.post("/api/v1/users", {
+    headers: basic,
+    data: { ...BUILDER, name: "Builder", role: "builder" },
+  });
   expect(created.status()).toBe(201);
   // Builders run only their own chatflows: the admin hands the example analyst to this builder.
-  const flows = (await (await request.get("/api/v1/chatflows", { headers: basic })).json()) as { id: string; name: string }[];
+  const flows = (await (await request.get("/api/v1/chatflows", { headers: basic })).json()) as {
+    id: string;
+    name: string;
+  }[];
   const analyst = flows.find((f) => f.name === "Domain Analyst")!;
-  const transfer = await request.put(`/api/v1/chatflows/${analyst.id}`, { headers: basic, data: { ownerId: (await created.json()).id } });
+  const transfer = await request.put(`/api/v1/chatflows/${analyst.id}`, {
+    headers: basic,
+    data: { ownerId: (await created.json()).id },
+  });
   expect(transfer.status()).toBe(200);
   // The analyst's model answers are scripted: one JSON answer per domain.
-  await request.post(`${STUB}/__admin/script`, { data: [analysis("Scripted summary one"), analysis("Scripted summary two")] });
+  await request.post(`${STUB}/__admin/script`, {
+    data: [analysis("Scripted summary one"), analysis("Scripted summary two")],
+  });
 
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(BUILDER.email);
@@ -29,9 +43,20 @@ test("a builder imports a CSV of domains, analyses two with the example flow and
   await expect(page).toHaveURL(/\/domains\/manage$/);
 
   const tag = Date.now().toString(36);
-  const csv = ["id,domain,owner", `1,alpha-${tag}.example.com,team`, `2,"beta-${tag}.example.org",team`, `3,gamma-${tag}.example.net,x`, `4,broken-${tag}.notatld,x`, `5,ALPHA-${tag}.example.com,dup`].join("\n");
-  await page.getByLabel("Import CSV").setInputFiles({ name: "domains.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-  await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 4, already known 0, invalid 1, 1 duplicates merged");
+  const csv = [
+    "id,domain,owner",
+    `1,alpha-${tag}.example.com,team`,
+    `2,"beta-${tag}.example.org",team`,
+    `3,gamma-${tag}.example.net,x`,
+    `4,broken-${tag}.notatld,x`,
+    `5,ALPHA-${tag}.example.com,dup`,
+  ].join("\n");
+  await page
+    .getByLabel("Import CSV")
+    .setInputFiles({ name: "domains.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText(
+    "Added 4, already known 0, invalid 1, 1 duplicates merged",
+  );
 
   await page.getByLabel("Search name or analysis").fill(tag);
   await page.getByRole("button", { name: "Search" }).click();
@@ -49,7 +74,10 @@ test("a builder imports a CSV of domains, analyses two with the example flow and
   await page.getByLabel("Analysis", { exact: true }).selectOption("analyzed");
   await expect(page.getByTestId("domains-total")).toContainText("2 domains");
   await expect(page.getByTestId(`domain-gamma-${tag}.example.net`)).toHaveCount(0);
-  await page.getByTestId(`domain-alpha-${tag}.example.com`).getByRole("button", { name: /Scripted summary/ }).click();
+  await page
+    .getByTestId(`domain-alpha-${tag}.example.com`)
+    .getByRole("button", { name: /Scripted summary/ })
+    .click();
   await expect(page.getByText("shoppers")).toBeVisible();
 
   await page.getByLabel("Analysis", { exact: true }).selectOption("not_analyzed");

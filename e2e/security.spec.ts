@@ -7,7 +7,9 @@ import { cspViolations, signIn } from "./helpers";
 // the wire, Next's scripts carrying the response's CSP nonce, the studio working under the policy
 // (zero "Refused to …" reports), and a same-site page failing to use the admin's cookie.
 
-test("pages carry a nonce CSP that Next's scripts satisfy; API and embed.js carry their headers", async ({ request }) => {
+test("pages carry a nonce CSP that Next's scripts satisfy; API and embed.js carry their headers", async ({
+  request,
+}) => {
   const page = await request.get("/signin");
   expect(page.status()).toBe(200);
   const csp = page.headers()["content-security-policy"];
@@ -33,7 +35,9 @@ test("pages carry a nonce CSP that Next's scripts satisfy; API and embed.js carr
     expect(res.headers()["x-frame-options"], path).toBe("DENY");
   }
   expect((await request.get("/embed.js")).headers()["cross-origin-resource-policy"]).toBe("cross-origin");
-  expect((await request.get("/api/v1/ping")).headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect((await request.get("/api/v1/ping")).headers()["content-security-policy"]).toBe(
+    "default-src 'none'; frame-ancestors 'none'",
+  );
 });
 
 test("the studio renders and works under the CSP without a single violation", async ({ page }) => {
@@ -44,7 +48,10 @@ test("the studio renders and works under the CSP without a single violation", as
   }
   // The canvas of an example flow (canvas.spec.ts runs the editor and the test chat under the same check).
   await page.goto("/chatflows");
-  await page.getByRole("list", { name: "Chatflows" }).getByRole("link", { name: /^Docs QA \(keyword/ }).click();
+  await page
+    .getByRole("list", { name: "Chatflows" })
+    .getByRole("link", { name: /^Docs QA \(keyword/ })
+    .click();
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
   // The publish dialog's widget preview loads /embed.js from a nonce'd script ('strict-dynamic').
   await page.getByRole("button", { name: "Publish" }).click();
@@ -54,7 +61,10 @@ test("the studio renders and works under the CSP without a single violation", as
   expect(cspViolations(page)).toEqual([]);
 });
 
-test("a page on another origin of the same site cannot make the signed-in admin's browser write", async ({ page, baseURL }) => {
+test("a page on another origin of the same site cannot make the signed-in admin's browser write", async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page);
   const flows: { id: string; name: string }[] = await (await page.request.get("/api/v1/chatflows")).json();
   const docs = flows.find((f) => f.name.startsWith("Docs QA (keyword"))!;
@@ -74,7 +84,9 @@ test("a page on another origin of the same site cannot make the signed-in admin'
   await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
   const attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/attack`;
   const refused = [`/api/v1/vector/upsert/${docs.id}`, "/api/v1/chatflows"].map((path) =>
-    page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === path).then((r) => r.status()),
+    page
+      .waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === path)
+      .then((r) => r.status()),
   );
   await page.goto(attackerUrl);
   await expect(page).toHaveTitle("sent");
@@ -87,7 +99,10 @@ test("a page on another origin of the same site cannot make the signed-in admin'
   expect(after.map((f) => f.name)).not.toContain("planted");
 });
 
-test("signing out in the studio ends the session on the server: a copied cookie is refused", async ({ page, request }) => {
+test("signing out in the studio ends the session on the server: a copied cookie is refused", async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   const token = (await page.context().cookies()).find((c) => c.name === "next-auth.session-token")?.value;
   expect(token).toBeTruthy();

@@ -6,7 +6,8 @@ import { SPEC_PRODUCT_API } from "../dev/product-api/spec";
  */
 function portOf(name: string): number {
   const port = Number(process.env[name]);
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`${name} is not set: run the browser tests through playwright.config.ts`);
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(`${name} is not set: run the browser tests through playwright.config.ts`);
   return port;
 }
 
@@ -16,6 +17,7 @@ const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
 
 /** An OpenAPI spec's text with the demo product API's fixed address replaced by this run's. */
 export function withProductApi(specText: string): string {
-  if (!specText.includes(SPEC_PRODUCT_API)) throw new Error(`the spec no longer names ${SPEC_PRODUCT_API}: update e2e/servers.ts`);
+  if (!specText.includes(SPEC_PRODUCT_API))
+    throw new Error(`the spec no longer names ${SPEC_PRODUCT_API}: update e2e/servers.ts`);
   return specText.replaceAll(SPEC_PRODUCT_API, PRODUCT_API);
 }

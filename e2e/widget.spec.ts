@@ -3,7 +3,15 @@ import config from "../playwright.config";
 import { snap } from "./helpers";
 import { APP } from "./servers";
 import {
-  adminAuth, createChatflow, holdPredictions, MODEL_STUB, PNG_1x1, productSearchGraph, resetModel, startHostSite, widget,
+  adminAuth,
+  createChatflow,
+  holdPredictions,
+  MODEL_STUB,
+  PNG_1x1,
+  productSearchGraph,
+  resetModel,
+  startHostSite,
+  widget,
 } from "./fixtures/widget-support";
 
 // The embed widget on plain pages served from other origins than the app, against the real
@@ -13,7 +21,11 @@ test.describe.configure({ mode: "serial" });
 test.use({
   launchOptions: {
     ...config.use?.launchOptions,
-    args: [...(config.use?.launchOptions?.args ?? []), "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+    args: [
+      ...(config.use?.launchOptions?.args ?? []),
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+    ],
   },
 });
 
@@ -25,7 +37,11 @@ test.beforeAll(async ({ request }) => {
   [shop, stranger] = await Promise.all([startHostSite(APP), startHostSite(APP)]);
   const { graph, chatbotConfig, overrideAllowList } = productSearchGraph();
   flowId = await createChatflow(request, {
-    name: `Widget product search ${Date.now()}`, graph, overrideAllowList, isPublic: true, allowedOrigins: [shop.origin],
+    name: `Widget product search ${Date.now()}`,
+    graph,
+    overrideAllowList,
+    isPublic: true,
+    allowedOrigins: [shop.origin],
     chatbotConfig: { ...chatbotConfig, title: "Gadget Shop assistant", theme: { primaryColor: "#0f766e" } },
     speechToText: { enabled: true, baseUrl: `${MODEL_STUB}/v1` },
   });
@@ -33,7 +49,10 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => Promise.all([shop?.close(), stranger?.close()]));
 test.beforeEach(async ({ request }) => resetModel(request));
 
-test("a tester chats on another site: streaming, stop, tools, session kept across reloads, new chat", async ({ page, request }) => {
+test("a tester chats on another site: streaming, stop, tools, session kept across reloads, new chat", async ({
+  page,
+  request,
+}) => {
   const w = widget(page);
   await page.goto(`${shop.origin}/bubble/${flowId}`);
   await expect(w.launcher).toBeVisible();
@@ -65,7 +84,9 @@ test("a tester chats on another site: streaming, stop, tools, session kept acros
   await release();
 
   // A real answer: tokens stream over SSE, the tool call is shown collapsed.
-  const response = page.waitForResponse((r) => r.url().includes("/api/v1/prediction/") && r.request().method() === "POST");
+  const response = page.waitForResponse(
+    (r) => r.url().includes("/api/v1/prediction/") && r.request().method() === "POST",
+  );
   await w.input.fill("find me a laptop under 1500 in Germany");
   await w.send.click();
   expect((await response).headers()["content-type"]).toContain("text/event-stream");
@@ -129,7 +150,8 @@ test("full-page mode renders Markdown safely, and a failed request can be retrie
   await page.goto(`${shop.origin}/full/${flowId}`);
   await expect(w.launcher).toHaveCount(0);
   await expect(w.panel).toBeVisible();
-  const answer = '**ZenBook Pro** at [the shop](https://shop.example/zenbook). <img src=x onerror="window.pwned=1"> [x](javascript:window.pwned=2)';
+  const answer =
+    '**ZenBook Pro** at [the shop](https://shop.example/zenbook). <img src=x onerror="window.pwned=1"> [x](javascript:window.pwned=2)';
   await request.post(`${MODEL_STUB}/__admin/script`, { data: [{ content: answer }] });
   await w.input.fill("tell me about the zenbook");
   await page.keyboard.press("Enter");
@@ -155,23 +177,32 @@ test("full-page mode renders Markdown safely, and a failed request can be retrie
   await expect(w.root.getByRole("alert")).toContainText("Couldn't reach the chatbot");
   await page.unroute("**/api/v1/prediction/**");
   await w.root.getByRole("button", { name: "Retry" }).click();
-  await expect(w.lastBot).toContainText("You said: \"thanks for the link\"");
+  await expect(w.lastBot).toContainText('You said: "thanks for the link"');
   await expect(w.root.getByRole("button", { name: "Retry" })).toHaveCount(0);
 });
 
-test("an image reaches the model as an image part; a voice message is transcribed and answered", async ({ page, request }) => {
+test("an image reaches the model as an image part; a voice message is transcribed and answered", async ({
+  page,
+  request,
+}) => {
   const w = widget(page);
   await page.goto(`${shop.origin}/bubble/${flowId}`);
   await w.launcher.click();
-  await w.root.locator('input[type="file"]').setInputFiles({ name: "desk.png", mimeType: "image/png", buffer: PNG_1x1 });
+  await w.root
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "desk.png", mimeType: "image/png", buffer: PNG_1x1 });
   await expect(w.root.getByRole("img", { name: "desk.png" })).toBeVisible();
   await w.input.fill("what is in this picture?");
   await page.keyboard.press("Enter");
   await expect(w.lastBot).toContainText("I see 1 image");
   const { requests } = await (await request.get(`${MODEL_STUB}/__admin/requests`)).json();
   const chats = requests.filter((r: { path: string }) => r.path === "/v1/chat/completions");
-  const parts = chats.at(-1).body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []));
-  expect(parts.find((p: { type: string }) => p.type === "image_url")?.image_url.url).toMatch(/^data:image\/png;base64,/);
+  const parts = chats
+    .at(-1)
+    .body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []));
+  expect(parts.find((p: { type: string }) => p.type === "image_url")?.image_url.url).toMatch(
+    /^data:image\/png;base64,/,
+  );
 
   // Voice: record from the (fake) microphone, send, see the transcription as the question.
   const mic = w.root.getByRole("button", { name: "Record voice message" });
@@ -203,17 +234,31 @@ test("a page on an origin that is not allowed is refused, and the widget says wh
     }
   }, `${APP}/api/v1/prediction/${flowId}`);
   expect(direct).toBe("blocked");
-  const res = await request.post(`/api/v1/prediction/${flowId}`, { headers: { origin: stranger.origin }, data: { question: "hi" } });
+  const res = await request.post(`/api/v1/prediction/${flowId}`, {
+    headers: { origin: stranger.origin },
+    data: { question: "hi" },
+  });
   expect(res.status()).toBe(403);
 });
 
-test("the 61st request in a minute under a limit of 60 gets 429, and the widget explains it", async ({ page, request }) => {
+test("the 61st request in a minute under a limit of 60 gets 429, and the widget explains it", async ({
+  page,
+  request,
+}) => {
   const { graph } = productSearchGraph();
   const limited = await createChatflow(request, {
-    name: `Rate limited ${Date.now()}`, graph, isPublic: true, allowedOrigins: [shop.origin], rateLimit: { max: 60, windowSec: 60 },
-    chatbotConfig: { title: "Left-hand helper", theme: { position: "left", avatarUrl: `data:image/png;base64,${PNG_1x1.toString("base64")}` } },
+    name: `Rate limited ${Date.now()}`,
+    graph,
+    isPublic: true,
+    allowedOrigins: [shop.origin],
+    rateLimit: { max: 60, windowSec: 60 },
+    chatbotConfig: {
+      title: "Left-hand helper",
+      theme: { position: "left", avatarUrl: `data:image/png;base64,${PNG_1x1.toString("base64")}` },
+    },
   });
-  const ask = () => request.post(`/api/v1/prediction/${limited}`, { headers: { origin: shop.origin }, data: { question: "hi" } });
+  const ask = () =>
+    request.post(`/api/v1/prediction/${limited}`, { headers: { origin: shop.origin }, data: { question: "hi" } });
   for (let i = 1; i <= 60; i++) expect((await ask()).status(), `request ${i}`).toBe(200);
   const refused = await ask();
   expect(refused.status()).toBe(429);
@@ -227,7 +272,10 @@ test("the 61st request in a minute under a limit of 60 gets 429, and the widget 
   await expect(w.root.locator(".shell.left")).toHaveCount(1);
   expect((await w.launcher.boundingBox())!.x).toBeLessThan(100);
   await w.launcher.click();
-  await expect(w.root.getByRole("dialog", { name: "Left-hand helper" }).locator("header img.avatar")).toHaveAttribute("src", /^data:image\/png/);
+  await expect(w.root.getByRole("dialog", { name: "Left-hand helper" }).locator("header img.avatar")).toHaveAttribute(
+    "src",
+    /^data:image\/png/,
+  );
   await w.input.fill("hello");
   await page.keyboard.press("Enter");
   await expect(w.root.getByRole("alert")).toContainText(/Too many messages right now\. Try again in \d+ s\./);

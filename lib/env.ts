@@ -28,25 +28,46 @@ const envSchema = z.object({
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
   OPENAI_EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
   /** Largest single upload (image or audio) in a prediction, in bytes. */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   /** Most uploads in one prediction. */
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(20).default(5),
   /** Largest single file of a vector upsert, in bytes. */
-  UPSERT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  UPSERT_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
   /** Most files in one vector upsert. */
   UPSERT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
   /** Most bytes a DOCX (a zip) may inflate to, all parts together; checked before and during inflation. */
-  UPSERT_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(50 * MiB),
+  UPSERT_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * MiB),
   /** Most pages of one PDF. */
   UPSERT_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(2000),
   /** Most text extracted from one file, in UTF-8 bytes. */
-  UPSERT_MAX_TEXT_BYTES: z.coerce.number().int().min(1024).default(50 * MiB),
+  UPSERT_MAX_TEXT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * MiB),
   /** Time limit of one file's parsing; the worker is stopped past it. */
   PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** Heap limit of each parse worker process, in MiB. */
   PARSE_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
   /** Parse worker processes running at once (further files wait for one). */
-  PARSE_WORKERS: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(4, os.availableParallelism()))),
+  PARSE_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, Math.min(4, os.availableParallelism()))),
   /** Let flows reach every private/loopback address (development only). */
   OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /**
@@ -56,8 +77,15 @@ const envSchema = z.object({
   OUTBOUND_ALLOW_HOSTS: z
     .string()
     .default("")
-    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "each entry must be host or host:port"))),
+    .transform((s) =>
+      s
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "each entry must be host or host:port")),
+    ),
   /** Deadline of every model call (chat, embeddings, speech-to-text), in ms; past it the run answers 504. */
   MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** Anonymous predictions per client IP per public chatflow without its own limit (0: no default limit). */

@@ -33,7 +33,11 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After on 429 or WWW-Authenticate on 401. */
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, opts: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.name = "AppError";
     this.code = code;

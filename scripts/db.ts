@@ -11,7 +11,11 @@ async function main() {
   if (command === "create") {
     const db = await openDatabase({ kind: "pglite", dataDir: null });
     const created = await createMigration(db.factory, name || "change");
-    console.log(created ? `Created prisma/migrations/${created}/migration.sql` : "Schema and migrations already match: nothing to create.");
+    console.log(
+      created
+        ? `Created prisma/migrations/${created}/migration.sql`
+        : "Schema and migrations already match: nothing to create.",
+    );
     await db.close();
     return;
   }
@@ -24,7 +28,8 @@ async function main() {
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date: no migration applied.");
     } else if (command === "status") {
       const s = await migrationStatus(db.factory);
-      if (!s.history && !s.failedMigrationNames.length && !s.editedMigrationNames.length) console.log("Database is up to date.");
+      if (!s.history && !s.failedMigrationNames.length && !s.editedMigrationNames.length)
+        console.log("Database is up to date.");
       else console.log(JSON.stringify(s, null, 2));
     } else {
       console.error("usage: tsx scripts/db.ts create <name> | deploy | status");

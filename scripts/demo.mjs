@@ -21,7 +21,12 @@ const appPort = Number(process.env.PORT || 3000);
 const { HOST: _host, PORT: _port, ...baseEnv } = process.env;
 const children = [
   { name: "product-api", cmd: tsx, args: ["scripts/product-api.ts"], env: { HOST: host, PORT: String(productPort) } },
-  { name: "model-stub", cmd: tsx, args: ["scripts/model-stub.ts"], env: { MODEL_STUB_HOST: host, MODEL_STUB_PORT: String(modelPort) } },
+  {
+    name: "model-stub",
+    cmd: tsx,
+    args: ["scripts/model-stub.ts"],
+    env: { MODEL_STUB_HOST: host, MODEL_STUB_PORT: String(modelPort) },
+  },
   {
     name: "app",
     cmd: process.execPath,
@@ -74,7 +79,12 @@ function stopAll(code) {
 }
 
 for (const c of children) {
-  const child = spawn(c.cmd, c.args, { cwd: root, env: { ...baseEnv, ...c.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(c.cmd, c.args, {
+    cwd: root,
+    env: { ...baseEnv, ...c.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   running.set(c.name, child);
   prefixLines(c.name, child.stdout, process.stdout);
   prefixLines(c.name, child.stderr, process.stderr);
@@ -89,6 +99,8 @@ for (const c of children) {
   });
 }
 
-console.log(`[demo] studio on http://${host}:${appPort} once built; model stub on :${modelPort}, product API on :${productPort}. Ctrl-C stops all.`);
+console.log(
+  `[demo] studio on http://${host}:${appPort} once built; model stub on :${modelPort}, product API on :${productPort}. Ctrl-C stops all.`,
+);
 process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));

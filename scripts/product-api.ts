@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     port: env.PORT,
     unavailable: env.PRODUCT_API_UNAVAILABLE === "1" || env.PRODUCT_API_UNAVAILABLE === "true",
   });
-  console.log(`product-api listening on ${api.url} (GET ${api.url}${PRODUCTS_PATH})${api.isUnavailable() ? " [answering 503]" : ""}`);
+  console.log(
+    `product-api listening on ${api.url} (GET ${api.url}${PRODUCTS_PATH})${api.isUnavailable() ? " [answering 503]" : ""}`,
+  );
   const stop = (signal: string) => {
     console.log(`product-api: ${signal}, shutting down`);
     api.close().then(

@@ -21,7 +21,9 @@ export const MAX_TARGET_LENGTH = 8 * 1024;
 export function checkRequest(method, target) {
   const m = String(method ?? "");
   if (!KNOWN_METHODS.includes(m)) {
-    return refusal(405, "method_not_allowed", `Method ${printable(m)} is not allowed.`, { allow: KNOWN_METHODS.join(", ") });
+    return refusal(405, "method_not_allowed", `Method ${printable(m)} is not allowed.`, {
+      allow: KNOWN_METHODS.join(", "),
+    });
   }
   const url = String(target ?? "");
   if (url.length > MAX_TARGET_LENGTH) {
@@ -72,7 +74,13 @@ function printable(method) {
   return /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/.test(method) ? method : "(unprintable)";
 }
 
-const REASONS = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" };
+const REASONS = {
+  400: "Bad Request",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  413: "Payload Too Large",
+  431: "Request Header Fields Too Large",
+};
 
 /**
  * The raw HTTP answer for a request Node's parser rejected before any handler ran (an unknown or
@@ -84,10 +92,13 @@ const REASONS = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request T
 export function rawRefusal(err) {
   const code = err?.code ?? "";
   const [status, message] =
-    code === "HPE_HEADER_OVERFLOW" ? [431, "The request headers are too large."]
-    : code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, "The request took too long to arrive."]
-    : code === "CONNECT" ? [405, "Method CONNECT is not allowed."]
-    : [400, "Malformed HTTP request (check the method, the request line and the headers)."];
+    code === "HPE_HEADER_OVERFLOW"
+      ? [431, "The request headers are too large."]
+      : code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "The request took too long to arrive."]
+        : code === "CONNECT"
+          ? [405, "Method CONNECT is not allowed."]
+          : [400, "Malformed HTTP request (check the method, the request line and the headers)."];
   const errorCode = status === 405 ? "method_not_allowed" : "bad_request";
   const body = JSON.stringify({ error: { code: errorCode, message } });
   const allow = status === 405 ? `allow: ${KNOWN_METHODS.join(", ")}\r\n` : "";
@@ -128,7 +139,11 @@ export function createAppServer(handle) {
     const pathname = (req.url ?? "/").split("?")[0];
     if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
       res.writeHead(404, { "content-type": "application/json; charset=utf-8", ...API_SECURITY_HEADERS });
-      res.end(JSON.stringify({ error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` } }));
+      res.end(
+        JSON.stringify({
+          error: { code: "not_found", message: `No API route ${req.method} ${pathname} (paths are case-sensitive).` },
+        }),
+      );
       return;
     }
     handle(req, res);

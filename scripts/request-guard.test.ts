@@ -18,7 +18,14 @@ describe("request guard (scripts/start.mjs)", () => {
   });
 
   it("answers a path with a bad percent-escape, a NUL or a control character 400", () => {
-    for (const target of ["/api/v1/chatflows/%ff", "/api/%E0%A4%A", "/api/v1/%", "/api/v1/a%00b", "/api/v1/a%0d%0ab", "/a\u0000"]) {
+    for (const target of [
+      "/api/v1/chatflows/%ff",
+      "/api/%E0%A4%A",
+      "/api/v1/%",
+      "/api/v1/a%00b",
+      "/api/v1/a%0d%0ab",
+      "/a\u0000",
+    ]) {
       const r = refusalOf("GET", target);
       expect(r?.status, target).toBe(400);
       expect(r?.error.code).toBe("bad_request");

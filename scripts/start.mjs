@@ -14,7 +14,17 @@ process.env.NEXTAUTH_URL ||= `http://${host.includes(":") ? `[${host}]` : host}:
 process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
-const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package-lock.json", "prisma/schema.prisma"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.mjs",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 
 function newestMtime(p) {
   const full = path.join(root, p);
@@ -33,8 +43,13 @@ function buildIfStale() {
   const buildId = path.join(root, ".next", "BUILD_ID");
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (built && Math.max(...SOURCES.map(newestMtime)) <= built) return;
-  console.log(built ? "Sources changed since the last build: rebuilding…" : "No build yet: building the app (about a minute)…");
-  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+  console.log(
+    built ? "Sources changed since the last build: rebuilding…" : "No build yet: building the app (about a minute)…",
+  );
+  const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
@@ -45,7 +60,9 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createAppServer(handle);
-server.listen(port, host, () => console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`));
+server.listen(port, host, () =>
+  console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`),
+);
 
 const stop = () => server.close(() => process.exit(0));
 process.on("SIGINT", stop);

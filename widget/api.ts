@@ -1,4 +1,9 @@
-import { PredictionRefused, PredictionUnreachable, streamPrediction as streamPredictionOnce, type StreamEvent } from "../lib/client/prediction-stream";
+import {
+  PredictionRefused,
+  PredictionUnreachable,
+  streamPrediction as streamPredictionOnce,
+  type StreamEvent,
+} from "../lib/client/prediction-stream";
 import type { PublicConfig, Upload } from "./types";
 
 /** A refusal or failure with a message meant for the visitor. */
@@ -32,7 +37,10 @@ async function errorFrom(res: Response): Promise<WidgetError> {
 
 // A browser reports a CORS refusal and a dead server alike: as a failed fetch with no status.
 const unreachable = () =>
-  new WidgetError("Couldn't reach the chatbot. Check your connection; if it persists, this website may not be allowed to use it.", 0);
+  new WidgetError(
+    "Couldn't reach the chatbot. Check your connection; if it persists, this website may not be allowed to use it.",
+    0,
+  );
 
 /** Loads the chatflow's public widget settings. */
 export async function fetchConfig(apiHost: string, chatflowId: string): Promise<PublicConfig> {

@@ -52,7 +52,13 @@ export class ChatController {
     this.lastAsk = { question: question.trim(), uploads };
     const voice = uploads.some((u) => u.type === "audio");
     const images = uploads.filter((u) => u.type === "file").map((u) => u.name);
-    const user: ChatMessage = { id: newId(), role: "user", text: question.trim(), ...(images.length ? { attachments: images } : {}), ...(voice ? { voice } : {}) };
+    const user: ChatMessage = {
+      id: newId(),
+      role: "user",
+      text: question.trim(),
+      ...(images.length ? { attachments: images } : {}),
+      ...(voice ? { voice } : {}),
+    };
     const bot: ChatMessage = { id: newId(), role: "bot", text: "" };
     this.session.messages.push(user, bot);
     this.streamingId = bot.id;
@@ -60,8 +66,19 @@ export class ChatController {
     this.abort = new AbortController();
     this.changed();
     try {
-      const req = { question: question.trim(), chatId: this.session.chatId, uploads, overrideConfig: this.opts.overrideConfig };
-      await streamPrediction(this.opts.apiHost, this.opts.chatflowId, req, (e) => this.onEvent(e, user, bot), this.abort.signal);
+      const req = {
+        question: question.trim(),
+        chatId: this.session.chatId,
+        uploads,
+        overrideConfig: this.opts.overrideConfig,
+      };
+      await streamPrediction(
+        this.opts.apiHost,
+        this.opts.chatflowId,
+        req,
+        (e) => this.onEvent(e, user, bot),
+        this.abort.signal,
+      );
       if (!bot.text && !bot.error) bot.error = "The chatbot sent an empty answer.";
     } catch (e) {
       if (this.abort.signal.aborted) bot.stopped = true;

@@ -29,5 +29,7 @@ window.Switchyard = { init };
 const data = script?.dataset;
 if (data?.chatflowId) {
   const { chatflowId, apiHost, mode, target } = data;
-  whenReady(() => init({ chatflowId, apiHost, mode: mode === "full" ? "full" : "bubble", target, open: data.open === "true" }));
+  whenReady(() =>
+    init({ chatflowId, apiHost, mode: mode === "full" ? "full" : "bubble", target, open: data.open === "true" }),
+  );
 }

@@ -84,7 +84,12 @@ const NUMBERED = /^\s{0,3}(\d{1,9})[.)]\s+(.*)$/;
 const QUOTE = /^\s{0,3}>\s?(.*)$/;
 
 const startsBlock = (line: string) =>
-  FENCE.test(line) || HEADING.test(line) || RULE.test(line) || BULLET.test(line) || NUMBERED.test(line) || QUOTE.test(line);
+  FENCE.test(line) ||
+  HEADING.test(line) ||
+  RULE.test(line) ||
+  BULLET.test(line) ||
+  NUMBERED.test(line) ||
+  QUOTE.test(line);
 
 /** Reads block Markdown (an unclosed code fence, as while streaming, runs to the end). */
 export function parseMarkdown(text: string): Block[] {
@@ -129,7 +134,8 @@ export function parseMarkdown(text: string): Block[] {
       continue;
     }
     const para: string[] = [];
-    for (; i < lines.length && lines[i].trim() && (para.length === 0 || !startsBlock(lines[i])); i++) para.push(lines[i].trim());
+    for (; i < lines.length && lines[i].trim() && (para.length === 0 || !startsBlock(lines[i])); i++)
+      para.push(lines[i].trim());
     blocks.push({ t: "p", c: parseInline(para.join("\n")) });
   }
   return blocks;

@@ -53,7 +53,12 @@ export async function startRecording(): Promise<{ stop: () => Promise<Upload>; c
       release();
       const type = (recorder.mimeType || mimeType || "audio/webm").split(";")[0];
       const blob = new Blob(chunks, { type });
-      return { type: "audio", data: await toDataUrl(blob), name: `voice.${type.split("/")[1] === "mp4" ? "m4a" : type.split("/")[1]}`, mime: type };
+      return {
+        type: "audio",
+        data: await toDataUrl(blob),
+        name: `voice.${type.split("/")[1] === "mp4" ? "m4a" : type.split("/")[1]}`,
+        mime: type,
+      };
     },
     cancel() {
       if (recorder.state !== "inactive") recorder.stop();

@@ -17,8 +17,11 @@ export interface WidgetHandle {
 }
 
 const THEME_VARS: [keyof WidgetTheme, string][] = [
-  ["primaryColor", "--sy-primary"], ["backgroundColor", "--sy-bg"], ["textColor", "--sy-text"],
-  ["botBubbleColor", "--sy-bot"], ["userBubbleColor", "--sy-user"],
+  ["primaryColor", "--sy-primary"],
+  ["backgroundColor", "--sy-bg"],
+  ["textColor", "--sy-text"],
+  ["botBubbleColor", "--sy-bot"],
+  ["userBubbleColor", "--sy-user"],
 ];
 
 function resolveTarget(target: WidgetOptions["target"]): HTMLElement {
@@ -40,22 +43,37 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
   const titleEl = el("h2", {}, ["Chat"]);
   const headerAvatar = el("span");
   const newChatBtn = el("button", { type: "button", "aria-label": "New chat", title: "New chat" }, [icon("plus")]);
-  const closeBtn = full ? null : el("button", { type: "button", "aria-label": "Close chat", title: "Close" }, [icon("close")]);
+  const closeBtn = full
+    ? null
+    : el("button", { type: "button", "aria-label": "Close chat", title: "Close" }, [icon("close")]);
   const log = el("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
   const starters = el("div", { class: "starters", role: "group", "aria-label": "Suggested questions" });
   const banner = el("div", { class: "banner", role: "alert" });
   banner.hidden = true;
   const panel = el("section", { class: "panel", role: full ? "region" : "dialog", "aria-label": "Chat" }, [
-    el("header", {}, [headerAvatar, titleEl, newChatBtn, closeBtn]), banner, log, starters,
+    el("header", {}, [headerAvatar, titleEl, newChatBtn, closeBtn]),
+    banner,
+    log,
+    starters,
   ]);
-  const launcher = full ? null : el("button", { class: "launcher", type: "button", "aria-label": "Open chat", "aria-expanded": "false" }, [icon("chat")]);
+  const launcher = full
+    ? null
+    : el("button", { class: "launcher", type: "button", "aria-label": "Open chat", "aria-expanded": "false" }, [
+        icon("chat"),
+      ]);
   if (launcher) shell.append(launcher);
   shell.append(panel);
 
   let config: PublicConfig | null = null;
   let refused = false;
   let composer: ReturnType<typeof createComposer> | null = null;
-  const chat = new ChatController({ apiHost, chatflowId: opts.chatflowId, overrideConfig: opts.overrideConfig, store: new SessionStore(opts.chatflowId), onChange: () => render() });
+  const chat = new ChatController({
+    apiHost,
+    chatflowId: opts.chatflowId,
+    overrideConfig: opts.overrideConfig,
+    store: new SessionStore(opts.chatflowId),
+    onChange: () => render(),
+  });
 
   // Rendered rows by message id, reused while unchanged (keeps open <details> and focus).
   let cache = new Map<string, { sig: string; node: HTMLElement }>();
@@ -63,10 +81,14 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const theme = { ...config?.theme, ...opts.theme };
     const next = new Map<string, { sig: string; node: HTMLElement }>();
     const last = chat.session.messages[chat.session.messages.length - 1];
-    const welcome = config?.welcomeMessage ? [{ id: "welcome", role: "bot" as const, text: config.welcomeMessage }] : [];
+    const welcome = config?.welcomeMessage
+      ? [{ id: "welcome", role: "bot" as const, text: config.welcomeMessage }]
+      : [];
     const rows = [...welcome, ...chat.session.messages].map((m) => {
       const o = {
-        avatarUrl: theme.avatarUrl, streaming: m.id === chat.streamingId, tokenCount: chat.tokenCounts.get(m.id),
+        avatarUrl: theme.avatarUrl,
+        streaming: m.id === chat.streamingId,
+        tokenCount: chat.tokenCounts.get(m.id),
         onRetry: m === last && chat.canRetry ? () => chat.retry() : undefined,
       };
       const sig = JSON.stringify([m, o.avatarUrl, o.streaming, o.tokenCount, !!o.onRetry]);
@@ -91,17 +113,27 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     titleEl.textContent = c.title;
     panel.setAttribute("aria-label", c.title);
     headerAvatar.replaceWith(avatarView(theme.avatarUrl));
-    starters.replaceChildren(...c.starterPrompts.map((p) => {
-      const b = el("button", { type: "button" }, [p]);
-      b.addEventListener("click", () => void chat.send(p));
-      return b;
-    }));
+    starters.replaceChildren(
+      ...c.starterPrompts.map((p) => {
+        const b = el("button", { type: "button" }, [p]);
+        b.addEventListener("click", () => void chat.send(p));
+        return b;
+      }),
+    );
     composer = createComposer({
-      placeholder: c.inputPlaceholder, images: c.uploads.images, audio: c.uploads.audio, maxBytes: c.uploads.maxBytes, maxFiles: c.uploads.maxFiles,
-      onSend: (text, uploads) => void chat.send(text, uploads), onStop: () => chat.stop(),
+      placeholder: c.inputPlaceholder,
+      images: c.uploads.images,
+      audio: c.uploads.audio,
+      maxBytes: c.uploads.maxBytes,
+      maxFiles: c.uploads.maxFiles,
+      onSend: (text, uploads) => void chat.send(text, uploads),
+      onStop: () => chat.stop(),
     });
     panel.append(composer.element);
-    if (c.originAllowed === false) refuse(`This chatbot is not enabled on this website (${location.origin}). The site owner can allow it in the chatflow's settings.`);
+    if (c.originAllowed === false)
+      refuse(
+        `This chatbot is not enabled on this website (${location.origin}). The site owner can allow it in the chatflow's settings.`,
+      );
     render();
     // Opened before the settings arrived (bubble mode): focus goes to the box once it exists.
     if (launcher && !panel.hidden) composer.focus();

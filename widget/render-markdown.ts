@@ -45,9 +45,17 @@ function blockNode(b: Block): Node {
       // Headings inside a chat bubble stay small: h3–h6 keep the host page's outline sane.
       return el(`h${Math.min(6, b.level + 2)}` as "h3", {}, inlineNodes(b.c));
     case "ul":
-      return el("ul", {}, b.items.map((item) => el("li", {}, inlineNodes(item))));
+      return el(
+        "ul",
+        {},
+        b.items.map((item) => el("li", {}, inlineNodes(item))),
+      );
     case "ol":
-      return el("ol", { start: String(b.start) }, b.items.map((item) => el("li", {}, inlineNodes(item))));
+      return el(
+        "ol",
+        { start: String(b.start) },
+        b.items.map((item) => el("li", {}, inlineNodes(item))),
+      );
     case "code":
       return el("pre", {}, [el("code", b.lang ? { "data-lang": b.lang } : {}, [b.v])]);
     case "quote":

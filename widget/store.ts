@@ -44,7 +44,10 @@ export class SessionStore {
 
   save(session: Session): void {
     try {
-      this.storage?.setItem(this.key, JSON.stringify({ chatId: session.chatId, messages: session.messages.slice(-MAX_KEPT) }));
+      this.storage?.setItem(
+        this.key,
+        JSON.stringify({ chatId: session.chatId, messages: session.messages.slice(-MAX_KEPT) }),
+      );
     } catch {
       // Full or blocked storage: the chat still works, it just won't survive a reload.
     }

@@ -24,8 +24,6 @@ export interface WidgetOptions {
   open?: boolean;
 }
 
-
-
 /** An upload as the prediction endpoint takes it. */
 export interface Upload {
   type: "file" | "audio";

@@ -15,7 +15,11 @@ export function SetupForm() {
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const body = { name: String(form.get("name")), email: String(form.get("email")), password: String(form.get("password")) };
+    const body = {
+      name: String(form.get("name")),
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+    };
     setBusy(true);
     setError(null);
     try {
@@ -33,9 +37,18 @@ export function SetupForm() {
     <form onSubmit={onSubmit} className="flex flex-col gap-4">
       <TextInput label="Your name" name="name" required autoFocus />
       <TextInput label="E-mail" name="email" type="email" autoComplete="username" required />
-      <TextInput label="Password (10+ characters)" name="password" type="password" minLength={PASSWORD_MIN_LENGTH} autoComplete="new-password" required />
+      <TextInput
+        label="Password (10+ characters)"
+        name="password"
+        type="password"
+        minLength={PASSWORD_MIN_LENGTH}
+        autoComplete="new-password"
+        required
+      />
       <ErrorNote error={error} />
-      <Button type="submit" disabled={busy}>{busy ? "Creating…" : "Create admin account"}</Button>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Creating…" : "Create admin account"}
+      </Button>
     </form>
   );
 }

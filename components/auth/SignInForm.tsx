@@ -35,7 +35,9 @@ export function SignInForm() {
       <TextInput label="E-mail" name="email" type="email" autoComplete="username" required autoFocus />
       <TextInput label="Password" name="password" type="password" autoComplete="current-password" required />
       <ErrorNote error={error} />
-      <Button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</Button>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </Button>
     </form>
   );
 }

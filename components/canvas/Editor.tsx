@@ -29,14 +29,24 @@ const noSlots: EditorSlots = {};
  * definitions come from the server (the page's props), never from the node registry. Parts owned
  * by other features (test chat, widget embed, store uploads) come in through `slots`.
  */
-export function ChatflowEditor({ id, definitions, slots = noSlots }: {
-  id: string; definitions: readonly NodeDefinition[]; slots?: EditorSlots;
+export function ChatflowEditor({
+  id,
+  definitions,
+  slots = noSlots,
+}: {
+  id: string;
+  definitions: readonly NodeDefinition[];
+  slots?: EditorSlots;
 }) {
   const flow = useChatflow(id);
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
       {flow.isLoading && <p className="m-auto text-sm text-slate-500">Loading chatflow…</p>}
-      {flow.error && <div className="m-auto max-w-md"><ErrorNote error={flow.error} /></div>}
+      {flow.error && (
+        <div className="m-auto max-w-md">
+          <ErrorNote error={flow.error} />
+        </div>
+      )}
       {flow.data && (
         <EditorSlotsProvider value={slots}>
           <ReactFlowProvider>
@@ -53,7 +63,10 @@ const selectDirty = (s: { revision: number; savedRevision: number }) => s.revisi
 function readGraph(raw: unknown): { graph: Graph; error?: string } {
   const parsed = graphSchema.safeParse(raw);
   if (parsed.success) return { graph: parsed.data };
-  return { graph: { nodes: [], edges: [] }, error: `The saved graph could not be read (${parsed.error.issues[0]?.message}); starting empty.` };
+  return {
+    graph: { nodes: [], edges: [] },
+    error: `The saved graph could not be read (${parsed.error.issues[0]?.message}); starting empty.`,
+  };
 }
 
 function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
@@ -87,18 +100,24 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const [publishOpen, setPublishOpen] = useState(false);
   const dirty = useEditorState(selectDirty);
 
-  const save = useCallback(async (force = false) => {
-    const revision = store.getState().revision;
-    try {
-      const saved = await update.mutateAsync({ graph: actions.currentGraph(), ...(force ? {} : { expectedVersion: flow.version }) });
-      store.markSaved(revision);
-      setConflict(false);
-      toast("success", `Saved as version ${saved.version}.`);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) setConflict(true);
-      else toast("error", `Save failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }, [store, update, actions, flow.version, toast]);
+  const save = useCallback(
+    async (force = false) => {
+      const revision = store.getState().revision;
+      try {
+        const saved = await update.mutateAsync({
+          graph: actions.currentGraph(),
+          ...(force ? {} : { expectedVersion: flow.version }),
+        });
+        store.markSaved(revision);
+        setConflict(false);
+        toast("success", `Saved as version ${saved.version}.`);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) setConflict(true);
+        else toast("error", `Save failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+    [store, update, actions, flow.version, toast],
+  );
 
   const reloadSaved = useCallback(async () => {
     const fresh = await reload();
@@ -112,31 +131,73 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   useEditorShortcuts(actions, () => void save());
   useEffect(() => {
     if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); e.returnValue = ""; };
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = "";
+    };
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
-  useEffect(() => { if (initial.error) toast("error", initial.error); }, [initial.error, toast]);
+  useEffect(() => {
+    if (initial.error) toast("error", initial.error);
+  }, [initial.error, toast]);
 
   return (
     <>
-      <EditorToolbar name={flow.name} version={flow.version} saving={update.isPending} chatOpen={chatOpen} actions={actions}
-        onSave={() => void save()} onPublish={() => setPublishOpen(true)} onToggleChat={() => setChatOpen((v) => !v)} />
+      <EditorToolbar
+        name={flow.name}
+        version={flow.version}
+        saving={update.isPending}
+        chatOpen={chatOpen}
+        actions={actions}
+        onSave={() => void save()}
+        onPublish={() => setPublishOpen(true)}
+        onToggleChat={() => setChatOpen((v) => !v)}
+      />
       {conflict && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="conflict">
-          <p className="flex-1"><strong>Someone saved this chatflow after you opened it.</strong> Reload their version (your unsaved changes are lost), or overwrite it with yours.</p>
-          <button type="button" className="rounded-md bg-white px-3 py-1 font-medium ring-1 ring-amber-300 hover:bg-amber-100" onClick={() => void reloadSaved()}>Reload saved version</button>
-          <button type="button" className="rounded-md bg-amber-600 px-3 py-1 font-medium text-white hover:bg-amber-700" onClick={() => void save(true)}>Overwrite with mine</button>
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+          data-testid="conflict"
+        >
+          <p className="flex-1">
+            <strong>Someone saved this chatflow after you opened it.</strong> Reload their version (your unsaved changes
+            are lost), or overwrite it with yours.
+          </p>
+          <button
+            type="button"
+            className="rounded-md bg-white px-3 py-1 font-medium ring-1 ring-amber-300 hover:bg-amber-100"
+            onClick={() => void reloadSaved()}
+          >
+            Reload saved version
+          </button>
+          <button
+            type="button"
+            className="rounded-md bg-amber-600 px-3 py-1 font-medium text-white hover:bg-amber-700"
+            onClick={() => void save(true)}
+          >
+            Overwrite with mine
+          </button>
         </div>
       )}
       <div className="flex min-h-0 flex-1">
         <Palette onAdd={actions.addNode} />
         <section className="relative min-w-0 flex-1" aria-label="Canvas">
-          <Canvas onRefused={(why) => toast("error", `Connection refused: ${why}`)} onAdd={actions.addNode} viewport={initial.viewport} />
+          <Canvas
+            onRefused={(why) => toast("error", `Connection refused: ${why}`)}
+            onAdd={actions.addNode}
+            viewport={initial.viewport}
+          />
           <FlowProblems />
           <ToastList toasts={toasts} onDismiss={dismiss} />
         </section>
-        {chatOpen && slots.chatPanel?.({ chatflowId: flow.id, dirty, onClose: () => setChatOpen(false), onServerProblems: store.setServerProblems })}
+        {chatOpen &&
+          slots.chatPanel?.({
+            chatflowId: flow.id,
+            dirty,
+            onClose: () => setChatOpen(false),
+            onServerProblems: store.setServerProblems,
+          })}
       </div>
       {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
     </>

@@ -18,12 +18,19 @@ const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined
 /** The one node component: header, input anchors, param form and outputs, all from the definition. */
 export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps<EditorNode>) {
   const store = useEditorStore();
-  const problems = useEditorState(useCallback((s) => s.problems.byNode.get(id), [id]), sameProblems);
+  const problems = useEditorState(
+    useCallback((s) => s.problems.byNode.get(id), [id]),
+    sameProblems,
+  );
   const [showMore, setShowMore] = useState(false);
   const onChange = useCallback((name: string, value: unknown) => store.updateParam(id, name, value), [store, id]);
   const def = store.catalog.get(data.defName);
   if (!def) {
-    return <div className="w-64 rounded-lg border-2 border-red-400 bg-red-50 p-3 text-xs text-red-800">Unknown node type “{data.defName}”.</div>;
+    return (
+      <div className="w-64 rounded-lg border-2 border-red-400 bg-red-50 p-3 text-xs text-red-800">
+        Unknown node type “{data.defName}”.
+      </div>
+    );
   }
   const style = categoryStyle[def.category];
   const errorFor = (name: string) => {
@@ -34,46 +41,99 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const main = params.filter((p) => !p.additional);
   const more = params.filter((p) => p.additional);
   const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input)) ?? [];
-  const ring = problems?.length ? "border-red-400 ring-2 ring-red-200" : selected ? "border-brand-500 ring-2 ring-brand-100" : "border-slate-200";
+  const ring = problems?.length
+    ? "border-red-400 ring-2 ring-red-200"
+    : selected
+      ? "border-brand-500 ring-2 ring-brand-100"
+      : "border-slate-200";
   return (
-    <article aria-label={`${data.label || def.label} node`} data-node-type={def.name} data-invalid={problems?.length ? "true" : undefined}
-      className={`w-[264px] rounded-xl border bg-white text-left shadow-md ${ring}`}>
+    <article
+      aria-label={`${data.label || def.label} node`}
+      data-node-type={def.name}
+      data-invalid={problems?.length ? "true" : undefined}
+      className={`w-[264px] rounded-xl border bg-white text-left shadow-md ${ring}`}
+    >
       <header className="flex items-start gap-2 rounded-t-xl border-b border-slate-100 px-3 py-2">
-        <span className={`mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${style.badge}`} aria-hidden>{style.glyph}</span>
+        <span
+          className={`mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${style.badge}`}
+          aria-hidden
+        >
+          {style.glyph}
+        </span>
         <div className="min-w-0 flex-1">
-          <h3 className="truncate text-sm font-semibold text-slate-900" title={def.description}>{data.label || def.label}</h3>
-          <p className="truncate text-[11px] text-slate-500">{def.category} · <span className="font-mono">{id}</span></p>
+          <h3 className="truncate text-sm font-semibold text-slate-900" title={def.description}>
+            {data.label || def.label}
+          </h3>
+          <p className="truncate text-[11px] text-slate-500">
+            {def.category} · <span className="font-mono">{id}</span>
+          </p>
         </div>
         {problems?.length ? (
-          <span className="rounded-full bg-red-100 px-1.5 text-[11px] font-semibold text-red-700" title={problems.map((p) => p.message).join("\n")}>
+          <span
+            className="rounded-full bg-red-100 px-1.5 text-[11px] font-semibold text-red-700"
+            title={problems.map((p) => p.message).join("\n")}
+          >
             {problems.length} {problems.length === 1 ? "issue" : "issues"}
           </span>
         ) : null}
       </header>
       {anchorInputs(def).length > 0 && (
         <section className="border-b border-slate-100 py-1">
-          {anchorInputs(def).map((a) => <AnchorRow key={a.name} nodeId={id} anchor={a} error={errorFor(a.name)} />)}
+          {anchorInputs(def).map((a) => (
+            <AnchorRow key={a.name} nodeId={id} anchor={a} error={errorFor(a.name)} />
+          ))}
         </section>
       )}
       {params.length > 0 && (
         <section className="flex flex-col gap-2 px-3 py-2">
-          {main.map((p) => <ParamField key={p.name} nodeId={id} param={p} value={data.inputs[p.name]} error={errorFor(p.name)} onChange={onChange} />)}
+          {main.map((p) => (
+            <ParamField
+              key={p.name}
+              nodeId={id}
+              param={p}
+              value={data.inputs[p.name]}
+              error={errorFor(p.name)}
+              onChange={onChange}
+            />
+          ))}
           {more.length > 0 && (
-            <button type="button" className="nodrag self-start text-[11px] font-medium text-brand-600 hover:underline" aria-expanded={showMore} onClick={() => setShowMore((v) => !v)}>
+            <button
+              type="button"
+              className="nodrag self-start text-[11px] font-medium text-brand-600 hover:underline"
+              aria-expanded={showMore}
+              onClick={() => setShowMore((v) => !v)}
+            >
               {showMore ? "Hide" : "Show"} additional parameters ({more.length})
             </button>
           )}
-          {showMore && more.map((p) => <ParamField key={p.name} nodeId={id} param={p} value={data.inputs[p.name]} error={errorFor(p.name)} onChange={onChange} />)}
+          {showMore &&
+            more.map((p) => (
+              <ParamField
+                key={p.name}
+                nodeId={id}
+                param={p}
+                value={data.inputs[p.name]}
+                error={errorFor(p.name)}
+                onChange={onChange}
+              />
+            ))}
         </section>
       )}
       {storeKindOf(def) && <VectorStoreSlot nodeId={id} />}
       {general.length > 0 && (
-        <ul className="mx-3 mb-2 space-y-1 rounded-md bg-red-50 px-2 py-1.5 text-[11px] leading-snug text-red-800" role="alert">
-          {general.map((p) => <li key={p.message}>{p.message}</li>)}
+        <ul
+          className="mx-3 mb-2 space-y-1 rounded-md bg-red-50 px-2 py-1.5 text-[11px] leading-snug text-red-800"
+          role="alert"
+        >
+          {general.map((p) => (
+            <li key={p.message}>{p.message}</li>
+          ))}
         </ul>
       )}
       <footer className="rounded-b-xl bg-slate-50 py-1">
-        {def.outputs.map((o) => <OutputRow key={o.name} nodeId={id} output={o} />)}
+        {def.outputs.map((o) => (
+          <OutputRow key={o.name} nodeId={id} output={o} />
+        ))}
       </footer>
     </article>
   );
@@ -93,12 +153,24 @@ function VectorStoreSlot({ nodeId }: { nodeId: string }) {
 function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorInput; error?: string }) {
   return (
     <div className="relative px-3 py-1">
-      <Handle type="target" position={Position.Left} id={handleId(nodeId, anchor.name, "in")} aria-label={`${anchor.label} input`}
-        className={`h-3! w-3! border-2! border-white! ${error ? "bg-red-500!" : "bg-slate-500!"}`} />
+      <Handle
+        type="target"
+        position={Position.Left}
+        id={handleId(nodeId, anchor.name, "in")}
+        aria-label={`${anchor.label} input`}
+        className={`h-3! w-3! border-2! border-white! ${error ? "bg-red-500!" : "bg-slate-500!"}`}
+      />
       <p className="text-xs font-medium text-slate-700">
         {anchor.label}
-        {!anchor.optional && <span className="text-red-600" aria-hidden> *</span>}
-        {anchor.list && <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal text-slate-500">many</span>}
+        {!anchor.optional && (
+          <span className="text-red-600" aria-hidden>
+            {" "}
+            *
+          </span>
+        )}
+        {anchor.list && (
+          <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal text-slate-500">many</span>
+        )}
       </p>
       <p className="text-[10px] text-slate-400">{anchor.accepts.join(" | ")}</p>
       {error && <p className="text-[11px] leading-snug text-red-700">{error}</p>}
@@ -111,8 +183,13 @@ function OutputRow({ nodeId, output }: { nodeId: string; output: NodeOutput }) {
     <div className="relative px-3 py-1 text-right">
       <p className="text-xs font-medium text-slate-700">{output.label}</p>
       <p className="text-[10px] text-slate-400">{output.types.join(" | ")}</p>
-      <Handle type="source" position={Position.Right} id={handleId(nodeId, output.name, "out")} aria-label={`${output.label} output`}
-        className="h-3! w-3! border-2! border-white! bg-brand-600!" />
+      <Handle
+        type="source"
+        position={Position.Right}
+        id={handleId(nodeId, output.name, "out")}
+        aria-label={`${output.label} output`}
+        className="h-3! w-3! border-2! border-white! bg-brand-600!"
+      />
     </div>
   );
 }

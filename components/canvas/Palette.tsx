@@ -22,9 +22,17 @@ export const Palette = memo(function Palette({ onAdd }: { onAdd: (defName: strin
   return (
     <aside aria-label="Node palette" className="flex w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
       <div className="border-b border-slate-100 p-3">
-        <label htmlFor="palette-search" className="sr-only">Search nodes</label>
-        <input id="palette-search" type="search" placeholder="Search nodes…" value={query} onChange={(e) => setQuery(e.target.value)}
-          className="w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100" />
+        <label htmlFor="palette-search" className="sr-only">
+          Search nodes
+        </label>
+        <input
+          id="palette-search"
+          type="search"
+          placeholder="Search nodes…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          className="w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
+        />
         <p className="mt-2 text-[11px] text-slate-500">Drag a node onto the canvas, or press Enter to add it.</p>
       </div>
       <div className="flex-1 overflow-y-auto px-2 py-2">
@@ -35,11 +43,22 @@ export const Palette = memo(function Palette({ onAdd }: { onAdd: (defName: strin
             <ul>
               {defs.map((d) => (
                 <li key={d.name}>
-                  <button type="button" draggable data-testid={`palette-${d.name}`} title={d.description}
-                    onDragStart={(e) => { e.dataTransfer.setData(PALETTE_MIME, d.name); e.dataTransfer.effectAllowed = "move"; }}
+                  <button
+                    type="button"
+                    draggable
+                    data-testid={`palette-${d.name}`}
+                    title={d.description}
+                    onDragStart={(e) => {
+                      e.dataTransfer.setData(PALETTE_MIME, d.name);
+                      e.dataTransfer.effectAllowed = "move";
+                    }}
                     onClick={() => onAdd(d.name)}
-                    className="group flex w-full cursor-grab items-start gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-50 active:cursor-grabbing">
-                    <span className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded text-[10px] font-bold ${categoryStyle[d.category].badge}`} aria-hidden>
+                    className="group flex w-full cursor-grab items-start gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-50 active:cursor-grabbing"
+                  >
+                    <span
+                      className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded text-[10px] font-bold ${categoryStyle[d.category].badge}`}
+                      aria-hidden
+                    >
                       {categoryStyle[d.category].glyph}
                     </span>
                     <span className="min-w-0">

@@ -6,7 +6,13 @@ import { CredentialField } from "./CredentialField";
 import { describeFileValue, readFileValue } from "./file-value";
 import { fieldClass } from "./node-style";
 
-type Props = { nodeId: string; param: ParamInput; value: unknown; error?: string; onChange: (name: string, value: unknown) => void };
+type Props = {
+  nodeId: string;
+  param: ParamInput;
+  value: unknown;
+  error?: string;
+  onChange: (name: string, value: unknown) => void;
+};
 
 /** One form field of a node, chosen by the param's type. */
 export const ParamField = memo(function ParamField({ nodeId, param: p, value, error, onChange }: Props) {
@@ -17,8 +23,16 @@ export const ParamField = memo(function ParamField({ nodeId, param: p, value, er
     const checked = value === undefined ? p.default === true : value === true || value === "true";
     return (
       <div className="flex items-center justify-between gap-2 py-0.5">
-        <label htmlFor={id} className="text-xs font-medium text-slate-700" title={p.description}>{p.label}</label>
-        <input id={id} type="checkbox" className="nodrag h-4 w-4 accent-brand-600" checked={checked} onChange={(e) => set(e.target.checked)} />
+        <label htmlFor={id} className="text-xs font-medium text-slate-700" title={p.description}>
+          {p.label}
+        </label>
+        <input
+          id={id}
+          type="checkbox"
+          className="nodrag h-4 w-4 accent-brand-600"
+          checked={checked}
+          onChange={(e) => set(e.target.checked)}
+        />
       </div>
     );
   }
@@ -26,11 +40,18 @@ export const ParamField = memo(function ParamField({ nodeId, param: p, value, er
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-xs font-medium text-slate-700" title={p.description}>
         {p.label}
-        {!p.optional && p.default === undefined && <span className="text-red-600" aria-hidden> *</span>}
+        {!p.optional && p.default === undefined && (
+          <span className="text-red-600" aria-hidden>
+            {" "}
+            *
+          </span>
+        )}
       </label>
       <Control id={id} p={p} value={value} set={set} invalid={invalid} />
       {error ? (
-        <p id={`${id}-error`} className="text-[11px] leading-snug text-red-700">{error}</p>
+        <p id={`${id}-error`} className="text-[11px] leading-snug text-red-700">
+          {error}
+        </p>
       ) : p.description && (p.type === "file" || p.type === "credential") ? (
         <p className="text-[11px] leading-snug text-slate-500">{p.description}</p>
       ) : null}
@@ -41,36 +62,79 @@ export const ParamField = memo(function ParamField({ nodeId, param: p, value, er
 type ControlProps = { id: string; p: ParamInput; value: unknown; set: (v: unknown) => void; invalid: object };
 
 function Control({ id, p, value, set, invalid }: ControlProps) {
-  const text = value === undefined || value === null ? "" : typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value, null, 2) : String(value);
+  const text =
+    value === undefined || value === null
+      ? ""
+      : typeof value === "string"
+        ? value
+        : typeof value === "object"
+          ? JSON.stringify(value, null, 2)
+          : String(value);
   switch (p.type) {
     case "number":
       return (
-        <input id={id} type="number" className={fieldClass} {...invalid} value={text} min={p.min} max={p.max} step={p.integer ? 1 : "any"}
+        <input
+          id={id}
+          type="number"
+          className={fieldClass}
+          {...invalid}
+          value={text}
+          min={p.min}
+          max={p.max}
+          step={p.integer ? 1 : "any"}
           placeholder={p.default !== undefined ? String(p.default) : p.placeholder}
-          onChange={(e) => set(e.target.value === "" ? undefined : Number(e.target.value))} />
+          onChange={(e) => set(e.target.value === "" ? undefined : Number(e.target.value))}
+        />
       );
     case "options":
       return (
-        <select id={id} className={fieldClass} {...invalid} value={text || String(p.default ?? "")} onChange={(e) => set(e.target.value)}>
+        <select
+          id={id}
+          className={fieldClass}
+          {...invalid}
+          value={text || String(p.default ?? "")}
+          onChange={(e) => set(e.target.value)}
+        >
           {p.optional && <option value="">—</option>}
-          {(p.options ?? []).map((o) => <option key={o.name} value={o.name}>{o.label}</option>)}
+          {(p.options ?? []).map((o) => (
+            <option key={o.name} value={o.name}>
+              {o.label}
+            </option>
+          ))}
         </select>
       );
     case "json":
     case "code":
     case "text":
       return (
-        <textarea id={id} rows={p.type === "text" ? 3 : 4} spellCheck={p.type === "text"} {...invalid}
+        <textarea
+          id={id}
+          rows={p.type === "text" ? 3 : 4}
+          spellCheck={p.type === "text"}
+          {...invalid}
           className={`${fieldClass} nowheel resize-y ${p.type === "text" ? "" : "font-mono text-[11px]"}`}
           placeholder={p.placeholder ?? (p.default !== undefined ? String(p.default) : p.type === "json" ? "{ }" : "")}
-          value={text} onChange={(e) => set(e.target.value)} />
+          value={text}
+          onChange={(e) => set(e.target.value)}
+        />
       );
     case "file":
       return <FileControl id={id} p={p} value={text} set={set} />;
     case "credential":
-      return <CredentialField id={id} types={p.credentialTypes ?? []} optional={!!p.optional} value={text} onChange={set} />;
+      return (
+        <CredentialField id={id} types={p.credentialTypes ?? []} optional={!!p.optional} value={text} onChange={set} />
+      );
     default:
-      return <input id={id} className={fieldClass} {...invalid} value={text} placeholder={p.placeholder} onChange={(e) => set(e.target.value)} />;
+      return (
+        <input
+          id={id}
+          className={fieldClass}
+          {...invalid}
+          value={text}
+          placeholder={p.placeholder}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
   }
 }
 
@@ -84,7 +148,11 @@ function FileControl({ id, p, value, set }: { id: string; p: ParamInput; value: 
       <div className="flex items-center gap-2">
         <label className="cursor-pointer rounded-md bg-white px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500">
           {value ? "Replace file" : "Upload file"}
-          <input id={id} type="file" className="sr-only" accept={p.fileTypes?.join(",")}
+          <input
+            id={id}
+            type="file"
+            className="sr-only"
+            accept={p.fileTypes?.join(",")}
             onChange={async (e) => {
               const file = e.target.files?.[0];
               e.target.value = "";
@@ -94,11 +162,27 @@ function FileControl({ id, p, value, set }: { id: string; p: ParamInput; value: 
               setReadError(null);
               setName(file.name);
               set(read.value);
-            }} />
+            }}
+          />
         </label>
-        {value && <button type="button" className="text-xs text-slate-500 hover:text-red-700" onClick={() => { setName(null); set(undefined); }}>Clear</button>}
+        {value && (
+          <button
+            type="button"
+            className="text-xs text-slate-500 hover:text-red-700"
+            onClick={() => {
+              setName(null);
+              set(undefined);
+            }}
+          >
+            Clear
+          </button>
+        )}
       </div>
-      {saved && <p className="truncate text-[11px] text-emerald-700" data-testid="file-loaded">{name ?? saved.name ?? "File"} loaded · {saved.summary}</p>}
+      {saved && (
+        <p className="truncate text-[11px] text-emerald-700" data-testid="file-loaded">
+          {name ?? saved.name ?? "File"} loaded · {saved.summary}
+        </p>
+      )}
       {readError && <p className="text-[11px] text-red-700">{readError}</p>}
     </div>
   );

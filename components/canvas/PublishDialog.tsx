@@ -15,12 +15,22 @@ import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import { isNeverOverridable } from "@/lib/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
 
-type ApiKey = { id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[]; status: string };
+type ApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  permissions: string[];
+  allChatflows: boolean;
+  chatflowIds: string[];
+  status: string;
+};
 
 /** Param names of the graph a caller could be allowed to override (never credentials). */
 function overridableParams(graph: Graph, getDefinition: DefinitionLookup): string[] {
   const names = new Set<string>();
-  for (const n of graph.nodes) for (const p of paramInputs(getDefinition(n.type) ?? { inputs: [] } as never)) if (!isNeverOverridable(p)) names.add(p.name);
+  for (const n of graph.nodes)
+    for (const p of paramInputs(getDefinition(n.type) ?? ({ inputs: [] } as never)))
+      if (!isNeverOverridable(p)) names.add(p.name);
   return [...names].sort();
 }
 
@@ -30,7 +40,10 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const snippets = useMemo(() => predictionSnippets(endpoint), [endpoint]);
   const [tab, setTab] = useState(snippets[0].id);
   const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api<ApiKey[]>("/api/v1/apikey") });
-  const callers = (keys.data ?? []).filter((k) => k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)));
+  const callers = (keys.data ?? []).filter(
+    (k) =>
+      k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)),
+  );
   const { catalog } = useEditorStore();
   const params = useMemo(() => overridableParams(graph(), catalog.get), [graph, catalog]);
   const update = useUpdateChatflow(flow.id);
@@ -38,7 +51,9 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
     dialog.current?.focus();
-    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") onClose(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
@@ -46,22 +61,49 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
-    <div className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
-      <div ref={dialog} tabIndex={-1} role="dialog" aria-modal="true" aria-labelledby="publish-title"
-        className="flex max-h-[calc(100vh-2rem)] w-full max-w-3xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none">
+    <div
+      className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={dialog}
+        tabIndex={-1}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="publish-title"
+        className="flex max-h-[calc(100vh-2rem)] w-full max-w-3xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none"
+      >
         <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
           <div>
-            <h2 id="publish-title" className="text-base font-semibold">Publish “{flow.name}”</h2>
-            <p className="text-xs text-slate-500">Call it from your app over the prediction API, or make it public for the chat widget.</p>
+            <h2 id="publish-title" className="text-base font-semibold">
+              Publish “{flow.name}”
+            </h2>
+            <p className="text-xs text-slate-500">
+              Call it from your app over the prediction API, or make it public for the chat widget.
+            </p>
           </div>
-          <button type="button" aria-label="Close" onClick={onClose} className="grid h-8 w-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100">✕</button>
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onClose}
+            className="grid h-8 w-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
+          >
+            ✕
+          </button>
         </header>
         <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[1fr_18rem]">
           <section className="min-w-0 space-y-3">
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
               <div className="mt-1 flex items-center gap-2">
-                <code className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs" data-testid="endpoint">POST {endpoint}</code>
+                <code
+                  className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs"
+                  data-testid="endpoint"
+                >
+                  POST {endpoint}
+                </code>
                 <CopyButton text={code} label="Copy code" />
               </div>
             </div>
@@ -71,13 +113,21 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
               {keys.isLoading && <p className="mt-1 text-sm text-slate-500">Loading keys…</p>}
               <ErrorNote error={keys.error} />
               {keys.data && callers.length === 0 && (
-                <p className="mt-1 text-sm text-slate-500">No active key with the Prediction permission covers this chatflow. <a className="text-brand-600 hover:underline" href="/api-keys">Create one</a>.</p>
+                <p className="mt-1 text-sm text-slate-500">
+                  No active key with the Prediction permission covers this chatflow.{" "}
+                  <a className="text-brand-600 hover:underline" href="/api-keys">
+                    Create one
+                  </a>
+                  .
+                </p>
               )}
               <ul className="mt-1 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" aria-label="API keys">
                 {callers.map((k) => (
                   <li key={k.id} className="flex items-center justify-between px-3 py-1.5 text-sm">
                     <span className="font-medium">{k.name}</span>
-                    <span className="font-mono text-xs text-slate-500">{k.prefix}… · {k.allChatflows ? "all chatflows" : "this chatflow"}</span>
+                    <span className="font-mono text-xs text-slate-500">
+                      {k.prefix}… · {k.allChatflows ? "all chatflows" : "this chatflow"}
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -87,8 +137,14 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
               {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic })}
             </div>
           </section>
-          <PublishSettings flow={flow} params={params} saving={update.isPending} error={update.error}
-            onSave={(s: Settings) => update.mutate(s)} saved={update.isSuccess} />
+          <PublishSettings
+            flow={flow}
+            params={params}
+            saving={update.isPending}
+            error={update.error}
+            onSave={(s: Settings) => update.mutate(s)}
+            saved={update.isSuccess}
+          />
         </div>
       </div>
     </div>

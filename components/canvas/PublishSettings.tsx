@@ -8,11 +8,24 @@ import type { Chatflow } from "./use-chatflow";
 
 export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">;
 
-const input = "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
+const input =
+  "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /** Public switch, allowed origins, rate limit and override allow-list, saved with one PUT. */
-export function PublishSettings({ flow, params, saving, saved, error, onSave }: {
-  flow: Chatflow; params: string[]; saving: boolean; saved: boolean; error: unknown; onSave: (s: Settings) => void;
+export function PublishSettings({
+  flow,
+  params,
+  saving,
+  saved,
+  error,
+  onSave,
+}: {
+  flow: Chatflow;
+  params: string[];
+  saving: boolean;
+  saved: boolean;
+  error: unknown;
+  onSave: (s: Settings) => void;
 }) {
   const { catalog } = useEditorStore();
   const neverOverridable = neverOverridableNames(catalog.definitions);
@@ -27,46 +40,104 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
   const [allow, setAllow] = useState<string[]>(savedAllow);
   const choices = [...new Set([...params, ...savedAllow])].filter((p) => !neverOverridable.includes(p));
   return (
-    <form className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200" aria-label="Publish settings"
+    <form
+      className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200"
+      aria-label="Publish settings"
       onSubmit={(e) => {
         e.preventDefault();
         onSave({
-          isPublic, overrideAllowList: allow,
-          allowedOrigins: origins.split(/[\s,]+/).map((o) => o.trim()).filter(Boolean),
+          isPublic,
+          overrideAllowList: allow,
+          allowedOrigins: origins
+            .split(/[\s,]+/)
+            .map((o) => o.trim())
+            .filter(Boolean),
           rateLimit: limited ? { max: Number(max), windowSec: Number(windowSec) } : null,
         });
-      }}>
+      }}
+    >
       <label className="flex items-start gap-3">
-        <input type="checkbox" role="switch" aria-checked={isPublic} className="mt-1 h-4 w-4 accent-brand-600" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
-        <span className="leading-snug"><span className="block text-sm font-medium">Public</span><span className="block text-xs text-slate-500">Anyone can chat without an API key (the widget needs this).</span></span>
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={isPublic}
+          className="mt-1 h-4 w-4 accent-brand-600"
+          checked={isPublic}
+          onChange={(e) => setPublic(e.target.checked)}
+        />
+        <span className="leading-snug">
+          <span className="block text-sm font-medium">Public</span>
+          <span className="block text-xs text-slate-500">
+            Anyone can chat without an API key (the widget needs this).
+          </span>
+        </span>
       </label>
       <label className="block text-sm">
         <span className="font-medium">Allowed origins</span>
-        <span className="block text-xs text-slate-500">One per line, e.g. https://shop.example.com. Empty: no website may embed it (server-to-server calls still work).</span>
-        <textarea rows={3} className={`${input} mt-1 font-mono text-xs`} value={origins} onChange={(e) => setOrigins(e.target.value)} />
+        <span className="block text-xs text-slate-500">
+          One per line, e.g. https://shop.example.com. Empty: no website may embed it (server-to-server calls still
+          work).
+        </span>
+        <textarea
+          rows={3}
+          className={`${input} mt-1 font-mono text-xs`}
+          value={origins}
+          onChange={(e) => setOrigins(e.target.value)}
+        />
       </label>
       <fieldset className="text-sm">
         <legend className="font-medium">Rate limit</legend>
         <label className="mt-1 flex items-center gap-2 text-xs text-slate-600">
-          <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={limited} onChange={(e) => setLimited(e.target.checked)} /> Limit requests per caller
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-600"
+            checked={limited}
+            onChange={(e) => setLimited(e.target.checked)}
+          />{" "}
+          Limit requests per caller
         </label>
         {limited && (
           <div className="mt-2 flex items-center gap-2 text-xs">
-            <input aria-label="Max requests" type="number" min={1} className={`${input} w-20`} value={max} onChange={(e) => setMax(e.target.value)} />
+            <input
+              aria-label="Max requests"
+              type="number"
+              min={1}
+              className={`${input} w-20`}
+              value={max}
+              onChange={(e) => setMax(e.target.value)}
+            />
             <span>per</span>
-            <input aria-label="Window in seconds" type="number" min={1} className={`${input} w-20`} value={windowSec} onChange={(e) => setWindowSec(e.target.value)} />
+            <input
+              aria-label="Window in seconds"
+              type="number"
+              min={1}
+              className={`${input} w-20`}
+              value={windowSec}
+              onChange={(e) => setWindowSec(e.target.value)}
+            />
             <span>seconds</span>
           </div>
         )}
       </fieldset>
       <fieldset className="text-sm">
         <legend className="font-medium">Override allow-list</legend>
-        <p className="text-xs text-slate-500">Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers requests go to.</p>
+        <p className="text-xs text-slate-500">
+          Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers
+          requests go to.
+        </p>
         {choices.length === 0 && <p className="mt-1 text-xs text-slate-400">No params in this flow yet.</p>}
         <div className="mt-1 flex max-h-32 flex-wrap gap-1.5 overflow-y-auto">
           {choices.map((p) => (
-            <label key={p} className={`cursor-pointer rounded-full px-2 py-0.5 font-mono text-[11px] ring-1 ${allow.includes(p) ? "bg-brand-50 text-brand-700 ring-brand-500" : "bg-white text-slate-600 ring-slate-300"}`}>
-              <input type="checkbox" className="sr-only" checked={allow.includes(p)} onChange={(e) => setAllow((a) => (e.target.checked ? [...a, p] : a.filter((x) => x !== p)))} />
+            <label
+              key={p}
+              className={`cursor-pointer rounded-full px-2 py-0.5 font-mono text-[11px] ring-1 ${allow.includes(p) ? "bg-brand-50 text-brand-700 ring-brand-500" : "bg-white text-slate-600 ring-slate-300"}`}
+            >
+              <input
+                type="checkbox"
+                className="sr-only"
+                checked={allow.includes(p)}
+                onChange={(e) => setAllow((a) => (e.target.checked ? [...a, p] : a.filter((x) => x !== p)))}
+              />
               {p}
             </label>
           ))}
@@ -74,8 +145,14 @@ export function PublishSettings({ flow, params, saving, saved, error, onSave }: 
       </fieldset>
       <ErrorNote error={error} />
       <div className="flex items-center justify-end gap-3">
-        {saved && !saving && <span className="text-xs text-emerald-700" role="status">Settings saved</span>}
-        <Button type="submit" disabled={saving}>{saving ? "Saving…" : "Save settings"}</Button>
+        {saved && !saving && (
+          <span className="text-xs text-emerald-700" role="status">
+            Settings saved
+          </span>
+        )}
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving…" : "Save settings"}
+        </Button>
       </div>
     </form>
   );

@@ -10,11 +10,14 @@ export function useToasts(): [Toast[], PushToast, (id: number) => void] {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
-  const push = useCallback<PushToast>((tone, message) => {
-    const id = next.current++;
-    setToasts((t) => [...t.slice(-3), { id, tone, message }]);
-    setTimeout(() => dismiss(id), tone === "error" ? 8000 : 4000);
-  }, [dismiss]);
+  const push = useCallback<PushToast>(
+    (tone, message) => {
+      const id = next.current++;
+      setToasts((t) => [...t.slice(-3), { id, tone, message }]);
+      setTimeout(() => dismiss(id), tone === "error" ? 8000 : 4000);
+    },
+    [dismiss],
+  );
   return [toasts, push, dismiss];
 }
 
@@ -26,12 +29,26 @@ const tones = {
 
 export function ToastList({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: number) => void }) {
   return (
-    <div className="pointer-events-none absolute bottom-4 left-1/2 z-20 flex w-[min(32rem,90%)] -translate-x-1/2 flex-col gap-2" aria-live="polite">
+    <div
+      className="pointer-events-none absolute bottom-4 left-1/2 z-20 flex w-[min(32rem,90%)] -translate-x-1/2 flex-col gap-2"
+      aria-live="polite"
+    >
       {toasts.map((t) => (
-        <div key={t.id} role={t.tone === "error" ? "alert" : "status"} data-testid="toast"
-          className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-3 py-2 text-sm shadow-lg ${tones[t.tone]}`}>
+        <div
+          key={t.id}
+          role={t.tone === "error" ? "alert" : "status"}
+          data-testid="toast"
+          className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-3 py-2 text-sm shadow-lg ${tones[t.tone]}`}
+        >
           <p className="flex-1">{t.message}</p>
-          <button type="button" className="text-xs opacity-60 hover:opacity-100" aria-label="Dismiss" onClick={() => onDismiss(t.id)}>✕</button>
+          <button
+            type="button"
+            className="text-xs opacity-60 hover:opacity-100"
+            aria-label="Dismiss"
+            onClick={() => onDismiss(t.id)}
+          >
+            ✕
+          </button>
         </div>
       ))}
     </div>

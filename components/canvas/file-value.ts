@@ -15,7 +15,7 @@ const BINARY_TYPES: Record<string, string> = {
 const MAX_BINARY_FILE_BYTES = 3_000_000;
 const MAX_TEXT_FILE_BYTES = 5_000_000;
 
-const extOf = (name: string) => (/\.[^.]+$/.exec(name.toLowerCase())?.[0] ?? "");
+const extOf = (name: string) => /\.[^.]+$/.exec(name.toLowerCase())?.[0] ?? "";
 
 function toBase64(bytes: Uint8Array): string {
   let binary = "";

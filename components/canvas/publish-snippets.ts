@@ -2,7 +2,8 @@
 export function predictionSnippets(endpoint: string): { id: string; label: string; code: string }[] {
   return [
     {
-      id: "curl", label: "curl",
+      id: "curl",
+      label: "curl",
       code: `curl ${endpoint} \\
   -X POST \\
   -H "Authorization: Bearer $SWITCHYARD_API_KEY" \\
@@ -10,7 +11,8 @@ export function predictionSnippets(endpoint: string): { id: string; label: strin
   -d '{"question": "Hey, how are you?"}'`,
     },
     {
-      id: "js", label: "JavaScript",
+      id: "js",
+      label: "JavaScript",
       code: `const res = await fetch("${endpoint}", {
   method: "POST",
   headers: {
@@ -23,7 +25,8 @@ const { text } = await res.json();
 console.log(text);`,
     },
     {
-      id: "python", label: "Python",
+      id: "python",
+      label: "Python",
       code: `import os, requests
 
 res = requests.post(

@@ -8,16 +8,21 @@ import type { z } from "zod";
 /** A chatflow as the API answers it (inferred from lib/schemas/chatflow.ts, not copied). */
 export type Chatflow = ChatflowResponse;
 /** The fields the editor saves (a PUT body of lib/schemas/chatflow.ts). */
-export type ChatflowUpdate = Pick<z.input<typeof updateChatflowSchema>,
-  "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList" | "graph" | "expectedVersion">;
+export type ChatflowUpdate = Pick<
+  z.input<typeof updateChatflowSchema>,
+  "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList" | "graph" | "expectedVersion"
+>;
 
 export const chatflowKey = (id: string) => ["chatflow", id] as const;
 
 /** The chatflow being edited. Not refetched behind the builder's back: a reload is explicit. */
 export function useChatflow(id: string) {
   return useQuery({
-    queryKey: chatflowKey(id), queryFn: () => api<Chatflow>(`/api/v1/chatflows/${id}`),
-    staleTime: Infinity, refetchOnWindowFocus: false, retry: false,
+    queryKey: chatflowKey(id),
+    queryFn: () => api<Chatflow>(`/api/v1/chatflows/${id}`),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    retry: false,
   });
 }
 

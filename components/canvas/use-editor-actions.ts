@@ -28,10 +28,27 @@ export function useEditorActions(toast: PushToast) {
         const def = store.catalog.get(defName);
         if (!def) return;
         const el = document.querySelector(".react-flow")?.getBoundingClientRect();
-        const pos = at ?? rf.screenToFlowPosition({ x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130, y: (el?.top ?? 0) + (el?.height ?? 600) / 3 });
-        const id = nextNodeId(defName, store.getState().nodes.map((n) => n.id));
-        const node: EditorNode = { id, type: "flowNode", position: pos, selected: true, data: { defName, version: def.version, inputs: {} } };
-        store.commit((s) => ({ ...s, nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] }));
+        const pos =
+          at ??
+          rf.screenToFlowPosition({
+            x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130,
+            y: (el?.top ?? 0) + (el?.height ?? 600) / 3,
+          });
+        const id = nextNodeId(
+          defName,
+          store.getState().nodes.map((n) => n.id),
+        );
+        const node: EditorNode = {
+          id,
+          type: "flowNode",
+          position: pos,
+          selected: true,
+          data: { defName, version: def.version, inputs: {} },
+        };
+        store.commit((s) => ({
+          ...s,
+          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
+        }));
       },
       deleteSelected() {
         const { nodes, edges } = store.getState();
@@ -49,7 +66,10 @@ export function useEditorActions(toast: PushToast) {
       },
       exportFile(name: string) {
         const blob = new Blob([exportFileText(name, currentGraph())], { type: "application/json" });
-        const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: exportFileName(name) });
+        const a = Object.assign(document.createElement("a"), {
+          href: URL.createObjectURL(blob),
+          download: exportFileName(name),
+        });
         a.click();
         setTimeout(() => URL.revokeObjectURL(a.href), 1000);
       },
@@ -59,7 +79,10 @@ export function useEditorActions(toast: PushToast) {
         const { nodes, edges } = graphToEditor(result.graph);
         store.load(nodes, edges, false);
         requestAnimationFrame(fit);
-        toast("success", `Imported ${nodes.length} nodes and ${edges.length} connections from ${file.name}. Save to keep them.`);
+        toast(
+          "success",
+          `Imported ${nodes.length} nodes and ${edges.length} connections from ${file.name}. Save to keep them.`,
+        );
       },
     };
   }, [store, rf, toast]);

@@ -17,11 +17,22 @@ export function useEditorShortcuts(actions: EditorActions, save: () => void) {
       if (!(e.ctrlKey || e.metaKey)) return;
       const key = e.key.toLowerCase();
       const { actions: a, save: s } = latest.current;
-      if (key === "s") { e.preventDefault(); s(); return; }
+      if (key === "s") {
+        e.preventDefault();
+        s();
+        return;
+      }
       if (isTyping(e.target)) return;
-      if (key === "z" && !e.shiftKey) { e.preventDefault(); a.undo(); }
-      else if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); a.redo(); }
-      else if (key === "d") { e.preventDefault(); a.duplicate(); }
+      if (key === "z" && !e.shiftKey) {
+        e.preventDefault();
+        a.undo();
+      } else if ((key === "z" && e.shiftKey) || key === "y") {
+        e.preventDefault();
+        a.redo();
+      } else if (key === "d") {
+        e.preventDefault();
+        a.duplicate();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

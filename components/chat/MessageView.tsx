@@ -8,7 +8,14 @@ const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null
 /** A chat bubble; a bot answer also lists the tools it used and the documents it read. */
 export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) {
   if (m.role === "user") {
-    return <li className="ml-8 self-end rounded-2xl rounded-br-sm bg-brand-600 px-3 py-2 text-sm text-white" data-testid="chat-user">{m.text}</li>;
+    return (
+      <li
+        className="ml-8 self-end rounded-2xl rounded-br-sm bg-brand-600 px-3 py-2 text-sm text-white"
+        data-testid="chat-user"
+      >
+        {m.text}
+      </li>
+    );
   }
   return (
     <li className="mr-4 flex flex-col gap-2" data-testid="chat-bot">
@@ -17,13 +24,30 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
         <ToolCall key={i} t={t} />
       ))}
       {(m.text || m.streaming) && (
-        <div className="whitespace-pre-wrap rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm text-slate-800 ring-1 ring-slate-200" data-testid="chat-answer">
+        <div
+          className="whitespace-pre-wrap rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm text-slate-800 ring-1 ring-slate-200"
+          data-testid="chat-answer"
+        >
           {m.text}
-          {m.streaming && <span className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-slate-400 align-middle" role="img" aria-label="Answer streaming" />}
+          {m.streaming && (
+            <span
+              className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-slate-400 align-middle"
+              role="img"
+              aria-label="Answer streaming"
+            />
+          )}
         </div>
       )}
       {m.sourceDocuments && m.sourceDocuments.length > 0 && <Sources docs={m.sourceDocuments} />}
-      {m.error && <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="chat-error">{m.error}</p>}
+      {m.error && (
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          data-testid="chat-error"
+        >
+          {m.error}
+        </p>
+      )}
     </li>
   );
 });
@@ -31,12 +55,18 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
 function ToolCall({ t }: { t: UsedTool }) {
   return (
     <details className="rounded-lg border border-orange-200 bg-orange-50 text-xs" data-testid="used-tool" open>
-      <summary className="cursor-pointer px-3 py-1.5 font-medium text-orange-900">Used tool <code className="font-mono">{t.tool}</code></summary>
+      <summary className="cursor-pointer px-3 py-1.5 font-medium text-orange-900">
+        Used tool <code className="font-mono">{t.tool}</code>
+      </summary>
       <div className="space-y-1.5 px-3 pb-2">
         <p className="font-semibold text-slate-600">Input</p>
-        <pre className="max-h-32 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[11px] text-slate-700">{show(t.toolInput)}</pre>
+        <pre className="max-h-32 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[11px] text-slate-700">
+          {show(t.toolInput)}
+        </pre>
         <p className="font-semibold text-slate-600">Output</p>
-        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[11px] text-slate-700">{show(t.toolOutput)}</pre>
+        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[11px] text-slate-700">
+          {show(t.toolOutput)}
+        </pre>
       </div>
     </details>
   );
@@ -45,13 +75,17 @@ function ToolCall({ t }: { t: UsedTool }) {
 function Sources({ docs }: { docs: SourceDocument[] }) {
   return (
     <details className="rounded-lg border border-slate-200 bg-slate-50 text-xs" data-testid="source-documents">
-      <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">{docs.length} source {docs.length === 1 ? "document" : "documents"}</summary>
+      <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">
+        {docs.length} source {docs.length === 1 ? "document" : "documents"}
+      </summary>
       <ol className="space-y-2 px-3 pb-2">
         {docs.map((d, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: source documents have no id; the list of a finished answer never changes
           <li key={i} className="rounded bg-white p-2 ring-1 ring-slate-200">
             <p className="line-clamp-4 text-slate-700">{d.pageContent}</p>
-            {d.metadata && Object.keys(d.metadata).length > 0 && <p className="mt-1 truncate font-mono text-[10px] text-slate-400">{JSON.stringify(d.metadata)}</p>}
+            {d.metadata && Object.keys(d.metadata).length > 0 && (
+              <p className="mt-1 truncate font-mono text-[10px] text-slate-400">{JSON.stringify(d.metadata)}</p>
+            )}
           </li>
         ))}
       </ol>

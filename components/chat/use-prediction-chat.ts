@@ -25,7 +25,8 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
   const abort = useRef<AbortController | null>(null);
   const nextId = useRef(1);
 
-  const patchLast = (fn: (m: ChatMessage) => ChatMessage) => setMessages((ms) => [...ms.slice(0, -1), fn(ms[ms.length - 1])]);
+  const patchLast = (fn: (m: ChatMessage) => ChatMessage) =>
+    setMessages((ms) => [...ms.slice(0, -1), fn(ms[ms.length - 1])]);
 
   const onEvent = useCallback((raw: StreamEvent) => {
     const e = readPredictionEvent(raw);
@@ -48,30 +49,39 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
     }
   }, []);
 
-  const send = useCallback(async (question: string) => {
-    const controller = new AbortController();
-    abort.current = controller;
-    setBusy(true);
-    setMessages((ms) => [...ms, { id: nextId.current++, role: "user", text: question }, { id: nextId.current++, role: "bot", text: "", streaming: true }]);
-    const { chatId, sessionId } = session.current;
-    try {
-      await streamPrediction({
-        url: `/api/v1/prediction/${chatflowId}`, signal: controller.signal, onEvent,
-        body: { question, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },
-      });
-    } catch (err) {
-      if (err instanceof PredictionRefused) {
-        if (Array.isArray(err.error?.details)) onServerProblems(problemsOf(err.error.details));
-        patchLast((m) => ({ ...m, error: err.message }));
-      } else if ((err as Error).name !== "AbortError") {
-        patchLast((m) => ({ ...m, error: `Could not reach the server: ${(err as Error).message}` }));
+  const send = useCallback(
+    async (question: string) => {
+      const controller = new AbortController();
+      abort.current = controller;
+      setBusy(true);
+      setMessages((ms) => [
+        ...ms,
+        { id: nextId.current++, role: "user", text: question },
+        { id: nextId.current++, role: "bot", text: "", streaming: true },
+      ]);
+      const { chatId, sessionId } = session.current;
+      try {
+        await streamPrediction({
+          url: `/api/v1/prediction/${chatflowId}`,
+          signal: controller.signal,
+          onEvent,
+          body: { question, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },
+        });
+      } catch (err) {
+        if (err instanceof PredictionRefused) {
+          if (Array.isArray(err.error?.details)) onServerProblems(problemsOf(err.error.details));
+          patchLast((m) => ({ ...m, error: err.message }));
+        } else if ((err as Error).name !== "AbortError") {
+          patchLast((m) => ({ ...m, error: `Could not reach the server: ${(err as Error).message}` }));
+        }
+      } finally {
+        if (abort.current === controller) abort.current = null;
+        setBusy(false);
+        setMessages((ms) => ms.map((m) => (m.streaming ? { ...m, streaming: false } : m)));
       }
-    } finally {
-      if (abort.current === controller) abort.current = null;
-      setBusy(false);
-      setMessages((ms) => ms.map((m) => (m.streaming ? { ...m, streaming: false } : m)));
-    }
-  }, [chatflowId, onEvent, onServerProblems]);
+    },
+    [chatflowId, onEvent, onServerProblems],
+  );
 
   const reset = useCallback(() => {
     abort.current?.abort();

@@ -9,7 +9,10 @@ import { ExportButtons } from "./ExportButtons";
 import { Transcript } from "./Transcript";
 import { filterQuery, type Filters, type SessionSummary } from "./types";
 
-type SessionPage = { data: SessionSummary[]; pagination: { page: number; total: number; totalPages: number; hasNext: boolean } };
+type SessionPage = {
+  data: SessionSummary[];
+  pagination: { page: number; total: number; totalPages: number; hasNext: boolean };
+};
 const EMPTY: Filters = { startDate: "", endDate: "", chatType: "" };
 
 /** Sessions of one chatflow with filters, a transcript of the chosen one, delete and export. */
@@ -20,13 +23,17 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string | null>(null);
   const base = `/api/v1/chatmessage/${chatflowId}`;
-  const flow = useQuery({ queryKey: ["chatflow", chatflowId], queryFn: () => api<{ name: string }>(`/api/v1/chatflows/${chatflowId}`) });
+  const flow = useQuery({
+    queryKey: ["chatflow", chatflowId],
+    queryFn: () => api<{ name: string }>(`/api/v1/chatflows/${chatflowId}`),
+  });
   const sessions = useQuery({
     queryKey: ["sessions", chatflowId, filters, page],
     queryFn: () => api<SessionPage>(`${base}/sessions${filterQuery(filters, { page: String(page) })}`),
   });
   const remove = useMutation({
-    mutationFn: (sessionId: string) => api<{ deleted: number }>(`${base}?sessionId=${encodeURIComponent(sessionId)}`, { method: "DELETE" }),
+    mutationFn: (sessionId: string) =>
+      api<{ deleted: number }>(`${base}?sessionId=${encodeURIComponent(sessionId)}`, { method: "DELETE" }),
     onSuccess: () => {
       setSelected(null);
       qc.invalidateQueries({ queryKey: ["sessions", chatflowId] });
@@ -44,12 +51,26 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
       <PageHeader
         title={`Conversations${flow.data ? ` · ${flow.data.name}` : ""}`}
         subtitle="Stored chats of this chatflow by session. Deleting a session also resets its memory."
-        actions={<Link href="/chatflows" className="text-sm text-brand-700 hover:underline">← Chatflows</Link>}
+        actions={
+          <Link href="/chatflows" className="text-sm text-brand-700 hover:underline">
+            ← Chatflows
+          </Link>
+        }
       />
       <Card className="mb-6 p-4">
         <form className="flex flex-wrap items-end gap-3" onSubmit={apply} aria-label="Conversation filters">
-          <TextInput label="From" type="date" value={draft.startDate} onChange={(e) => setDraft({ ...draft, startDate: e.target.value })} />
-          <TextInput label="To (inclusive)" type="date" value={draft.endDate} onChange={(e) => setDraft({ ...draft, endDate: e.target.value })} />
+          <TextInput
+            label="From"
+            type="date"
+            value={draft.startDate}
+            onChange={(e) => setDraft({ ...draft, startDate: e.target.value })}
+          />
+          <TextInput
+            label="To (inclusive)"
+            type="date"
+            value={draft.endDate}
+            onChange={(e) => setDraft({ ...draft, endDate: e.target.value })}
+          />
           <label className="flex flex-col gap-1 text-sm">
             <span className="font-medium text-slate-700">Type</span>
             <select
@@ -63,8 +84,20 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
             </select>
           </label>
           <Button type="submit">Apply filters</Button>
-          <Button type="button" variant="ghost" onClick={() => { setDraft(EMPTY); setFilters(EMPTY); setPage(1); }}>Clear</Button>
-          <div className="ml-auto"><ExportButtons base={base} filters={filters} sessionId={selected} /></div>
+          <Button
+            type="button"
+            variant="ghost"
+            onClick={() => {
+              setDraft(EMPTY);
+              setFilters(EMPTY);
+              setPage(1);
+            }}
+          >
+            Clear
+          </Button>
+          <div className="ml-auto">
+            <ExportButtons base={base} filters={filters} sessionId={selected} />
+          </div>
         </form>
       </Card>
       <ErrorNote error={sessions.error ?? remove.error} />
@@ -81,18 +114,27 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
                 >
                   <span className="block truncate font-medium">{s.firstMessage || "(no question)"}</span>
                   <span className="mt-0.5 block text-xs text-slate-500">
-                    {s.messageCount} messages · {new Date(s.lastAt).toLocaleString()} · {s.chatType.toLowerCase()} · <code>{s.sessionId}</code>
+                    {s.messageCount} messages · {new Date(s.lastAt).toLocaleString()} · {s.chatType.toLowerCase()} ·{" "}
+                    <code>{s.sessionId}</code>
                   </span>
                 </button>
               </li>
             ))}
-            {sessions.data?.data.length === 0 && <li className="px-4 py-6 text-center text-sm text-slate-500">No conversations match.</li>}
+            {sessions.data?.data.length === 0 && (
+              <li className="px-4 py-6 text-center text-sm text-slate-500">No conversations match.</li>
+            )}
           </ul>
           {sessions.data && sessions.data.pagination.totalPages > 1 && (
             <div className="flex items-center justify-between border-t border-slate-100 px-4 py-2 text-xs text-slate-500">
-              <Button variant="ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</Button>
-              <span>Page {page} of {sessions.data.pagination.totalPages} · {sessions.data.pagination.total} sessions</span>
-              <Button variant="ghost" disabled={!sessions.data.pagination.hasNext} onClick={() => setPage(page + 1)}>Next</Button>
+              <Button variant="ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <span>
+                Page {page} of {sessions.data.pagination.totalPages} · {sessions.data.pagination.total} sessions
+              </span>
+              <Button variant="ghost" disabled={!sessions.data.pagination.hasNext} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
             </div>
           )}
         </Card>
@@ -100,11 +142,16 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
           {selected ? (
             <>
               <div className="mb-3 flex items-center justify-between gap-2">
-                <h2 className="truncate text-sm font-semibold">Session <code>{selected}</code></h2>
+                <h2 className="truncate text-sm font-semibold">
+                  Session <code>{selected}</code>
+                </h2>
                 <Button
                   variant="danger"
                   disabled={remove.isPending}
-                  onClick={() => { if (confirm(`Delete every message of session “${selected}”? Its memory is reset.`)) remove.mutate(selected); }}
+                  onClick={() => {
+                    if (confirm(`Delete every message of session “${selected}”? Its memory is reset.`))
+                      remove.mutate(selected);
+                  }}
                 >
                   Delete session
                 </Button>

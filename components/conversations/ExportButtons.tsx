@@ -27,7 +27,15 @@ function download(name: string, type: string, text: string) {
 }
 
 /** Downloads the chosen session (or everything the filters match) as JSON or CSV. */
-export function ExportButtons({ base, filters, sessionId }: { base: string; filters: Filters; sessionId: string | null }) {
+export function ExportButtons({
+  base,
+  filters,
+  sessionId,
+}: {
+  base: string;
+  filters: Filters;
+  sessionId: string | null;
+}) {
   const [busy, setBusy] = useState(false);
   const run = async (kind: "json" | "csv") => {
     setBusy(true);
@@ -43,8 +51,12 @@ export function ExportButtons({ base, filters, sessionId }: { base: string; filt
   const what = sessionId ? "session" : "all";
   return (
     <div className="flex gap-2">
-      <Button type="button" variant="secondary" disabled={busy} onClick={() => run("json")}>Export {what} as JSON</Button>
-      <Button type="button" variant="secondary" disabled={busy} onClick={() => run("csv")}>Export {what} as CSV</Button>
+      <Button type="button" variant="secondary" disabled={busy} onClick={() => run("json")}>
+        Export {what} as JSON
+      </Button>
+      <Button type="button" variant="secondary" disabled={busy} onClick={() => run("csv")}>
+        Export {what} as CSV
+      </Button>
     </div>
   );
 }

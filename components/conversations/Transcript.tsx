@@ -18,9 +18,14 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
   return (
     <ol aria-label="Transcript" className="flex flex-col gap-3">
       {messages.data?.map((m) => (
-        <li key={m.id} className={`max-w-[90%] rounded-lg px-3 py-2 text-sm ${m.role === "userMessage" ? "self-end bg-brand-600 text-white" : "self-start bg-slate-100"}`}>
+        <li
+          key={m.id}
+          className={`max-w-[90%] rounded-lg px-3 py-2 text-sm ${m.role === "userMessage" ? "self-end bg-brand-600 text-white" : "self-start bg-slate-100"}`}
+        >
           <p className="whitespace-pre-wrap">{m.content}</p>
-          <p className={`mt-1 text-[11px] ${m.role === "userMessage" ? "text-white/70" : "text-slate-500"}`}>{new Date(m.createdDate).toLocaleString()}</p>
+          <p className={`mt-1 text-[11px] ${m.role === "userMessage" ? "text-white/70" : "text-slate-500"}`}>
+            {new Date(m.createdDate).toLocaleString()}
+          </p>
           {Array.isArray(m.usedTools) && m.usedTools.length > 0 && (
             <details className="mt-2 text-xs">
               <summary className="cursor-pointer font-medium">Used tools ({m.usedTools.length})</summary>
@@ -28,8 +33,12 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
                 // biome-ignore lint/suspicious/noArrayIndexKey: stored tool calls have no id and this list never changes
                 <div key={i} className="mt-1 rounded bg-white p-2 ring-1 ring-slate-200">
                   <p className="font-mono">{t.tool}</p>
-                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px]">{JSON.stringify(t.toolInput, null, 2)}</pre>
-                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px] text-slate-600">{typeof t.toolOutput === "string" ? t.toolOutput : JSON.stringify(t.toolOutput, null, 2)}</pre>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px]">
+                    {JSON.stringify(t.toolInput, null, 2)}
+                  </pre>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px] text-slate-600">
+                    {typeof t.toolOutput === "string" ? t.toolOutput : JSON.stringify(t.toolOutput, null, 2)}
+                  </pre>
                 </div>
               ))}
             </details>
@@ -45,7 +54,11 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
               ))}
             </details>
           )}
-          {m.fileUploads?.map((f) => <p key={f.path} className="mt-1 text-xs">📎 {f.name} ({f.mime})</p>)}
+          {m.fileUploads?.map((f) => (
+            <p key={f.path} className="mt-1 text-xs">
+              📎 {f.name} ({f.mime})
+            </p>
+          ))}
         </li>
       ))}
     </ol>

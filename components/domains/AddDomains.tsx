@@ -5,16 +5,33 @@ import { api } from "@/lib/client/api";
 import { domainNamesFromCsv } from "@/lib/schemas/domain-csv";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
-type AddResult = { received: number; added: number; alreadyKnown: number; invalid: number; duplicates: number; invalidNames: { name: string; error: string }[] };
+type AddResult = {
+  received: number;
+  added: number;
+  alreadyKnown: number;
+  invalid: number;
+  duplicates: number;
+  invalidNames: { name: string; error: string }[];
+};
 const CHUNK = 10_000;
 
 /** Sends names in calls of at most 10,000 and adds up the answers. */
 async function addAll(names: string[]) {
-  const total = { received: 0, added: 0, alreadyKnown: 0, invalid: 0, duplicates: 0, invalidNames: [] as AddResult["invalidNames"] };
+  const total = {
+    received: 0,
+    added: 0,
+    alreadyKnown: 0,
+    invalid: 0,
+    duplicates: 0,
+    invalidNames: [] as AddResult["invalidNames"],
+  };
   for (let i = 0; i < names.length; i += CHUNK) {
     const r = await api<AddResult>("/api/v1/domains", { method: "POST", body: { names: names.slice(i, i + CHUNK) } });
-    total.received += r.received; total.added += r.added; total.alreadyKnown += r.alreadyKnown;
-    total.invalid += r.invalid; total.duplicates += r.duplicates;
+    total.received += r.received;
+    total.added += r.added;
+    total.alreadyKnown += r.alreadyKnown;
+    total.invalid += r.invalid;
+    total.duplicates += r.duplicates;
     total.invalidNames.push(...r.invalidNames.slice(0, 20 - total.invalidNames.length));
   }
   return total;
@@ -28,7 +45,8 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (names: string[]) => {
     if (!names.length) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       setResult(await addAll(names));
       setText("");
@@ -41,20 +59,39 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
   };
   return (
     <Card className="mb-6 p-4">
-      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); submit(text.split(/[\s,;]+/).filter(Boolean)); }}>
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit(text.split(/[\s,;]+/).filter(Boolean));
+        }}
+      >
         <label className="flex min-w-72 flex-1 flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Add domains</span>
           <textarea
-            rows={2} value={text} onChange={(e) => setText(e.target.value)} placeholder="example.com, shop.example.org"
+            rows={2}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="example.com, shop.example.org"
             className="rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none"
           />
         </label>
-        <Button type="submit" disabled={busy || !text.trim()}>Add</Button>
+        <Button type="submit" disabled={busy || !text.trim()}>
+          Add
+        </Button>
         <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50">
           Import CSV
           <input
-            type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" aria-label="Import CSV" disabled={busy}
-            onChange={async (e) => { const f = e.target.files?.[0]; e.target.value = ""; if (f) await submit(domainNamesFromCsv(await f.text())); }}
+            type="file"
+            accept=".csv,.txt,text/csv,text/plain"
+            className="sr-only"
+            aria-label="Import CSV"
+            disabled={busy}
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              e.target.value = "";
+              if (f) await submit(domainNamesFromCsv(await f.text()));
+            }}
           />
         </label>
       </form>
@@ -65,7 +102,11 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
           {result.duplicates ? `, ${result.duplicates} duplicates merged` : ""}.
           {result.invalidNames.length > 0 && (
             <ul className="mt-1 list-disc pl-5 text-xs text-slate-500">
-              {result.invalidNames.map((n) => <li key={n.name}><code>{n.name}</code>: {n.error}</li>)}
+              {result.invalidNames.map((n) => (
+                <li key={n.name}>
+                  <code>{n.name}</code>: {n.error}
+                </li>
+              ))}
             </ul>
           )}
         </div>

@@ -10,8 +10,14 @@ type Flow = { id: string; name: string };
 type StartResult = { run: AnalysisRunRecord | null; queued: number; skipped: number };
 
 /** Chooses the analysing chatflow, starts runs and shows the progress of the latest one. */
-export function AnalyzeBar({ selected, filter, onProgress }: {
-  selected: string[]; filter: Record<string, string>; onProgress: () => void;
+export function AnalyzeBar({
+  selected,
+  filter,
+  onProgress,
+}: {
+  selected: string[];
+  filter: Record<string, string>;
+  onProgress: () => void;
 }) {
   const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Flow[]>("/api/v1/chatflows") });
   const [flowId, setFlowId] = useState("");
@@ -30,27 +36,50 @@ export function AnalyzeBar({ selected, filter, onProgress }: {
   // Refresh the list as domains finish: once per new status or count of finished domains
   // (onProgress is stable: the parent memoises it).
   const progress = status && `${status}:${done}`;
-  useEffect(() => { if (progress) onProgress(); }, [progress, onProgress]);
+  useEffect(() => {
+    if (progress) onProgress();
+  }, [progress, onProgress]);
   const start = useMutation({
     mutationFn: (body: object) => api<StartResult>("/api/v1/domains/analyze", { method: "POST", body }),
-    onSuccess: (r) => { setRunId(r.run?.id ?? null); onProgress(); },
+    onSuccess: (r) => {
+      setRunId(r.run?.id ?? null);
+      onProgress();
+    },
   });
 
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm">
       <label className="flex items-center gap-2">
         <span className="text-slate-600">Analyse with</span>
-        <select aria-label="Analysing chatflow" className="rounded-md border border-slate-300 bg-white px-2 py-1.5" value={flowId} onChange={(e) => setFlowId(e.target.value)}>
-          {flows.data?.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+        <select
+          aria-label="Analysing chatflow"
+          className="rounded-md border border-slate-300 bg-white px-2 py-1.5"
+          value={flowId}
+          onChange={(e) => setFlowId(e.target.value)}
+        >
+          {flows.data?.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
         </select>
       </label>
-      <Button disabled={!flowId || !selected.length || start.isPending} onClick={() => start.mutate({ chatflowId: flowId, ids: selected })}>
+      <Button
+        disabled={!flowId || !selected.length || start.isPending}
+        onClick={() => start.mutate({ chatflowId: flowId, ids: selected })}
+      >
         Analyse selected ({selected.length})
       </Button>
-      <Button variant="secondary" disabled={!flowId || start.isPending} onClick={() => start.mutate({ chatflowId: flowId, filter })}>
+      <Button
+        variant="secondary"
+        disabled={!flowId || start.isPending}
+        onClick={() => start.mutate({ chatflowId: flowId, filter })}
+      >
         Analyse all matching
       </Button>
-      {start.data && !start.data.run && <span className="text-slate-500">Nothing to analyse (only valid domains are analysed).</span>}
+      {start.data && !start.data.run && (
+        <span className="text-slate-500">Nothing to analyse (only valid domains are analysed).</span>
+      )}
       {run.data && (
         <span role="status" aria-label="Analysis progress" className="text-slate-600">
           {run.data.status === "finished" ? "Finished" : "Analysing"}: {done} of {run.data.total}

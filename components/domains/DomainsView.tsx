@@ -10,7 +10,10 @@ import { DomainRow } from "./DomainRow";
 import { DomainFilters } from "./DomainFilters";
 import { domainQuery, EMPTY_FILTERS, type DomainFilterState, type DomainRecord } from "./types";
 
-type Page = { data: DomainRecord[]; pagination: { page: number; limit: number; total: number; totalPages: number; hasNext: boolean } };
+type Page = {
+  data: DomainRecord[];
+  pagination: { page: number; limit: number; total: number; totalPages: number; hasNext: boolean };
+};
 const LIMIT = 20;
 
 /** Domains: add and import, filter and search, page, select and analyse, read each analysis. */
@@ -25,11 +28,13 @@ export function DomainsView() {
     placeholderData: keepPreviousData,
   });
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["domains"] }), [qc]);
-  const toggle = (id: string) => setSelected((s) => {
-    const next = new Set(s);
-    if (next.has(id)) next.delete(id); else next.add(id);
-    return next;
-  });
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const rows = domains.data?.data ?? [];
   const allOnPage = rows.length > 0 && rows.every((d) => selected.has(d.id));
   const { sort: _sort, ...filterOnly } = filters;
@@ -37,10 +42,21 @@ export function DomainsView() {
 
   return (
     <>
-      <PageHeader title="Domains" subtitle="Web domains the team tracks, checked against the Public Suffix List and analysed by a chatflow." />
+      <PageHeader
+        title="Domains"
+        subtitle="Web domains the team tracks, checked against the Public Suffix List and analysed by a chatflow."
+      />
       <AddDomains onAdded={refresh} />
-      <DomainFilters value={filters} onChange={(f) => { setFilters(f); setPage(1); }} />
-      <Card className="mb-3 p-3"><AnalyzeBar selected={[...selected]} filter={activeFilter} onProgress={refresh} /></Card>
+      <DomainFilters
+        value={filters}
+        onChange={(f) => {
+          setFilters(f);
+          setPage(1);
+        }}
+      />
+      <Card className="mb-3 p-3">
+        <AnalyzeBar selected={[...selected]} filter={activeFilter} onProgress={refresh} />
+      </Card>
       <ErrorNote error={domains.error} />
       <Card className="overflow-hidden">
         <table className="w-full text-left text-sm">
@@ -48,34 +64,54 @@ export function DomainsView() {
             <tr>
               <th className="w-8 px-3 py-2">
                 <input
-                  type="checkbox" aria-label="Select all on this page" checked={allOnPage}
-                  onChange={() => setSelected((s) => {
-                    const next = new Set(s);
-                    for (const d of rows) {
-                      if (allOnPage) next.delete(d.id);
-                      else next.add(d.id);
-                    }
-                    return next;
-                  })}
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={allOnPage}
+                  onChange={() =>
+                    setSelected((s) => {
+                      const next = new Set(s);
+                      for (const d of rows) {
+                        if (allOnPage) next.delete(d.id);
+                        else next.add(d.id);
+                      }
+                      return next;
+                    })
+                  }
                 />
               </th>
-              <th className="px-3 py-2">Domain</th><th className="px-3 py-2">Valid</th><th className="px-3 py-2">Analysis</th>
-              <th className="px-3 py-2">Analysed</th><th className="px-3 py-2">Added</th>
+              <th className="px-3 py-2">Domain</th>
+              <th className="px-3 py-2">Valid</th>
+              <th className="px-3 py-2">Analysis</th>
+              <th className="px-3 py-2">Analysed</th>
+              <th className="px-3 py-2">Added</th>
             </tr>
           </thead>
           <tbody>
-            {rows.map((d) => <DomainRow key={d.id} domain={d} selected={selected.has(d.id)} onToggle={() => toggle(d.id)} />)}
-            {domains.data && rows.length === 0 && <tr><td colSpan={6} className="px-4 py-6 text-center text-slate-500">No domains match.</td></tr>}
+            {rows.map((d) => (
+              <DomainRow key={d.id} domain={d} selected={selected.has(d.id)} onToggle={() => toggle(d.id)} />
+            ))}
+            {domains.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={6} className="px-4 py-6 text-center text-slate-500">
+                  No domains match.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
         {domains.data && (
           <div className="flex items-center justify-between border-t border-slate-100 px-4 py-2 text-xs text-slate-500">
-            <Button variant="ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</Button>
+            <Button variant="ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous
+            </Button>
             <span data-testid="domains-total">
-              Page {domains.data.pagination.page} of {Math.max(1, domains.data.pagination.totalPages)} · {domains.data.pagination.total} domains
+              Page {domains.data.pagination.page} of {Math.max(1, domains.data.pagination.totalPages)} ·{" "}
+              {domains.data.pagination.total} domains
               {selected.size ? ` · ${selected.size} selected` : ""}
             </span>
-            <Button variant="ghost" disabled={!domains.data.pagination.hasNext} onClick={() => setPage(page + 1)}>Next</Button>
+            <Button variant="ghost" disabled={!domains.data.pagination.hasNext} onClick={() => setPage(page + 1)}>
+              Next
+            </Button>
           </div>
         )}
       </Card>

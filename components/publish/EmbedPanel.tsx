@@ -11,7 +11,15 @@ import { WidgetPreview } from "./WidgetPreview";
  * init() call, full page) with this chatflow's id and server, a copy button, and a live preview.
  * Mount it anywhere in the studio: `<EmbedPanel chatflowId={flow.id} isPublic={flow.isPublic} />`.
  */
-export function EmbedPanel({ chatflowId, isPublic, theme }: { chatflowId: string; isPublic: boolean; theme?: WidgetTheme }) {
+export function EmbedPanel({
+  chatflowId,
+  isPublic,
+  theme,
+}: {
+  chatflowId: string;
+  isPublic: boolean;
+  theme?: WidgetTheme;
+}) {
   const apiHost = typeof window === "undefined" ? "" : window.location.origin;
   const snippets = useMemo(() => embedSnippets(apiHost, chatflowId, theme), [apiHost, chatflowId, theme]);
   const [tab, setTab] = useState<string>("script");
@@ -25,7 +33,8 @@ export function EmbedPanel({ chatflowId, isPublic, theme }: { chatflowId: string
       </div>
       {!isPublic && (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-800 ring-1 ring-amber-200">
-          The chatflow is private: the widget works here in the preview, but on other sites only once it is public and the site&apos;s origin is allowed.
+          The chatflow is private: the widget works here in the preview, but on other sites only once it is public and
+          the site&apos;s origin is allowed.
         </p>
       )}
       <SnippetTabs snippets={snippets} tab={tab} onTab={setTab} label="Embed snippet" testId="embed-snippet" />

@@ -30,7 +30,15 @@ function loadEmbed(): Promise<SwitchyardGlobal> {
  * The real widget, in full-page mode inside a box: what visitors will see, with the theme being
  * edited applied live. It chats as the signed-in builder (stored as INTERNAL, works while private).
  */
-export function WidgetPreview({ chatflowId, theme, height = 480 }: { chatflowId: string; theme?: WidgetTheme; height?: number }) {
+export function WidgetPreview({
+  chatflowId,
+  theme,
+  height = 480,
+}: {
+  chatflowId: string;
+  theme?: WidgetTheme;
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const themeKey = JSON.stringify(theme ?? {});
@@ -41,7 +49,13 @@ export function WidgetPreview({ chatflowId, theme, height = 480 }: { chatflowId:
     loadEmbed().then(
       (sy) => {
         if (cancelled || !box.current) return;
-        handle = sy.init({ chatflowId, apiHost: window.location.origin, mode: "full", target: box.current, theme: JSON.parse(themeKey) });
+        handle = sy.init({
+          chatflowId,
+          apiHost: window.location.origin,
+          mode: "full",
+          target: box.current,
+          theme: JSON.parse(themeKey),
+        });
       },
       (e: Error) => setError(e.message),
     );
@@ -52,7 +66,12 @@ export function WidgetPreview({ chatflowId, theme, height = 480 }: { chatflowId:
   }, [chatflowId, themeKey]);
 
   return (
-    <section className="overflow-hidden rounded-xl ring-1 ring-slate-200" style={{ height }} data-testid="widget-preview" aria-label="Widget preview">
+    <section
+      className="overflow-hidden rounded-xl ring-1 ring-slate-200"
+      style={{ height }}
+      data-testid="widget-preview"
+      aria-label="Widget preview"
+    >
       {error ? <p className="p-4 text-sm text-red-700">{error}</p> : <div ref={box} className="h-full" />}
     </section>
   );

@@ -8,8 +8,16 @@ import { keyPermissionsForRole } from "@/lib/access/permissions";
 import { useStudioUser } from "./StudioUser";
 
 type Key = {
-  id: string; name: string; prefix: string; permissions: string[]; allChatflows: boolean; chatflowIds: string[];
-  lastUsedAt: string | null; createdAt: string; status: "active" | "revoked"; owner: { name: string } | null;
+  id: string;
+  name: string;
+  prefix: string;
+  permissions: string[];
+  allChatflows: boolean;
+  chatflowIds: string[];
+  lastUsedAt: string | null;
+  createdAt: string;
+  status: "active" | "revoked";
+  owner: { name: string } | null;
 };
 type Flow = { id: string; name: string };
 
@@ -30,7 +38,10 @@ export function ApiKeyManager() {
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
   const create = useMutation({
     mutationFn: (body: object) => api<Key & { key: string }>("/api/v1/apikey", { method: "POST", body }),
-    onSuccess: (k) => { setShown({ name: k.name, key: k.key }); qc.invalidateQueries({ queryKey: ["apikeys"] }); },
+    onSuccess: (k) => {
+      setShown({ name: k.name, key: k.key });
+      qc.invalidateQueries({ queryKey: ["apikeys"] });
+    },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => api(`/api/v1/apikey/${id}`, { method: "DELETE" }),
@@ -40,24 +51,50 @@ export function ApiKeyManager() {
 
   return (
     <>
-      <PageHeader title="API keys" subtitle="Keys let other apps call prediction, upsert and management APIs. Only a hash is stored." />
+      <PageHeader
+        title="API keys"
+        subtitle="Keys let other apps call prediction, upsert and management APIs. Only a hash is stored."
+      />
       {shown && (
         <div role="status" className="mb-6 rounded-xl border border-emerald-200 bg-emerald-50 p-4 shadow-sm">
-          <p className="text-sm font-medium text-emerald-900">Key “{shown.name}” created. Copy it now: it will not be shown again.</p>
+          <p className="text-sm font-medium text-emerald-900">
+            Key “{shown.name}” created. Copy it now: it will not be shown again.
+          </p>
           <div className="mt-2 flex items-center gap-2">
-            <code data-testid="new-api-key" className="flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm ring-1 ring-emerald-200">{shown.key}</code>
-            <Button variant="secondary" onClick={() => navigator.clipboard?.writeText(shown.key)}>Copy</Button>
-            <Button variant="ghost" onClick={() => setShown(null)}>Done</Button>
+            <code
+              data-testid="new-api-key"
+              className="flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm ring-1 ring-emerald-200"
+            >
+              {shown.key}
+            </code>
+            <Button variant="secondary" onClick={() => navigator.clipboard?.writeText(shown.key)}>
+              Copy
+            </Button>
+            <Button variant="ghost" onClick={() => setShown(null)}>
+              Done
+            </Button>
           </div>
         </div>
       )}
-      <CreateKeyForm flows={flows.data ?? []} pending={create.isPending} onCreate={(body) => create.mutate(body)}
-        offered={user ? keyPermissionsForRole(user.role) : []} />
+      <CreateKeyForm
+        flows={flows.data ?? []}
+        pending={create.isPending}
+        onCreate={(body) => create.mutate(body)}
+        offered={user ? keyPermissionsForRole(user.role) : []}
+      />
       <ErrorNote error={create.error ?? keys.error ?? revoke.error} />
       <Card className="mt-6 overflow-hidden">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs uppercase text-slate-500">
-            <tr><th className="px-4 py-2">Name</th><th className="px-4 py-2">Key</th><th className="px-4 py-2">Permissions</th><th className="px-4 py-2">Chatflows</th><th className="px-4 py-2">Last used</th>{showOwner && <th className="px-4 py-2">Owner</th>}<th className="px-4 py-2" /></tr>
+            <tr>
+              <th className="px-4 py-2">Name</th>
+              <th className="px-4 py-2">Key</th>
+              <th className="px-4 py-2">Permissions</th>
+              <th className="px-4 py-2">Chatflows</th>
+              <th className="px-4 py-2">Last used</th>
+              {showOwner && <th className="px-4 py-2">Owner</th>}
+              <th className="px-4 py-2" />
+            </tr>
           </thead>
           <tbody>
             {keys.data?.map((k) => (
@@ -66,18 +103,34 @@ export function ApiKeyManager() {
                 <td className="px-4 py-2 font-mono text-xs">{k.prefix}_…</td>
                 <td className="px-4 py-2 text-xs">{k.permissions.join(", ")}</td>
                 <td className="px-4 py-2 text-xs">{k.allChatflows ? "All" : k.chatflowIds.map(flowName).join(", ")}</td>
-                <td className="px-4 py-2 text-xs text-slate-500">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}</td>
+                <td className="px-4 py-2 text-xs text-slate-500">
+                  {k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}
+                </td>
                 {showOwner && <td className="px-4 py-2 text-xs">{k.owner?.name ?? "–"}</td>}
                 <td className="px-4 py-2 text-right">
                   {k.status === "revoked" ? (
                     <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-500">revoked</span>
                   ) : (
-                    <Button variant="danger" aria-label={`Revoke ${k.name}`} onClick={() => { if (confirm(`Revoke “${k.name}”? Apps using it stop working.`)) revoke.mutate(k.id); }}>Revoke</Button>
+                    <Button
+                      variant="danger"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() => {
+                        if (confirm(`Revoke “${k.name}”? Apps using it stop working.`)) revoke.mutate(k.id);
+                      }}
+                    >
+                      Revoke
+                    </Button>
                   )}
                 </td>
               </tr>
             ))}
-            {keys.data?.length === 0 && <tr><td colSpan={showOwner ? 7 : 6} className="px-4 py-6 text-center text-slate-500">No API keys yet.</td></tr>}
+            {keys.data?.length === 0 && (
+              <tr>
+                <td colSpan={showOwner ? 7 : 6} className="px-4 py-6 text-center text-slate-500">
+                  No API keys yet.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </Card>
@@ -86,21 +139,45 @@ export function ApiKeyManager() {
 }
 
 /** `offered`: the permissions the signed-in user's role may give a key (a builder: no `messages`). */
-function CreateKeyForm({ flows, pending, onCreate, offered }: { flows: Flow[]; pending: boolean; onCreate: (b: object) => void; offered: string[] }) {
+function CreateKeyForm({
+  flows,
+  pending,
+  onCreate,
+  offered,
+}: {
+  flows: Flow[];
+  pending: boolean;
+  onCreate: (b: object) => void;
+  offered: string[];
+}) {
   const [name, setName] = useState("");
   const [perms, setPerms] = useState<string[]>(["predict", "upsert"]);
   const [scoped, setScoped] = useState<string[]>([]);
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   return (
     <Card className="p-4">
-      <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); onCreate({ name, permissions: perms, chatflowIds: scoped }); setName(""); }}>
-        <TextInput label="Key name" placeholder="e.g. website backend" value={name} onChange={(e) => setName(e.target.value)} required />
+      <form
+        className="grid gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onCreate({ name, permissions: perms, chatflowIds: scoped });
+          setName("");
+        }}
+      >
+        <TextInput
+          label="Key name"
+          placeholder="e.g. website backend"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+        />
         <fieldset className="text-sm">
           <legend className="mb-1 font-medium text-slate-700">Permissions</legend>
           <div className="flex flex-wrap gap-4">
             {PERMISSIONS.filter((p) => offered.includes(p.id)).map((p) => (
               <label key={p.id} className="flex items-center gap-1.5">
-                <input type="checkbox" checked={perms.includes(p.id)} onChange={() => setPerms(toggle(perms, p.id))} /> {p.label}
+                <input type="checkbox" checked={perms.includes(p.id)} onChange={() => setPerms(toggle(perms, p.id))} />{" "}
+                {p.label}
               </label>
             ))}
           </div>
@@ -110,12 +187,21 @@ function CreateKeyForm({ flows, pending, onCreate, offered }: { flows: Flow[]; p
           <div className="flex flex-wrap gap-4">
             {flows.map((f) => (
               <label key={f.id} className="flex items-center gap-1.5">
-                <input type="checkbox" checked={scoped.includes(f.id)} onChange={() => setScoped(toggle(scoped, f.id))} /> {f.name}
+                <input
+                  type="checkbox"
+                  checked={scoped.includes(f.id)}
+                  onChange={() => setScoped(toggle(scoped, f.id))}
+                />{" "}
+                {f.name}
               </label>
             ))}
           </div>
         </fieldset>
-        <div><Button type="submit" disabled={pending || !name.trim() || perms.length === 0}>Create key</Button></div>
+        <div>
+          <Button type="submit" disabled={pending || !name.trim() || perms.length === 0}>
+            Create key
+          </Button>
+        </div>
       </form>
     </Card>
   );

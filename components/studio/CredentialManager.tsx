@@ -7,15 +7,29 @@ import { api } from "@/lib/client/api";
 import { useStudioUser } from "./StudioUser";
 
 type Credential = {
-  id: string; name: string; type: string; createdAt: string; updatedAt: string;
-  ownerId: string | null; owner: { name: string } | null; sharedWithBuilders: boolean;
+  id: string;
+  name: string;
+  type: string;
+  createdAt: string;
+  updatedAt: string;
+  ownerId: string | null;
+  owner: { name: string } | null;
+  sharedWithBuilders: boolean;
 };
 type Kind = "openai" | "anthropic" | "httpHeaders";
 
 const KINDS: { id: Kind; label: string; hint: string }[] = [
-  { id: "openai", label: "OpenAI-compatible", hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio) by base URL." },
+  {
+    id: "openai",
+    label: "OpenAI-compatible",
+    hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio) by base URL.",
+  },
   { id: "anthropic", label: "Anthropic", hint: "An Anthropic API key." },
-  { id: "httpHeaders", label: "API headers", hint: "Headers sent by the OpenAPI chain with every request, e.g. an API key." },
+  {
+    id: "httpHeaders",
+    label: "API headers",
+    hint: "Headers sent by the OpenAPI chain with every request, e.g. an API key.",
+  },
 ];
 const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 
@@ -24,24 +38,45 @@ export function CredentialManager() {
   const qc = useQueryClient();
   const creds = useQuery({ queryKey: ["credentials"], queryFn: () => api<Credential[]>("/api/v1/credentials") });
   const refresh = () => qc.invalidateQueries({ queryKey: ["credentials"] });
-  const rename = useMutation({ mutationFn: ({ id, name }: { id: string; name: string }) => api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name } }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE" }), onSuccess: refresh });
+  const rename = useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name } }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE" }),
+    onSuccess: refresh,
+  });
   const share = useMutation({
-    mutationFn: ({ id, shared }: { id: string; shared: boolean }) => api(`/api/v1/credentials/${id}`, { method: "PUT", body: { sharedWithBuilders: shared } }),
+    mutationFn: ({ id, shared }: { id: string; shared: boolean }) =>
+      api(`/api/v1/credentials/${id}`, { method: "PUT", body: { sharedWithBuilders: shared } }),
     onSuccess: refresh,
   });
   return (
     <>
-      <PageHeader title="Credentials" subtitle="Keys for model providers and external APIs. Encrypted at rest; values are never shown again." />
+      <PageHeader
+        title="Credentials"
+        subtitle="Keys for model providers and external APIs. Encrypted at rest; values are never shown again."
+      />
       <AddCredential onAdded={refresh} />
       <ErrorNote error={creds.error ?? rename.error ?? remove.error ?? share.error} />
       {creds.isLoading && <p className="text-sm text-slate-500">Loading credentials…</p>}
-      {creds.data?.length === 0 && <p className="text-sm text-slate-500">No credentials yet. Nodes without one use the server’s environment settings.</p>}
+      {creds.data?.length === 0 && (
+        <p className="text-sm text-slate-500">
+          No credentials yet. Nodes without one use the server’s environment settings.
+        </p>
+      )}
       <ul className="grid gap-3" aria-label="Credentials">
         {creds.data?.map((c) => (
-          <CredentialRow key={c.id} c={c} onRename={(name) => rename.mutate({ id: c.id, name })}
+          <CredentialRow
+            key={c.id}
+            c={c}
+            onRename={(name) => rename.mutate({ id: c.id, name })}
             onShare={(shared) => share.mutate({ id: c.id, shared })}
-            onDelete={() => { if (confirm(`Delete “${c.name}”? Nodes using it will stop working.`)) remove.mutate(c.id); }} />
+            onDelete={() => {
+              if (confirm(`Delete “${c.name}”? Nodes using it will stop working.`)) remove.mutate(c.id);
+            }}
+          />
         ))}
       </ul>
     </>
@@ -57,57 +92,141 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
   const [hosts, setHosts] = useState("");
   const create = useMutation({
     mutationFn: () => {
-      const data = kind === "httpHeaders"
-        ? {
-          allowedHosts: hosts.split(/[\s,]+/).map((h) => h.trim()).filter(Boolean),
-          headers: Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value])),
-        }
-        : { apiKey, ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
+      const data =
+        kind === "httpHeaders"
+          ? {
+              allowedHosts: hosts
+                .split(/[\s,]+/)
+                .map((h) => h.trim())
+                .filter(Boolean),
+              headers: Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value])),
+            }
+          : { apiKey, ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
       return api("/api/v1/credentials", { method: "POST", body: { name: name.trim(), type: kind, data } });
     },
-    onSuccess: () => { setName(""); setApiKey(""); setBaseURL(""); setHeaders([{ name: "", value: "" }]); setHosts(""); onAdded(); },
+    onSuccess: () => {
+      setName("");
+      setApiKey("");
+      setBaseURL("");
+      setHeaders([{ name: "", value: "" }]);
+      setHosts("");
+      onAdded();
+    },
   });
   return (
     <Card className="mb-6 p-4">
-      <form className="grid gap-3" aria-label="Add credential" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      <form
+        className="grid gap-3"
+        aria-label="Add credential"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
         <div className="grid gap-3 sm:grid-cols-2">
-          <TextInput label="Name" placeholder="e.g. OpenAI production" value={name} onChange={(e) => setName(e.target.value)} required />
+          <TextInput
+            label="Name"
+            placeholder="e.g. OpenAI production"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
           <label className="flex flex-col gap-1 text-sm">
             <span className="font-medium text-slate-700">Type</span>
-            <select className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-              {KINDS.map((k) => <option key={k.id} value={k.id}>{k.label}</option>)}
+            <select
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+              value={kind}
+              onChange={(e) => setKind(e.target.value as Kind)}
+            >
+              {KINDS.map((k) => (
+                <option key={k.id} value={k.id}>
+                  {k.label}
+                </option>
+              ))}
             </select>
           </label>
         </div>
         <p className="text-xs text-slate-500">{KINDS.find((k) => k.id === kind)!.hint}</p>
         {kind !== "httpHeaders" ? (
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextInput label="API key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
-            <TextInput label="Base URL (optional)" placeholder={kind === "openai" ? "http://127.0.0.1:11434/v1" : "https://api.anthropic.com"} value={baseURL} onChange={(e) => setBaseURL(e.target.value)} />
-            <p className="text-xs text-slate-500 sm:col-span-2">The key is only ever sent to this base URL&apos;s host ({kind === "openai" ? "api.openai.com" : "api.anthropic.com"} when empty).</p>
+            <TextInput
+              label="API key"
+              type="password"
+              autoComplete="off"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              required
+            />
+            <TextInput
+              label="Base URL (optional)"
+              placeholder={kind === "openai" ? "http://127.0.0.1:11434/v1" : "https://api.anthropic.com"}
+              value={baseURL}
+              onChange={(e) => setBaseURL(e.target.value)}
+            />
+            <p className="text-xs text-slate-500 sm:col-span-2">
+              The key is only ever sent to this base URL&apos;s host (
+              {kind === "openai" ? "api.openai.com" : "api.anthropic.com"} when empty).
+            </p>
           </div>
         ) : (
           <div className="grid gap-2">
-            <TextInput label="Allowed hosts" placeholder="api.example.com, 10.0.0.5:8080" value={hosts} onChange={(e) => setHosts(e.target.value)} required />
-            <p className="text-xs text-slate-500">The headers are only ever sent to these hosts (host or host:port, comma-separated).</p>
+            <TextInput
+              label="Allowed hosts"
+              placeholder="api.example.com, 10.0.0.5:8080"
+              value={hosts}
+              onChange={(e) => setHosts(e.target.value)}
+              required
+            />
+            <p className="text-xs text-slate-500">
+              The headers are only ever sent to these hosts (host or host:port, comma-separated).
+            </p>
             {headers.map((h, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are only appended (or all reset), never reordered; a key from the text would remount the inputs while typing
               <div key={i} className="grid grid-cols-2 gap-3">
-                <TextInput label={`Header ${i + 1} name`} placeholder="X-Api-Key" value={h.name} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
-                <TextInput label={`Header ${i + 1} value`} type="password" autoComplete="off" value={h.value} onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+                <TextInput
+                  label={`Header ${i + 1} name`}
+                  placeholder="X-Api-Key"
+                  value={h.name}
+                  onChange={(e) => setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+                />
+                <TextInput
+                  label={`Header ${i + 1} value`}
+                  type="password"
+                  autoComplete="off"
+                  value={h.value}
+                  onChange={(e) =>
+                    setHeaders((hs) => hs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))
+                  }
+                />
               </div>
             ))}
-            <Button type="button" variant="ghost" className="justify-self-start" onClick={() => setHeaders((hs) => [...hs, { name: "", value: "" }])}>+ Add header</Button>
+            <Button
+              type="button"
+              variant="ghost"
+              className="justify-self-start"
+              onClick={() => setHeaders((hs) => [...hs, { name: "", value: "" }])}
+            >
+              + Add header
+            </Button>
           </div>
         )}
         <ErrorNote error={create.error} />
-        <div><Button type="submit" disabled={!name.trim() || create.isPending}>Add credential</Button></div>
+        <div>
+          <Button type="submit" disabled={!name.trim() || create.isPending}>
+            Add credential
+          </Button>
+        </div>
       </form>
     </Card>
   );
 }
 
-type RowProps = { c: Credential; onRename: (n: string) => void; onDelete: () => void; onShare: (shared: boolean) => void };
+type RowProps = {
+  c: Credential;
+  onRename: (n: string) => void;
+  onDelete: () => void;
+  onShare: (shared: boolean) => void;
+};
 
 function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
   const { user, may } = useStudioUser();
@@ -120,10 +239,25 @@ function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
       <Card className="flex items-center gap-4 px-4 py-3">
         <div className="min-w-0 flex-1">
           {editing ? (
-            <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); if (draft.trim()) onRename(draft.trim()); setEditing(false); }}>
-              <input aria-label="Credential name" className="flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm" value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
+            <form
+              className="flex gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (draft.trim()) onRename(draft.trim());
+                setEditing(false);
+              }}
+            >
+              <input
+                aria-label="Credential name"
+                className="flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                autoFocus
+              />
               <Button type="submit">Save</Button>
-              <Button type="button" variant="ghost" onClick={() => setEditing(false)}>Cancel</Button>
+              <Button type="button" variant="ghost" onClick={() => setEditing(false)}>
+                Cancel
+              </Button>
             </form>
           ) : (
             <>
@@ -138,14 +272,30 @@ function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
         </div>
         {!editing && may("credential.share") && (
           <label className="flex items-center gap-1.5 text-sm text-slate-600">
-            <input type="checkbox" checked={c.sharedWithBuilders} onChange={(e) => onShare(e.target.checked)} aria-label={`Share ${c.name} with all builders`} />
+            <input
+              type="checkbox"
+              checked={c.sharedWithBuilders}
+              onChange={(e) => onShare(e.target.checked)}
+              aria-label={`Share ${c.name} with all builders`}
+            />
             Share with all builders
           </label>
         )}
         {!editing && editable && (
           <div className="flex gap-2">
-            <Button variant="secondary" aria-label={`Rename ${c.name}`} onClick={() => { setDraft(c.name); setEditing(true); }}>Rename</Button>
-            <Button variant="danger" aria-label={`Delete ${c.name}`} onClick={onDelete}>Delete</Button>
+            <Button
+              variant="secondary"
+              aria-label={`Rename ${c.name}`}
+              onClick={() => {
+                setDraft(c.name);
+                setEditing(true);
+              }}
+            >
+              Rename
+            </Button>
+            <Button variant="danger" aria-label={`Delete ${c.name}`} onClick={onDelete}>
+              Delete
+            </Button>
           </div>
         )}
       </Card>

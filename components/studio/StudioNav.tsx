@@ -21,9 +21,14 @@ export function StudioNav({ user }: { user: { name: string; email: string; role:
   return (
     <header className="border-b border-slate-200 bg-white">
       {/* On a phone the links drop to a second row that scrolls sideways instead of widening the page. */}
-      <nav className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2 sm:px-6" aria-label="Studio">
+      <nav
+        className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2 sm:px-6"
+        aria-label="Studio"
+      >
         <Link href="/chatflows" className="flex items-center gap-2 font-semibold">
-          <span className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">S</span>
+          <span className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">
+            S
+          </span>
           Switchyard
         </Link>
         <ul className="order-last -mx-1 flex w-full gap-1 overflow-x-auto text-sm sm:order-none sm:mx-0 sm:w-auto">
@@ -40,8 +45,14 @@ export function StudioNav({ user }: { user: { name: string; email: string; role:
           ))}
         </ul>
         <div className="ml-auto flex items-center gap-3 text-sm">
-          <span className="whitespace-nowrap text-slate-500" title={user.email}>{user.name} · {user.role}</span>
-          <button type="button" className="whitespace-nowrap rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100" onClick={() => signOut({ callbackUrl: "/signin" })}>
+          <span className="whitespace-nowrap text-slate-500" title={user.email}>
+            {user.name} · {user.role}
+          </span>
+          <button
+            type="button"
+            className="whitespace-nowrap rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100"
+            onClick={() => signOut({ callbackUrl: "/signin" })}
+          >
             Sign out
           </button>
         </div>

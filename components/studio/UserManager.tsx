@@ -11,12 +11,21 @@ export function UserManager() {
   const qc = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: () => api<User[]>("/api/v1/users") });
   const refresh = () => qc.invalidateQueries({ queryKey: ["users"] });
-  const create = useMutation({ mutationFn: (body: object) => api("/api/v1/users", { method: "POST", body }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => api(`/api/v1/users/${id}`, { method: "DELETE" }), onSuccess: refresh });
+  const create = useMutation({
+    mutationFn: (body: object) => api("/api/v1/users", { method: "POST", body }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api(`/api/v1/users/${id}`, { method: "DELETE" }),
+    onSuccess: refresh,
+  });
 
   return (
     <>
-      <PageHeader title="Users" subtitle="Builders design and test chatflows; admins also manage users and read messages." />
+      <PageHeader
+        title="Users"
+        subtitle="Builders design and test chatflows; admins also manage users and read messages."
+      />
       <Card className="mb-6 p-4">
         <form
           className="grid grid-cols-2 gap-3 md:grid-cols-5 md:items-end"
@@ -40,16 +49,29 @@ export function UserManager() {
               <option value="admin">Admin</option>
             </select>
           </label>
-          <Button type="submit" disabled={create.isPending}>Add user</Button>
+          <Button type="submit" disabled={create.isPending}>
+            Add user
+          </Button>
         </form>
-        <div className="mt-3"><ErrorNote error={create.error ?? remove.error ?? users.error} /></div>
+        <div className="mt-3">
+          <ErrorNote error={create.error ?? remove.error ?? users.error} />
+        </div>
       </Card>
       <Card className="divide-y divide-slate-100">
         {users.data?.map((u) => (
           <div key={u.id} className="flex items-center gap-4 px-4 py-3 text-sm">
-            <div className="flex-1"><span className="font-medium">{u.name}</span> <span className="text-slate-500">{u.email}</span></div>
+            <div className="flex-1">
+              <span className="font-medium">{u.name}</span> <span className="text-slate-500">{u.email}</span>
+            </div>
             <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">{u.role}</span>
-            <Button variant="danger" onClick={() => { if (confirm(`Remove ${u.email}?`)) remove.mutate(u.id); }}>Remove</Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                if (confirm(`Remove ${u.email}?`)) remove.mutate(u.id);
+              }}
+            >
+              Remove
+            </Button>
           </div>
         ))}
       </Card>

@@ -9,7 +9,11 @@ const variants: Record<Variant, string> = {
   ghost: "text-slate-600 hover:bg-slate-100",
 };
 
-export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return (
     <button
       className={`inline-flex items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium transition disabled:cursor-not-allowed ${variants[variant]} ${className}`}
@@ -18,7 +22,11 @@ export function Button({ variant = "primary", className = "", ...props }: Button
   );
 }
 
-export function TextInput({ label, className = "", ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string }) {
+export function TextInput({
+  label,
+  className = "",
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string }) {
   return (
     <label className={`flex flex-col gap-1 text-sm ${className}`}>
       <span className="font-medium text-slate-700">{label}</span>
@@ -44,7 +52,15 @@ export function Card({ children, className = "" }: { children: React.ReactNode; 
   return <div className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}>{children}</div>;
 }
 
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: React.ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: string;
+  subtitle?: string;
+  actions?: React.ReactNode;
+}) {
   return (
     <div className="mb-6 flex items-end justify-between gap-4">
       <div>

@@ -15,7 +15,15 @@ const ACCEPT = ".pdf,.docx,.csv,.json,.jsonl,.md,.markdown,.txt";
  * `nodrag` so it can sit inside a React Flow node (under FlowNode's params for nodes declaring the
  * `store` capability).
  */
-export function VectorStorePanel({ chatflowId, nodeId, dirty = false }: { chatflowId: string; nodeId: string; dirty?: boolean }) {
+export function VectorStorePanel({
+  chatflowId,
+  nodeId,
+  dirty = false,
+}: {
+  chatflowId: string;
+  nodeId: string;
+  dirty?: boolean;
+}) {
   const [info, setInfo] = useState<StoreInfo | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<UpsertSummary | null>(null);
@@ -62,9 +70,14 @@ export function VectorStorePanel({ chatflowId, nodeId, dirty = false }: { chatfl
   }
 
   return (
-    <section aria-label="Stored documents" className="nodrag flex flex-col gap-2 border-t border-slate-200 px-3 py-2 text-xs">
+    <section
+      aria-label="Stored documents"
+      className="nodrag flex flex-col gap-2 border-t border-slate-200 px-3 py-2 text-xs"
+    >
       <p data-testid="store-chunk-count">
-        {info ? `${info.chunks.toLocaleString()} chunk${info.chunks === 1 ? "" : "s"} stored` : "Save the flow to use this store."}
+        {info
+          ? `${info.chunks.toLocaleString()} chunk${info.chunks === 1 ? "" : "s"} stored`
+          : "Save the flow to use this store."}
       </p>
       {dirty && <p className="text-amber-700">Unsaved changes: uploads use the saved flow.</p>}
       <label className="flex flex-col gap-1">

@@ -10,30 +10,48 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const claude = (apiKey = "sk-ant-stub") => new ChatAnthropic({ model: "claude-stub", apiKey, maxRetries: 0, anthropicApiUrl: stub.origin });
-const searchTool = { name: "product_search", description: "Search the product catalog", schema: z.object({ query: z.string() }) };
+const claude = (apiKey = "sk-ant-stub") =>
+  new ChatAnthropic({ model: "claude-stub", apiKey, maxRetries: 0, anthropicApiUrl: stub.origin });
+const searchTool = {
+  name: "product_search",
+  description: "Search the product catalog",
+  schema: z.object({ query: z.string() }),
+};
 
 describe("Anthropic Messages API of the model stub, through the real SDK", () => {
   it("hands the brain the system prompt, the messages and the tools, and answers a tool_use", async () => {
     const seen: BrainRequest[] = [];
     const script = scriptedBrain([{ toolCalls: [{ name: "product_search", arguments: { query: "laptop" } }] }]);
     stub.setBrain((req) => (seen.push(req), script(req)));
-    const reply = await claude().bindTools([searchTool]).invoke([new SystemMessage("Be brief."), new HumanMessage("find a laptop")]);
-    expect(reply.tool_calls).toEqual([{ name: "product_search", args: { query: "laptop" }, id: expect.stringMatching(/^toolu_/), type: "tool_call" }]);
+    const reply = await claude()
+      .bindTools([searchTool])
+      .invoke([new SystemMessage("Be brief."), new HumanMessage("find a laptop")]);
+    expect(reply.tool_calls).toEqual([
+      { name: "product_search", args: { query: "laptop" }, id: expect.stringMatching(/^toolu_/), type: "tool_call" },
+    ]);
     expect(seen[0].messages).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "find a laptop" },
     ]);
-    expect(seen[0].tools).toEqual([expect.objectContaining({ name: "product_search", parameters: expect.objectContaining({ type: "object" }) })]);
+    expect(seen[0].tools).toEqual([
+      expect.objectContaining({ name: "product_search", parameters: expect.objectContaining({ type: "object" }) }),
+    ]);
   });
 
   it("streams text word by word and a tool_use as JSON deltas", async () => {
-    stub.setBrain(scriptedBrain([{ content: "One word at a time." }, { toolCalls: [{ name: "product_search", arguments: { query: "phone" } }] }]));
+    stub.setBrain(
+      scriptedBrain([
+        { content: "One word at a time." },
+        { toolCalls: [{ name: "product_search", arguments: { query: "phone" } }] },
+      ]),
+    );
     const pieces: string[] = [];
-    for await (const chunk of await claude().stream("hi")) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
+    for await (const chunk of await claude().stream("hi"))
+      if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["One", " word", " at", " a", " time."]);
     let all: AIMessageChunk | undefined;
-    for await (const chunk of await claude().bindTools([searchTool]).stream("find a phone")) all = all ? all.concat(chunk) : chunk;
+    for await (const chunk of await claude().bindTools([searchTool]).stream("find a phone"))
+      all = all ? all.concat(chunk) : chunk;
     expect(all?.tool_calls).toEqual([expect.objectContaining({ name: "product_search", args: { query: "phone" } })]);
   });
 
@@ -42,7 +60,10 @@ describe("Anthropic Messages API of the model stub, through the real SDK", () =>
     const products = JSON.stringify({ products: [{ name: "ThinkBook 14", price: "899.00 EUR" }] });
     const reply = await claude().invoke([
       new HumanMessage("find me a laptop under 1500 in Germany"),
-      new AIMessage({ content: "", tool_calls: [{ id: "toolu_1", name: "product_search", args: { query: "laptop" } }] }),
+      new AIMessage({
+        content: "",
+        tool_calls: [{ id: "toolu_1", name: "product_search", args: { query: "laptop" } }],
+      }),
       new ToolMessage({ tool_call_id: "toolu_1", content: products }),
     ]);
     expect(reply.content).toBe("I found 1 product: ThinkBook 14 (899.00 EUR).");

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type BrainRequest, type ChatMessage, demoBrain, scriptedBrain, summariseToolResult, type ToolDefinition } from "./brain";
+import {
+  type BrainRequest,
+  type ChatMessage,
+  demoBrain,
+  scriptedBrain,
+  summariseToolResult,
+  type ToolDefinition,
+} from "./brain";
 import { readProductIntent } from "./product-intent";
 
 const openApiTool: ToolDefinition = {
@@ -22,7 +29,10 @@ describe("readProductIntent", () => {
   it.each([
     ["find me a laptop under 1500 in Germany", { q: "laptop", countryCode: "DE", maxPrice: 1500 }],
     ["I'm looking for running shoes in the UK over £100", { q: "running shoe", countryCode: "GB", minPrice: 100 }],
-    ["show me headphones between 1,000 and 3,000 SEK", { q: "headphones", countryCode: "SE", minPrice: 1000, maxPrice: 3000 }],
+    [
+      "show me headphones between 1,000 and 3,000 SEK",
+      { q: "headphones", countryCode: "SE", minPrice: 1000, maxPrice: 3000 },
+    ],
     ["buy a cheap blender in Denmark", { q: "blender", countryCode: "DK" }],
     ["Any coffee makers?", { q: "coffee maker", countryCode: "US" }],
   ])("reads %j", (text, intent) => {
@@ -38,13 +48,19 @@ describe("readProductIntent", () => {
 describe("demoBrain", () => {
   it("calls an OpenAPI operation tool with its query nested under params", async () => {
     const reply = await demoBrain(request([user("Find me a laptop under 1500 in Germany")], [openApiTool]));
-    expect(reply).toEqual({ toolCalls: [{ name: "productsUsingGET", arguments: { params: { countryCode: "DE", q: "laptop", max_price: 1500 } } }] });
+    expect(reply).toEqual({
+      toolCalls: [
+        { name: "productsUsingGET", arguments: { params: { countryCode: "DE", q: "laptop", max_price: 1500 } } },
+      ],
+    });
   });
 
   it("calls a flat operation tool with flat arguments", async () => {
     const flat = { ...openApiTool, parameters: { type: "object", properties: { countryCode: {}, q: {} } } };
     const reply = await demoBrain(request([user("monitors in Sweden")], [flat]));
-    expect(reply).toEqual({ toolCalls: [{ name: "productsUsingGET", arguments: { countryCode: "SE", q: "monitor" } }] });
+    expect(reply).toEqual({
+      toolCalls: [{ name: "productsUsingGET", arguments: { countryCode: "SE", q: "monitor" } }],
+    });
   });
 
   it("passes the whole user message to a Chain Tool", async () => {
@@ -53,23 +69,46 @@ describe("demoBrain", () => {
   });
 
   it("does not call unrelated tools or answer shopping without a tool", async () => {
-    const calculator = { name: "calculator", description: "Evaluates maths", parameters: { properties: { input: {} } } };
-    expect(await demoBrain(request([user("find me a laptop")], [calculator]))).toEqual({ content: expect.stringContaining("You said") });
+    const calculator = {
+      name: "calculator",
+      description: "Evaluates maths",
+      parameters: { properties: { input: {} } },
+    };
+    expect(await demoBrain(request([user("find me a laptop")], [calculator]))).toEqual({
+      content: expect.stringContaining("You said"),
+    });
   });
 
   it("summarises products, empty results and errors of a tool result", () => {
     const tool = (content: string): ChatMessage => ({ role: "tool", content, tool_call_id: "1" });
-    const products = JSON.stringify({ products: [{ name: "A", price: "1.00 USD" }, { name: "B", price: "2.00 USD" }] });
-    expect(demoBrain(request([user("x"), tool(products)]))).toEqual({ content: "I found 2 products: A (1.00 USD), B (2.00 USD)." });
+    const products = JSON.stringify({
+      products: [
+        { name: "A", price: "1.00 USD" },
+        { name: "B", price: "2.00 USD" },
+      ],
+    });
+    expect(demoBrain(request([user("x"), tool(products)]))).toEqual({
+      content: "I found 2 products: A (1.00 USD), B (2.00 USD).",
+    });
     expect(summariseToolResult('{"products":[]}')).toMatch(/couldn't find any products/);
-    expect(summariseToolResult("503: Service Unavailable for productsUsingGET")).toMatch(/^Sorry, the product search failed: 503/);
-    expect(summariseToolResult('{"error":{"code":"forbidden","message":"host blocked"}}')).toMatch(/failed: host blocked/);
+    expect(summariseToolResult("503: Service Unavailable for productsUsingGET")).toMatch(
+      /^Sorry, the product search failed: 503/,
+    );
+    expect(summariseToolResult('{"error":{"code":"forbidden","message":"host blocked"}}')).toMatch(
+      /failed: host blocked/,
+    );
   });
 
   it("remembers a name given earlier in the conversation", async () => {
-    const messages: ChatMessage[] = [user("Hello, my name is Grace"), { role: "assistant", content: "Nice to meet you, Grace!" }, user("what's my name?")];
+    const messages: ChatMessage[] = [
+      user("Hello, my name is Grace"),
+      { role: "assistant", content: "Nice to meet you, Grace!" },
+      user("what's my name?"),
+    ];
     expect(await demoBrain(request(messages))).toEqual({ content: "Your name is Grace." });
-    expect(await demoBrain(request([user("what is my name")]))).toEqual({ content: expect.stringMatching(/don't know your name/) });
+    expect(await demoBrain(request([user("what is my name")]))).toEqual({
+      content: expect.stringMatching(/don't know your name/),
+    });
   });
 
   it("counts image parts", async () => {

@@ -42,7 +42,10 @@ export type Brain = (request: BrainRequest) => BrainReply | Promise<BrainReply>;
 export function textOf(content: ChatMessage["content"]): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((p) => (typeof p.text === "string" ? p.text : "")).filter(Boolean).join("\n");
+  return content
+    .map((p) => (typeof p.text === "string" ? p.text : ""))
+    .filter(Boolean)
+    .join("\n");
 }
 
 /** How many image parts a message's content carries. */
@@ -103,11 +106,15 @@ function readToolOutcome(text: string): ToolOutcome {
 /** A short natural-language summary of a tool result (products found, or the failure). */
 export function summariseToolResult(text: string): string {
   const outcome = readToolOutcome(text);
-  if ("error" in outcome) return `Sorry, the product search failed: ${outcome.error.slice(0, 200)}. Please try again later.`;
+  if ("error" in outcome)
+    return `Sorry, the product search failed: ${outcome.error.slice(0, 200)}. Please try again later.`;
   // Plain text is already an answer (e.g. an OpenAPI chain's summary under a Chain Tool): pass it on.
   if ("other" in outcome) return outcome.other.slice(0, 600);
-  if (outcome.products.length === 0) return "I couldn't find any products matching that. Try another product or price range.";
-  const listed = outcome.products.slice(0, 3).map((p) => `${p.name ?? "Unnamed product"} (${p.price ?? "price unknown"})`);
+  if (outcome.products.length === 0)
+    return "I couldn't find any products matching that. Try another product or price range.";
+  const listed = outcome.products
+    .slice(0, 3)
+    .map((p) => `${p.name ?? "Unnamed product"} (${p.price ?? "price unknown"})`);
   const count = outcome.products.length;
   return `I found ${count} product${count === 1 ? "" : "s"}: ${listed.join(", ")}.`;
 }
@@ -133,9 +140,11 @@ export function smallTalk(messages: ChatMessage[]): string {
     return earlier ? `Your name is ${earlier}.` : "I don't know your name yet. Tell me and I'll remember it.";
   }
   if (/^(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(text)) {
-    return "Hello! I can chat, or search for products: try \"find me a laptop under 1500 in Germany\".";
+    return 'Hello! I can chat, or search for products: try "find me a laptop under 1500 in Germany".';
   }
-  return text ? `You said: "${text}". I'm the Switchyard demo assistant; ask me to find a product any time.` : "Hello! How can I help?";
+  return text
+    ? `You said: "${text}". I'm the Switchyard demo assistant; ask me to find a product any time.`
+    : "Hello! How can I help?";
 }
 
 const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
@@ -151,7 +160,11 @@ export function answerFromContext(messages: ChatMessage[], question: string): st
   if (at < 0) return undefined;
   const asked = wordsOf(question);
   let best = { line: "", score: 0 };
-  for (const line of system.slice(at + 10).split("\n").map((l) => l.trim()).filter(Boolean)) {
+  for (const line of system
+    .slice(at + 10)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const score = [...wordsOf(line)].filter((w) => asked.has(w)).length;
     if (score > best.score) best = { line, score };
   }
@@ -165,7 +178,8 @@ export function answerFromContext(messages: ChatMessage[], question: string): st
  */
 export const demoBrain: Brain = (request) => {
   const last = request.messages.at(-1);
-  if (last && (last.role === "tool" || last.role === "function")) return { content: summariseToolResult(textOf(last.content)) };
+  if (last && (last.role === "tool" || last.role === "function"))
+    return { content: summariseToolResult(textOf(last.content)) };
   const latestUser = [...request.messages].reverse().find((m) => m.role === "user");
   const userText = textOf(latestUser?.content);
   // A retrieval chain first asks to rephrase a follow-up as a standalone question: keep it as asked.

@@ -68,7 +68,9 @@ export function embeddingsResponse(body: Record<string, unknown>, defaultDimensi
   const base64 = body.encoding_format === "base64";
   const data = texts.map((text, index) => {
     const vector = embedText(text, dimensions);
-    const embedding = base64 ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : Array.from(vector);
+    const embedding = base64
+      ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64")
+      : Array.from(vector);
     return { object: "embedding", index, embedding };
   });
   const tokens = texts.reduce((n, t) => n + words(t).length, 0);

@@ -35,10 +35,41 @@ const COUNTRIES: [RegExp, ProductIntent["countryCode"]][] = [
   [/\b(usa|united states|america)\b|\bU\.?S\.?\b|\$/, "US"],
 ];
 
-const REQUEST_VERB =
-  /\b(find|looking for|look for|search for|shopping for|buy|purchase|show me|recommend|suggest)\b/i;
-const QUALIFIERS = new Set(["a", "an", "some", "the", "me", "new", "good", "cheap", "cheapest", "best", "latest", "premium", "nice", "great", "decent"]);
-const STOP_WORDS = new Set(["under", "below", "over", "above", "for", "in", "with", "between", "that", "which", "from", "less", "more", "to", "at"]);
+const REQUEST_VERB = /\b(find|looking for|look for|search for|shopping for|buy|purchase|show me|recommend|suggest)\b/i;
+const QUALIFIERS = new Set([
+  "a",
+  "an",
+  "some",
+  "the",
+  "me",
+  "new",
+  "good",
+  "cheap",
+  "cheapest",
+  "best",
+  "latest",
+  "premium",
+  "nice",
+  "great",
+  "decent",
+]);
+const STOP_WORDS = new Set([
+  "under",
+  "below",
+  "over",
+  "above",
+  "for",
+  "in",
+  "with",
+  "between",
+  "that",
+  "which",
+  "from",
+  "less",
+  "more",
+  "to",
+  "at",
+]);
 
 const NUMBER = String.raw`[$€£]?\s?(\d[\d,]*(?:\.\d+)?)\s?(?:k\b)?`;
 
@@ -56,7 +87,10 @@ export function productNoun(text: string): string | undefined {
   for (const [pattern, noun] of KNOWN_PRODUCTS) if (pattern.test(lower)) return noun;
   const verb = REQUEST_VERB.exec(lower);
   if (!verb) return undefined;
-  const words = lower.slice(verb.index + verb[0].length).split(/[^a-z]+/).filter(Boolean);
+  const words = lower
+    .slice(verb.index + verb[0].length)
+    .split(/[^a-z]+/)
+    .filter(Boolean);
   const picked: string[] = [];
   for (const word of words) {
     if (picked.length === 0 && QUALIFIERS.has(word)) continue;
@@ -85,7 +119,10 @@ export function priceRange(text: string): { minPrice?: number; maxPrice?: number
     return { minPrice: Math.min(a, b), maxPrice: Math.max(a, b) };
   }
   const range: { minPrice?: number; maxPrice?: number } = {};
-  const max = new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?|no more than)\s+${NUMBER}`, "i").exec(text);
+  const max = new RegExp(
+    String.raw`\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?|no more than)\s+${NUMBER}`,
+    "i",
+  ).exec(text);
   if (max) range.maxPrice = toNumber(max[1], max[0]);
   const min = new RegExp(String.raw`\b(?:over|above|more than|at least|min(?:imum)?|from)\s+${NUMBER}`, "i").exec(text);
   if (min) range.minPrice = toNumber(min[1], min[0]);

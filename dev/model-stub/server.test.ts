@@ -13,10 +13,18 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 beforeEach(() => stub.setBrain(demoBrain));
 
-const chat = () => new ChatOpenAI({ model: "stub-model", apiKey: "test", streaming: false, maxRetries: 0, configuration: { baseURL: stub.url } });
+const chat = () =>
+  new ChatOpenAI({
+    model: "stub-model",
+    apiKey: "test",
+    streaming: false,
+    maxRetries: 0,
+    configuration: { baseURL: stub.url },
+  });
 // `streaming: false` also sets LangChain's disableStreaming, so .stream() then yields one whole
 // chunk. Leaving `streaming` unset keeps invoke() non-streaming and lets .stream() use SSE.
-const streamingChat = () => new ChatOpenAI({ model: "stub-model", apiKey: "test", maxRetries: 0, configuration: { baseURL: stub.url } });
+const streamingChat = () =>
+  new ChatOpenAI({ model: "stub-model", apiKey: "test", maxRetries: 0, configuration: { baseURL: stub.url } });
 const client = () => new OpenAI({ apiKey: "test", baseURL: stub.url, maxRetries: 0 });
 
 const searchTool = {
@@ -28,7 +36,11 @@ const searchTool = {
 describe("chat completions through the real SDKs", () => {
   it("gives every completion a unique id, a model, a created time and usage", async () => {
     const openai = client();
-    const replies = await Promise.all([1, 2, 3].map(() => openai.chat.completions.create({ model: "m-1", messages: [{ role: "user", content: "hello" }] })));
+    const replies = await Promise.all(
+      [1, 2, 3].map(() =>
+        openai.chat.completions.create({ model: "m-1", messages: [{ role: "user", content: "hello" }] }),
+      ),
+    );
     expect(new Set(replies.map((r) => r.id)).size).toBe(3);
     for (const r of replies) {
       expect(r.model).toBe("m-1");
@@ -48,9 +60,18 @@ describe("chat completions through the real SDKs", () => {
   });
 
   it("returns tool calls that ChatOpenAI parses into tool_calls", async () => {
-    stub.setBrain(scriptedBrain([{ toolCalls: [{ name: "product_search", arguments: { query: "laptop", max_price: 1500 } }] }]));
+    stub.setBrain(
+      scriptedBrain([{ toolCalls: [{ name: "product_search", arguments: { query: "laptop", max_price: 1500 } }] }]),
+    );
     const reply = await chat().bindTools([searchTool]).invoke("find me a laptop");
-    expect(reply.tool_calls).toEqual([{ name: "product_search", args: { query: "laptop", max_price: 1500 }, id: expect.stringMatching(/^call_/), type: "tool_call" }]);
+    expect(reply.tool_calls).toEqual([
+      {
+        name: "product_search",
+        args: { query: "laptop", max_price: 1500 },
+        id: expect.stringMatching(/^call_/),
+        type: "tool_call",
+      },
+    ]);
     const sent = stub.requests.at(-1)?.body as { tools: { function: { name: string } }[] };
     expect(sent.tools.map((t) => t.function.name)).toEqual(["product_search"]);
   });
@@ -70,7 +91,15 @@ describe("chat completions through the real SDKs", () => {
   });
 
   it("streams tool-call deltas that reassemble into parsed tool calls", async () => {
-    stub.setBrain(scriptedBrain([{ toolCalls: [{ name: "product_search", arguments: { query: "running shoe with a long name", max_price: 200 } }] }]));
+    stub.setBrain(
+      scriptedBrain([
+        {
+          toolCalls: [
+            { name: "product_search", arguments: { query: "running shoe with a long name", max_price: 200 } },
+          ],
+        },
+      ]),
+    );
     let full: AIMessageChunk | undefined;
     let chunks = 0;
     for await (const chunk of await streamingChat().bindTools([searchTool]).stream("shoes")) {
@@ -79,7 +108,12 @@ describe("chat completions through the real SDKs", () => {
     }
     expect(chunks).toBeGreaterThan(3);
     expect(full?.tool_calls).toEqual([
-      { name: "product_search", args: { query: "running shoe with a long name", max_price: 200 }, id: expect.stringMatching(/^call_/), type: "tool_call" },
+      {
+        name: "product_search",
+        args: { query: "running shoe with a long name", max_price: 200 },
+        id: expect.stringMatching(/^call_/),
+        type: "tool_call",
+      },
     ]);
   });
 
@@ -115,15 +149,22 @@ describe("chat completions through the real SDKs", () => {
 
   it("answers a brain error with an OpenAI error the SDK raises", async () => {
     stub.setBrain(scriptedBrain([{ error: { status: 429, message: "slow down" } }]));
-    await expect(client().chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 429 });
+    await expect(
+      client().chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] }),
+    ).rejects.toMatchObject({ status: 429 });
   });
 });
 
 describe("demo brain over HTTP", () => {
   it("calls a product tool, then summarises the tool result", async () => {
-    const model = chat().bindTools([{ ...searchTool, name: "productsUsingGET", schema: z.object({ countryCode: z.string(), q: z.string() }) }]);
+    const model = chat().bindTools([
+      { ...searchTool, name: "productsUsingGET", schema: z.object({ countryCode: z.string(), q: z.string() }) },
+    ]);
     const call = await model.invoke([new HumanMessage("Find me laptops under 1500 in Germany")]);
-    expect(call.tool_calls?.[0]).toMatchObject({ name: "productsUsingGET", args: { countryCode: "DE", q: "laptop", max_price: 1500 } });
+    expect(call.tool_calls?.[0]).toMatchObject({
+      name: "productsUsingGET",
+      args: { countryCode: "DE", q: "laptop", max_price: 1500 },
+    });
     const result = JSON.stringify({ products: [{ name: "Northwind Air 13 Laptop", price: "918.99 EUR" }] });
     const answer = await model.invoke([
       new HumanMessage("Find me laptops under 1500 in Germany"),
@@ -136,8 +177,17 @@ describe("demo brain over HTTP", () => {
 
 describe("embeddings", () => {
   it("decodes base64 vectors through OpenAIEmbeddings and keeps similar texts near", async () => {
-    const embeddings = new OpenAIEmbeddings({ model: "stub-embedding", apiKey: "test", maxRetries: 0, configuration: { baseURL: stub.url } });
-    const [laptop, laptops, banana] = await embeddings.embedDocuments(["cheap laptop for students", "cheap laptops for students", "banana bread recipe"]);
+    const embeddings = new OpenAIEmbeddings({
+      model: "stub-embedding",
+      apiKey: "test",
+      maxRetries: 0,
+      configuration: { baseURL: stub.url },
+    });
+    const [laptop, laptops, banana] = await embeddings.embedDocuments([
+      "cheap laptop for students",
+      "cheap laptops for students",
+      "banana bread recipe",
+    ]);
     expect(laptop).toHaveLength(64);
     expect(cosine(laptop, laptops)).toBeGreaterThan(0.9);
     expect(cosine(laptop, banana)).toBeLessThan(cosine(laptop, laptops));
@@ -163,9 +213,15 @@ describe("transcriptions and models", () => {
     const file = await toFile(Buffer.from("RIFF....WAVEfmt fake audio"), "question.wav", { type: "audio/wav" });
     const first = await client().audio.transcriptions.create({ file, model: "whisper-1" });
     expect(first.text).toBe("find me a laptop under 1500 in Germany");
-    expect(stub.requests.at(-1)?.body).toMatchObject({ model: "whisper-1", file: { name: "question.wav", type: "audio/wav" } });
+    expect(stub.requests.at(-1)?.body).toMatchObject({
+      model: "whisper-1",
+      file: { name: "question.wav", type: "audio/wav" },
+    });
     stub.setTranscript("hallo");
-    const second = await client().audio.transcriptions.create({ file: await toFile(Buffer.from("x"), "a.webm"), model: "whisper-1" });
+    const second = await client().audio.transcriptions.create({
+      file: await toFile(Buffer.from("x"), "a.webm"),
+      model: "whisper-1",
+    });
     expect(second.text).toBe("hallo");
   });
 
@@ -189,7 +245,10 @@ describe("transcriptions and models", () => {
 describe("admin endpoints for tests in other processes", () => {
   it("scripts replies, lists recorded requests, sets the transcript and resets", async () => {
     const admin = (path: string, body?: unknown) =>
-      fetch(`${stub.url.replace(/\/v1$/, "")}/__admin/${path}`, { method: body === undefined ? "GET" : "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${stub.url.replace(/\/v1$/, "")}/__admin/${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     await admin("script", [{ content: "scripted over HTTP" }]);
     expect((await chat().invoke("hi")).content).toBe("scripted over HTTP");
     const { requests } = (await (await admin("requests")).json()) as { requests: { path: string }[] };

@@ -7,7 +7,13 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools, type SseEvent } from "./anthropic";
+import {
+  anthropicEvents,
+  anthropicMessage,
+  readAnthropicMessages,
+  readAnthropicTools,
+  type SseEvent,
+} from "./anthropic";
 import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
 import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
 import { completionChunks, completionJson, readTools } from "./wire";
@@ -53,7 +59,11 @@ export interface ModelStub {
   close(): Promise<void>;
 }
 
-type Reply = { status: number; json: unknown } | { status: number; text: string } | { sse: unknown[] } | { events: SseEvent[] };
+type Reply =
+  | { status: number; json: unknown }
+  | { status: number; text: string }
+  | { sse: unknown[] }
+  | { events: SseEvent[] };
 
 class StubHttpError extends Error {
   constructor(
@@ -91,7 +101,8 @@ function parseJson(raw: Buffer): Record<string, unknown> {
 }
 
 async function chatCompletion(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
-  if (!Array.isArray(body.messages) || body.messages.length === 0) throw new StubHttpError(400, "'messages' must be a non-empty array");
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    throw new StubHttpError(400, "'messages' must be a non-empty array");
   const messages = body.messages as ChatMessage[];
   const model = typeof body.model === "string" ? body.model : "stub-model";
   const { tools, mode } = readTools(body);
@@ -104,44 +115,75 @@ async function chatCompletion(body: Record<string, unknown>, brain: Brain): Prom
   return { status: 200, json: completionJson(reply, mode, model, messages) };
 }
 
-async function transcription(req: http.IncomingMessage, raw: Buffer, transcript: string): Promise<{ reply: Reply; record: unknown }> {
+async function transcription(
+  req: http.IncomingMessage,
+  raw: Buffer,
+  transcript: string,
+): Promise<{ reply: Reply; record: unknown }> {
   const type = req.headers["content-type"] ?? "";
   if (!type.startsWith("multipart/form-data")) throw new StubHttpError(415, "Expected multipart/form-data");
-  const form = await new Request("http://stub/", { method: "POST", headers: { "content-type": type }, body: new Uint8Array(raw) }).formData();
+  const form = await new Request("http://stub/", {
+    method: "POST",
+    headers: { "content-type": type },
+    body: new Uint8Array(raw),
+  }).formData();
   const file = form.get("file");
   if (!file || typeof file === "string") throw new StubHttpError(400, "'file' is required");
   const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
   const record = { ...fields, file: { name: file.name, size: file.size, type: file.type } };
   const format = String(form.get("response_format") ?? "json");
-  if (format === "text" || format === "srt" || format === "vtt") return { reply: { status: 200, text: transcript }, record };
-  const json = format === "verbose_json" ? { task: "transcribe", language: "english", duration: 2.5, text: transcript, segments: [] } : { text: transcript };
+  if (format === "text" || format === "srt" || format === "vtt")
+    return { reply: { status: 200, text: transcript }, record };
+  const json =
+    format === "verbose_json"
+      ? { task: "transcribe", language: "english", duration: 2.5, text: transcript, segments: [] }
+      : { text: transcript };
   return { reply: { status: 200, json }, record };
 }
 
 async function anthropicMessages(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
-  if (!Array.isArray(body.messages) || body.messages.length === 0) throw new StubHttpError(400, "messages: must be a non-empty array");
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    throw new StubHttpError(400, "messages: must be a non-empty array");
   const model = typeof body.model === "string" ? body.model : "stub-model";
   const messages = readAnthropicMessages(body);
   const reply = await brain({ model, messages, tools: readAnthropicTools(body), body });
-  if ("error" in reply) return { status: reply.error.status, json: { type: "error", error: { type: "api_error", message: reply.error.message } } };
+  if ("error" in reply)
+    return {
+      status: reply.error.status,
+      json: { type: "error", error: { type: "api_error", message: reply.error.message } },
+    };
   if (body.stream === true) return { events: anthropicEvents(reply, model, messages) };
   return { status: 200, json: anthropicMessage(reply, model, messages) };
 }
 
 function modelList(): Reply {
   const created = 1_700_000_000;
-  return { status: 200, json: { object: "list", data: STUB_MODELS.map((id) => ({ id, object: "model", created, owned_by: "switchyard-stub" })) } };
+  return {
+    status: 200,
+    json: {
+      object: "list",
+      data: STUB_MODELS.map((id) => ({ id, object: "model", created, owned_by: "switchyard-stub" })),
+    },
+  };
 }
 
 function writeReply(res: http.ServerResponse, reply: Reply): void {
   if ("events" in reply) {
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
     for (const e of reply.events) res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
     res.end();
     return;
   }
   if ("sse" in reply) {
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
     for (const chunk of reply.sse) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     res.end("data: [DONE]\n\n");
     return;
@@ -190,9 +232,20 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
   const xApiKey = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : undefined;
-  const keyed = path === "/v1/messages" ? xApiKey === state.apiKey : req.headers.authorization === `Bearer ${state.apiKey}`;
+  const keyed =
+    path === "/v1/messages" ? xApiKey === state.apiKey : req.headers.authorization === `Bearer ${state.apiKey}`;
   if (state.apiKey && !keyed) {
-    return { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } };
+    return {
+      status: 401,
+      json: {
+        error: {
+          message: "Incorrect API key provided",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_api_key",
+        },
+      },
+    };
   }
   if (method === "GET" && path === "/v1/models") return modelList();
   if (method !== "POST") throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
@@ -202,7 +255,13 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
     return reply;
   }
   const body = parseJson(raw);
-  state.requests.push({ method, path, body, authorization: req.headers.authorization, ...(xApiKey === undefined ? {} : { apiKey: xApiKey }) });
+  state.requests.push({
+    method,
+    path,
+    body,
+    authorization: req.headers.authorization,
+    ...(xApiKey === undefined ? {} : { apiKey: xApiKey }),
+  });
   if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };

@@ -68,9 +68,18 @@ function assistantMessage(reply: ContentReply | ToolCallReply, mode: ToolMode) {
   if ("content" in reply) return { role: "assistant", content: reply.content, refusal: null };
   if (mode === "functions") {
     const [first] = reply.toolCalls;
-    return { role: "assistant", content: null, refusal: null, function_call: { name: first.name, arguments: JSON.stringify(first.arguments) } };
+    return {
+      role: "assistant",
+      content: null,
+      refusal: null,
+      function_call: { name: first.name, arguments: JSON.stringify(first.arguments) },
+    };
   }
-  const calls = reply.toolCalls.map((c) => ({ id: callId(), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+  const calls = reply.toolCalls.map((c) => ({
+    id: callId(),
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+  }));
   return { role: "assistant", content: null, refusal: null, tool_calls: calls };
 }
 
@@ -80,12 +89,19 @@ function finishReason(reply: ContentReply | ToolCallReply, mode: ToolMode): stri
 }
 
 /** The non-streaming `chat.completion` object. */
-export function completionJson(reply: ContentReply | ToolCallReply, mode: ToolMode, model: string, messages: ChatMessage[]) {
+export function completionJson(
+  reply: ContentReply | ToolCallReply,
+  mode: ToolMode,
+  model: string,
+  messages: ChatMessage[],
+) {
   return {
     ...envelope(model),
     object: "chat.completion",
     system_fingerprint: "fp_switchyard_stub",
-    choices: [{ index: 0, message: assistantMessage(reply, mode), logprobs: null, finish_reason: finishReason(reply, mode) }],
+    choices: [
+      { index: 0, message: assistantMessage(reply, mode), logprobs: null, finish_reason: finishReason(reply, mode) },
+    ],
     usage: estimateUsage(messages, reply),
   };
 }
@@ -106,7 +122,9 @@ function toolDeltas(reply: ToolCallReply, mode: ToolMode): Record<string, unknow
       for (const p of pieces) deltas.push({ function_call: { arguments: p } });
       return;
     }
-    deltas.push({ tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] });
+    deltas.push({
+      tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }],
+    });
     for (const p of pieces) deltas.push({ tool_calls: [{ index, function: { arguments: p } }] });
   });
   return deltas;
@@ -128,14 +146,21 @@ export function completionChunks(
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     ...(includeUsage ? { usage: null } : {}),
   });
-  const deltas = "content" in reply ? splitForStreaming(reply.content).map((content) => ({ content })) : toolDeltas(reply, mode);
+  const deltas =
+    "content" in reply ? splitForStreaming(reply.content).map((content) => ({ content })) : toolDeltas(reply, mode);
   const chunks: Record<string, unknown>[] = [
     chunk({ role: "assistant", content: "content" in reply ? "" : null, refusal: null }, null),
     ...deltas.map((d) => chunk(d, null)),
     chunk({}, finishReason(reply, mode)),
   ];
   if (includeUsage) {
-    chunks.push({ ...env, object: "chat.completion.chunk", system_fingerprint: "fp_switchyard_stub", choices: [], usage: estimateUsage(messages, reply) });
+    chunks.push({
+      ...env,
+      object: "chat.completion.chunk",
+      system_fingerprint: "fp_switchyard_stub",
+      choices: [],
+      usage: estimateUsage(messages, reply),
+    });
   }
   return chunks;
 }

@@ -33,48 +33,89 @@ interface CategorySeed {
 }
 
 const CATEGORIES: CategorySeed[] = [
-  { category: "laptop", models: [
-    { name: "Northwind Air 13 Laptop", usd: 999, attributes: ["13-inch", "16 GB RAM", "512 GB SSD", "lightweight"] },
-    { name: "Contoso ProBook 15 Laptop", usd: 1449, attributes: ["15-inch", "32 GB RAM", "1 TB SSD", "backlit keyboard"] },
-    { name: "Fabrikam Creator 16 Laptop", usd: 2199, attributes: ["16-inch", "OLED", "RTX graphics", "64 GB RAM"] },
-  ] },
-  { category: "headphones", models: [
-    { name: "Tailspin Quiet Over-Ear Headphones", usd: 299, attributes: ["wireless", "noise cancelling", "30 h battery"] },
-    { name: "Litware Buds Pro Headphones", usd: 149, attributes: ["in-ear", "wireless", "earbuds", "water resistant"] },
-  ] },
-  { category: "phone", models: [
-    { name: "Adatum Pixel-S Phone", usd: 699, attributes: ["smartphone", "6.1-inch", "128 GB", "5G"] },
-    { name: "Wingtip Max Phone", usd: 1099, attributes: ["smartphone", "6.7-inch", "256 GB", "triple camera"] },
-  ] },
-  { category: "monitor", models: [
-    { name: "Proseware 27 4K Monitor", usd: 399, attributes: ["27-inch", "4K", "IPS", "USB-C"] },
-    { name: "Proseware 34 Ultrawide Monitor", usd: 649, attributes: ["34-inch", "ultrawide", "144 Hz"] },
-  ] },
-  { category: "keyboard", models: [
-    { name: "Woodgrove Mechanical Keyboard", usd: 129, attributes: ["mechanical", "tactile switches", "RGB"] },
-    { name: "Woodgrove Slim Wireless Keyboard", usd: 59, attributes: ["wireless", "low profile", "bluetooth"] },
-  ] },
-  { category: "coffee maker", models: [
-    { name: "Alpine Drip Coffee Maker", usd: 79, attributes: ["12 cups", "programmable", "filter coffee"] },
-    { name: "Alpine Barista Espresso Coffee Maker", usd: 549, attributes: ["espresso", "milk frother", "15 bar"] },
-  ] },
-  { category: "running shoe", models: [
-    { name: "Stride Cloud Running Shoe", usd: 139, attributes: ["road running", "cushioned", "breathable"] },
-    { name: "Stride Trail Running Shoe", usd: 159, attributes: ["trail running", "waterproof", "grippy sole"] },
-  ] },
-  { category: "backpack", models: [
-    { name: "Trekker 30L Backpack", usd: 89, attributes: ["30 litres", "laptop sleeve", "water resistant"] },
-    { name: "Trekker Commuter Backpack", usd: 119, attributes: ["20 litres", "anti-theft", "USB port"] },
-  ] },
-  { category: "tablet", models: [
-    { name: "Northwind Tab 11 Tablet", usd: 449, attributes: ["11-inch", "stylus support", "128 GB"] },
-  ] },
-  { category: "smartwatch", models: [
-    { name: "Tailspin Pulse Smartwatch", usd: 249, attributes: ["heart rate", "GPS", "watch"] },
-  ] },
-  { category: "camera", models: [
-    { name: "Fabrikam Mirrorless X Camera", usd: 1299, attributes: ["24 MP", "4K video", "interchangeable lens"] },
-  ] },
+  {
+    category: "laptop",
+    models: [
+      { name: "Northwind Air 13 Laptop", usd: 999, attributes: ["13-inch", "16 GB RAM", "512 GB SSD", "lightweight"] },
+      {
+        name: "Contoso ProBook 15 Laptop",
+        usd: 1449,
+        attributes: ["15-inch", "32 GB RAM", "1 TB SSD", "backlit keyboard"],
+      },
+      { name: "Fabrikam Creator 16 Laptop", usd: 2199, attributes: ["16-inch", "OLED", "RTX graphics", "64 GB RAM"] },
+    ],
+  },
+  {
+    category: "headphones",
+    models: [
+      {
+        name: "Tailspin Quiet Over-Ear Headphones",
+        usd: 299,
+        attributes: ["wireless", "noise cancelling", "30 h battery"],
+      },
+      {
+        name: "Litware Buds Pro Headphones",
+        usd: 149,
+        attributes: ["in-ear", "wireless", "earbuds", "water resistant"],
+      },
+    ],
+  },
+  {
+    category: "phone",
+    models: [
+      { name: "Adatum Pixel-S Phone", usd: 699, attributes: ["smartphone", "6.1-inch", "128 GB", "5G"] },
+      { name: "Wingtip Max Phone", usd: 1099, attributes: ["smartphone", "6.7-inch", "256 GB", "triple camera"] },
+    ],
+  },
+  {
+    category: "monitor",
+    models: [
+      { name: "Proseware 27 4K Monitor", usd: 399, attributes: ["27-inch", "4K", "IPS", "USB-C"] },
+      { name: "Proseware 34 Ultrawide Monitor", usd: 649, attributes: ["34-inch", "ultrawide", "144 Hz"] },
+    ],
+  },
+  {
+    category: "keyboard",
+    models: [
+      { name: "Woodgrove Mechanical Keyboard", usd: 129, attributes: ["mechanical", "tactile switches", "RGB"] },
+      { name: "Woodgrove Slim Wireless Keyboard", usd: 59, attributes: ["wireless", "low profile", "bluetooth"] },
+    ],
+  },
+  {
+    category: "coffee maker",
+    models: [
+      { name: "Alpine Drip Coffee Maker", usd: 79, attributes: ["12 cups", "programmable", "filter coffee"] },
+      { name: "Alpine Barista Espresso Coffee Maker", usd: 549, attributes: ["espresso", "milk frother", "15 bar"] },
+    ],
+  },
+  {
+    category: "running shoe",
+    models: [
+      { name: "Stride Cloud Running Shoe", usd: 139, attributes: ["road running", "cushioned", "breathable"] },
+      { name: "Stride Trail Running Shoe", usd: 159, attributes: ["trail running", "waterproof", "grippy sole"] },
+    ],
+  },
+  {
+    category: "backpack",
+    models: [
+      { name: "Trekker 30L Backpack", usd: 89, attributes: ["30 litres", "laptop sleeve", "water resistant"] },
+      { name: "Trekker Commuter Backpack", usd: 119, attributes: ["20 litres", "anti-theft", "USB port"] },
+    ],
+  },
+  {
+    category: "tablet",
+    models: [{ name: "Northwind Tab 11 Tablet", usd: 449, attributes: ["11-inch", "stylus support", "128 GB"] }],
+  },
+  {
+    category: "smartwatch",
+    models: [{ name: "Tailspin Pulse Smartwatch", usd: 249, attributes: ["heart rate", "GPS", "watch"] }],
+  },
+  {
+    category: "camera",
+    models: [
+      { name: "Fabrikam Mirrorless X Camera", usd: 1299, attributes: ["24 MP", "4K video", "interchangeable lens"] },
+    ],
+  },
 ];
 
 /** Round a converted price to something a shop would print: .99 endings, whole numbers for SEK/DKK. */
@@ -86,7 +127,10 @@ function localPrice(usd: number, country: CountryCode): number {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** Build the full catalog: every model in every country, in a fixed order. */

@@ -26,7 +26,13 @@ afterAll(() => Promise.all([stub.close(), api.close()]));
 beforeEach(() => api.setUnavailable(false));
 
 function llm() {
-  return new ChatOpenAI({ model: "stub-model", apiKey: "test", streaming: false, maxRetries: 0, configuration: { baseURL: stub.url } });
+  return new ChatOpenAI({
+    model: "stub-model",
+    apiKey: "test",
+    streaming: false,
+    maxRetries: 0,
+    configuration: { baseURL: stub.url },
+  });
 }
 
 async function buildAgent() {
@@ -51,8 +57,12 @@ describe("product-search demo with the demo brain", () => {
     const before = api.requests.length;
     const agent = await buildAgent();
     const result = await agent.invoke({ input: "Find me a laptop under 1500 in Germany", chat_history: [] });
-    expect(api.requests.slice(before).map((r) => r.query)).toEqual([{ countryCode: "DE", q: "laptop", max_price: "1500" }]);
-    expect(result.output).toBe("I found 2 products: Northwind Air 13 Laptop (918.99 EUR), Contoso ProBook 15 Laptop (1332.99 EUR).");
+    expect(api.requests.slice(before).map((r) => r.query)).toEqual([
+      { countryCode: "DE", q: "laptop", max_price: "1500" },
+    ]);
+    expect(result.output).toBe(
+      "I found 2 products: Northwind Air 13 Laptop (918.99 EUR), Contoso ProBook 15 Laptop (1332.99 EUR).",
+    );
   });
 
   it("converses without calling the API and remembers a name from the history", async () => {

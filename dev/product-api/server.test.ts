@@ -16,20 +16,37 @@ afterAll(() => api.close());
 
 async function get(query: string) {
   const res = await fetch(`${api.url}${PRODUCTS_PATH}?${query}`);
-  return { status: res.status, body: (await res.json()) as { products?: Product[]; error?: { code: string; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { products?: Product[]; error?: { code: string; message: string } },
+  };
 }
 
 describe("catalog", () => {
   it("has at least 50 products spread over the five countries with local currencies", () => {
     const catalog = buildCatalog();
     expect(catalog.length).toBeGreaterThanOrEqual(50);
-    const currencies = Object.fromEntries(COUNTRY_CODES.map((c) => [c, new Set(catalog.filter((p) => p.country === c).map((p) => p.currency))]));
-    expect(currencies).toEqual({ US: new Set(["USD"]), GB: new Set(["GBP"]), DE: new Set(["EUR"]), SE: new Set(["SEK"]), DK: new Set(["DKK"]) });
+    const currencies = Object.fromEntries(
+      COUNTRY_CODES.map((c) => [c, new Set(catalog.filter((p) => p.country === c).map((p) => p.currency))]),
+    );
+    expect(currencies).toEqual({
+      US: new Set(["USD"]),
+      GB: new Set(["GBP"]),
+      DE: new Set(["EUR"]),
+      SE: new Set(["SEK"]),
+      DK: new Set(["DKK"]),
+    });
     expect(buildCatalog()).toEqual(catalog);
   });
 
   it("singularizes common plurals", () => {
-    expect(["laptops", "shoes", "batteries", "watches", "glass"].map(singularize)).toEqual(["laptop", "shoe", "battery", "watch", "glass"]);
+    expect(["laptops", "shoes", "batteries", "watches", "glass"].map(singularize)).toEqual([
+      "laptop",
+      "shoe",
+      "battery",
+      "watch",
+      "glass",
+    ]);
   });
 });
 
@@ -103,7 +120,11 @@ describe("product-search API", () => {
     const before = api.requests.length;
     await get("countryCode=DK&q=monitor&size=2");
     expect(api.requests.slice(before)).toEqual([
-      { method: "GET", url: `${PRODUCTS_PATH}?countryCode=DK&q=monitor&size=2`, query: { countryCode: "DK", q: "monitor", size: "2" } },
+      {
+        method: "GET",
+        url: `${PRODUCTS_PATH}?countryCode=DK&q=monitor&size=2`,
+        query: { countryCode: "DK", q: "monitor", size: "2" },
+      },
     ]);
   });
 
@@ -136,7 +157,11 @@ describe("product-search spec", () => {
   });
 
   it("declares the five query parameters the server implements", () => {
-    const params = op.parameters.map((p: { name: string; required: boolean; schema: { type: string } }) => [p.name, p.required, p.schema.type]);
+    const params = op.parameters.map((p: { name: string; required: boolean; schema: { type: string } }) => [
+      p.name,
+      p.required,
+      p.schema.type,
+    ]);
     expect(params).toEqual([
       ["countryCode", true, "string"],
       ["q", true, "string"],

@@ -94,7 +94,10 @@ export function parseProductQuery(params: URLSearchParams): ProductQuery | Reply
 
 function send(res: http.ServerResponse, reply: Reply): void {
   const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(reply.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -112,7 +115,8 @@ function routeRequest(req: http.IncomingMessage, state: ApiState): Reply {
     state.unavailable = ["1", "true", "on"].includes(url.searchParams.get("on") ?? "1");
     return { status: 200, body: { unavailable: state.unavailable } };
   }
-  if (url.pathname === "/__admin/requests" && method === "GET") return { status: 200, body: { requests: state.requests } };
+  if (url.pathname === "/__admin/requests" && method === "GET")
+    return { status: 200, body: { requests: state.requests } };
   if (url.pathname !== PRODUCTS_PATH) {
     return { status: 404, body: errorBody(new AppError("not_found", `No route for ${url.pathname}`)) };
   }
@@ -120,7 +124,8 @@ function routeRequest(req: http.IncomingMessage, state: ApiState): Reply {
   if (method !== "GET") {
     return { status: 405, body: errorBody(new AppError("method_not_allowed", `${method} is not allowed; use GET`)) };
   }
-  if (state.unavailable) return { status: 503, body: errorBody(new AppError("upstream_unavailable", UNAVAILABLE_MESSAGE)) };
+  if (state.unavailable)
+    return { status: 503, body: errorBody(new AppError("upstream_unavailable", UNAVAILABLE_MESSAGE)) };
   const query = parseProductQuery(url.searchParams);
   if ("status" in query) return query;
   return { status: 200, body: { products: searchCatalog(state.catalog, query).map(toApiProduct) } };

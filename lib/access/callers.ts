@@ -4,7 +4,11 @@ import type { Role } from "../db/generated/enums";
 export const API_KEY_PERMISSIONS = ["predict", "upsert", "chatflows", "messages", "domains"] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
-export type UserCaller = { kind: "user"; via: "session" | "basic"; user: { id: string; email: string; name: string; role: Role } };
+export type UserCaller = {
+  kind: "user";
+  via: "session" | "basic";
+  user: { id: string; email: string; name: string; role: Role };
+};
 export type ApiKeyCaller = {
   kind: "apiKey";
   key: {

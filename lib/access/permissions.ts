@@ -67,7 +67,9 @@ const keyPermissionsByRole = new Map<Role, ApiKeyPermission[]>();
 export function keyPermissionsForRole(role: Role): ApiKeyPermission[] {
   let permissions = keyPermissionsByRole.get(role);
   if (!permissions) {
-    permissions = API_KEY_PERMISSIONS.filter((p) => ACTIONS.some((a) => rule(a).apiKey === p && rule(a).roles[role] !== "none"));
+    permissions = API_KEY_PERMISSIONS.filter((p) =>
+      ACTIONS.some((a) => rule(a).apiKey === p && rule(a).roles[role] !== "none"),
+    );
     keyPermissionsByRole.set(role, permissions);
   }
   return permissions;

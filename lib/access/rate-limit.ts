@@ -61,9 +61,12 @@ type ChatflowLimit = { rateLimitMax: number | null; rateLimitWindowSec: number |
  * (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SEC; a max of 0 turns the default off).
  */
 export function publicRateLimit(chatflow: ChatflowLimit): { max: number; windowSec: number } | null {
-  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec) return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
+  if (chatflow.rateLimitMax && chatflow.rateLimitWindowSec)
+    return { max: chatflow.rateLimitMax, windowSec: chatflow.rateLimitWindowSec };
   const env = getEnv();
-  return env.PUBLIC_RATE_LIMIT_MAX > 0 ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC } : null;
+  return env.PUBLIC_RATE_LIMIT_MAX > 0
+    ? { max: env.PUBLIC_RATE_LIMIT_MAX, windowSec: env.PUBLIC_RATE_LIMIT_WINDOW_SEC }
+    : null;
 }
 
 /** Counts one anonymous prediction on a public chatflow from `clientIp`; throws 429 over its limit. */

@@ -16,11 +16,13 @@ type Entry = KeyRow | false;
 export const apiKeyCache = processState("apiKeys", () => {
   const cache = new TtlCache<Entry>(5_000);
   const dropOwner = (userId: string) => cache.deleteWhere((row) => row !== false && row.createdById === userId);
-  stateBus().subscribe(on({
-    "apiKey.created": (e) => cache.delete(e.prefix),
-    "apiKey.revoked": (e) => cache.delete(e.prefix),
-    "user.roleChanged": (e) => dropOwner(e.userId),
-    "user.deleted": (e) => dropOwner(e.userId),
-  }));
+  stateBus().subscribe(
+    on({
+      "apiKey.created": (e) => cache.delete(e.prefix),
+      "apiKey.revoked": (e) => cache.delete(e.prefix),
+      "user.roleChanged": (e) => dropOwner(e.userId),
+      "user.deleted": (e) => dropOwner(e.userId),
+    }),
+  );
   return cache;
 });

@@ -21,13 +21,21 @@ export function buildAuthOptions(): NextAuthOptions {
         name: "E-mail",
         credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, req) {
-          const email = String(credentials?.email ?? "").trim().toLowerCase();
+          const email = String(credentials?.email ?? "")
+            .trim()
+            .toLowerCase();
           const password = String(credentials?.password ?? "");
           const ip = clientIp({ headers: new Headers((req?.headers ?? {}) as Record<string, string>) });
           // A refusal (429) is thrown: next-auth shows its message on the sign-in page.
           const user = await signInWithPassword({ ip, email, password, door: "signin" });
           if (!user) return null;
-          return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
+          return {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            role: user.role,
+            sessionVersion: user.sessionVersion,
+          };
         },
       }),
     ],

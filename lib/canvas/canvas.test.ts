@@ -13,25 +13,49 @@ import { toGraphProblem, type GraphProblem } from "@/lib/schemas/problems";
 import { groupProblems } from "./problems";
 import type { EditorEdge, EditorNode } from "./types";
 
-const n = (id: string, defName: string, x = 0): EditorNode => ({ id, type: "flowNode", position: { x, y: 0 }, data: { defName, inputs: {} } });
-const e = (s: string, out: string, t: string, inp: string): EditorEdge => ({
-  id: `${s}-${t}-${inp}`, source: s, sourceHandle: handleId(s, out, "out"), target: t, targetHandle: handleId(t, inp, "in"),
+const n = (id: string, defName: string, x = 0): EditorNode => ({
+  id,
+  type: "flowNode",
+  position: { x, y: 0 },
+  data: { defName, inputs: {} },
 });
-const conn = (s: string, out: string, t: string, inp: string) => ({ source: s, sourceHandle: handleId(s, out, "out"), target: t, targetHandle: handleId(t, inp, "in") });
+const e = (s: string, out: string, t: string, inp: string): EditorEdge => ({
+  id: `${s}-${t}-${inp}`,
+  source: s,
+  sourceHandle: handleId(s, out, "out"),
+  target: t,
+  targetHandle: handleId(t, inp, "in"),
+});
+const conn = (s: string, out: string, t: string, inp: string) => ({
+  source: s,
+  sourceHandle: handleId(s, out, "out"),
+  target: t,
+  targetHandle: handleId(t, inp, "in"),
+});
 
-const nodes = [n("model", "chatOpenAICompatible"), n("mem", "bufferMemory"), n("api", "openApiChain"), n("tool", "chainTool"), n("agent", "toolAgent")];
+const nodes = [
+  n("model", "chatOpenAICompatible"),
+  n("mem", "bufferMemory"),
+  n("api", "openApiChain"),
+  n("tool", "chainTool"),
+  n("agent", "toolAgent"),
+];
 
 describe("connectionProblem", () => {
   it("accepts fitting types and explains refused ones", () => {
     expect(connectionProblem(conn("model", "chatModel", "agent", "model"), nodes, [], getDefinition)).toBeNull();
-    expect(connectionProblem(conn("mem", "memory", "agent", "model"), nodes, [], getDefinition)).toMatch(/Chat model accepts BaseChatModel, but Buffer Memory provides BaseMemory/);
+    expect(connectionProblem(conn("mem", "memory", "agent", "model"), nodes, [], getDefinition)).toMatch(
+      /Chat model accepts BaseChatModel, but Buffer Memory provides BaseMemory/,
+    );
   });
   it("lets a list input take many edges and a single input one", () => {
     const edges = [e("tool", "tool", "agent", "tools"), e("model", "chatModel", "agent", "model")];
     const tools2 = [...nodes, n("tool2", "chainTool")];
     expect(connectionProblem(conn("tool2", "tool", "agent", "tools"), tools2, edges, getDefinition)).toBeNull();
     const model2 = [...nodes, n("model2", "chatOpenAICompatible")];
-    expect(connectionProblem(conn("model2", "chatModel", "agent", "model"), model2, edges, getDefinition)).toMatch(/takes one connection/);
+    expect(connectionProblem(conn("model2", "chatModel", "agent", "model"), model2, edges, getDefinition)).toMatch(
+      /takes one connection/,
+    );
   });
   it("refuses a cycle and a self-connection", () => {
     // An agent is a chain, so a Chain Tool could wrap the agent that uses it: types fit, but it loops.
@@ -65,11 +89,21 @@ describe("editor store", () => {
     const store = createEditorStore(nodeCatalog(nodeDefinitions));
     store.load(nodes, [], true);
     // As the prediction API lists it in error.details: the problem's data with its sentence.
-    const detail = { code: "connection_required", nodeId: "agent", input: "tools", params: { label: "Tool Agent", inputLabel: "Tools", accepts: ["Tool"] },
-      message: 'Node "Tool Agent" (agent): input "Tools" needs a connection (Tool).' };
+    const detail = {
+      code: "connection_required",
+      nodeId: "agent",
+      input: "tools",
+      params: { label: "Tool Agent", inputLabel: "Tools", accepts: ["Tool"] },
+      message: 'Node "Tool Agent" (agent): input "Tools" needs a connection (Tool).',
+    };
     store.setServerProblems([toGraphProblem(detail)!]);
     store.validateNow();
-    expect(store.getState().problems.byNode.get("agent")?.map((p) => p.message)).toContain('Input "Tools" needs a connection (Tool).');
+    expect(
+      store
+        .getState()
+        .problems.byNode.get("agent")
+        ?.map((p) => p.message),
+    ).toContain('Input "Tools" needs a connection (Tool).');
   });
 });
 
@@ -81,10 +115,22 @@ describe("import / export", () => {
     expect(editorToGraph(graphToEditor(graph).nodes, graphToEditor(graph).edges)).toEqual(graph);
   });
   it("names what is wrong with a bad file", () => {
-    expect(parseImportFile("{nope", getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
-    expect(parseImportFile('{"nodes":[{"id":"a b"}],"edges":[]}', getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/not a chatflow graph/) });
-    const unknownType = { nodes: [{ id: "a", type: "nope", position: { x: 0, y: 0 }, data: { inputs: {} } }], edges: [] };
-    expect(parseImportFile(JSON.stringify(unknownType), getDefinition)).toMatchObject({ ok: false, message: expect.stringMatching(/nope/) });
+    expect(parseImportFile("{nope", getDefinition)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not JSON/),
+    });
+    expect(parseImportFile('{"nodes":[{"id":"a b"}],"edges":[]}', getDefinition)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not a chatflow graph/),
+    });
+    const unknownType = {
+      nodes: [{ id: "a", type: "nope", position: { x: 0, y: 0 }, data: { inputs: {} } }],
+      edges: [],
+    };
+    expect(parseImportFile(JSON.stringify(unknownType), getDefinition)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/nope/),
+    });
   });
   it("reads the example product-search flow", () => {
     const text = readFileSync("flows/product-search-agent.json", "utf8");
@@ -102,7 +148,11 @@ it("duplicates the selection with its inner edges and fresh ids", () => {
 });
 
 it("lays a chain out left to right", () => {
-  const laid = autoLayout(nodes, [e("model", "chatModel", "api", "model"), e("api", "chain", "tool", "chain"), e("tool", "tool", "agent", "tools")]);
+  const laid = autoLayout(nodes, [
+    e("model", "chatModel", "api", "model"),
+    e("api", "chain", "tool", "chain"),
+    e("tool", "tool", "agent", "tools"),
+  ]);
   const x = (id: string) => laid.find((v) => v.id === id)!.position.x;
   expect(x("model")).toBeLessThan(x("api"));
   expect(x("api")).toBeLessThan(x("tool"));
@@ -111,9 +161,16 @@ it("lays a chain out left to right", () => {
 
 describe("groupProblems", () => {
   it("shows each problem once per node with its node and field sentences, flow problems apart", () => {
-    const required: GraphProblem = { code: "param_required", nodeId: "prompt", input: "template", params: { label: "Prompt Template", inputLabel: "Template" } };
+    const required: GraphProblem = {
+      code: "param_required",
+      nodeId: "prompt",
+      input: "template",
+      params: { label: "Prompt Template", inputLabel: "Template" },
+    };
     const grouped = groupProblems([required, required, { code: "flow_empty", params: {} }]);
-    expect(grouped.byNode.get("prompt")).toEqual([{ input: "template", message: 'Input "Template" is required.', fieldMessage: "Required." }]);
+    expect(grouped.byNode.get("prompt")).toEqual([
+      { input: "template", message: 'Input "Template" is required.', fieldMessage: "Required." },
+    ]);
     expect(grouped.flow).toEqual(["The flow is empty: add a chain or an agent."]);
     expect(grouped.count).toBe(3);
   });

@@ -7,7 +7,12 @@ import type { ConnectionLike, EditorEdge, EditorNode } from "./types";
  * (canConnect), a non-list input takes one edge, no duplicates and no cycles. Returns why a
  * connection is refused, or null when it may be made.
  */
-export function connectionProblem(c: ConnectionLike, nodes: EditorNode[], edges: EditorEdge[], getDefinition: DefinitionLookup): string | null {
+export function connectionProblem(
+  c: ConnectionLike,
+  nodes: EditorNode[],
+  edges: EditorEdge[],
+  getDefinition: DefinitionLookup,
+): string | null {
   const source = nodes.find((n) => n.id === c.source);
   const target = nodes.find((n) => n.id === c.target);
   const out = c.sourceHandle ? parseHandleId(c.sourceHandle) : undefined;
@@ -27,8 +32,10 @@ export function connectionProblem(c: ConnectionLike, nodes: EditorNode[], edges:
     return `${tName} › ${input.label} accepts ${input.accepts.join(" or ")}, but ${sName} provides ${output.types.join(", ")}.`;
   }
   const into = edges.filter((e) => e.target === target.id && e.targetHandle === c.targetHandle);
-  if (into.some((e) => e.source === source.id && e.sourceHandle === c.sourceHandle)) return "These handles are already connected.";
-  if (into.length > 0 && !input.list) return `${tName} › ${input.label} takes one connection: remove the existing one first.`;
+  if (into.some((e) => e.source === source.id && e.sourceHandle === c.sourceHandle))
+    return "These handles are already connected.";
+  if (into.length > 0 && !input.list)
+    return `${tName} › ${input.label} takes one connection: remove the existing one first.`;
   if (reaches(target.id, source.id, edges)) return `Connecting ${sName} to ${tName} would make a cycle.`;
   return null;
 }

@@ -6,7 +6,10 @@ import type { EditorEdge, EditorNode } from "./types";
  * Copies the selected nodes (and the edges between them) beside the originals; the copies become
  * the selection. Returns the new node and edge lists.
  */
-export function duplicateSelection(nodes: EditorNode[], edges: EditorEdge[]): { nodes: EditorNode[]; edges: EditorEdge[] } {
+export function duplicateSelection(
+  nodes: EditorNode[],
+  edges: EditorEdge[],
+): { nodes: EditorNode[]; edges: EditorEdge[] } {
   const selected = nodes.filter((n) => n.selected);
   if (selected.length === 0) return { nodes, edges };
   const taken = new Set(nodes.map((n) => n.id));
@@ -17,7 +20,9 @@ export function duplicateSelection(nodes: EditorNode[], edges: EditorEdge[]): { 
     idMap.set(n.id, id);
   }
   const copies: EditorNode[] = selected.map((n) => ({
-    id: idMap.get(n.id)!, type: "flowNode", selected: true,
+    id: idMap.get(n.id)!,
+    type: "flowNode",
+    selected: true,
     position: { x: n.position.x + 40, y: n.position.y + 40 },
     data: { ...n.data, inputs: { ...n.data.inputs } },
   }));
@@ -30,7 +35,13 @@ export function duplicateSelection(nodes: EditorNode[], edges: EditorEdge[]): { 
     .map((e) => {
       const sourceHandle = remap(e.sourceHandle, idMap.get(e.source)!);
       const targetHandle = remap(e.targetHandle, idMap.get(e.target)!);
-      return { id: edgeIdFor(sourceHandle, targetHandle), source: idMap.get(e.source)!, target: idMap.get(e.target)!, sourceHandle, targetHandle };
+      return {
+        id: edgeIdFor(sourceHandle, targetHandle),
+        source: idMap.get(e.source)!,
+        target: idMap.get(e.target)!,
+        sourceHandle,
+        targetHandle,
+      };
     });
   return {
     nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...copies],

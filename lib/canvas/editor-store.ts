@@ -32,17 +32,32 @@ const VALIDATION_DELAY_MS = 120;
 /** A new editor store over the node definitions the server sent (`catalog`), which check its graph. */
 export function createEditorStore(catalog: NodeCatalog) {
   let state: EditorState = {
-    nodes: [], edges: [], history: emptyHistory(), problems: NO_PROBLEMS, serverProblems: [], revision: 0, savedRevision: 0,
+    nodes: [],
+    edges: [],
+    history: emptyHistory(),
+    problems: NO_PROBLEMS,
+    serverProblems: [],
+    revision: 0,
+    savedRevision: 0,
   };
   const listeners = new Set<() => void>();
   let checked: { data: FlowNodeData[]; ids: string[]; edges: EditorEdge[]; server: GraphProblem[] } | undefined;
 
   /** Re-validates only when something validation reads changed (not on moves or selection). */
   function revalidate(s: EditorState): Problems {
-    const same = checked && checked.edges === s.edges && checked.server === s.serverProblems && checked.data.length === s.nodes.length &&
+    const same =
+      checked &&
+      checked.edges === s.edges &&
+      checked.server === s.serverProblems &&
+      checked.data.length === s.nodes.length &&
       s.nodes.every((n, i) => n.data === checked!.data[i] && n.id === checked!.ids[i]);
     if (same) return s.problems;
-    checked = { data: s.nodes.map((n) => n.data), ids: s.nodes.map((n) => n.id), edges: s.edges, server: s.serverProblems };
+    checked = {
+      data: s.nodes.map((n) => n.data),
+      ids: s.nodes.map((n) => n.id),
+      edges: s.edges,
+      server: s.serverProblems,
+    };
     return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get), ...s.serverProblems]);
   }
 
@@ -90,7 +105,14 @@ export function createEditorStore(catalog: NodeCatalog) {
     },
     /** Replaces everything (a load from the server or an import); `saved` marks it as the saved state. */
     load(nodes: EditorNode[], edges: EditorEdge[], saved: boolean) {
-      set({ nodes, edges, history: saved ? emptyHistory() : checkpoint(state.history, { nodes: state.nodes, edges: state.edges }) }, { content: true });
+      set(
+        {
+          nodes,
+          edges,
+          history: saved ? emptyHistory() : checkpoint(state.history, { nodes: state.nodes, edges: state.edges }),
+        },
+        { content: true },
+      );
       if (saved) store.markSaved(state.revision);
     },
     setNodes(nodes: EditorNode[], change: Change) {
@@ -112,7 +134,9 @@ export function createEditorStore(catalog: NodeCatalog) {
       store.commit(
         (s) => ({
           ...s,
-          nodes: s.nodes.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, inputs: { ...n.data.inputs, [name]: value } } } : n)),
+          nodes: s.nodes.map((n) =>
+            n.id === nodeId ? { ...n, data: { ...n.data, inputs: { ...n.data.inputs, [name]: value } } } : n,
+          ),
         }),
         `param:${nodeId}:${name}`,
       );

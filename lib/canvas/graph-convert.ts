@@ -8,9 +8,20 @@ export function graphToEditor(graph: Graph): { nodes: EditorNode[]; edges: Edito
       id: n.id,
       type: "flowNode",
       position: { x: n.position.x, y: n.position.y },
-      data: { defName: n.type, inputs: { ...n.data.inputs }, ...(n.data.label ? { label: n.data.label } : {}), ...(n.version ? { version: n.version } : {}) },
+      data: {
+        defName: n.type,
+        inputs: { ...n.data.inputs },
+        ...(n.data.label ? { label: n.data.label } : {}),
+        ...(n.version ? { version: n.version } : {}),
+      },
     })),
-    edges: graph.edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: e.targetHandle })),
+    edges: graph.edges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      sourceHandle: e.sourceHandle,
+      target: e.target,
+      targetHandle: e.targetHandle,
+    })),
   };
 }
 
@@ -31,7 +42,13 @@ export function editorToGraph(nodes: EditorNode[], edges: EditorEdge[], viewport
       position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
       data: { inputs: cleanInputs(n.data.inputs), ...(n.data.label ? { label: n.data.label } : {}) },
     })),
-    edges: edges.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle ?? "", target: e.target, targetHandle: e.targetHandle ?? "" })),
+    edges: edges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      sourceHandle: e.sourceHandle ?? "",
+      target: e.target,
+      targetHandle: e.targetHandle ?? "",
+    })),
     ...(viewport ? { viewport } : {}),
   };
 }

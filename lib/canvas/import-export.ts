@@ -15,9 +15,10 @@ export function exportFileName(name: string): string {
 /** `nodes.0.position` + "expected object, received undefined" → `node 1: position is missing`. */
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
   const [list, index, ...rest] = issue.path;
-  const where = typeof index === "number" && (list === "nodes" || list === "edges")
-    ? `${list === "nodes" ? "node" : "edge"} ${index + 1}${rest.length ? ` ${rest.join(".")}` : ""}`
-    : issue.path.join(".") || "the file";
+  const where =
+    typeof index === "number" && (list === "nodes" || list === "edges")
+      ? `${list === "nodes" ? "node" : "edge"} ${index + 1}${rest.length ? ` ${rest.join(".")}` : ""}`
+      : issue.path.join(".") || "the file";
   const what = /received undefined/.test(issue.message) ? "is missing" : issue.message.replace(/^Invalid input: /, "");
   return `${where} ${what}`;
 }
@@ -35,7 +36,8 @@ export function parseImportFile(text: string, getDefinition: DefinitionLookup): 
   } catch (err) {
     return { ok: false, message: `The file is not JSON: ${(err as Error).message}` };
   }
-  const wrapped = raw && typeof raw === "object" && "graph" in raw ? raw as { graph: unknown; name?: unknown } : undefined;
+  const wrapped =
+    raw && typeof raw === "object" && "graph" in raw ? (raw as { graph: unknown; name?: unknown }) : undefined;
   const parsed = graphSchema.safeParse(wrapped ? wrapped.graph : raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map(describeIssue);
@@ -43,7 +45,8 @@ export function parseImportFile(text: string, getDefinition: DefinitionLookup): 
     return { ok: false, message: `The file is not a chatflow graph: ${issues.join("; ")}${more}.` };
   }
   const unknown = [...new Set(parsed.data.nodes.map((n) => n.type).filter((t) => !getDefinition(t)))];
-  if (unknown.length) return { ok: false, message: `The file uses node types this server does not have: ${unknown.join(", ")}.` };
+  if (unknown.length)
+    return { ok: false, message: `The file uses node types this server does not have: ${unknown.join(", ")}.` };
   const ids = new Set(parsed.data.nodes.map((n) => n.id));
   const dangling = parsed.data.edges.find((e) => !ids.has(e.source) || !ids.has(e.target));
   if (dangling) return { ok: false, message: `Edge ${dangling.id} connects a node that is not in the file.` };

@@ -12,7 +12,10 @@ export function autoLayout(nodes: EditorNode[], edges: EditorEdge[]): EditorNode
   g.setGraph({ rankdir: "LR", nodesep: 40, ranksep: 90, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) {
-    g.setNode(n.id, { width: n.measured?.width ?? DEFAULT_SIZE.width, height: n.measured?.height ?? DEFAULT_SIZE.height });
+    g.setNode(n.id, {
+      width: n.measured?.width ?? DEFAULT_SIZE.width,
+      height: n.measured?.height ?? DEFAULT_SIZE.height,
+    });
   }
   for (const e of edges) if (g.hasNode(e.source) && g.hasNode(e.target)) g.setEdge(e.source, e.target);
   dagre.layout(g);

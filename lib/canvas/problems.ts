@@ -45,7 +45,11 @@ export function groupProblems(problems: GraphProblem[]): Problems {
       continue;
     }
     const list = byNode.get(p.nodeId) ?? [];
-    const shown: NodeProblem = { input: p.input, message: renderProblem(p, "node"), fieldMessage: renderProblem(p, "input") };
+    const shown: NodeProblem = {
+      input: p.input,
+      message: renderProblem(p, "node"),
+      fieldMessage: renderProblem(p, "input"),
+    };
     if (!list.some((x) => x.input === shown.input && x.message === shown.message)) list.push(shown);
     byNode.set(p.nodeId, list);
   }

@@ -1,6 +1,11 @@
 /** Browser-side calls to our own API. Errors carry the server's code and message. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly details?: unknown) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
   }
 }

@@ -37,7 +37,11 @@ function abortError(signal: AbortSignal): Error {
  * Reads an event-stream body to its end, calling `onEvent` per event. Aborting `signal` cancels
  * the body, delivers no further event and rejects with the abort's reason (an AbortError).
  */
-export async function readEventStream(body: ReadableStream<Uint8Array>, onEvent: (e: StreamEvent) => void, signal?: AbortSignal): Promise<void> {
+export async function readEventStream(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (e: StreamEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const events = createEventReader((e) => {

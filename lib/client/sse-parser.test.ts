@@ -70,6 +70,9 @@ describe("decodeEvent", () => {
     const r = createEventReader((e) => events.push(e));
     r.push('data: oops\n\ndata: {"event":"end","data":"[DONE]"}\n\n');
     r.end();
-    expect(events).toEqual([{ event: "message", data: "oops" }, { event: "end", data: "[DONE]" }]);
+    expect(events).toEqual([
+      { event: "message", data: "oops" },
+      { event: "end", data: "[DONE]" },
+    ]);
   });
 });

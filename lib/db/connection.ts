@@ -58,7 +58,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     const client = target.dataDir ? new PGlite(target.dataDir, { extensions }) : new PGlite({ extensions });
     await client.waitReady;
     const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    const sql = async <T,>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
+    const sql = async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
     return { target, factory, sql, close: () => client.close() };
   }
   const [{ PrismaPg }, { default: pg }] = await Promise.all([import("@prisma/adapter-pg"), import("pg")]);
@@ -66,7 +66,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
   const { kind: _kind, ...config } = target;
   const factory = new PrismaPg({ ...config, max: 10 });
   let pool: InstanceType<typeof pg.Pool> | undefined;
-  const sql = async <T,>(text: string, params: unknown[]) => {
+  const sql = async <T>(text: string, params: unknown[]) => {
     if (!pool) {
       pool = new pg.Pool({ ...config, max: 5 });
       // An idle connection dropped by the server (restart, DROP DATABASE … FORCE) must not crash us.
@@ -74,5 +74,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     }
     return (await pool.query(text, params)).rows as T[];
   };
-  return { target, factory, sql, close: async () => { await pool?.end(); } };
+  return {
+    target,
+    factory,
+    sql,
+    close: async () => {
+      await pool?.end();
+    },
+  };
 }

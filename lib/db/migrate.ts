@@ -17,7 +17,10 @@ type MigrateOptions = {
  * Applies the pending migrations of an open database, one process at a time (see
  * migration-lock.ts); returns the names applied (empty when it was up to date).
  */
-export async function deployMigrationsLocked(open: OpenDatabase, opts: MigrateOptions & { root?: string } = {}): Promise<string[]> {
+export async function deployMigrationsLocked(
+  open: OpenDatabase,
+  opts: MigrateOptions & { root?: string } = {},
+): Promise<string[]> {
   return withMigrationLock(
     open.target,
     async () => {

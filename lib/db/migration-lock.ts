@@ -17,7 +17,11 @@ const POLL_MS = 200;
 type Options = { waitMs?: number; onWait?: () => void };
 
 /** Runs `fn` holding the migration lock of the target's database (PGlite: one process per data dir, no lock). */
-export async function withMigrationLock<T>(target: DatabaseTarget, fn: () => Promise<T>, opts: Options = {}): Promise<T> {
+export async function withMigrationLock<T>(
+  target: DatabaseTarget,
+  fn: () => Promise<T>,
+  opts: Options = {},
+): Promise<T> {
   if (target.kind !== "postgres") return fn();
   const { default: pg } = await import("pg");
   const { kind: _kind, ...config } = target;

@@ -50,10 +50,7 @@ async function loadEngineModule(root: string) {
 }
 
 async function createEngine(factory: SqlMigrationAwareDriverAdapterFactory, root: string): Promise<SchemaEngine> {
-  const [{ SchemaEngine }, utils] = await Promise.all([
-    loadEngineModule(root),
-    import("@prisma/driver-adapter-utils"),
-  ]);
+  const [{ SchemaEngine }, utils] = await Promise.all([loadEngineModule(root), import("@prisma/driver-adapter-utils")]);
   const schema = fs.readFileSync(path.join(root, SCHEMA_FILE), "utf8");
   const log = (line: string) => {
     if (process.env.MIGRATE_DEBUG) console.error("[schema-engine]", line);
@@ -66,12 +63,19 @@ async function createEngine(factory: SqlMigrationAwareDriverAdapterFactory, root
 export function readMigrationsList(root: string) {
   const baseDir = path.join(root, MIGRATIONS_DIR);
   const dirs = fs.existsSync(baseDir)
-    ? fs.readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(baseDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const lockPath = path.join(baseDir, "migration_lock.toml");
   return {
     baseDir,
-    lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
+    lockfile: {
+      path: "migration_lock.toml",
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null,
+    },
     shadowDbInitScript: "",
     migrationDirectories: dirs.map((name) => ({
       path: name,
@@ -83,7 +87,11 @@ export function readMigrationsList(root: string) {
   };
 }
 
-async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, root: string, fn: (e: SchemaEngine) => Promise<T>) {
+async function withEngine<T>(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  root: string,
+  fn: (e: SchemaEngine) => Promise<T>,
+) {
   const engine = await createEngine(factory, root);
   try {
     return await fn(engine);
@@ -103,7 +111,11 @@ export async function deployMigrations(factory: SqlMigrationAwareDriverAdapterFa
 /** Compares the database's migration history with the folder. */
 export async function migrationStatus(factory: SqlMigrationAwareDriverAdapterFactory, root = process.cwd()) {
   return withEngine(factory, root, (engine) =>
-    engine.diagnoseMigrationHistory({ migrationsList: readMigrationsList(root), optInToShadowDatabase: false, filters: NO_FILTER }),
+    engine.diagnoseMigrationHistory({
+      migrationsList: readMigrationsList(root),
+      optInToShadowDatabase: false,
+      filters: NO_FILTER,
+    }),
   );
 }
 
@@ -128,7 +140,11 @@ export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAda
 }
 
 /** Writes a new migration folder `<timestamp>_<name>` when the schema moved on; returns its name. */
-export async function createMigration(factory: SqlMigrationAwareDriverAdapterFactory, name: string, root = process.cwd()) {
+export async function createMigration(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  name: string,
+  root = process.cwd(),
+) {
   const sql = await diffMigrationsToSchema(factory, root);
   if (!sql) return null;
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);

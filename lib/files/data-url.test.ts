@@ -3,8 +3,18 @@ import { base64DataSize, dataUrlFileName, dataUrlParam, parseBase64DataUrl, pars
 
 describe("parseDataUrl", () => {
   it("splits type, parameters, the base64 flag and the data at the first comma", () => {
-    expect(parseDataUrl("data:application/pdf;name=a.pdf;base64,JVBE,x")).toEqual({ type: "application/pdf", params: ["name=a.pdf"], base64: true, data: "JVBE,x" });
-    expect(parseDataUrl("data:text/yaml,a%3A%201")).toEqual({ type: "text/yaml", params: [], base64: false, data: "a%3A%201" });
+    expect(parseDataUrl("data:application/pdf;name=a.pdf;base64,JVBE,x")).toEqual({
+      type: "application/pdf",
+      params: ["name=a.pdf"],
+      base64: true,
+      data: "JVBE,x",
+    });
+    expect(parseDataUrl("data:text/yaml,a%3A%201")).toEqual({
+      type: "text/yaml",
+      params: [],
+      base64: false,
+      data: "a%3A%201",
+    });
     expect(parseDataUrl("data:;base64,QQ==")).toEqual({ type: "", params: [], base64: true, data: "QQ==" });
     expect(parseDataUrl("data:,")).toEqual({ type: "", params: [], base64: false, data: "" });
   });
@@ -15,14 +25,20 @@ describe("parseDataUrl", () => {
   });
 
   it("is undefined for anything that is not a data URL", () => {
-    for (const value of ["plain text", "DATA:text/plain,x", "data:text/plain", " data:text/plain,x", ""]) expect(parseDataUrl(value), value).toBeUndefined();
+    for (const value of ["plain text", "DATA:text/plain,x", "data:text/plain", " data:text/plain,x", ""])
+      expect(parseDataUrl(value), value).toBeUndefined();
   });
 });
 
 describe("parseBase64DataUrl", () => {
   it("strict (uploads): a type, name=value parameters with values, base64 characters only", () => {
-    expect(parseBase64DataUrl("data:image/png;base64,iVBORw0KGgo=")).toMatchObject({ type: "image/png", data: "iVBORw0KGgo=" });
-    expect(parseBase64DataUrl("data:audio/webm;codecs=opus;base64,GkXfow==")).toMatchObject({ params: ["codecs=opus"] });
+    expect(parseBase64DataUrl("data:image/png;base64,iVBORw0KGgo=")).toMatchObject({
+      type: "image/png",
+      data: "iVBORw0KGgo=",
+    });
+    expect(parseBase64DataUrl("data:audio/webm;codecs=opus;base64,GkXfow==")).toMatchObject({
+      params: ["codecs=opus"],
+    });
     for (const bad of [
       "data:;base64,QQ==", // no type
       "data:image/png,QQ==", // not base64
@@ -31,11 +47,15 @@ describe("parseBase64DataUrl", () => {
       "data:image/png;base64,QQ ==", // whitespace
       "data:image/png;base64,Q=Q=", // padding inside
       "data:image/png;base64;base64,QQ==",
-    ]) expect(parseBase64DataUrl(bad), bad).toBeUndefined();
+    ])
+      expect(parseBase64DataUrl(bad), bad).toBeUndefined();
   });
 
   it("saved (files in a flow): also an empty name= and line-wrapped base64", () => {
-    expect(parseBase64DataUrl("data:application/pdf;name=;base64,JVBE\nRi0=", "saved")).toMatchObject({ params: ["name="], data: "JVBE\nRi0=" });
+    expect(parseBase64DataUrl("data:application/pdf;name=;base64,JVBE\nRi0=", "saved")).toMatchObject({
+      params: ["name="],
+      data: "JVBE\nRi0=",
+    });
     expect(parseBase64DataUrl("data:application/pdf;flag;base64,JVBE", "saved")).toBeUndefined();
     expect(parseBase64DataUrl("data:text/plain,oops", "saved")).toBeUndefined();
   });
@@ -52,7 +72,12 @@ describe("data URL file names and sizes", () => {
   });
 
   it("has no name without a usable name= parameter", () => {
-    for (const value of ["data:a/b;base64,", "data:a/b;name=;base64,", "data:a/b;name=%E0%A4%A;base64,", "data:a/b;name=..;base64,"]) {
+    for (const value of [
+      "data:a/b;base64,",
+      "data:a/b;name=;base64,",
+      "data:a/b;name=%E0%A4%A;base64,",
+      "data:a/b;name=..;base64,",
+    ]) {
       expect(dataUrlFileName(url(value)), value).toBeUndefined();
     }
   });

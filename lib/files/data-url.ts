@@ -24,7 +24,12 @@ export function parseDataUrl(value: string): DataUrl | undefined {
   if (comma < 0) return undefined;
   const segments = value.slice(5, comma).split(";");
   const base64 = segments.length > 1 && segments[segments.length - 1] === "base64";
-  return { type: segments[0], params: segments.slice(1, base64 ? -1 : undefined), base64, data: value.slice(comma + 1) };
+  return {
+    type: segments[0],
+    params: segments.slice(1, base64 ? -1 : undefined),
+    base64,
+    data: value.slice(comma + 1),
+  };
 }
 
 const STRICT = { param: /^[^=]+=.+$/s, data: /^[A-Za-z0-9+/]*={0,2}$/ };

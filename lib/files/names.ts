@@ -14,6 +14,8 @@ const MAX_NAME_LENGTH = 120;
  */
 export function safeFileName(name: string, fallback = "upload"): string {
   const last = name.replace(/\\/g, "/").split("/").filter(Boolean).pop() ?? "";
-  const cleaned = Array.from(last.replace(/[^\p{L}\p{N}\p{M}_.\- ]+/gu, "_").trim()).slice(0, MAX_NAME_LENGTH).join("");
+  const cleaned = Array.from(last.replace(/[^\p{L}\p{N}\p{M}_.\- ]+/gu, "_").trim())
+    .slice(0, MAX_NAME_LENGTH)
+    .join("");
   return /^\.*$/.test(cleaned) ? fallback : cleaned;
 }

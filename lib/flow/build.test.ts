@@ -33,7 +33,11 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
     const server = await openai([{ content: "Cats are liquid, says the joke." }]);
     const flow = await buildFlow(
       {
-        nodes: [node("chain", "llmChain"), node("prompt", "promptTemplate", { template: "Tell me a joke about {topic}" }), modelNode(server.baseURL)],
+        nodes: [
+          node("chain", "llmChain"),
+          node("prompt", "promptTemplate", { template: "Tell me a joke about {topic}" }),
+          modelNode(server.baseURL),
+        ],
         edges: [edge("model", "chatModel", "chain", "model"), edge("prompt", "prompt", "chain", "prompt")],
       },
       testContext(),
@@ -41,11 +45,19 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
     expect(flow).toMatchObject({ endingNodeId: "chain", allowsImages: false });
     expect(flow.memoryType).toBeUndefined();
     const tokens: string[] = [];
-    const result = await flow.run({ question: "cats", history: [{ role: "userMessage", content: "ignored without memory" }], onToken: (t) => tokens.push(t) });
+    const result = await flow.run({
+      question: "cats",
+      history: [{ role: "userMessage", content: "ignored without memory" }],
+      onToken: (t) => tokens.push(t),
+    });
     expect(result).toEqual({ text: "Cats are liquid, says the joke.", usedTools: [] });
     expect(tokens.length).toBeGreaterThan(1);
     expect(tokens.join("")).toBe(result.text);
-    expect(server.bodies[0]).toMatchObject({ model: "local-model", stream: true, messages: [{ role: "user", content: "Tell me a joke about cats" }] });
+    expect(server.bodies[0]).toMatchObject({
+      model: "local-model",
+      stream: true,
+      messages: [{ role: "user", content: "Tell me a joke about cats" }],
+    });
   });
 
   it("gives a conversation chain the memory's window of history and the images", async () => {
@@ -69,7 +81,12 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
       { role: "apiMessage" as const, content: "Hello Ada" },
     ];
     const tokens: string[] = [];
-    const result = await flow.run({ question: "What is this, and who am I?", history, images: [{ mime: "image/png", base64: "iVBORw0KGgo=" }], onToken: (t) => tokens.push(t) });
+    const result = await flow.run({
+      question: "What is this, and who am I?",
+      history,
+      images: [{ mime: "image/png", base64: "iVBORw0KGgo=" }],
+      onToken: (t) => tokens.push(t),
+    });
     expect(tokens.join("")).toBe(result.text);
     expect(server.bodies[0].messages).toEqual([
       { role: "system", content: "Be brief." },
@@ -112,18 +129,38 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
       testContext(),
     );
     const tokens: string[] = [];
-    const result = await flow.run({ question: "Laptop under 1500 in Germany?", history: [], onToken: (t) => tokens.push(t) });
+    const result = await flow.run({
+      question: "Laptop under 1500 in Germany?",
+      history: [],
+      onToken: (t) => tokens.push(t),
+    });
     expect(result.text).toBe("I found the ThinkBook 14 (899) and the ZenBook Pro (1399).");
     expect(tokens.join("")).toBe(result.text);
-    expect(result.usedTools).toEqual([{ tool: "product_search", toolInput: { input: "laptop, Germany, max 1500" }, toolOutput: "ThinkBook 14 for 899 and ZenBook Pro for 1399." }]);
-    expect(server.bodies[0].tools).toEqual([expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "product_search" }) })]);
-    expect(server.bodies[1].tools[0].function).toMatchObject({ name: "productsUsingGET", parameters: { required: ["countryCode", "q"] } });
-    expect(api.requests.map((r) => new URL(r.url, api.url).search)).toEqual(["?countryCode=DE&q=laptop&max_price=1500"]);
+    expect(result.usedTools).toEqual([
+      {
+        tool: "product_search",
+        toolInput: { input: "laptop, Germany, max 1500" },
+        toolOutput: "ThinkBook 14 for 899 and ZenBook Pro for 1399.",
+      },
+    ]);
+    expect(server.bodies[0].tools).toEqual([
+      expect.objectContaining({ type: "function", function: expect.objectContaining({ name: "product_search" }) }),
+    ]);
+    expect(server.bodies[1].tools[0].function).toMatchObject({
+      name: "productsUsingGET",
+      parameters: { required: ["countryCode", "q"] },
+    });
+    expect(api.requests.map((r) => new URL(r.url, api.url).search)).toEqual([
+      "?countryCode=DE&q=laptop&max_price=1500",
+    ]);
   });
 
   it("turns an unreachable model server into upstream_unavailable", async () => {
     const flow = await buildFlow(
-      { nodes: [modelNode("http://127.0.0.1:9/v1"), node("conv", "conversationChain")], edges: [edge("model", "chatModel", "conv", "model")] },
+      {
+        nodes: [modelNode("http://127.0.0.1:9/v1"), node("conv", "conversationChain")],
+        edges: [edge("model", "chatModel", "conv", "model")],
+      },
       testContext(),
     );
     await expect(flow.run({ question: "hi", history: [] })).rejects.toMatchObject({ code: "upstream_unavailable" });
@@ -131,7 +168,13 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
 });
 
 describe("FlowCache", () => {
-  const fakeFlow = (v: number) => ({ chatflowId: "f", endingNodeId: String(v), allowsImages: false, run: async () => ({ text: "", usedTools: [] }) }) as BuiltFlow;
+  const fakeFlow = (v: number) =>
+    ({
+      chatflowId: "f",
+      endingNodeId: String(v),
+      allowsImages: false,
+      run: async () => ({ text: "", usedTools: [] }),
+    }) as BuiltFlow;
 
   it("builds once for concurrent requests, retries after a failure and evicts old versions", async () => {
     const cache = new FlowCache();
@@ -141,11 +184,16 @@ describe("FlowCache", () => {
       await new Promise((r) => setTimeout(r, 5));
       return fakeFlow(v);
     };
-    const [a, b] = await Promise.all([cache.get({ chatflowId: "f", version: 1 }, build(1)), cache.get({ chatflowId: "f", version: 1 }, build(1))]);
+    const [a, b] = await Promise.all([
+      cache.get({ chatflowId: "f", version: 1 }, build(1)),
+      cache.get({ chatflowId: "f", version: 1 }, build(1)),
+    ]);
     expect(a).toBe(b);
     expect(builds).toBe(1);
 
-    await expect(cache.get({ chatflowId: "g", version: 1 }, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(
+      cache.get({ chatflowId: "g", version: 1 }, async () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
     expect((await cache.get({ chatflowId: "g", version: 1 }, build(1))).endingNodeId).toBe("1");
 
     await cache.get({ chatflowId: "f", version: 2 }, build(2));

@@ -17,13 +17,20 @@ function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>): 
   const inputs: Record<string, unknown> = {};
   for (const anchor of anchorInputs(def)) {
     const handle = `${node.id}:in:${anchor.name}`;
-    const values = graph.edges.filter((e) => e.target === node.id && e.targetHandle === handle).map((e) => built.get(e.source));
+    const values = graph.edges
+      .filter((e) => e.target === node.id && e.targetHandle === handle)
+      .map((e) => built.get(e.source));
     inputs[anchor.name] = anchor.list ? values : values[0];
   }
   return inputs;
 }
 
-async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unknown>, ctx: BuildContext): Promise<unknown> {
+async function buildNode(
+  graph: Graph,
+  node: GraphNode,
+  built: Map<string, unknown>,
+  ctx: BuildContext,
+): Promise<unknown> {
   const def = getDefinition(node.type)!;
   const runtime = getNode(node.type)?.runtime;
   const label = node.data.label || def.label;
@@ -46,7 +53,11 @@ async function buildNode(graph: Graph, node: GraphNode, built: Map<string, unkno
  * of the vector stores an upsert writes to). The graph must already be valid. Returns the built
  * objects by node id.
  */
-export async function buildNodes(graph: Graph, targetIds: readonly string[], ctx: BuildContext): Promise<Map<string, unknown>> {
+export async function buildNodes(
+  graph: Graph,
+  targetIds: readonly string[],
+  ctx: BuildContext,
+): Promise<Map<string, unknown>> {
   const needed = new Set(targetIds.flatMap((id) => [...nodesReaching(graph, id)]));
   const built = new Map<string, unknown>();
   for (const node of topologicalOrder(graph)) {

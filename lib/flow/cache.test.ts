@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { FlowCache } from "./cache";
 import type { BuiltFlow } from "./types";
 
-const fakeFlow = (id: string) => ({ chatflowId: id, endingNodeId: "end", allowsImages: false, run: async () => ({ text: "", usedTools: [] }) }) as BuiltFlow;
+const fakeFlow = (id: string) =>
+  ({
+    chatflowId: id,
+    endingNodeId: "end",
+    allowsImages: false,
+    run: async () => ({ text: "", usedTools: [] }),
+  }) as BuiltFlow;
 
 /** A cache with flow f1 (credential c1, owner u1), f2 (c1 and c2, owner u2), f3 (nothing, no owner). */
 async function filled() {
@@ -13,8 +19,17 @@ async function filled() {
     creds.forEach(uses);
     return fakeFlow(id);
   };
-  const specs = { f1: { creds: ["c1"], ownerId: "u1" }, f2: { creds: ["c1", "c2"], ownerId: "u2" }, f3: { creds: [], ownerId: null } };
-  const getAll = () => Promise.all(Object.entries(specs).map(([id, s]) => cache.get({ chatflowId: id, version: 1, ownerId: s.ownerId }, build(id, s.creds))));
+  const specs = {
+    f1: { creds: ["c1"], ownerId: "u1" },
+    f2: { creds: ["c1", "c2"], ownerId: "u2" },
+    f3: { creds: [], ownerId: null },
+  };
+  const getAll = () =>
+    Promise.all(
+      Object.entries(specs).map(([id, s]) =>
+        cache.get({ chatflowId: id, version: 1, ownerId: s.ownerId }, build(id, s.creds)),
+      ),
+    );
   await getAll();
   return { cache, getAll, builds: () => builds };
 }

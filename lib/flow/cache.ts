@@ -45,7 +45,13 @@ export class FlowCache {
     this.evictOtherVersions(key.chatflowId, key.version);
     const credentialIds = new Set<string>();
     const promise = build((credentialId) => void credentialIds.add(credentialId));
-    this.entries.set(id, { chatflowId: key.chatflowId, version: key.version, ownerId: key.ownerId ?? null, credentialIds, promise });
+    this.entries.set(id, {
+      chatflowId: key.chatflowId,
+      version: key.version,
+      ownerId: key.ownerId ?? null,
+      credentialIds,
+      promise,
+    });
     promise.catch(() => {
       if (this.entries.get(id)?.promise === promise) this.entries.delete(id);
     });

@@ -35,9 +35,14 @@ describe("applyOverrides", () => {
 
   it("refuses keys that are not allowed, invalid values and credentials", () => {
     expect(() => applyOverrides(graph, { systemMessage: "be evil" }, ["temperature"])).toThrow(
-      expect.objectContaining({ code: "validation_failed", message: expect.stringContaining("overrideConfig.systemMessage is not allowed for this chatflow") }),
+      expect.objectContaining({
+        code: "validation_failed",
+        message: expect.stringContaining("overrideConfig.systemMessage is not allowed for this chatflow"),
+      }),
     );
-    expect(() => applyOverrides(graph, { temperature: "hot" }, ["temperature"])).toThrow(expect.objectContaining({ code: "validation_failed" }));
+    expect(() => applyOverrides(graph, { temperature: "hot" }, ["temperature"])).toThrow(
+      expect.objectContaining({ code: "validation_failed" }),
+    );
     expect(() => applyOverrides(graph, { credential: "other" }, ["credential"])).toThrow(/can never be overridden/);
     expect(() => applyOverrides(graph, { nothing: 1 }, ["nothing"])).toThrow(/matches no input/);
   });

@@ -41,9 +41,13 @@ function perNodeValues(value: unknown, targets: Target[]): Record<string, unknow
 function checkedValue(key: string, target: Target, value: unknown): unknown {
   const r = paramFieldSchema(target.param).safeParse(value);
   if (!r.success) {
-    throw new AppError("validation_failed", `overrideConfig.${key} is not valid for node ${target.nodeId}: ${r.error.issues[0].message}.`, {
-      details: [{ nodeId: target.nodeId, input: key, message: r.error.issues[0].message }],
-    });
+    throw new AppError(
+      "validation_failed",
+      `overrideConfig.${key} is not valid for node ${target.nodeId}: ${r.error.issues[0].message}.`,
+      {
+        details: [{ nodeId: target.nodeId, input: key, message: r.error.issues[0].message }],
+      },
+    );
   }
   return r.data;
 }
@@ -53,7 +57,11 @@ function checkedValue(key: string, target: Target, value: unknown): unknown {
  * `allowList`; its value applies to every node having a param of that name, or is `{ [nodeId]: value }`
  * to target nodes. Values are validated by the param's schema. Errors are AppError("validation_failed").
  */
-export function applyOverrides(graph: Graph, overrideConfig: Record<string, unknown> | undefined, allowList: readonly string[]): Graph {
+export function applyOverrides(
+  graph: Graph,
+  overrideConfig: Record<string, unknown> | undefined,
+  allowList: readonly string[],
+): Graph {
   const next: Graph = structuredClone(graph);
   for (const [key, value] of Object.entries(overrideConfig ?? {})) {
     if (RESERVED_OVERRIDE_KEYS.includes(key)) continue;
@@ -73,7 +81,8 @@ export function applyOverrides(graph: Graph, overrideConfig: Record<string, unkn
       );
     }
     const targets = targetsFor(next, key);
-    if (targets.length === 0) throw new AppError("validation_failed", `overrideConfig.${key} matches no input of this chatflow.`);
+    if (targets.length === 0)
+      throw new AppError("validation_failed", `overrideConfig.${key} matches no input of this chatflow.`);
     const perNode = perNodeValues(value, targets);
     for (const t of targets) {
       if (perNode && !(t.nodeId in perNode)) continue;

@@ -14,14 +14,23 @@ export function toRunError(err: unknown, signal?: AbortSignal): unknown {
   const name = err.constructor?.name ?? err.name;
   const status = (err as { status?: unknown }).status;
   const provider = "The model provider";
-  if (/Timeout/i.test(name)) return new AppError("upstream_timeout", `${provider} did not answer in time.`, { cause: err });
-  if (/Connection/i.test(name)) return new AppError("upstream_unavailable", `${provider} could not be reached: ${err.message}`, { cause: err });
+  if (/Timeout/i.test(name))
+    return new AppError("upstream_timeout", `${provider} did not answer in time.`, { cause: err });
+  if (/Connection/i.test(name))
+    return new AppError("upstream_unavailable", `${provider} could not be reached: ${err.message}`, { cause: err });
   if (typeof status === "number") {
-    if (status === 503 || status === 529) return new AppError("upstream_unavailable", `${provider} is unavailable (HTTP ${status}).`, { cause: err });
+    if (status === 503 || status === 529)
+      return new AppError("upstream_unavailable", `${provider} is unavailable (HTTP ${status}).`, { cause: err });
     if (status === 401 || status === 403) {
-      return new AppError("upstream_error", `${provider} refused the credentials (HTTP ${status}); check the model node's credential.`, { cause: err });
+      return new AppError(
+        "upstream_error",
+        `${provider} refused the credentials (HTTP ${status}); check the model node's credential.`,
+        { cause: err },
+      );
     }
-    return new AppError("upstream_error", `${provider} answered HTTP ${status}: ${err.message.slice(0, 300)}`, { cause: err });
+    return new AppError("upstream_error", `${provider} answered HTTP ${status}: ${err.message.slice(0, 300)}`, {
+      cause: err,
+    });
   }
   return err;
 }

@@ -43,12 +43,26 @@ export class RunRecorder extends BaseCallbackHandler {
     this.toolRuns.add(runId);
   }
 
-  async handleChatModelStart(_l: Serialized, _m: BaseMessage[][], runId: string, parentRunId?: string, _e?: unknown, tags?: string[]) {
+  async handleChatModelStart(
+    _l: Serialized,
+    _m: BaseMessage[][],
+    runId: string,
+    parentRunId?: string,
+    _e?: unknown,
+    tags?: string[],
+  ) {
     this.parents.set(runId, parentRunId);
     if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
   }
 
-  async handleLLMStart(_l: Serialized, _p: string[], runId: string, parentRunId?: string, _e?: unknown, tags?: string[]) {
+  async handleLLMStart(
+    _l: Serialized,
+    _p: string[],
+    runId: string,
+    parentRunId?: string,
+    _e?: unknown,
+    tags?: string[],
+  ) {
     this.parents.set(runId, parentRunId);
     if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
   }
@@ -62,7 +76,12 @@ export class RunRecorder extends BaseCallbackHandler {
   async handleCustomEvent(eventName: string, data: unknown, runId: string) {
     if (eventName === SOURCE_DOCUMENTS_EVENT) {
       for (const doc of data as SourceDocument[]) {
-        if (!this.sourceDocuments.some((d) => d.pageContent === doc.pageContent && d.metadata.source === doc.metadata.source)) this.sourceDocuments.push(doc);
+        if (
+          !this.sourceDocuments.some(
+            (d) => d.pageContent === doc.pageContent && d.metadata.source === doc.metadata.source,
+          )
+        )
+          this.sourceDocuments.push(doc);
       }
       return;
     }

@@ -21,7 +21,11 @@ export async function runEndingChain(chain: BaseChain, input: RunInput, allowsIm
     const text = typeof out.text === "string" ? out.text : String(out.text ?? "");
     // Models that cannot stream (or a returnDirect tool) produce no tokens: send the answer whole.
     if (input.onToken && recorder.tokenCount === 0 && text) input.onToken(text);
-    return { text, usedTools: recorder.usedTools, ...(recorder.sourceDocuments.length ? { sourceDocuments: recorder.sourceDocuments } : {}) };
+    return {
+      text,
+      usedTools: recorder.usedTools,
+      ...(recorder.sourceDocuments.length ? { sourceDocuments: recorder.sourceDocuments } : {}),
+    };
   } catch (e) {
     throw toRunError(e, input.signal);
   }

@@ -22,7 +22,10 @@ function problems(graph: unknown) {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("invalid_graph");
     expect((e as AppError).status).toBe(422);
-    return { message: (e as AppError).message, details: (e as AppError).details as { code: string; nodeId?: string; input?: string; message: string }[] };
+    return {
+      message: (e as AppError).message,
+      details: (e as AppError).details as { code: string; nodeId?: string; input?: string; message: string }[],
+    };
   }
   throw new Error("expected the graph to be refused");
 }
@@ -31,13 +34,22 @@ describe("validateGraph", () => {
   it("accepts a valid graph and orders it", () => {
     const g = validateGraph(validGraph());
     expect(getEndingNode(g).id).toBe("chain");
-    expect(topologicalOrder(g).map((n) => n.id).at(-1)).toBe("chain");
+    expect(
+      topologicalOrder(g)
+        .map((n) => n.id)
+        .at(-1),
+    ).toBe("chain");
   });
 
   it("refuses an unknown node type", () => {
     const g = validGraph();
     g.nodes.push(node("x", "noSuchNode"));
-    expect(problems(g).details).toContainEqual({ code: "unknown_node_type", nodeId: "x", params: { label: "noSuchNode", type: "noSuchNode" }, message: expect.stringContaining('unknown type "noSuchNode"') });
+    expect(problems(g).details).toContainEqual({
+      code: "unknown_node_type",
+      nodeId: "x",
+      params: { label: "noSuchNode", type: "noSuchNode" },
+      message: expect.stringContaining('unknown type "noSuchNode"'),
+    });
   });
 
   it("refuses a connection between incompatible types, naming node and input", () => {
@@ -48,8 +60,14 @@ describe("validateGraph", () => {
       code: "connection_type_mismatch",
       nodeId: "chain",
       input: "model",
-      params: expect.objectContaining({ label: "LLM Chain", inputLabel: "Chat model", source: { id: "prompt", label: "Prompt Template" } }),
-      message: expect.stringContaining('input "Chat model" accepts BaseChatModel, but "Prompt Template" (prompt) provides'),
+      params: expect.objectContaining({
+        label: "LLM Chain",
+        inputLabel: "Chat model",
+        source: { id: "prompt", label: "Prompt Template" },
+      }),
+      message: expect.stringContaining(
+        'input "Chat model" accepts BaseChatModel, but "Prompt Template" (prompt) provides',
+      ),
     });
     expect(p.message).toContain('"LLM Chain" (chain)');
   });
@@ -58,7 +76,13 @@ describe("validateGraph", () => {
     const g = validGraph();
     g.nodes.push(node("model2", "chatOpenAICompatible", {}));
     g.edges.push(edge("model2", "chatModel", "chain", "model"));
-    expect(problems(g).details).toContainEqual({ code: "too_many_connections", nodeId: "chain", input: "model", params: expect.objectContaining({ count: 2 }), message: expect.stringContaining("takes one connection, but has 2") });
+    expect(problems(g).details).toContainEqual({
+      code: "too_many_connections",
+      nodeId: "chain",
+      input: "model",
+      params: expect.objectContaining({ count: 2 }),
+      message: expect.stringContaining("takes one connection, but has 2"),
+    });
   });
 
   it("refuses a missing required anchor and a missing required param", () => {
@@ -66,19 +90,42 @@ describe("validateGraph", () => {
     g.edges.pop();
     g.nodes[1] = node("prompt", "promptTemplate", { template: "" });
     const p = problems(g);
-    expect(p.details).toContainEqual({ code: "connection_required", nodeId: "chain", input: "prompt", params: expect.any(Object), message: expect.stringContaining('"LLM Chain" (chain): input "Prompt" needs a connection') });
-    expect(p.details).toContainEqual({ code: "param_required", nodeId: "prompt", input: "template", params: { label: "Prompt Template", inputLabel: "Template" }, message: expect.stringContaining('input "Template" is required') });
+    expect(p.details).toContainEqual({
+      code: "connection_required",
+      nodeId: "chain",
+      input: "prompt",
+      params: expect.any(Object),
+      message: expect.stringContaining('"LLM Chain" (chain): input "Prompt" needs a connection'),
+    });
+    expect(p.details).toContainEqual({
+      code: "param_required",
+      nodeId: "prompt",
+      input: "template",
+      params: { label: "Prompt Template", inputLabel: "Template" },
+      message: expect.stringContaining('input "Template" is required'),
+    });
   });
 
   it("refuses a wrongly typed param value", () => {
     const g = validGraph();
     g.nodes[0] = node("model", "chatOpenAICompatible", { temperature: "hot" }, "My Model");
-    expect(problems(g).details).toContainEqual({ code: "param_invalid", nodeId: "model", input: "temperature", params: expect.objectContaining({ label: "My Model", inputLabel: "Temperature" }), message: expect.stringContaining('"My Model" (model): input "Temperature" is not valid') });
+    expect(problems(g).details).toContainEqual({
+      code: "param_invalid",
+      nodeId: "model",
+      input: "temperature",
+      params: expect.objectContaining({ label: "My Model", inputLabel: "Temperature" }),
+      message: expect.stringContaining('"My Model" (model): input "Temperature" is not valid'),
+    });
   });
 
   it("refuses a cycle", () => {
     const g = {
-      nodes: [model(), node("a", "openApiChain", { spec: "x" }), node("t", "chainTool", { name: "t", description: "d" }), node("agent", "toolAgent")],
+      nodes: [
+        model(),
+        node("a", "openApiChain", { spec: "x" }),
+        node("t", "chainTool", { name: "t", description: "d" }),
+        node("agent", "toolAgent"),
+      ],
       edges: [
         edge("model", "chatModel", "a", "model"),
         edge("a", "chain", "t", "chain"),
@@ -90,13 +137,22 @@ describe("validateGraph", () => {
     const t2 = node("t2", "chainTool", { name: "t2", description: "d" });
     g.nodes.push(t2);
     g.edges.push(edge("agent", "agent", "t2", "chain"), edge("t2", "tool", "agent", "tools"));
-    expect(problems(g).message).toMatch(/cycle: .*"Tool Agent" \(agent\) → "Chain Tool" \(t2\) → "Tool Agent" \(agent\)/);
+    expect(problems(g).message).toMatch(
+      /cycle: .*"Tool Agent" \(agent\) → "Chain Tool" \(t2\) → "Tool Agent" \(agent\)/,
+    );
   });
 
   it("refuses a dangling node", () => {
     const g = validGraph();
     g.nodes.push(node("mem", "bufferMemory", {}, "Old memory"));
-    expect(problems(g).details).toEqual([{ code: "node_not_connected", nodeId: "mem", params: { label: "Old memory" }, message: 'Node "Old memory" (mem) is not connected to the flow.' }]);
+    expect(problems(g).details).toEqual([
+      {
+        code: "node_not_connected",
+        nodeId: "mem",
+        params: { label: "Old memory" },
+        message: 'Node "Old memory" (mem) is not connected to the flow.',
+      },
+    ]);
   });
 
   it("refuses two ending nodes", () => {
@@ -110,7 +166,14 @@ describe("validateGraph", () => {
 
   it("refuses an ending node that is not a chain", () => {
     const p = problems({ nodes: [model()], edges: [] });
-    expect(p.details).toEqual([{ code: "cannot_end_flow", nodeId: "model", params: { label: "My Model" }, message: expect.stringContaining("cannot end a flow") }]);
+    expect(p.details).toEqual([
+      {
+        code: "cannot_end_flow",
+        nodeId: "model",
+        params: { label: "My Model" },
+        message: expect.stringContaining("cannot end a flow"),
+      },
+    ]);
   });
 
   it("refuses bad handles and a malformed graph", () => {
@@ -125,6 +188,14 @@ describe("validateGraph", () => {
       nodes: [model(), node("api", "openApiChain", {})],
       edges: [edge("model", "chatModel", "api", "model")],
     };
-    expect(problems(g).details).toEqual([{ code: "one_of_required", nodeId: "api", input: "spec", params: expect.any(Object), message: expect.stringContaining('one of "OpenAPI spec (YAML or JSON)"') }]);
+    expect(problems(g).details).toEqual([
+      {
+        code: "one_of_required",
+        nodeId: "api",
+        input: "spec",
+        params: expect.any(Object),
+        message: expect.stringContaining('one of "OpenAPI spec (YAML or JSON)"'),
+      },
+    ]);
   });
 });

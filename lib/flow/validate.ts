@@ -54,7 +54,12 @@ function isMissing(v: unknown): boolean {
  * recorded). Newer than the server knows: refused. Older: migrated when a migrator is given.
  * Returns the node to check further, or undefined when it was refused.
  */
-function checkVersion(node: GraphNode, def: NodeDefinition, problems: GraphProblem[], migrate?: NodeMigrator): GraphNode | undefined {
+function checkVersion(
+  node: GraphNode,
+  def: NodeDefinition,
+  problems: GraphProblem[],
+  migrate?: NodeMigrator,
+): GraphNode | undefined {
   const saved = node.version ?? 1;
   const params = { label: nodeLabel(node, def), typeLabel: def.label, saved, known: def.version };
   if (saved > def.version) {
@@ -68,14 +73,24 @@ function checkVersion(node: GraphNode, def: NodeDefinition, problems: GraphProbl
   return undefined;
 }
 
-function checkNodes(graph: Graph, defs: Defs, problems: GraphProblem[], lookup: DefinitionLookup, migrate?: NodeMigrator): GraphNode[] {
+function checkNodes(
+  graph: Graph,
+  defs: Defs,
+  problems: GraphProblem[],
+  lookup: DefinitionLookup,
+  migrate?: NodeMigrator,
+): GraphNode[] {
   const seen = new Set<string>();
   return graph.nodes.map((node) => {
     if (seen.has(node.id)) problems.push({ code: "duplicate_node_id", nodeId: node.id, params: {} });
     seen.add(node.id);
     const def = lookup(node.type);
     if (!def) {
-      problems.push({ code: "unknown_node_type", nodeId: node.id, params: { label: nodeLabel(node), type: node.type } });
+      problems.push({
+        code: "unknown_node_type",
+        nodeId: node.id,
+        params: { label: nodeLabel(node), type: node.type },
+      });
       return node;
     }
     defs.set(node.id, def);
@@ -95,20 +110,39 @@ function checkParams(node: GraphNode, def: NodeDefinition, problems: GraphProble
       continue;
     }
     const r = paramFieldSchema(p).safeParse(values[p.name]);
-    if (!r.success) problems.push({ code: "param_invalid", ...at, params: { label, inputLabel: p.label, reason: r.error.issues[0].message } });
+    if (!r.success)
+      problems.push({
+        code: "param_invalid",
+        ...at,
+        params: { label, inputLabel: p.label, reason: r.error.issues[0].message },
+      });
   }
   if (def.requiresOneOf && def.requiresOneOf.every((name) => isMissing(values[name]))) {
     const inputLabels = def.requiresOneOf.map((n) => inputLabel(def, n));
-    problems.push({ code: "one_of_required", nodeId: node.id, input: def.requiresOneOf[0], params: { label, inputLabels } });
+    problems.push({
+      code: "one_of_required",
+      nodeId: node.id,
+      input: def.requiresOneOf[0],
+      params: { label, inputLabels },
+    });
   }
 }
 
 /** Checks one edge; returns the target anchor's name when the edge is usable. */
-function checkEdge(edge: GraphEdge, byId: Map<string, GraphNode>, defs: Defs, problems: GraphProblem[]): string | undefined {
+function checkEdge(
+  edge: GraphEdge,
+  byId: Map<string, GraphNode>,
+  defs: Defs,
+  problems: GraphProblem[],
+): string | undefined {
   const source = byId.get(edge.source);
   const target = byId.get(edge.target);
   if (!source || !target) {
-    problems.push({ code: "edge_missing_node", nodeId: source ? edge.target : edge.source, params: { edgeId: edge.id } });
+    problems.push({
+      code: "edge_missing_node",
+      nodeId: source ? edge.target : edge.source,
+      params: { edgeId: edge.id },
+    });
     return undefined;
   }
   const sDef = defs.get(source.id);
@@ -128,7 +162,13 @@ function checkEdge(edge: GraphEdge, byId: Map<string, GraphNode>, defs: Defs, pr
       code: "connection_type_mismatch",
       nodeId: target.id,
       input: input.name,
-      params: { label: nodeLabel(target, tDef), inputLabel: input.label, accepts: input.accepts, source: ref(source, sDef), provides: output.types },
+      params: {
+        label: nodeLabel(target, tDef),
+        inputLabel: input.label,
+        accepts: input.accepts,
+        source: ref(source, sDef),
+        provides: output.types,
+      },
     });
     return undefined;
   }
@@ -148,7 +188,8 @@ function checkAnchors(graph: Graph, defs: Defs, problems: GraphProblem[]): void 
       const n = counts.get(`${node.id}:${a.name}`) ?? 0;
       const at = { nodeId: node.id, input: a.name };
       const names = { label: nodeLabel(node, def), inputLabel: a.label };
-      if (n === 0 && !a.optional) problems.push({ code: "connection_required", ...at, params: { ...names, accepts: a.accepts } });
+      if (n === 0 && !a.optional)
+        problems.push({ code: "connection_required", ...at, params: { ...names, accepts: a.accepts } });
       if (n > 1 && !a.list) problems.push({ code: "too_many_connections", ...at, params: { ...names, count: n } });
     }
   }
@@ -169,7 +210,11 @@ function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   if (sinks.length > 1) {
     const endings = sinks.map((n) => ref(n, defs.get(n.id)));
     for (const n of sinks) {
-      problems.push({ code: "several_endings", nodeId: n.id, params: { label: nodeLabel(n, defs.get(n.id)), endings } });
+      problems.push({
+        code: "several_endings",
+        nodeId: n.id,
+        params: { label: nodeLabel(n, defs.get(n.id)), endings },
+      });
     }
     return;
   }
@@ -182,7 +227,11 @@ function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   const reaching = nodesReaching(graph, ending.id);
   for (const n of graph.nodes) {
     if (!reaching.has(n.id) && !isolated.includes(n)) {
-      problems.push({ code: "not_reaching_ending", nodeId: n.id, params: { label: nodeLabel(n, defs.get(n.id)), ending: ref(ending, def) } });
+      problems.push({
+        code: "not_reaching_ending",
+        nodeId: n.id,
+        params: { label: nodeLabel(n, defs.get(n.id)), ending: ref(ending, def) },
+      });
     }
   }
 }
@@ -190,17 +239,29 @@ function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
 function shapeProblems(issues: { path: PropertyKey[]; message: string }[], raw: unknown): GraphProblem[] {
   return issues.slice(0, 50).map((i) => {
     const [list, index] = i.path;
-    const item = typeof index === "number" && raw && typeof raw === "object" ? (raw as Record<string, unknown[]>)[String(list)]?.[index] : undefined;
+    const item =
+      typeof index === "number" && raw && typeof raw === "object"
+        ? (raw as Record<string, unknown[]>)[String(list)]?.[index]
+        : undefined;
     const id = item && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
     const params = { path: i.path.join("."), reason: i.message };
-    return { code: "invalid_shape" as const, ...(list === "nodes" && typeof id === "string" ? { nodeId: id } : {}), params };
+    return {
+      code: "invalid_shape" as const,
+      ...(list === "nodes" && typeof id === "string" ? { nodeId: id } : {}),
+      params,
+    };
   });
 }
 
 function fail(problems: GraphProblem[]): never {
-  const shown = problems.slice(0, 10).map((p) => renderProblem(p)).join(" ");
+  const shown = problems
+    .slice(0, 10)
+    .map((p) => renderProblem(p))
+    .join(" ");
   const more = problems.length > 10 ? ` (and ${problems.length - 10} more problems)` : "";
-  throw new AppError("invalid_graph", `The flow is not valid: ${shown}${more}`, { details: problems.map(problemDetail) });
+  throw new AppError("invalid_graph", `The flow is not valid: ${shown}${more}`, {
+    details: problems.map(problemDetail),
+  });
 }
 
 /**

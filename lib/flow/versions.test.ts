@@ -50,20 +50,42 @@ describe("node versions", () => {
       {
         code: "node_version_newer",
         nodeId: "model",
-        params: { label: "OpenAI-compatible Chat Model", typeLabel: "OpenAI-compatible Chat Model", saved: 2, known: 1 },
-        message: expect.stringMatching(/"OpenAI-compatible Chat Model" \(model\) was saved with version 2 .* up to 1 only/),
+        params: {
+          label: "OpenAI-compatible Chat Model",
+          typeLabel: "OpenAI-compatible Chat Model",
+          saved: 2,
+          known: 1,
+        },
+        message: expect.stringMatching(
+          /"OpenAI-compatible Chat Model" \(model\) was saved with version 2 .* up to 1 only/,
+        ),
       },
     ]);
-    await expect(buildFlow(graph(2), testContext())).rejects.toMatchObject({ code: "invalid_graph", details: problems });
+    await expect(buildFlow(graph(2), testContext())).rejects.toMatchObject({
+      code: "invalid_graph",
+      details: problems,
+    });
   });
 
   it("migrates an older node through its definition's hook, or refuses it naming the node", () => {
-    const v2 = { ...graph(), nodes: graph().nodes.map((n) => (n.id === "prompt" ? { ...n, version: 2, data: { inputs: { text: "Hi {x}" } } } : n)) };
+    const v2 = {
+      ...graph(),
+      nodes: graph().nodes.map((n) =>
+        n.id === "prompt" ? { ...n, version: 2, data: { inputs: { text: "Hi {x}" } } } : n,
+      ),
+    };
     const migrated = validateWith(v2, lookupV3, renameTemplate).nodes.find((n) => n.id === "prompt")!;
     expect(migrated).toMatchObject({ version: 3, data: { inputs: { text: "Hi {x}", template: "Hi {x}" } } });
     const v1 = { ...v2, nodes: v2.nodes.map((n) => (n.id === "prompt" ? { ...n, version: 1 } : n)) };
     expect(refusal(() => validateWith(v1, lookupV3, renameTemplate))).toEqual([
-      { code: "node_version_refused", nodeId: "prompt", params: expect.objectContaining({ saved: 1, known: 3, reason: "version 1 is too old." }), message: expect.stringMatching(/"Prompt Template" \(prompt\) .* version 1 .* to version 3: version 1 is too old/) },
+      {
+        code: "node_version_refused",
+        nodeId: "prompt",
+        params: expect.objectContaining({ saved: 1, known: 3, reason: "version 1 is too old." }),
+        message: expect.stringMatching(
+          /"Prompt Template" \(prompt\) .* version 1 .* to version 3: version 1 is too old/,
+        ),
+      },
     ]);
     // Without a migrator (the canvas), older nodes are checked as they are: the server migrates them.
     expect(refusal(() => validateWith(v1, lookupV3)).map((p) => p.input)).toEqual(["template"]);
@@ -72,7 +94,9 @@ describe("node versions", () => {
   it("migrates by the registered node's hook (identity by default), stamping the current version", () => {
     const saved = node("p", "promptTemplate", { template: "About {topic}" });
     expect(migrateSavedNode(saved, promptV3)).toEqual({ ...saved, version: 3 });
-    expect(migrateSavedNode({ ...saved, type: "gone" }, { ...promptV3, name: "gone" })).toMatch(/no runtime on this server/);
+    expect(migrateSavedNode({ ...saved, type: "gone" }, { ...promptV3, name: "gone" })).toMatch(
+      /no runtime on this server/,
+    );
   });
 
   it("keeps the version through the canvas and back", () => {

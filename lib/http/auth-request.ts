@@ -3,7 +3,17 @@ import { AppError } from "../errors";
 import { readBodyCapped } from "./body";
 
 /** The actions next-auth 4 serves (`/api/auth/<action>/…`); it answers others with a plain-text 400. */
-const AUTH_ACTIONS = ["providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "_log"];
+const AUTH_ACTIONS = [
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "_log",
+];
 
 /**
  * Checks a request to next-auth before next-auth sees it: an unknown action is 404 and a POST must
@@ -42,7 +52,10 @@ async function checkAuthPost(req: Request): Promise<NextRequest> {
   }
   for (const [key, value] of fields) {
     if (key.includes("\u0000") || value.includes("\u0000")) {
-      throw new AppError("bad_request", `Form field "${key.replace(/\u0000/g, "").slice(0, 40)}": must not contain a NUL character.`);
+      throw new AppError(
+        "bad_request",
+        `Form field "${key.replace(/\u0000/g, "").slice(0, 40)}": must not contain a NUL character.`,
+      );
     }
   }
   const headers = new Headers(req.headers);

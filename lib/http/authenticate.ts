@@ -43,7 +43,9 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
 
 async function callerFromApiKey(key: string): Promise<Caller> {
   const prefix = apiKeyPrefix(key);
-  const row = prefix ? (await apiKeyCache.get(prefix, async () => (await findApiKeyByPrefix({ prefix })) ?? false)) || null : null;
+  const row = prefix
+    ? (await apiKeyCache.get(prefix, async () => (await findApiKeyByPrefix({ prefix })) ?? false)) || null
+    : null;
   // Always one hash compare (a dummy when no row matched): an unknown prefix takes the same work.
   const matches = apiKeyVerifier.matches(key, row?.keyHash ?? DUMMY_KEY_HASH);
   if (!row || !matches) throw unauthorized("Invalid API key.");
@@ -59,11 +61,14 @@ async function callerFromApiKey(key: string): Promise<Caller> {
   return {
     kind: "apiKey",
     key: {
-      id: row.id, prefix: row.prefix, allChatflows: row.allChatflows,
+      id: row.id,
+      prefix: row.prefix,
+      allChatflows: row.allChatflows,
       // Effective permissions: the key's, cut to what its owner's current role may do.
       permissions: row.permissions.filter((p) => allowed.includes(p)),
       chatflowIds: row.chatflows.map((c) => c.chatflowId),
-      ownerId: row.createdBy.id, ownerRole: row.createdBy.role,
+      ownerId: row.createdBy.id,
+      ownerRole: row.createdBy.role,
     },
   };
 }

@@ -5,12 +5,22 @@ import { readBody, type MultipartSpec } from "./body";
 const schema = z.object({ name: z.string() });
 const parse = <T>(s: z.ZodType<T>, input: unknown) => s.parse(input);
 const spec = (over: Partial<MultipartSpec<string>> = {}): MultipartSpec<string> => ({
-  maxBytes: 10_000, fileField: "files", maxFiles: 2, what: "upsert", file: (name, bytes) => `${name}:${bytes.length}`, ...over,
+  maxBytes: 10_000,
+  fileField: "files",
+  maxFiles: 2,
+  what: "upsert",
+  file: (name, bytes) => `${name}:${bytes.length}`,
+  ...over,
 });
 
-const jsonReq = (body: string) => new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body });
+const jsonReq = (body: string) =>
+  new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body });
 const formReq = (form: FormData) => new Request("http://x/", { method: "POST", body: form });
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: { code: string; message: string }) => ({ code: e.code, message: e.message }));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
+  );
 
 describe("route() body option", () => {
   it("JSON only: the handler gets the parsed value; a form is 415", async () => {
@@ -18,7 +28,8 @@ describe("route() body option", () => {
     const form = new FormData();
     form.set("name", "a");
     expect(await failure(readBody(formReq(form), { json: schema }, parse))).toEqual({
-      code: "unsupported_media_type", message: "Send the body as application/json.",
+      code: "unsupported_media_type",
+      message: "Send the body as application/json.",
     });
   });
 
@@ -29,22 +40,34 @@ describe("route() body option", () => {
     form.append("files", new Blob(["hello"]), "a.txt");
     form.append("tag", "x");
     form.append("tag", "y");
-    expect(await readBody(formReq(form), both, parse)).toEqual({ form: { files: ["a.txt:5"], fields: { tag: ["x", "y"] } } });
+    expect(await readBody(formReq(form), both, parse)).toEqual({
+      form: { files: ["a.txt:5"], fields: { tag: ["x", "y"] } },
+    });
   });
 
   it("refuses files elsewhere, too many files, NUL in a field and a body over the cap, in our words", async () => {
-    const run = (form: FormData, over?: Partial<MultipartSpec<string>>) => failure(readBody(formReq(form), { json: schema, multipart: () => spec(over) }, parse));
+    const run = (form: FormData, over?: Partial<MultipartSpec<string>>) =>
+      failure(readBody(formReq(form), { json: schema, multipart: () => spec(over) }, parse));
     const elsewhere = new FormData();
     elsewhere.append("doc", new Blob(["x"]), "a.txt");
-    expect(await run(elsewhere)).toEqual({ code: "validation_failed", message: 'Send files in the form field "files" (got a file in "doc").' });
+    expect(await run(elsewhere)).toEqual({
+      code: "validation_failed",
+      message: 'Send files in the form field "files" (got a file in "doc").',
+    });
     const many = new FormData();
     for (const n of ["a", "b", "c"]) many.append("files", new Blob(["x"]), `${n}.txt`);
     expect(await run(many)).toEqual({ code: "payload_too_large", message: "At most 2 files per upsert." });
     const nul = new FormData();
     nul.append("k\u0000ey", "v");
-    expect(await run(nul)).toEqual({ code: "bad_request", message: 'Form field "key": must not contain a NUL character.' });
+    expect(await run(nul)).toEqual({
+      code: "bad_request",
+      message: 'Form field "key": must not contain a NUL character.',
+    });
     const big = new FormData();
     big.append("files", new Blob(["x".repeat(500)]), "a.txt");
-    expect(await run(big, { maxBytes: 100 })).toEqual({ code: "payload_too_large", message: "The upload is larger than 100 bytes." });
+    expect(await run(big, { maxBytes: 100 })).toEqual({
+      code: "payload_too_large",
+      message: "The upload is larger than 100 bytes.",
+    });
   });
 });

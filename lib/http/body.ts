@@ -92,7 +92,9 @@ export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Pr
   const bytes = await readBodyCapped(req, spec.maxBytes, "The upload");
   let form: FormData;
   try {
-    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+    form = await new Response(new Uint8Array(bytes), {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
   } catch {
     throw new AppError("bad_request", "The body is not valid multipart/form-data.");
   }
@@ -100,13 +102,21 @@ export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Pr
   const fields: Record<string, string | string[]> = {};
   for (const [key, value] of form.entries()) {
     if (typeof value !== "string") {
-      if (key !== spec.fileField) throw new AppError("validation_failed", `Send files in the form field "${spec.fileField}" (got a file in "${key}").`);
-      if (files.length >= spec.maxFiles) throw new AppError("payload_too_large", `At most ${spec.maxFiles} files per ${spec.what}.`);
+      if (key !== spec.fileField)
+        throw new AppError(
+          "validation_failed",
+          `Send files in the form field "${spec.fileField}" (got a file in "${key}").`,
+        );
+      if (files.length >= spec.maxFiles)
+        throw new AppError("payload_too_large", `At most ${spec.maxFiles} files per ${spec.what}.`);
       files.push(spec.file(value.name, Buffer.from(await value.arrayBuffer())));
       continue;
     }
     if (key.includes("\u0000") || value.includes("\u0000")) {
-      throw new AppError("bad_request", `Form field "${key.replace(/\u0000/g, "")}": must not contain a NUL character.`);
+      throw new AppError(
+        "bad_request",
+        `Form field "${key.replace(/\u0000/g, "")}": must not contain a NUL character.`,
+      );
     }
     const prev = fields[key];
     fields[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];

@@ -15,11 +15,13 @@ export function assertJsonDepth(text: string, where = "body", maxDepth = MAX_JSO
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) throw new AppError("bad_request", `${where}: JSON is nested deeper than ${maxDepth} levels.`);
+      if (++depth > maxDepth)
+        throw new AppError("bad_request", `${where}: JSON is nested deeper than ${maxDepth} levels.`);
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
 }
@@ -33,7 +35,11 @@ export function assertJsonDepth(text: string, where = "body", maxDepth = MAX_JSO
 export function assertNoNul(value: unknown, where: string): void {
   if (typeof value === "string") {
     if (value.includes("\u0000")) throw new AppError("bad_request", `${where}: must not contain a NUL character.`);
-    if (hasLoneSurrogate(value)) throw new AppError("bad_request", `${where}: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).`);
+    if (hasLoneSurrogate(value))
+      throw new AppError(
+        "bad_request",
+        `${where}: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).`,
+      );
     return;
   }
   if (Array.isArray(value)) {
@@ -45,7 +51,8 @@ export function assertNoNul(value: unknown, where: string): void {
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       if (k.includes("\u0000")) throw new AppError("bad_request", `${where}: a key must not contain a NUL character.`);
-      if (hasLoneSurrogate(k)) throw new AppError("bad_request", `${where}: a key must not contain a lone UTF-16 surrogate.`);
+      if (hasLoneSurrogate(k))
+        throw new AppError("bad_request", `${where}: a key must not contain a lone UTF-16 surrogate.`);
       assertNoNul(v, `${where}.${k}`);
     }
   }
@@ -68,7 +75,12 @@ export function declaredQueryKeys(schema: ZodType | undefined): string[] {
   throw new Error(`Query schema of type '${def.type}' has no readable keys: use a z.object.`);
 }
 
-type ZodDef = { type: string; shape?: Record<string, unknown>; in?: { _zod: { def: ZodDef } }; innerType?: { _zod: { def: ZodDef } } };
+type ZodDef = {
+  type: string;
+  shape?: Record<string, unknown>;
+  in?: { _zod: { def: ZodDef } };
+  innerType?: { _zod: { def: ZodDef } };
+};
 
 /**
  * The query string as an object, refusing parameters the route does not declare (400 naming them:
@@ -89,9 +101,13 @@ export function readQuery(url: URL, allowed: readonly string[]): Record<string, 
   if (unknown.size) {
     const names = [...unknown].map((k) => `'${k.replace(/[^\x20-\x7e]/g, "?").slice(0, 40)}'`).join(", ");
     const accepted = allowed.length ? `accepted: ${allowed.join(", ")}` : "this route takes none";
-    throw new AppError("validation_failed", `Unknown query parameter${unknown.size > 1 ? "s" : ""} ${names} (${accepted}).`, {
-      details: [...unknown].map((k) => ({ field: `query.${k.slice(0, 100)}`, message: "is not a known parameter" })),
-    });
+    throw new AppError(
+      "validation_failed",
+      `Unknown query parameter${unknown.size > 1 ? "s" : ""} ${names} (${accepted}).`,
+      {
+        details: [...unknown].map((k) => ({ field: `query.${k.slice(0, 100)}`, message: "is not a known parameter" })),
+      },
+    );
   }
   return query;
 }

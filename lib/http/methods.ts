@@ -13,15 +13,21 @@ type RefusableMethod = (typeof REFUSABLE)[number];
  * each route file exports these for its missing methods:
  * `export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");`
  */
-export function refuseOtherMethods(...implemented: RefusableMethod[]): Record<RefusableMethod, (req: Request) => Response> {
+export function refuseOtherMethods(
+  ...implemented: RefusableMethod[]
+): Record<RefusableMethod, (req: Request) => Response> {
   const allowed = new Set<string>([...implemented, "OPTIONS"]);
   if (allowed.has("GET")) allowed.add("HEAD");
   const allow = [...allowed].sort().join(", ");
   const refuse = (req: Request) =>
     errorResponse(
-      new AppError("method_not_allowed", `Method ${req.method} is not allowed on ${new URL(req.url).pathname.slice(0, 200)}; allowed: ${allow}.`, {
-        headers: { allow },
-      }),
+      new AppError(
+        "method_not_allowed",
+        `Method ${req.method} is not allowed on ${new URL(req.url).pathname.slice(0, 200)}; allowed: ${allow}.`,
+        {
+          headers: { allow },
+        },
+      ),
     );
   // Marked so that tests enumerating route files can tell a refusal from a real handler.
   Object.defineProperty(refuse, METHOD_REFUSAL, { value: true });

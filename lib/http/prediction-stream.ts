@@ -13,8 +13,11 @@ export function predictionStreamResponse(prepared: PreparedPrediction, requestSi
     if (result.usedTools) send("usedTools", result.usedTools);
     if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);
     send("metadata", {
-      chatId: result.chatId, chatMessageId: result.chatMessageId, question: result.question,
-      sessionId: result.sessionId, ...(result.memoryType ? { memoryType: result.memoryType } : {}),
+      chatId: result.chatId,
+      chatMessageId: result.chatMessageId,
+      question: result.question,
+      sessionId: result.sessionId,
+      ...(result.memoryType ? { memoryType: result.memoryType } : {}),
     });
   }, requestSignal);
 }

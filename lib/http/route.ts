@@ -52,7 +52,11 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 }
 
 /** Parses with a schema and turns issues into a 400 naming each field. */
-export function parseWith<T>(schema: ZodType<T> | undefined, input: unknown, where: "path" | "query" | "body"): T | unknown {
+export function parseWith<T>(
+  schema: ZodType<T> | undefined,
+  input: unknown,
+  where: "path" | "query" | "body",
+): T | unknown {
   if (!schema) return input;
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;

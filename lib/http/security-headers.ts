@@ -13,7 +13,12 @@ const CROSS_ORIGIN_FILES = new Set(["/embed.js"]);
 /** What a path serves: API JSON, a built or public file, or a studio page. */
 export function responseKind(pathname: string): ResponseKind {
   if (pathname === "/api" || pathname.startsWith("/api/") || pathname === "/domains") return "api";
-  if (pathname.startsWith("/_next/static/") || pathname.startsWith("/_next/image") || /\.[a-z0-9]{1,8}$/i.test(pathname)) return "static";
+  if (
+    pathname.startsWith("/_next/static/") ||
+    pathname.startsWith("/_next/image") ||
+    /\.[a-z0-9]{1,8}$/i.test(pathname)
+  )
+    return "static";
   return "page";
 }
 

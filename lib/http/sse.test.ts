@@ -6,23 +6,39 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("sseResponse", () => {
   it("sends heartbeat comments while the work is quiet, then the events and end", async () => {
-    const res = sseResponse(async (send) => {
-      await sleep(400); // generous: the assertion is "at least two", not a rate
-      send("token", "hi");
-    }, undefined, 20);
+    const res = sseResponse(
+      async (send) => {
+        await sleep(400); // generous: the assertion is "at least two", not a rate
+        send("token", "hi");
+      },
+      undefined,
+      20,
+    );
     const text = await res.text();
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(text.match(/^: heartbeat$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
-    const events = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
-    expect(events).toEqual([{ event: "token", data: "hi" }, { event: "end", data: "[DONE]" }]);
+    const events = text
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)));
+    expect(events).toEqual([
+      { event: "token", data: "hi" },
+      { event: "end", data: "[DONE]" },
+    ]);
   });
 
   it("turns a failure into an error event with the AppError's message, still ending with end", async () => {
     const res = sseResponse(async () => {
       throw new AppError("upstream_unavailable", "The model is down.");
     });
-    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
-    expect(events).toEqual([{ event: "error", data: { code: "upstream_unavailable", message: "The model is down." } }, { event: "end", data: "[DONE]" }]);
+    const events = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)));
+    expect(events).toEqual([
+      { event: "error", data: { code: "upstream_unavailable", message: "The model is down." } },
+      { event: "end", data: "[DONE]" },
+    ]);
   });
 
   it("reports a caller mistake found after the stream started as error {code, message}, then end", async () => {
@@ -30,10 +46,16 @@ describe("sseResponse", () => {
       send("start", "");
       throw new AppError("validation_failed", "body.question: must not contain a NUL character.");
     });
-    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    const events = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)));
     expect(events).toEqual([
       { event: "start", data: "" },
-      { event: "error", data: { code: "validation_failed", message: "body.question: must not contain a NUL character." } },
+      {
+        event: "error",
+        data: { code: "validation_failed", message: "body.question: must not contain a NUL character." },
+      },
       { event: "end", data: "[DONE]" },
     ]);
   });
@@ -44,13 +66,20 @@ describe("sseResponse", () => {
     });
     const text = await res.text();
     expect(text).not.toContain("secret stack detail");
-    expect(text).toContain(JSON.stringify({ event: "error", data: { code: "internal", message: "The chatflow failed to answer." } }));
+    expect(text).toContain(
+      JSON.stringify({ event: "error", data: { code: "internal", message: "The chatflow failed to answer." } }),
+    );
   });
 
   it("aborts the work when the reader goes away", async () => {
     let aborted = false;
     const res = sseResponse(async (_send, signal) => {
-      await new Promise<void>((resolve) => signal.addEventListener("abort", () => { aborted = true; resolve(); }));
+      await new Promise<void>((resolve) =>
+        signal.addEventListener("abort", () => {
+          aborted = true;
+          resolve();
+        }),
+      );
     });
     const reader = res.body!.getReader();
     await reader.cancel();

@@ -1,4 +1,9 @@
-import { encodeEvent, type PredictionEvent, type PredictionEventData, type PredictionEventName } from "../schemas/prediction-stream";
+import {
+  encodeEvent,
+  type PredictionEvent,
+  type PredictionEventData,
+  type PredictionEventName,
+} from "../schemas/prediction-stream";
 import { asAppError } from "./responses";
 
 /** Sends one event of the prediction stream (lib/schemas/prediction-stream.ts), typed by its name. */
@@ -35,7 +40,8 @@ export function sseResponse(
         // The same {code, message} a JSON answer carries, so clients show the real reason. A client
         // that went away is not a server fault.
         const problem = asAppError(err);
-        if (problem.code === "internal" && !abort.signal.aborted) console.error("[switchyard] streaming run failed:", err);
+        if (problem.code === "internal" && !abort.signal.aborted)
+          console.error("[switchyard] streaming run failed:", err);
         const message = problem.code === "internal" ? "The chatflow failed to answer." : problem.message;
         send("error", { code: problem.code, message });
       } finally {

@@ -7,7 +7,8 @@ describe("in-process job queue", () => {
     let peak = 0;
     const done: number[] = [];
     const queue = createInProcessQueue<number>({
-      name: "t", concurrency: 3,
+      name: "t",
+      concurrency: 3,
       handler: async (n) => {
         running++;
         peak = Math.max(peak, running);
@@ -27,7 +28,9 @@ describe("in-process job queue", () => {
     const tries: Record<string, number> = {};
     const failed: string[] = [];
     const queue = createInProcessQueue<string>({
-      name: "t", attempts: 3, backoffMs: 0,
+      name: "t",
+      attempts: 3,
+      backoffMs: 0,
       handler: async (job, ctx) => {
         tries[job] = ctx.attempt;
         if (job === "flaky" && ctx.attempt < 2) throw new Error("503");

@@ -41,11 +41,14 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
       const retry = entry.attempt < attempts && (def.isRetryable?.(error) ?? true);
       if (retry) {
         delayed++;
-        setTimeout(() => {
-          delayed--;
-          waiting.push({ data: entry.data, attempt: entry.attempt + 1 });
-          pump();
-        }, Math.max(0, def.backoffMs ?? 1000) * 2 ** (entry.attempt - 1)); // read late: settings may change
+        setTimeout(
+          () => {
+            delayed--;
+            waiting.push({ data: entry.data, attempt: entry.attempt + 1 });
+            pump();
+          },
+          Math.max(0, def.backoffMs ?? 1000) * 2 ** (entry.attempt - 1),
+        ); // read late: settings may change
         return;
       }
       await def.onFailed?.(entry.data, error).catch((err) => console.error(`[jobs:${def.name}] onFailed threw:`, err));

@@ -14,7 +14,8 @@ import { paramInputs, type NodeDefinition } from "./types";
  * image uploads (build + widget config), stores (upsert/studio list + the built retriever), memory.
  */
 
-const withCapability = (pick: (d: NodeDefinition) => unknown) => nodeDefinitions.filter((d) => pick(d) !== undefined && pick(d) !== false);
+const withCapability = (pick: (d: NodeDefinition) => unknown) =>
+  nodeDefinitions.filter((d) => pick(d) !== undefined && pick(d) !== false);
 const imageNodes = withCapability((d) => d.capabilities?.acceptsImages);
 const storeNodes = withCapability(storeKindOf);
 const memoryNodes = withCapability(isMemory);
@@ -42,7 +43,10 @@ function chatGraph(def: NodeDefinition, toggle: string, on: boolean | string) {
 describe("declared capabilities", () => {
   it("are declared by the nodes that need them", () => {
     expect(imageNodes.map((d) => d.name).sort()).toEqual(["chatAnthropic", "chatOpenAICompatible"]);
-    expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({ pgvectorStore: "vector", keywordStore: "keyword" });
+    expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
+      pgvectorStore: "vector",
+      keywordStore: "keyword",
+    });
     expect(memoryNodes.map((d) => d.name)).toEqual(["bufferMemory"]);
   });
 
@@ -66,11 +70,19 @@ describe("declared capabilities", () => {
 
   it("store: the upsert and the studio list exactly the store nodes, and each builds a retriever of its kind", async () => {
     const graph = { nodes: nodeDefinitions.map((d) => node(`n-${d.name}`, d.name)), edges: [] };
-    expect(storeNodesOf(graph)).toEqual(storeNodes.map((d) => ({ nodeId: `n-${d.name}`, label: d.label, type: d.name, storeType: storeKindOf(d) })));
+    expect(storeNodesOf(graph)).toEqual(
+      storeNodes.map((d) => ({ nodeId: `n-${d.name}`, label: d.label, type: d.name, storeType: storeKindOf(d) })),
+    );
     for (const def of storeNodes) {
       const runtime = nodes.find((n) => n.definition === def)!.runtime;
       const params = paramsSchemaFor(def).parse({});
-      const built = await runtime({ nodeId: "s", label: def.label, params, inputs: { document: [] }, ctx: testContext() });
+      const built = await runtime({
+        nodeId: "s",
+        label: def.label,
+        params,
+        inputs: { document: [] },
+        ctx: testContext(),
+      });
       expect(isStoreRetriever(built) && built.opts.storeType, def.name).toBe(storeKindOf(def));
     }
   });

@@ -8,7 +8,10 @@ export const USED_TOOL_EVENT = "switchyard_used_tool";
 export const NO_STREAM_TAG = "switchyard:nostream";
 
 /** Reports one tool call of a run to the flow's run recorder. */
-export async function recordUsedTool(runManager: CallbackManagerForChainRun | undefined, used: UsedTool): Promise<void> {
+export async function recordUsedTool(
+  runManager: CallbackManagerForChainRun | undefined,
+  used: UsedTool,
+): Promise<void> {
   await runManager?.handleCustomEvent(USED_TOOL_EVENT, used);
 }
 
@@ -16,6 +19,9 @@ export async function recordUsedTool(runManager: CallbackManagerForChainRun | un
 export const SOURCE_DOCUMENTS_EVENT = "switchyard_source_documents";
 
 /** Reports the documents a retrieval step used to the flow's run recorder. */
-export async function recordSourceDocuments(runManager: CallbackManagerForChainRun | undefined, docs: SourceDocument[]): Promise<void> {
+export async function recordSourceDocuments(
+  runManager: CallbackManagerForChainRun | undefined,
+  docs: SourceDocument[],
+): Promise<void> {
   await runManager?.handleCustomEvent(SOURCE_DOCUMENTS_EVENT, docs);
 }

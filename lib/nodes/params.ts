@@ -14,7 +14,8 @@ function numberSchema(p: ParamInput) {
   if (p.integer) s = s.int();
   if (p.min !== undefined) s = s.min(p.min);
   if (p.max !== undefined) s = s.max(p.max);
-  const fromString = (v: unknown) => (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v);
+  const fromString = (v: unknown) =>
+    typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v;
   return z.preprocess(fromString, s);
 }
 
@@ -41,14 +42,17 @@ export function paramValueSchema(p: ParamInput): z.ZodType {
       return z.string().refine((v) => names.includes(v), `must be one of ${names.join(", ")}`);
     }
     case "json":
-      return z.preprocess((v) => {
-        if (typeof v !== "string") return v;
-        try {
-          return JSON.parse(v);
-        } catch {
-          return v;
-        }
-      }, z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: "must be a JSON object or array" }));
+      return z.preprocess(
+        (v) => {
+          if (typeof v !== "string") return v;
+          try {
+            return JSON.parse(v);
+          } catch {
+            return v;
+          }
+        },
+        z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: "must be a JSON object or array" }),
+      );
     case "credential":
       return z.string().min(1).max(200);
     case "string":

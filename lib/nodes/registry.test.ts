@@ -37,7 +37,10 @@ describe("node registry", () => {
   });
 
   it("types each runtime's params from its definition", () => {
-    expectTypeOf<ParamsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{ systemMessage: string; maxIterations: number }>();
+    expectTypeOf<ParamsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{
+      systemMessage: string;
+      maxIterations: number;
+    }>();
     expectTypeOf<ParamsOf<typeof pgvectorStoreDefinition>>().toEqualTypeOf<{
       topK: number;
       cleanup: "incremental" | "full" | "none";
@@ -73,8 +76,18 @@ describe("node registry", () => {
 
   it("derives handle ids that parse back to node, direction and name", () => {
     for (const def of nodeDefinitions) {
-      for (const input of def.inputs) expect(parseHandleId(handleId("n_1", input.name, "in"))).toEqual({ nodeId: "n_1", direction: "in", name: input.name });
-      for (const output of def.outputs) expect(parseHandleId(handleId("n-2", output.name, "out"))).toEqual({ nodeId: "n-2", direction: "out", name: output.name });
+      for (const input of def.inputs)
+        expect(parseHandleId(handleId("n_1", input.name, "in"))).toEqual({
+          nodeId: "n_1",
+          direction: "in",
+          name: input.name,
+        });
+      for (const output of def.outputs)
+        expect(parseHandleId(handleId("n-2", output.name, "out"))).toEqual({
+          nodeId: "n-2",
+          direction: "out",
+          name: output.name,
+        });
     }
     expect(parseHandleId("nonsense")).toBeUndefined();
   });
@@ -99,12 +112,19 @@ describe("node registry", () => {
     expect(schema.safeParse({ maxIterations: 0 }).success).toBe(false);
     const tool = paramsSchemaFor(getDefinition("chainTool")!);
     expect(tool.safeParse({ name: "bad name!", description: "x" }).success).toBe(false);
-    expect(tool.parse({ name: "product_search", description: "x" })).toEqual({ name: "product_search", description: "x", returnDirect: false });
+    expect(tool.parse({ name: "product_search", description: "x" })).toEqual({
+      name: "product_search",
+      description: "x",
+      returnDirect: false,
+    });
   });
 
   it("keeps the node runtimes out of the browser: no client module imports the registry", () => {
-    const serverOnly = /from "(?:@\/lib\/nodes|(?:\.\.\/)+nodes|\.)\/(?:registry|overridable|migrate|[a-z-]+\/(?:index|runtime))"/;
-    const roots = ["components", "lib/canvas", "lib/client", "widget", "app"].map((r) => path.join(NODES_DIR, "../..", r));
+    const serverOnly =
+      /from "(?:@\/lib\/nodes|(?:\.\.\/)+nodes|\.)\/(?:registry|overridable|migrate|[a-z-]+\/(?:index|runtime))"/;
+    const roots = ["components", "lib/canvas", "lib/client", "widget", "app"].map((r) =>
+      path.join(NODES_DIR, "../..", r),
+    );
     const offenders: string[] = [];
     const walk = (p: string): void => {
       if (statSync(p).isDirectory()) return readdirSync(p).forEach((f) => walk(path.join(p, f)));
@@ -115,7 +135,15 @@ describe("node registry", () => {
     };
     for (const root of roots) if (existsSync(root)) walk(root);
     // The graph validation runs in the browser too: it is given the definitions.
-    for (const file of ["../flow/validate.ts", "catalog.ts", "capabilities.ts", "override-rules.ts", "types.ts", "handles.ts", "params.ts"]) {
+    for (const file of [
+      "../flow/validate.ts",
+      "catalog.ts",
+      "capabilities.ts",
+      "override-rules.ts",
+      "types.ts",
+      "handles.ts",
+      "params.ts",
+    ]) {
       if (serverOnly.test(readFileSync(path.join(NODES_DIR, file), "utf8"))) offenders.push(file);
     }
     expect(offenders).toEqual([]);

@@ -118,7 +118,11 @@ export type NodeDefinition = z.infer<typeof nodeDefinitionSchema>;
 export type NodeCapabilities = z.infer<typeof nodeCapabilitiesSchema>;
 export type StoreKind = NonNullable<NodeCapabilities["store"]>;
 
-type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /**
  * A definition as written in a node folder: `{…} as const satisfies NodeDefinitionSpec`, so its

@@ -1,6 +1,18 @@
 import type { ChatMessageRecord } from "./chat-message";
 
-const COLUMNS = ["id", "createdDate", "sessionId", "chatId", "chatType", "role", "content", "memoryType", "usedTools", "sourceDocuments", "fileUploads"] as const;
+const COLUMNS = [
+  "id",
+  "createdDate",
+  "sessionId",
+  "chatId",
+  "chatType",
+  "role",
+  "content",
+  "memoryType",
+  "usedTools",
+  "sourceDocuments",
+  "fileUploads",
+] as const;
 
 /** One CSV field: quoted when needed, and a leading = + - @ neutralised so spreadsheets do not run it as a formula. */
 export function csvField(value: unknown): string {

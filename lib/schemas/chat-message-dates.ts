@@ -45,7 +45,11 @@ export function parseIsoDate(raw: string): DateBound | null {
 export const isoDateParam = z.string().transform((raw, ctx) => {
   const parsed = parseIsoDate(raw);
   if (!parsed) {
-    ctx.issues.push({ code: "custom", input: raw, message: "must be an ISO 8601 date (2025-03-01) or date-time (2025-03-01T10:00:00Z)" });
+    ctx.issues.push({
+      code: "custom",
+      input: raw,
+      message: "must be an ISO 8601 date (2025-03-01) or date-time (2025-03-01T10:00:00Z)",
+    });
     return z.NEVER;
   }
   return parsed;

@@ -11,7 +11,11 @@ const positiveInt = (max?: number) =>
     .string()
     .regex(/^\d+$/, "must be a positive whole number")
     .transform(Number)
-    .pipe(max ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`) : z.number().int().min(1, "must be at least 1"));
+    .pipe(
+      max
+        ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`)
+        : z.number().int().min(1, "must be at least 1"),
+    );
 
 /** Filters shared by GET and DELETE of /api/v1/chatmessage/{chatflow_id}. */
 const filterFields = {
@@ -44,13 +48,14 @@ function checkRange(q: { startDate?: { at: Date }; endDate?: { at: Date } }, ctx
 }
 
 /** GET query: filters, `sort` (or Flowise's `order`) ASC|DESC, `page` from 1, `limit` up to the cap. */
-export const listChatMessagesQuery = z.object({
-  ...filterFields,
-  sort: sortEnum.optional(),
-  order: sortEnum.optional(),
-  page: positiveInt().optional(),
-  limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
-})
+export const listChatMessagesQuery = z
+  .object({
+    ...filterFields,
+    sort: sortEnum.optional(),
+    order: sortEnum.optional(),
+    page: positiveInt().optional(),
+    limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
+  })
   .superRefine(checkRange)
   .transform(({ startDate, endDate, sort, order, page, limit, feedback: _f, feedbackType: _ft, ...rest }) => ({
     ...rest,
@@ -61,27 +66,31 @@ export const listChatMessagesQuery = z.object({
   }));
 
 /** DELETE query: the same filters; paging would make "delete what matches" ambiguous, so it is refused. */
-export const deleteChatMessagesQuery = z.object({
-  ...filterFields,
-  sort: sortEnum.optional(),
-  order: sortEnum.optional(),
-  page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
-  limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
-})
+export const deleteChatMessagesQuery = z
+  .object({
+    ...filterFields,
+    sort: sortEnum.optional(),
+    order: sortEnum.optional(),
+    page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+    limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+  })
   .superRefine(checkRange)
-  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback: _f, feedbackType: _ft, ...rest }) => ({
-    ...rest,
-    createdAt: dateRange(startDate, endDate),
-  }));
+  .transform(
+    ({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback: _f, feedbackType: _ft, ...rest }) => ({
+      ...rest,
+      createdAt: dateRange(startDate, endDate),
+    }),
+  );
 
 /** Sessions overview (studio Conversations view): date and type filters plus paging. */
-export const listSessionsQuery = z.object({
-  chatType: filterFields.chatType,
-  startDate: filterFields.startDate,
-  endDate: filterFields.endDate,
-  page: positiveInt().optional(),
-  limit: positiveInt(100).optional(),
-})
+export const listSessionsQuery = z
+  .object({
+    chatType: filterFields.chatType,
+    startDate: filterFields.startDate,
+    endDate: filterFields.endDate,
+    page: positiveInt().optional(),
+    limit: positiveInt(100).optional(),
+  })
   .superRefine(checkRange)
   .transform(({ startDate, endDate, page, limit, ...rest }) => ({
     ...rest,

@@ -29,7 +29,10 @@ const cssColor = z
   .string()
   .trim()
   .max(60)
-  .regex(/^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,30})$/i, "must be a CSS colour such as #0f766e or rgb(15 118 110)");
+  .regex(
+    /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,30})$/i,
+    "must be a CSS colour such as #0f766e or rgb(15 118 110)",
+  );
 
 /** The embed widget's look. Unknown keys are kept (strings) so older saved themes stay valid. */
 export const widgetThemeSchema = z
@@ -43,7 +46,10 @@ export const widgetThemeSchema = z
     avatarUrl: z
       .string()
       .max(200_000)
-      .regex(/^(https?:\/\/\S+|data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+)$/, "must be an http(s) or data:image URL")
+      .regex(
+        /^(https?:\/\/\S+|data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+)$/,
+        "must be an http(s) or data:image URL",
+      )
       .optional(),
     /** Which corner the chat bubble sits in. */
     position: z.enum(["right", "left"]).optional(),
@@ -146,4 +152,3 @@ export const chatflowResponseSchema = z.object({
 });
 
 export type ChatflowResponse = z.infer<typeof chatflowResponseSchema>;
-

@@ -5,7 +5,10 @@ export const hostEntrySchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "must be host or host:port, e.g. api.example.com or 10.0.0.5:8080");
+  .regex(
+    /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/,
+    "must be host or host:port, e.g. api.example.com or 10.0.0.5:8080",
+  );
 
 /**
  * What an HTTP header value can carry: printable ASCII, spaces and tabs. A line break or a

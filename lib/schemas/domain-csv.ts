@@ -8,12 +8,16 @@ function splitCsvLine(line: string, sep: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === sep) { out.push(field); field = ""; }
-    else field += ch;
+    else if (ch === sep) {
+      out.push(field);
+      field = "";
+    } else field += ch;
   }
   out.push(field);
   return out;
@@ -24,7 +28,10 @@ function splitCsvLine(line: string, sep: string): string[] {
  * domain/name/hostname/url (else the first column), skips the header row and empty lines.
  */
 export function domainNamesFromCsv(text: string): string[] {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   if (!lines.length) return [];
   const sep = [",", ";", "\t"].find((s) => lines[0].includes(s)) ?? ",";
   const header = splitCsvLine(lines[0], sep).map((h) => h.trim().toLowerCase());

@@ -16,19 +16,35 @@ const positiveInt = (max?: number) =>
     .string()
     .regex(/^\d+$/, "must be a positive whole number")
     .transform(Number)
-    .pipe(max ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`) : z.number().int().min(1, "must be at least 1"));
+    .pipe(
+      max
+        ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`)
+        : z.number().int().min(1, "must be at least 1"),
+    );
 
 const hasAnalysisValue = z
-  .preprocess(lower, z.enum(["true", "analyzed", "false", "not_analyzed"], { error: "must be true, analyzed, false or not_analyzed" }))
+  .preprocess(
+    lower,
+    z.enum(["true", "analyzed", "false", "not_analyzed"], { error: "must be true, analyzed, false or not_analyzed" }),
+  )
   .transform((v) => v === "true" || v === "analyzed");
-const isValidValue = z.preprocess(lower, z.enum(["true", "false"], { error: "must be true or false" })).transform((v) => v === "true");
+const isValidValue = z
+  .preprocess(lower, z.enum(["true", "false"], { error: "must be true or false" }))
+  .transform((v) => v === "true");
 
 /** Filters shared by the list and by "analyse what matches". */
 export const domainFilterFields = {
   hasAnalysis: hasAnalysisValue.optional(),
   isValid: isValidValue.optional(),
-  searchTerm: z.string().trim().max(200, "must be at most 200 characters").transform((v) => v || undefined).optional(),
-  analysisStatus: z.preprocess(lower, z.enum(ANALYSIS_STATUSES, { error: `must be one of ${ANALYSIS_STATUSES.join(", ")}` })).optional(),
+  searchTerm: z
+    .string()
+    .trim()
+    .max(200, "must be at most 200 characters")
+    .transform((v) => v || undefined)
+    .optional(),
+  analysisStatus: z
+    .preprocess(lower, z.enum(ANALYSIS_STATUSES, { error: `must be one of ${ANALYSIS_STATUSES.join(", ")}` }))
+    .optional(),
 };
 
 /**
@@ -43,7 +59,10 @@ export const listDomainsQuery = z
     sort: z
       .string()
       .trim()
-      .regex(/^-?(name|createdAt|analyzedAt)(:(asc|desc))?$/i, "must be name, createdAt or analyzedAt, optionally with :asc or :desc (or a leading -)")
+      .regex(
+        /^-?(name|createdAt|analyzedAt)(:(asc|desc))?$/i,
+        "must be name, createdAt or analyzedAt, optionally with :asc or :desc (or a leading -)",
+      )
       .optional(),
   })
   .transform(({ page, limit, sort, ...filters }) => ({
@@ -75,7 +94,10 @@ export const addDomainsBody = z
     name: nameInput.optional(),
     names: z.array(nameInput).max(DOMAINS_MAX_PER_CALL, `must hold at most ${DOMAINS_MAX_PER_CALL} names`).optional(),
   })
-  .refine((b) => (b.name === undefined) !== (b.names === undefined), { message: "send either name or names", path: ["name"] });
+  .refine((b) => (b.name === undefined) !== (b.names === undefined), {
+    message: "send either name or names",
+    path: ["name"],
+  });
 
 export type AddDomainsBody = z.infer<typeof addDomainsBody>;
 
@@ -91,10 +113,17 @@ const filterBody = z.strictObject({
 export const analyzeDomainsBody = z
   .strictObject({
     chatflowId: z.uuid({ error: "must be a chatflow UUID" }),
-    ids: z.array(z.uuid({ error: "must be a domain UUID" })).min(1).max(ANALYSIS_MAX_PER_RUN).optional(),
+    ids: z
+      .array(z.uuid({ error: "must be a domain UUID" }))
+      .min(1)
+      .max(ANALYSIS_MAX_PER_RUN)
+      .optional(),
     filter: filterBody.optional(),
   })
-  .refine((b) => (b.ids === undefined) !== (b.filter === undefined), { message: "send either ids or filter", path: ["ids"] });
+  .refine((b) => (b.ids === undefined) !== (b.filter === undefined), {
+    message: "send either ids or filter",
+    path: ["ids"],
+  });
 
 export type AnalyzeDomainsBody = z.infer<typeof analyzeDomainsBody>;
 
@@ -115,6 +144,12 @@ export type DomainRecord = {
 
 /** Progress of one analysis run. */
 export type AnalysisRunRecord = {
-  id: string; chatflowId: string; status: string; total: number; succeeded: number; failed: number;
-  createdAt: string; finishedAt: string | null;
+  id: string;
+  chatflowId: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+  createdAt: string;
+  finishedAt: string | null;
 };

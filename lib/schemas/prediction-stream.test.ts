@@ -4,7 +4,9 @@ import { encodeEvent, predictionResponseSchema, readPredictionEvent } from "./pr
 describe("readPredictionEvent", () => {
   it("reads our events typed, and refuses unknown names and data of the wrong shape", () => {
     expect(readPredictionEvent({ event: "token", data: "hi" })).toEqual({ event: "token", data: "hi" });
-    expect(readPredictionEvent({ event: "usedTools", data: [{ tool: "t", toolInput: { q: 1 }, toolOutput: "o" }] })?.event).toBe("usedTools");
+    expect(
+      readPredictionEvent({ event: "usedTools", data: [{ tool: "t", toolInput: { q: 1 }, toolOutput: "o" }] })?.event,
+    ).toBe("usedTools");
     expect(readPredictionEvent({ event: "token", data: 42 })).toBeUndefined();
     expect(readPredictionEvent({ event: "usedTools", data: "nope" })).toBeUndefined();
     expect(readPredictionEvent({ event: "message", data: "not json" })).toBeUndefined();
@@ -12,10 +14,17 @@ describe("readPredictionEvent", () => {
 
   it("keeps an error event whose data is a plain string (Flowise) as its message", () => {
     expect(readPredictionEvent({ event: "error", data: { code: "upstream_timeout", message: "slow" } })).toEqual({
-      event: "error", data: { code: "upstream_timeout", message: "slow" },
+      event: "error",
+      data: { code: "upstream_timeout", message: "slow" },
     });
-    expect(readPredictionEvent({ event: "error", data: "The model is down." })).toEqual({ event: "error", data: { code: "error", message: "The model is down." } });
-    expect(readPredictionEvent({ event: "error", data: null })).toEqual({ event: "error", data: { code: "error", message: "" } });
+    expect(readPredictionEvent({ event: "error", data: "The model is down." })).toEqual({
+      event: "error",
+      data: { code: "error", message: "The model is down." },
+    });
+    expect(readPredictionEvent({ event: "error", data: null })).toEqual({
+      event: "error",
+      data: { code: "error", message: "" },
+    });
   });
 });
 
@@ -27,7 +36,15 @@ describe("encodeEvent", () => {
 
 describe("predictionResponseSchema", () => {
   it("takes the JSON answer the API documents, and refuses one without its ids", () => {
-    const answer = { text: "t", question: "q", chatId: "c", chatMessageId: "m", sessionId: "s", memoryType: "Buffer Memory", sourceDocuments: [] };
+    const answer = {
+      text: "t",
+      question: "q",
+      chatId: "c",
+      chatMessageId: "m",
+      sessionId: "s",
+      memoryType: "Buffer Memory",
+      sourceDocuments: [],
+    };
     expect(predictionResponseSchema.parse(answer)).toEqual(answer);
     expect(predictionResponseSchema.safeParse({ text: "t" }).success).toBe(false);
   });

@@ -78,6 +78,7 @@ export function encodeEvent(e: PredictionEvent): string {
 export function readPredictionEvent(raw: { event: string; data: unknown }): PredictionEvent | undefined {
   const parsed = predictionEventSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  if (raw.event === "error") return { event: "error", data: { code: "error", message: streamErrorMessage(raw.data, "") } };
+  if (raw.event === "error")
+    return { event: "error", data: { code: "error", message: streamErrorMessage(raw.data, "") } };
   return undefined;
 }

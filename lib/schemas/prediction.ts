@@ -13,7 +13,11 @@ export const uploadItemSchema = z.object({
   mime: z.string().max(120).optional(),
 });
 
-const idLike = z.string().min(1).max(200).regex(/^[\w.:@-]+$/, "may hold letters, digits and . _ : @ - only");
+const idLike = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:@-]+$/, "may hold letters, digits and . _ : @ - only");
 
 /**
  * POST /api/v1/prediction/{id}. Unknown top-level fields are ignored (Flowise clients send

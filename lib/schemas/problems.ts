@@ -28,13 +28,25 @@ export const graphProblemSchema = z.discriminatedUnion("code", [
   /** Saved with a newer version of its definition than this server knows. */
   problem("node_version_newer", { label, typeLabel: z.string(), saved: z.number(), known: z.number() }),
   /** Saved with an older version that its definition's migration refuses. */
-  problem("node_version_refused", { label, typeLabel: z.string(), saved: z.number(), known: z.number(), reason: z.string() }),
+  problem("node_version_refused", {
+    label,
+    typeLabel: z.string(),
+    saved: z.number(),
+    known: z.number(),
+    reason: z.string(),
+  }),
   problem("param_required", { label, inputLabel }),
   problem("param_invalid", { label, inputLabel, reason: z.string() }),
   problem("one_of_required", { label, inputLabels: z.array(z.string()) }),
   problem("edge_missing_node", { edgeId: z.string() }),
   problem("edge_unknown_handle", { edgeId: z.string(), handle: z.string(), side: z.enum(["input", "output"]) }),
-  problem("connection_type_mismatch", { label, inputLabel, accepts: z.array(z.string()), source: nodeRef, provides: z.array(z.string()) }),
+  problem("connection_type_mismatch", {
+    label,
+    inputLabel,
+    accepts: z.array(z.string()),
+    source: nodeRef,
+    provides: z.array(z.string()),
+  }),
   problem("connection_required", { label, inputLabel, accepts: z.array(z.string()) }),
   problem("too_many_connections", { label, inputLabel, count: z.number() }),
   problem("flow_empty", {}),
@@ -60,7 +72,11 @@ export const graphProblemCodes: GraphProblemCode[] = graphProblemSchema.options.
 /** A problem as the API lists it in `error.details`: the data plus its sentence. */
 export type GraphProblemDetail = GraphProblem & { message: string };
 
-const legacyDetailSchema = z.object({ nodeId: z.string().optional(), input: z.string().optional(), message: z.string() });
+const legacyDetailSchema = z.object({
+  nodeId: z.string().optional(),
+  input: z.string().optional(),
+  message: z.string(),
+});
 
 /**
  * Reads one entry of an API error's `details` as a problem: a coded problem as is, an uncoded

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-export const emailSchema = z.email("must be an e-mail address").max(320).transform((s) => s.toLowerCase());
+export const emailSchema = z
+  .email("must be an e-mail address")
+  .max(320)
+  .transform((s) => s.toLowerCase());
 /** The one password rule: setup, new users, ADMIN_PASSWORD and password changes all use it. */
 export const PASSWORD_RULE = "Password must be at least 10 characters and not only spaces.";
 export const PASSWORD_MIN_LENGTH = 10;

@@ -16,7 +16,9 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
 };
 
 function decodedStream(res: http.IncomingMessage): { stream: Readable; decoded: boolean } {
-  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   const decoder = DECODERS[encoding]?.();
   return { stream: (decoder ? pipeline(res, decoder, () => undefined) : res) as Readable, decoded: Boolean(decoder) };
 }
@@ -29,7 +31,11 @@ function toResponse(res: http.IncomingMessage, url: URL, decoded: boolean, body:
     headers.append(name, res.rawHeaders[i + 1]);
   }
   const status = res.statusCode ?? 502;
-  const response = new Response(NULL_BODY_STATUSES.has(status) ? null : body, { status, statusText: res.statusMessage ?? "", headers });
+  const response = new Response(NULL_BODY_STATUSES.has(status) ? null : body, {
+    status,
+    statusText: res.statusMessage ?? "",
+    headers,
+  });
   Object.defineProperty(response, "url", { value: url.toString() });
   return response;
 }
@@ -62,7 +68,11 @@ export async function readCappedBody(res: http.IncomingMessage, url: URL, maxByt
  * when `signal` fires (the deadline), the body errors with `fail(cause)`, an AppError.
  */
 export function streamCappedBody(
-  res: http.IncomingMessage, url: URL, maxBytes: number, signal: AbortSignal, fail: (cause: unknown) => unknown,
+  res: http.IncomingMessage,
+  url: URL,
+  maxBytes: number,
+  signal: AbortSignal,
+  fail: (cause: unknown) => unknown,
 ): Response {
   const { stream, decoded } = decodedStream(res);
   let size = 0;

@@ -11,7 +11,10 @@ afterEach(() => {
 
 describe("the operator's outbound policy", () => {
   it("reads OUTBOUND_ALLOW_HOSTS as host[:port] entries and adds OPENAI_BASE_URL's host", () => {
-    Object.assign(process.env, { OUTBOUND_ALLOW_HOSTS: " 127.0.0.1:4010 , [::1]:8080,Ollama.local ", OPENAI_BASE_URL: "http://10.0.0.5:11434/v1" });
+    Object.assign(process.env, {
+      OUTBOUND_ALLOW_HOSTS: " 127.0.0.1:4010 , [::1]:8080,Ollama.local ",
+      OPENAI_BASE_URL: "http://10.0.0.5:11434/v1",
+    });
     resetEnvForTests();
     expect(operatorPolicy()).toEqual({
       allowPrivate: false,
@@ -30,14 +33,20 @@ describe("where a credential may go", () => {
   it("binds provider keys to their base URL's host, or the provider's own host", () => {
     expect(credentialHosts({ name: "a", type: "openai", data: { apiKey: "k" } })).toEqual(["api.openai.com"]);
     expect(credentialHosts({ name: "a", type: "anthropic", data: { apiKey: "k" } })).toEqual(["api.anthropic.com"]);
-    expect(credentialHosts({ name: "a", type: "openai", data: { apiKey: "k", baseURL: "http://127.0.0.1:11434/v1" } })).toEqual(["127.0.0.1:11434"]);
+    expect(
+      credentialHosts({ name: "a", type: "openai", data: { apiKey: "k", baseURL: "http://127.0.0.1:11434/v1" } }),
+    ).toEqual(["127.0.0.1:11434"]);
   });
 
   it("refuses another host or port, naming the credential and the host; an old headers credential without hosts goes nowhere", () => {
     const local = { name: "Ollama", type: "openai", data: { apiKey: "k", baseURL: "http://127.0.0.1:11434/v1" } };
     expect(assertCredentialHost(local, "http://127.0.0.1:11434/v1", "Model")).toEqual(["127.0.0.1:11434"]);
-    expect(() => assertCredentialHost(local, "http://127.0.0.1:9999/v1", "Model")).toThrow('Model: credential "Ollama" may only be sent to 127.0.0.1:11434, not to 127.0.0.1:9999.');
+    expect(() => assertCredentialHost(local, "http://127.0.0.1:9999/v1", "Model")).toThrow(
+      'Model: credential "Ollama" may only be sent to 127.0.0.1:11434, not to 127.0.0.1:9999.',
+    );
     const legacy = { name: "Old headers", type: "httpHeaders", data: { "X-Api-Key": "k" } };
-    expect(() => assertCredentialHost(legacy, "https://shop.example.com", "Chain")).toThrow(/credential "Old headers" lists no hosts/);
+    expect(() => assertCredentialHost(legacy, "https://shop.example.com", "Chain")).toThrow(
+      /credential "Old headers" lists no hosts/,
+    );
   });
 });

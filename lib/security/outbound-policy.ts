@@ -51,12 +51,19 @@ function upstreamStatusError(requester: string, res: Response, authHint?: string
   const host = new URL(res.url).host;
   if (res.status === 401 || res.status === 403) {
     const hint = authHint ? ` ${authHint}` : "";
-    return new AppError("upstream_error", `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).${hint}`);
+    return new AppError(
+      "upstream_error",
+      `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).${hint}`,
+    );
   }
   if (res.status === 503 || res.status === 529) {
-    return new AppError("upstream_unavailable", `${requester}: the model provider at ${host} is unavailable (HTTP ${res.status}).`);
+    return new AppError(
+      "upstream_unavailable",
+      `${requester}: the model provider at ${host} is unavailable (HTTP ${res.status}).`,
+    );
   }
-  if (res.status >= 500) return new AppError("upstream_error", `${requester}: the model provider at ${host} failed (HTTP ${res.status}).`);
+  if (res.status >= 500)
+    return new AppError("upstream_error", `${requester}: the model provider at ${host} failed (HTTP ${res.status}).`);
   return undefined;
 }
 

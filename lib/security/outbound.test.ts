@@ -14,7 +14,9 @@ interface TestServer {
   close(): Promise<void>;
 }
 
-async function startServer(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TestServer> {
+async function startServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<TestServer> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -30,15 +32,19 @@ async function startServer(handler: (req: http.IncomingMessage, res: http.Server
     origin: `http://127.0.0.1:${port}`,
     port,
     seen,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -49,10 +55,12 @@ beforeAll(async () => {
   other = await startServer((req, res) => res.end(`other saw auth=${req.headers.authorization ?? "none"}`));
   api = await startServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname === "/ok") return res.end(`ok ${req.method} host=${req.headers.host} body=${req.headers["content-type"] ?? ""}`);
+    if (url.pathname === "/ok")
+      return res.end(`ok ${req.method} host=${req.headers.host} body=${req.headers["content-type"] ?? ""}`);
     if (url.pathname === "/to-other") return res.writeHead(302, { location: `http://localhost:${other.port}/` }).end();
     if (url.pathname === "/to-listed-other") return res.writeHead(307, { location: `${other.origin}/` }).end();
-    if (url.pathname === "/to-metadata") return res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    if (url.pathname === "/to-metadata")
+      return res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     if (url.pathname === "/see-other") return res.writeHead(303, { location: "/ok" }).end();
     if (url.pathname === "/loop") return res.writeHead(302, { location: "/loop" }).end();
     if (url.pathname === "/big") return res.end("x".repeat(5000));
@@ -60,8 +68,10 @@ beforeAll(async () => {
       for (let i = 0; i < 10; i += 1) res.write("y".repeat(500));
       return res.end();
     }
-    if (url.pathname === "/gzip") return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync("hello gzip"));
-    if (url.pathname === "/bomb") return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(200_000)));
+    if (url.pathname === "/gzip")
+      return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync("hello gzip"));
+    if (url.pathname === "/bomb")
+      return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(200_000)));
     if (url.pathname === "/hang") return; // never answers
     if (url.pathname === "/slow-body") return res.writeHead(200).write("partial");
     res.writeHead(404).end();
@@ -71,8 +81,24 @@ afterAll(() => Promise.all([api.close(), other.close()]));
 
 describe("isPrivateAddress", () => {
   it.each([
-    "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-    "::1", "::", "fe80::1", "fc00::1", "fd00:ec2::254", "::ffff:127.0.0.1", "::ffff:7f00:1", "64:ff9b::a00:1", "2002:c0a8:101::1", "not-an-ip",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "::1",
+    "::",
+    "fe80::1",
+    "fc00::1",
+    "fd00:ec2::254",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "64:ff9b::a00:1",
+    "2002:c0a8:101::1",
+    "not-an-ip",
   ])("%s is private", (ip) => expect(isPrivateAddress(ip)).toBe(true));
 
   it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1"])(
@@ -105,13 +131,20 @@ describe("createGuardedFetch", () => {
   it("connects to the checked address while keeping the Host header of the URL", async () => {
     const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
     const guarded = createGuardedFetch({ allowPrivateHosts: ["shop.example"], resolve });
-    const res = await guarded(`http://shop.example:${api.port}/ok`, { method: "POST", body: JSON.stringify({ a: 1 }), headers: { "content-type": "application/json" } });
+    const res = await guarded(`http://shop.example:${api.port}/ok`, {
+      method: "POST",
+      body: JSON.stringify({ a: 1 }),
+      headers: { "content-type": "application/json" },
+    });
     expect(await res.text()).toBe(`ok POST host=shop.example:${api.port} body=application/json`);
     expect(api.seen.at(-1)?.body).toBe('{"a":1}');
   });
 
   it("refuses a host when any of its addresses is private", async () => {
-    const resolve = async () => [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.5", family: 4 }];
+    const resolve = async () => [
+      { address: "93.184.216.34", family: 4 },
+      { address: "10.0.0.5", family: 4 },
+    ];
     const err = await rejection(createGuardedFetch({ resolve })("http://rebind.example/"));
     expect(err.message).toMatch(/rebind\.example.*10\.0\.0\.5/);
   });
@@ -159,11 +192,17 @@ describe("createGuardedFetch", () => {
   });
 
   it("refuses other schemes, methods and hosts outside the allowed list", async () => {
-    const guarded = createGuardedFetch({ allowPrivate: true, allowedMethods: ["GET"], allowedHosts: [`127.0.0.1:${api.port}`] });
+    const guarded = createGuardedFetch({
+      allowPrivate: true,
+      allowedMethods: ["GET"],
+      allowedHosts: [`127.0.0.1:${api.port}`],
+    });
     for (const url of ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1:70/"]) {
       expect((await rejection(guarded(url))).message).toMatch(/only http and https/);
     }
-    expect((await rejection(guarded(`${api.origin}/ok`, { method: "DELETE" }))).message).toMatch(/method DELETE is not allowed/);
+    expect((await rejection(guarded(`${api.origin}/ok`, { method: "DELETE" }))).message).toMatch(
+      /method DELETE is not allowed/,
+    );
     expect((await rejection(guarded(`${other.origin}/`))).message).toMatch(/not one of the allowed hosts/);
   });
 
@@ -207,7 +246,9 @@ describe("createGuardedFetch over https", () => {
     try {
       const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
       const guarded = createGuardedFetch({ allowPrivateHosts: ["shop.example"], resolve });
-      expect(await (await guarded(`https://shop.example:${port}/`)).text()).toBe(`tls servername=shop.example host=shop.example:${port}`);
+      expect(await (await guarded(`https://shop.example:${port}/`)).text()).toBe(
+        `tls servername=shop.example host=shop.example:${port}`,
+      );
       // The same server under another name fails certificate verification: the name is really checked.
       const wrongName = createGuardedFetch({ allowPrivateHosts: ["other.example"], resolve });
       expect((await rejection(wrongName(`https://other.example:${port}/`))).message).toMatch(/altnames|certificate/i);

@@ -44,12 +44,31 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 // IPv4 ranges that are not the public internet (RFC 6890 and friends).
 const PRIVATE_V4: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16],
-  ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ];
 const PRIVATE_V6: [string, number][] = [
-  ["::", 128], ["::1", 128], ["100::", 64], ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+  ["::", 128],
+  ["::1", 128],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
 ];
 const blockList = new net.BlockList();
 for (const [a, p] of PRIVATE_V4) blockList.addSubnet(a, p, "ipv4");
@@ -86,7 +105,8 @@ export function isPrivateAddress(ip: string): boolean {
   const g = ipv6Groups(ip);
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(5) && (g[5] === 0xffff || g[5] === 0)) return isPrivateAddress(v4FromGroups(g[6], g[7])); // mapped / compatible
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPrivateAddress(v4FromGroups(g[6], g[7])); // NAT64
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return isPrivateAddress(v4FromGroups(g[6], g[7])); // NAT64
   if (g[0] === 0x2002) return isPrivateAddress(v4FromGroups(g[1], g[2])); // 6to4
   return blockList.check(ip.split("%")[0], "ipv6");
 }
@@ -105,7 +125,10 @@ export function hostListed(list: string[] | undefined, url: URL): boolean {
   const host = bareHostname(url);
   const port = effectivePort(url);
   return list.some((entry) => {
-    const e = entry.trim().toLowerCase().replace(/^\[([^\]]+)\](:\d+)?$/, "$1$2");
+    const e = entry
+      .trim()
+      .toLowerCase()
+      .replace(/^\[([^\]]+)\](:\d+)?$/, "$1$2");
     return e === host || e === `${host}:${port}` || e === `[${host}]:${port}`;
   });
 }
@@ -115,9 +138,16 @@ async function defaultResolve(hostname: string): Promise<{ address: string; fami
 }
 
 /** Check one hop (scheme, method, host lists, resolved addresses); returns the address to connect to. */
-async function checkHop(url: URL, method: string, opts: GuardedFetchOptions): Promise<{ address: string; family: number }> {
+async function checkHop(
+  url: URL,
+  method: string,
+  opts: GuardedFetchOptions,
+): Promise<{ address: string; family: number }> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new AppError("forbidden", `Outbound request refused: only http and https URLs are allowed, not "${url.protocol}"`);
+    throw new AppError(
+      "forbidden",
+      `Outbound request refused: only http and https URLs are allowed, not "${url.protocol}"`,
+    );
   }
   const host = bareHostname(url);
   if (opts.allowedMethods && !opts.allowedMethods.map((m) => m.toUpperCase()).includes(method)) {
@@ -128,11 +158,14 @@ async function checkHop(url: URL, method: string, opts: GuardedFetchOptions): Pr
   }
   let addresses: { address: string; family: number }[];
   try {
-    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await (opts.resolve ?? defaultResolve)(host);
+    addresses = net.isIP(host)
+      ? [{ address: host, family: net.isIP(host) }]
+      : await (opts.resolve ?? defaultResolve)(host);
   } catch (err) {
     throw new AppError("upstream_error", `Outbound request failed: could not resolve host "${host}"`, { cause: err });
   }
-  if (addresses.length === 0) throw new AppError("upstream_error", `Outbound request failed: host "${host}" has no address`);
+  if (addresses.length === 0)
+    throw new AppError("upstream_error", `Outbound request failed: host "${host}" has no address`);
   const privateOk = opts.allowPrivate === true || hostListed(opts.allowPrivateHosts, url);
   const blocked = addresses.find((a) => isPrivateAddress(a.address));
   if (blocked && !privateOk) {
@@ -152,7 +185,11 @@ interface Hop {
 }
 
 /** Send one request to the already-checked address; the Host header and TLS name stay the URL's host. */
-function sendHop(hop: Hop, target: { address: string; family: number }, signal: AbortSignal): Promise<http.IncomingMessage> {
+function sendHop(
+  hop: Hop,
+  target: { address: string; family: number },
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const pinnedLookup = ((_h: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
     else cb(null, target.address, target.family);
@@ -208,15 +245,25 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
   const url = new URL(location, hop.url);
   const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === "POST");
   const headers = new Headers(hop.headers);
-  if (url.origin !== hop.url.origin) for (const h of ["authorization", "cookie", "proxy-authorization"]) headers.delete(h);
+  if (url.origin !== hop.url.origin)
+    for (const h of ["authorization", "cookie", "proxy-authorization"]) headers.delete(h);
   if (toGet) for (const h of ["content-type", "content-length"]) headers.delete(h);
-  return { url, method: toGet && hop.method !== "HEAD" ? "GET" : hop.method, headers, body: toGet ? undefined : hop.body };
+  return {
+    url,
+    method: toGet && hop.method !== "HEAD" ? "GET" : hop.method,
+    headers,
+    body: toGet ? undefined : hop.body,
+  };
 }
 
 function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeoutMs: number, err: unknown): unknown {
   if (deadline.aborted && !(err instanceof AppError)) {
     // Worded without "timed out": the model SDKs rewrap errors that say so and drop this one.
-    return new AppError("upstream_timeout", `Outbound request to ${url.host} got no complete answer within ${timeoutMs} ms`, { cause: err });
+    return new AppError(
+      "upstream_timeout",
+      `Outbound request to ${url.host} got no complete answer within ${timeoutMs} ms`,
+      { cause: err },
+    );
   }
   if (signal.aborted && !(err instanceof AppError)) return signal.reason ?? err;
   if (err instanceof AppError) return err;
@@ -224,7 +271,11 @@ function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeou
   // Nothing listening or no route: the upstream is down (503), not answering wrongly (502).
   const code = (err as { code?: unknown })?.code;
   if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
-    return new AppError("upstream_unavailable", `Outbound request to ${url.host} failed: ${url.host} could not be reached (${code})`, { cause: err });
+    return new AppError(
+      "upstream_unavailable",
+      `Outbound request to ${url.host} failed: ${url.host} could not be reached (${code})`,
+      { cause: err },
+    );
   }
   return new AppError("upstream_error", `Outbound request to ${url.host} failed: ${message}`, { cause: err });
 }
@@ -250,7 +301,11 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
     let hop = await firstHop(input, init).catch((err) => Promise.reject(fromRequester(opts.requester, err)));
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    const fail = (err: unknown) => fromRequester(opts.requester, abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err));
+    const fail = (err: unknown) =>
+      fromRequester(
+        opts.requester,
+        abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err),
+      );
     try {
       for (let redirects = 0; ; redirects += 1) {
         const target = await checkHop(hop.url, hop.method, opts);
@@ -262,9 +317,13 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
           return await readCappedBody(res, hop.url, maxBytes);
         }
         res.resume();
-        if (init.redirect === "error") throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected`);
+        if (init.redirect === "error")
+          throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected`);
         if (redirects >= maxRedirects) {
-          throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected more than ${maxRedirects} times`);
+          throw new AppError(
+            "upstream_error",
+            `Outbound request to ${hop.url.host} was redirected more than ${maxRedirects} times`,
+          );
         }
         hop = nextHop(hop, res.statusCode ?? 302, location);
       }

@@ -30,7 +30,10 @@ function encryptionKey(): Buffer {
   if (key) return key;
   const configured = getEnv().SECRETS_KEY;
   if (configured && /^[0-9a-f]{64}$/i.test(configured)) key = Buffer.from(configured, "hex");
-  else key = createHash("sha256").update(`switchyard-credentials:${configured ?? dataDirSecret()}`).digest();
+  else
+    key = createHash("sha256")
+      .update(`switchyard-credentials:${configured ?? dataDirSecret()}`)
+      .digest();
   return key;
 }
 

@@ -20,10 +20,21 @@ export function chatflowUploadsDir(chatflowId: string): string {
  * path. Written to a temporary name and renamed, so a reader never sees a partial file and two
  * concurrent writers of the same content both end with the same complete file.
  */
-export async function storeContentAddressed(dataDir: string, relDir: string, bytes: Buffer, ext: string): Promise<string> {
+export async function storeContentAddressed(
+  dataDir: string,
+  relDir: string,
+  bytes: Buffer,
+  ext: string,
+): Promise<string> {
   const rel = path.join(relDir, `${createHash("sha256").update(bytes).digest("hex")}.${ext}`);
   const full = path.resolve(dataDir, rel);
-  if (await fs.stat(full).then((s) => s.size === bytes.length, () => false)) return rel;
+  if (
+    await fs.stat(full).then(
+      (s) => s.size === bytes.length,
+      () => false,
+    )
+  )
+    return rel;
   await fs.mkdir(path.dirname(full), { recursive: true });
   const tmp = `${full}.${randomUUID()}.tmp`;
   await fs.writeFile(tmp, bytes, { flag: "wx" });
@@ -38,7 +49,9 @@ export async function removeStoredFiles(dataDir: string, relPaths: Iterable<stri
     [...new Set(relPaths)].map(async (rel) => {
       const full = path.resolve(dataDir, rel);
       if (!full.startsWith(uploadsDir + path.sep)) return;
-      await fs.rm(full, { force: true }).catch((err) => console.warn(`[switchyard] could not remove upload ${rel}:`, err));
+      await fs
+        .rm(full, { force: true })
+        .catch((err) => console.warn(`[switchyard] could not remove upload ${rel}:`, err));
     }),
   );
 }
@@ -47,7 +60,9 @@ export async function removeStoredFiles(dataDir: string, relPaths: Iterable<stri
 export async function removeChatflowFiles(dataDir: string, chatflowId: string): Promise<void> {
   const full = path.resolve(dataDir, chatflowUploadsDir(chatflowId));
   if (path.dirname(full) !== path.resolve(dataDir, "uploads")) return;
-  await fs.rm(full, { recursive: true, force: true }).catch((err) => console.warn(`[switchyard] could not remove uploads of ${chatflowId}:`, err));
+  await fs
+    .rm(full, { recursive: true, force: true })
+    .catch((err) => console.warn(`[switchyard] could not remove uploads of ${chatflowId}:`, err));
 }
 
 // "uploadLocks" in lib/state/catalogue.ts.

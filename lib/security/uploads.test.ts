@@ -22,12 +22,20 @@ describe("decodedBase64Size", () => {
 
 describe("checkDataUrlUpload size cap", () => {
   const check = (bytes: Buffer) =>
-    checkDataUrlUpload({ data: `data:image/png;base64,${bytes.toString("base64")}` }, { kind: "image", maxBytes: 4096, field: "uploads.0" });
+    checkDataUrlUpload(
+      { data: `data:image/png;base64,${bytes.toString("base64")}` },
+      { kind: "image", maxBytes: 4096, field: "uploads.0" },
+    );
 
   it("takes exactly maxBytes and refuses one byte more, whatever the padding", () => {
     for (const size of [4094, 4095, 4096]) expect(check(png(size)).bytes.length).toBe(size);
     for (const size of [4097, 4098, 4099]) {
-      expect(() => check(png(size))).toThrow(expect.objectContaining({ code: "payload_too_large", message: `uploads.0: ${size} bytes, larger than 4096 bytes (UPLOAD_MAX_BYTES).` }));
+      expect(() => check(png(size))).toThrow(
+        expect.objectContaining({
+          code: "payload_too_large",
+          message: `uploads.0: ${size} bytes, larger than 4096 bytes (UPLOAD_MAX_BYTES).`,
+        }),
+      );
     }
   });
 });

@@ -6,8 +6,12 @@ import { chatflowUploadsDir, storeContentAddressed } from "./stored-files";
 
 /** Media types that share a container with another (e.g. WebM video carrying only audio). */
 const ALIASES: Record<string, string> = {
-  "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "audio/mp3": "audio/mpeg",
-  "video/webm": "audio/webm", "audio/x-m4a": "audio/mp4", "image/jpg": "image/jpeg",
+  "audio/x-wav": "audio/wav",
+  "audio/wave": "audio/wav",
+  "audio/mp3": "audio/mpeg",
+  "video/webm": "audio/webm",
+  "audio/x-m4a": "audio/mp4",
+  "image/jpg": "image/jpeg",
 };
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -49,27 +53,46 @@ export function checkDataUrlUpload(
   opts: { kind: "image" | "audio"; maxBytes: number; field: string },
 ): CheckedUpload {
   const url = parseBase64DataUrl(input.data, "strict");
-  if (!url) throw new AppError("validation_failed", `${opts.field}.data: must be a base64 data URL (data:<type>;base64,…).`);
+  if (!url)
+    throw new AppError("validation_failed", `${opts.field}.data: must be a base64 data URL (data:<type>;base64,…).`);
   const declared = baseMime(input.mime ?? url.type);
   if (input.mime && baseMime(input.mime) !== baseMime(url.type)) {
-    throw new AppError("validation_failed", `${opts.field}.mime: '${input.mime}' does not match the data URL's type '${[url.type, ...url.params].join(";")}'.`);
+    throw new AppError(
+      "validation_failed",
+      `${opts.field}.mime: '${input.mime}' does not match the data URL's type '${[url.type, ...url.params].join(";")}'.`,
+    );
   }
   const allowed = opts.kind === "image" ? IMAGE_TYPES : AUDIO_TYPES;
   if (!allowed.includes(declared)) {
-    throw new AppError("unsupported_media_type", `${opts.field}: ${opts.kind} uploads accept ${allowed.join(", ")}; got ${declared}.`);
+    throw new AppError(
+      "unsupported_media_type",
+      `${opts.field}: ${opts.kind} uploads accept ${allowed.join(", ")}; got ${declared}.`,
+    );
   }
   const size = decodedBase64Size(url.data);
   if (size === undefined) throw new AppError("validation_failed", `${opts.field}.data: is not valid base64.`);
   if (size > opts.maxBytes) {
-    throw new AppError("payload_too_large", `${opts.field}: ${size} bytes, larger than ${opts.maxBytes} bytes (UPLOAD_MAX_BYTES).`);
+    throw new AppError(
+      "payload_too_large",
+      `${opts.field}: ${size} bytes, larger than ${opts.maxBytes} bytes (UPLOAD_MAX_BYTES).`,
+    );
   }
   const bytes = Buffer.from(url.data, "base64");
   if (!bytes.length) throw new AppError("validation_failed", `${opts.field}.data: is empty.`);
   const sniffed = sniffType(bytes, ["image", "audio"]);
   if (!sniffed || sniffed.mime !== declared) {
-    throw new AppError("unsupported_media_type", `${opts.field}: the content is not ${declared}${sniffed ? ` (it looks like ${sniffed.mime})` : ""}.`);
+    throw new AppError(
+      "unsupported_media_type",
+      `${opts.field}: the content is not ${declared}${sniffed ? ` (it looks like ${sniffed.mime})` : ""}.`,
+    );
   }
-  return { kind: opts.kind, mime: declared, ext: sniffed.ext, name: safeFileName(input.name ?? `upload.${sniffed.ext}`), bytes };
+  return {
+    kind: opts.kind,
+    mime: declared,
+    ext: sniffed.ext,
+    name: safeFileName(input.name ?? `upload.${sniffed.ext}`),
+    bytes,
+  };
 }
 
 /**

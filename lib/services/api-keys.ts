@@ -1,5 +1,11 @@
 import { AppError } from "../errors";
-import { countExistingChatflows, findApiKeyById, insertApiKey, listApiKeys, revokeApiKeyById } from "../db/queries/api-keys";
+import {
+  countExistingChatflows,
+  findApiKeyById,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKeyById,
+} from "../db/queries/api-keys";
 import { generateApiKey } from "../security/api-keys";
 import type { Caller } from "../access/callers";
 import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../access/permissions";
@@ -12,8 +18,11 @@ type ListedKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
 export function toApiKeyDto(row: ListedKey) {
   const { chatflows, createdBy, createdById, ...rest } = row;
   return {
-    ...rest, ownerId: createdById, owner: createdBy,
-    chatflowIds: chatflows.map((c) => c.chatflowId), status: row.revokedAt ? "revoked" : "active",
+    ...rest,
+    ownerId: createdById,
+    owner: createdBy,
+    chatflowIds: chatflows.map((c) => c.chatflowId),
+    status: row.revokedAt ? "revoked" : "active",
   };
 }
 
@@ -34,7 +43,10 @@ export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
   const allowed: string[] = keyPermissionsForRole(role);
   const refused = input.permissions.filter((p) => !allowed.includes(p));
   if (refused.length) {
-    throw new AppError("validation_failed", `body.permissions: a ${role} cannot hold a key with '${refused.join("', '")}' (admins only).`);
+    throw new AppError(
+      "validation_failed",
+      `body.permissions: a ${role} cannot hold a key with '${refused.join("', '")}' (admins only).`,
+    );
   }
   const chatflowIds = [...new Set(input.chatflowIds)];
   const own = ownerFilter(caller, "chatflow.read");
@@ -43,8 +55,13 @@ export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
   }
   const { key, prefix, keyHash } = generateApiKey();
   const row = await insertApiKey({
-    name: input.name, prefix, keyHash, permissions: [...new Set(input.permissions)],
-    allChatflows: chatflowIds.length === 0, chatflowIds, createdById: ownerId,
+    name: input.name,
+    prefix,
+    keyHash,
+    permissions: [...new Set(input.permissions)],
+    allChatflows: chatflowIds.length === 0,
+    chatflowIds,
+    createdById: ownerId,
   });
   await publishChange({ type: "apiKey.created", apiKeyId: row.id, prefix }); // a cached miss must not hide it
   return { ...toApiKeyDto(row), key };
@@ -53,7 +70,8 @@ export async function createApiKey(input: CreateApiKeyInput, caller: Caller) {
 /** Revokes a key: it answers 401 from then on. Revoking twice is fine; others' keys are 404. */
 export async function revokeApiKey(id: string, caller: Caller) {
   const row = await findApiKeyById({ id });
-  if (!row || !mayAct(caller, "apikey.revoke", row.createdById)) throw new AppError("not_found", `API key ${id} not found.`);
+  if (!row || !mayAct(caller, "apikey.revoke", row.createdById))
+    throw new AppError("not_found", `API key ${id} not found.`);
   await revokeApiKeyById({ id });
   await publishChange({ type: "apiKey.revoked", apiKeyId: id, prefix: row.prefix });
   return toApiKeyDto((await findApiKeyById({ id }))!);

@@ -1,10 +1,19 @@
 import { getEnv } from "../env";
 import type { ChatMessage } from "../db/generated/client";
-import { deleteChatMessages as deleteRows, findChatMessages, findReferencedUploadPaths, findSessions } from "../db/queries/chat-messages";
+import {
+  deleteChatMessages as deleteRows,
+  findChatMessages,
+  findReferencedUploadPaths,
+  findSessions,
+} from "../db/queries/chat-messages";
 import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
 import type { Caller } from "../access/callers";
 import type {
-  ChatMessageFilters, ChatMessageRecord, ListChatMessagesQuery, ListSessionsQuery, SessionSummary,
+  ChatMessageFilters,
+  ChatMessageRecord,
+  ListChatMessagesQuery,
+  ListSessionsQuery,
+  SessionSummary,
 } from "../schemas/chat-message";
 import { getChatflowOrThrow } from "./chatflows";
 
@@ -36,7 +45,10 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
   const { direction, page, limit, ...filters } = query;
   const { total, rows } = await findChatMessages({
-    where: { chatflowId, ...filters }, direction, skip: (page - 1) * limit, take: limit,
+    where: { chatflowId, ...filters },
+    direction,
+    skip: (page - 1) * limit,
+    take: limit,
   });
   return { total, page, limit, records: rows.map(toChatMessageRecord) };
 }
@@ -49,7 +61,10 @@ export async function deleteChatMessages(chatflowId: string, filters: ChatMessag
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.delete");
   const { count, fileUploads } = await deleteRows({ where: { chatflowId, ...filters } });
   const paths = fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])).map((f) => f?.path);
-  await removeUnreferencedUploads(chatflowId, paths.filter((p): p is string => typeof p === "string"));
+  await removeUnreferencedUploads(
+    chatflowId,
+    paths.filter((p): p is string => typeof p === "string"),
+  );
   return { deleted: count };
 }
 
@@ -66,7 +81,10 @@ export async function listSessions(chatflowId: string, query: ListSessionsQuery,
     firstAt: new Date(r.firstAt).toISOString(),
     lastAt: new Date(r.lastAt).toISOString(),
   }));
-  return { data, pagination: { page, limit, total, totalPages: Math.ceil(total / limit), hasNext: page * limit < total } };
+  return {
+    data,
+    pagination: { page, limit, total, totalPages: Math.ceil(total / limit), hasNext: page * limit < total },
+  };
 }
 
 /**
@@ -77,6 +95,9 @@ async function removeUnreferencedUploads(chatflowId: string, paths: string[]) {
   if (!paths.length) return;
   await withUploadsLock(chatflowId, async () => {
     const stillUsed = await findReferencedUploadPaths({ chatflowId, paths });
-    await removeStoredFiles(getEnv().DATA_DIR, paths.filter((p) => !stillUsed.has(p)));
+    await removeStoredFiles(
+      getEnv().DATA_DIR,
+      paths.filter((p) => !stillUsed.has(p)),
+    );
   });
 }

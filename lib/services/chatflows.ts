@@ -1,11 +1,23 @@
 import { AppError } from "../errors";
 import type { Chatflow } from "../db/generated/client";
 import {
-  deleteChatflowById, findChatflowById, insertChatflow, listChatflows, updateChatflow as updateChatflowRow,
+  deleteChatflowById,
+  findChatflowById,
+  insertChatflow,
+  listChatflows,
+  updateChatflow as updateChatflowRow,
 } from "../db/queries/chatflows";
 import { findUserById } from "../db/queries/users";
 import type { Caller } from "../access/callers";
-import { actingUserId, assertChatflowInScope, assertMay, chatflowScope, mayAct, ownerFilter, type Action } from "../access/permissions";
+import {
+  actingUserId,
+  assertChatflowInScope,
+  assertMay,
+  chatflowScope,
+  mayAct,
+  ownerFilter,
+  type Action,
+} from "../access/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
 import { on, processState, publishChange, stateBus, TtlCache } from "../state";
 import { assertMayUseCredentials } from "./credentials";
@@ -16,11 +28,13 @@ const EMPTY_GRAPH = { nodes: [], edges: [] };
 /** Chatflow rows for the prediction path ("chatflowRows" in lib/state/catalogue.ts). */
 const chatflowCache = processState("chatflowRows", () => {
   const cache = new TtlCache<Chatflow | null>(2_000);
-  stateBus().subscribe(on({
-    "chatflow.saved": (e) => cache.delete(e.chatflowId),
-    "chatflow.deleted": (e) => cache.delete(e.chatflowId),
-    "user.deleted": () => cache.clear(), // their chatflows changed owner
-  }));
+  stateBus().subscribe(
+    on({
+      "chatflow.saved": (e) => cache.delete(e.chatflowId),
+      "chatflow.deleted": (e) => cache.delete(e.chatflowId),
+      "user.deleted": () => cache.clear(), // their chatflows changed owner
+    }),
+  );
   return cache;
 });
 
@@ -41,7 +55,8 @@ export function toChatflowDto(row: Chatflow) {
     graph: row.graph,
     isPublic: row.isPublic,
     allowedOrigins: row.allowedOrigins,
-    rateLimit: row.rateLimitMax && row.rateLimitWindowSec ? { max: row.rateLimitMax, windowSec: row.rateLimitWindowSec } : null,
+    rateLimit:
+      row.rateLimitMax && row.rateLimitWindowSec ? { max: row.rateLimitMax, windowSec: row.rateLimitWindowSec } : null,
     overrideAllowList: row.overrideAllowList,
     chatbotConfig: row.chatbotConfig,
     speechToText: row.speechToText,
@@ -78,20 +93,26 @@ export async function listChatflowsFor(caller: Caller) {
  * Loads a chatflow the caller may `action` on. Another user's chatflow answers 404 like an unknown
  * id (ids are no oracle); an API key scoped to other chatflows gets 403.
  */
-export async function getChatflowOrThrow(id: string, caller?: Caller, action: Action = "chatflow.read"): Promise<Chatflow> {
+export async function getChatflowOrThrow(
+  id: string,
+  caller?: Caller,
+  action: Action = "chatflow.read",
+): Promise<Chatflow> {
   if (caller) {
     assertChatflowInScope(caller, id);
     // Not allowed on any chatflow (e.g. a `domains` key analysing without `predict`): 403, no lookup.
     assertMay(caller, action, `do '${action}' on chatflows${caller.kind === "apiKey" ? " with this API key" : ""}`);
   }
   const row = await findChatflowById({ id });
-  if (!row || (caller && !mayAct(caller, action, row.ownerId))) throw new AppError("not_found", `Chatflow ${id} not found.`);
+  if (!row || (caller && !mayAct(caller, action, row.ownerId)))
+    throw new AppError("not_found", `Chatflow ${id} not found.`);
   return row;
 }
 
 /** Creates a chatflow owned by the caller (a key: its owner). Keys scoped to chosen chatflows cannot. */
 export async function createChatflow(input: CreateChatflowInput, caller: Caller) {
-  if (chatflowScope(caller)) throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
+  if (chatflowScope(caller))
+    throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
   await assertMayUseCredentials(caller, input.graph, input.speechToText);
   const ownerId = actingUserId(caller);
   const data = { graph: EMPTY_GRAPH, ...toColumns(input), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) };
@@ -102,7 +123,8 @@ export async function createChatflow(input: CreateChatflowInput, caller: Caller)
 async function transferTarget(ownerId: string | undefined, caller: Caller) {
   if (ownerId === undefined) return {};
   assertMay(caller, "chatflow.transfer", "transfer a chatflow to another owner (admins only)");
-  if (!(await findUserById({ id: ownerId }))) throw new AppError("validation_failed", `body.ownerId: user ${ownerId} does not exist.`);
+  if (!(await findUserById({ id: ownerId })))
+    throw new AppError("validation_failed", `body.ownerId: user ${ownerId} does not exist.`);
   return { ownerId };
 }
 
@@ -118,9 +140,13 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
   if (expectedVersion !== undefined) {
     const latest = await findChatflowById({ id });
     if (latest) {
-      throw new AppError("conflict", `Chatflow was saved elsewhere (version ${latest.version}, you had ${expectedVersion}). Reload to see the latest.`, {
-        details: { currentVersion: latest.version },
-      });
+      throw new AppError(
+        "conflict",
+        `Chatflow was saved elsewhere (version ${latest.version}, you had ${expectedVersion}). Reload to see the latest.`,
+        {
+          details: { currentVersion: latest.version },
+        },
+      );
     }
   }
   throw new AppError("not_found", `Chatflow ${current.id} not found.`);

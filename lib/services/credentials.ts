@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import {
-  deleteCredentialById, findCredentialAccess, findCredentialById, insertCredential, listCredentials as listRows, updateCredentialById,
+  deleteCredentialById,
+  findCredentialAccess,
+  findCredentialById,
+  insertCredential,
+  listCredentials as listRows,
+  updateCredentialById,
 } from "../db/queries/credentials";
 import { findUserRole, userExists } from "../db/queries/users";
 import type { Caller } from "../access/callers";
@@ -25,7 +30,10 @@ function validateData(type: string, data: unknown): Record<string, unknown> {
 
 /** Whether the caller may pick this credential on a node: admins any; builders own or shared. */
 function mayUse(caller: Caller, row: { ownerId: string | null; sharedWithBuilders: boolean }): boolean {
-  return mayAct(caller, "credential.use", row.ownerId) || (row.sharedWithBuilders && grantFor(caller, "credential.use") !== "none");
+  return (
+    mayAct(caller, "credential.use", row.ownerId) ||
+    (row.sharedWithBuilders && grantFor(caller, "credential.use") !== "none")
+  );
 }
 
 /** Credentials without their values: admins see all; builders their own and those shared with them. */
@@ -36,7 +44,12 @@ export async function listCredentials(caller: Caller) {
 /** Stores a credential encrypted (AES-256-GCM), owned by the caller; answers without the values. */
 export async function createCredential(input: { name: string; type: CredentialType; data: unknown }, caller: Caller) {
   const data = validateData(input.type, input.data);
-  return insertCredential({ name: input.name, type: input.type, encrypted: encryptJson(data), ownerId: actingUserId(caller) });
+  return insertCredential({
+    name: input.name,
+    type: input.type,
+    encrypted: encryptJson(data),
+    ownerId: actingUserId(caller),
+  });
 }
 
 /**
@@ -57,8 +70,10 @@ type CredentialUpdate = { name?: string; data?: unknown; ownerId?: string; share
 /** Renames, replaces values, shares or transfers (the last two: admins only). Built flows rebuild. */
 export async function updateCredential(id: string, input: CredentialUpdate, caller: Caller) {
   const row = await getEditableOrThrow(id, caller, "credential.update");
-  if (input.sharedWithBuilders !== undefined) assertMay(caller, "credential.share", "share a credential with all builders (admins only)");
-  if (input.ownerId !== undefined) assertMay(caller, "credential.transfer", "transfer a credential to another owner (admins only)");
+  if (input.sharedWithBuilders !== undefined)
+    assertMay(caller, "credential.share", "share a credential with all builders (admins only)");
+  if (input.ownerId !== undefined)
+    assertMay(caller, "credential.transfer", "transfer a credential to another owner (admins only)");
   if (input.ownerId && !(await userExists({ id: input.ownerId }))) {
     throw new AppError("validation_failed", `body.ownerId: user ${input.ownerId} does not exist.`);
   }
@@ -110,11 +125,18 @@ function decrypted(row: { name: string; type: string; encrypted: string }): Reso
  * run would fail inside fetch with a 500, so it is refused here, naming the credential to edit.
  */
 function assertHeaderSafe(name: string, data: Record<string, unknown>): void {
-  const headers = data.headers && typeof data.headers === "object" ? Object.entries(data.headers as Record<string, unknown>) : [];
-  const values: [string, unknown][] = [["apiKey", data.apiKey], ...headers.map(([k, v]): [string, unknown] => [`headers.${k}`, v])];
+  const headers =
+    data.headers && typeof data.headers === "object" ? Object.entries(data.headers as Record<string, unknown>) : [];
+  const values: [string, unknown][] = [
+    ["apiKey", data.apiKey],
+    ...headers.map(([k, v]): [string, unknown] => [`headers.${k}`, v]),
+  ];
   const bad = values.find(([, v]) => typeof v === "string" && !HEADER_VALUE.test(v));
   if (bad) {
-    throw new AppError("unprocessable", `Credential "${name}": ${bad[0]} holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.`);
+    throw new AppError(
+      "unprocessable",
+      `Credential "${name}": ${bad[0]} holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.`,
+    );
   }
 }
 
@@ -130,19 +152,29 @@ export async function resolveCredentialForOwner(id: string, ownerId: string | nu
   if (!ownerId) return values;
   const role = (await findUserRole({ id: ownerId })) ?? "builder";
   if (rule("credential.use").roles[role] === "any" || row.ownerId === ownerId || row.sharedWithBuilders) return values;
-  throw new AppError("forbidden", `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`);
+  throw new AppError(
+    "forbidden",
+    `Credential ${id} may not be used by this chatflow's owner: pick one of theirs or one shared with all builders.`,
+  );
 }
 
 /** The credential ids a graph (and its speech-to-text setting) refers to, with the node of each. */
-export function credentialRefs(graph: unknown, speechToText?: { credentialId?: string }): { nodeId: string; credentialId: string }[] {
+export function credentialRefs(
+  graph: unknown,
+  speechToText?: { credentialId?: string },
+): { nodeId: string; credentialId: string }[] {
   const nodes = (graph as { nodes?: unknown } | null)?.nodes;
-  const refs = (Array.isArray(nodes) ? nodes : []).flatMap((n: { id?: string; type?: string; data?: { inputs?: Record<string, unknown> } }) => {
-    const def = typeof n?.type === "string" ? getDefinition(n.type) : undefined;
-    return (def?.inputs ?? []).flatMap((input) => {
-      const value = n.data?.inputs?.[input.name];
-      return input.kind === "param" && input.type === "credential" && typeof value === "string" && value ? [{ nodeId: String(n.id), credentialId: value }] : [];
-    });
-  });
+  const refs = (Array.isArray(nodes) ? nodes : []).flatMap(
+    (n: { id?: string; type?: string; data?: { inputs?: Record<string, unknown> } }) => {
+      const def = typeof n?.type === "string" ? getDefinition(n.type) : undefined;
+      return (def?.inputs ?? []).flatMap((input) => {
+        const value = n.data?.inputs?.[input.name];
+        return input.kind === "param" && input.type === "credential" && typeof value === "string" && value
+          ? [{ nodeId: String(n.id), credentialId: value }]
+          : [];
+      });
+    },
+  );
   if (speechToText?.credentialId) refs.push({ nodeId: "speechToText", credentialId: speechToText.credentialId });
   return refs;
 }
@@ -151,7 +183,11 @@ export function credentialRefs(graph: unknown, speechToText?: { credentialId?: s
  * Refuses (403 naming the node and credential) a graph that picks a credential the caller may not
  * use: a builder only their own and those an admin shared with all builders.
  */
-export async function assertMayUseCredentials(caller: Caller, graph: unknown, speechToText?: { credentialId?: string }) {
+export async function assertMayUseCredentials(
+  caller: Caller,
+  graph: unknown,
+  speechToText?: { credentialId?: string },
+) {
   if (grantFor(caller, "credential.use") === "any") return;
   const refs = credentialRefs(graph, speechToText);
   if (!refs.length) return;
@@ -160,6 +196,9 @@ export async function assertMayUseCredentials(caller: Caller, graph: unknown, sp
   const usable = new Set(rows.filter((r) => mayUse(caller, r)).map((r) => r.id));
   const bad = refs.find((r) => !usable.has(r.credentialId));
   if (bad) {
-    throw new AppError("forbidden", `Node '${bad.nodeId}' uses credential ${bad.credentialId}, which you may not use: pick one of your own or one shared with all builders.`);
+    throw new AppError(
+      "forbidden",
+      `Node '${bad.nodeId}' uses credential ${bad.credentialId}, which you may not use: pick one of your own or one shared with all builders.`,
+    );
   }
 }

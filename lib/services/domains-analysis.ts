@@ -1,7 +1,15 @@
 import { AppError, isAppError } from "../errors";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
-  countRunOutcome, failInterruptedAnalyses, findAnalysableDomainIds, findAnalysisRun, findDomainById, insertAnalysisRun, listAnalysisRuns, saveDomainAnalysis, updateDomain,
+  countRunOutcome,
+  failInterruptedAnalyses,
+  findAnalysableDomainIds,
+  findAnalysisRun,
+  findDomainById,
+  insertAnalysisRun,
+  listAnalysisRuns,
+  saveDomainAnalysis,
+  updateDomain,
 } from "../db/queries/domains";
 import type { Caller } from "../access/callers";
 import { getQueue, type JobDefinition } from "../jobs";
@@ -51,7 +59,13 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   if (!domain) throw new AppError("not_found", "The domain was deleted before it was analysed.");
   await updateDomain({ id: domain.id, data: { analysisStatus: "running" } });
   const prepared = await preparePrediction(
-    { chatflowId: job.chatflowId, body: { question: domain.name }, caller: job.caller, origin: null, clientIp: "background-job" },
+    {
+      chatflowId: job.chatflowId,
+      body: { question: domain.name },
+      caller: job.caller,
+      origin: null,
+      clientIp: "background-job",
+    },
     "INTERNAL",
   );
   const result = await prepared.execute({});
@@ -70,7 +84,10 @@ async function recordFailure(job: AnalyseDomainJob, error: unknown): Promise<voi
   const message = isAppError(error) ? error.message : "Internal error while analysing.";
   if (!isAppError(error)) console.error("[switchyard] domain analysis failed:", error);
   // The previous analysis (if any) stays; the error says why this run failed.
-  await updateDomain({ id: job.domainId, data: { analysisStatus: "failed", analysisError: message.slice(0, 1000) } }).catch(() => {});
+  await updateDomain({
+    id: job.domainId,
+    data: { analysisStatus: "failed", analysisError: message.slice(0, 1000) },
+  }).catch(() => {});
   await countRunOutcome({ runId: job.runId, ok: false });
 }
 
@@ -96,17 +113,25 @@ export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
  */
 export function recoverInterruptedAnalyses(): Promise<number> {
   const recovery = processState("analysisRecovery", () => ({}) as { done?: Promise<number> });
-  recovery.done ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch((err) => {
-    recovery.done = undefined;
-    throw err;
-  });
+  recovery.done ??= failInterruptedAnalyses({ message: "Interrupted by a server restart: analyse again." }).catch(
+    (err) => {
+      recovery.done = undefined;
+      throw err;
+    },
+  );
   return recovery.done;
 }
 
 export function toRunRecord(run: DomainAnalysisRun): AnalysisRunRecord {
   return {
-    id: run.id, chatflowId: run.chatflowId, status: run.status, total: run.total, succeeded: run.succeeded, failed: run.failed,
-    createdAt: run.createdAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null,
+    id: run.id,
+    chatflowId: run.chatflowId,
+    status: run.status,
+    total: run.total,
+    succeeded: run.succeeded,
+    failed: run.failed,
+    createdAt: run.createdAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
   };
 }
 
@@ -121,12 +146,17 @@ export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Call
   await recoverInterruptedAnalyses();
   const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
   if (ids.length > ANALYSIS_MAX_PER_RUN) {
-    throw new AppError("bad_request", `filter: matches more than ${ANALYSIS_MAX_PER_RUN} valid domains; narrow it or send ids.`);
+    throw new AppError(
+      "bad_request",
+      `filter: matches more than ${ANALYSIS_MAX_PER_RUN} valid domains; narrow it or send ids.`,
+    );
   }
   const skipped = body.ids ? new Set(body.ids).size - ids.length : 0;
   if (!ids.length) return { run: null, queued: 0, skipped };
   const run = await insertAnalysisRun({ chatflowId: body.chatflowId, domainIds: ids });
-  await domainAnalysisQueue().add(ids.map((domainId) => ({ domainId, runId: run.id, chatflowId: body.chatflowId, caller })));
+  await domainAnalysisQueue().add(
+    ids.map((domainId) => ({ domainId, runId: run.id, chatflowId: body.chatflowId, caller })),
+  );
   return { run: toRunRecord(run), queued: ids.length, skipped };
 }
 

@@ -31,7 +31,11 @@ export function checkDomainName(name: string): CheckedDomain {
   if (labels.length < 2) return invalid("needs at least two labels, like example.com");
   const bad = labels.find((l) => !LABEL.test(l));
   if (bad !== undefined) {
-    return invalid(bad === "" ? "has an empty label" : `label '${bad.slice(0, 63)}' may hold only a-z, 0-9 and inner hyphens (1–63 characters)`);
+    return invalid(
+      bad === ""
+        ? "has an empty label"
+        : `label '${bad.slice(0, 63)}' may hold only a-z, 0-9 and inner hyphens (1–63 characters)`,
+    );
   }
   const info = parse(name, { allowPrivateDomains: true });
   if (info.isIp) return invalid("is an IP address, not a domain");

@@ -45,7 +45,10 @@ function refuseOverlongNames(names: (string | null)[], field: string): void {
   const i = names.findIndex((n) => n !== null && n.length > MAX_STORED_NAME);
   if (i < 0) return;
   const where = field === "body.names" ? `${field}.${i}` : field;
-  throw new AppError("validation_failed", `${where}: longer than ${MAX_STORED_NAME} characters once normalised, so it cannot be a domain name.`);
+  throw new AppError(
+    "validation_failed",
+    `${where}: longer than ${MAX_STORED_NAME} characters once normalised, so it cannot be a domain name.`,
+  );
 }
 
 /**
@@ -61,7 +64,8 @@ export async function addDomains(body: AddDomainsBody) {
   const checked = unique.map(checkDomainName);
   let added = 0;
   // Names already stored (also by a concurrent call) are skipped by the insert, not refused.
-  for (let i = 0; i < checked.length; i += INSERT_CHUNK) added += await insertDomains({ rows: checked.slice(i, i + INSERT_CHUNK) });
+  for (let i = 0; i < checked.length; i += INSERT_CHUNK)
+    added += await insertDomains({ rows: checked.slice(i, i + INSERT_CHUNK) });
   const alreadyKnown = checked.length - added;
   const invalid = checked.filter((c) => !c.isValid);
   return {

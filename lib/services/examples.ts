@@ -53,8 +53,11 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
     key: EXAMPLES_KEY,
     value: { at: new Date().toISOString(), count: examples.length },
     chatflows: examples.map((e) => ({
-      name: e.name, description: e.description, graph: e.graph as never,
-      overrideAllowList: e.overrideAllowList, chatbotConfig: e.chatbotConfig as never,
+      name: e.name,
+      description: e.description,
+      graph: e.graph as never,
+      overrideAllowList: e.overrideAllowList,
+      chatbotConfig: e.chatbotConfig as never,
       ...(adminId ? { ownerId: adminId } : {}),
     })),
   });

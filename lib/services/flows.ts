@@ -1,5 +1,12 @@
 import {
-  buildFlow, FlowCache, applyOverrides, validateGraph, RESERVED_OVERRIDE_KEYS, type BuildContext, type BuiltFlow, type UsesCredential,
+  buildFlow,
+  FlowCache,
+  applyOverrides,
+  validateGraph,
+  RESERVED_OVERRIDE_KEYS,
+  type BuildContext,
+  type BuiltFlow,
+  type UsesCredential,
 } from "../flow";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
@@ -18,14 +25,16 @@ import type { GraphProblemDetail } from "../schemas/problems";
  */
 export const flowCache = processState("builtFlows", () => {
   const cache = new FlowCache();
-  stateBus().subscribe(on({
-    "chatflow.saved": (e) => cache.invalidate(e.chatflowId),
-    "chatflow.deleted": (e) => cache.invalidate(e.chatflowId),
-    "credential.updated": (e) => cache.invalidateCredential(e.credentialId),
-    "credential.deleted": (e) => cache.invalidateCredential(e.credentialId),
-    "user.roleChanged": (e) => cache.invalidateOwner(e.userId),
-    "user.deleted": (e) => cache.invalidateOwner(e.userId),
-  }));
+  stateBus().subscribe(
+    on({
+      "chatflow.saved": (e) => cache.invalidate(e.chatflowId),
+      "chatflow.deleted": (e) => cache.invalidate(e.chatflowId),
+      "credential.updated": (e) => cache.invalidateCredential(e.credentialId),
+      "credential.deleted": (e) => cache.invalidateCredential(e.credentialId),
+      "user.roleChanged": (e) => cache.invalidateOwner(e.userId),
+      "user.deleted": (e) => cache.invalidateOwner(e.userId),
+    }),
+  );
   return cache;
 });
 
@@ -45,7 +54,11 @@ function hostOfNodeUrl(url: string): string {
  * chatflow's owner may use resolve (a builder: own or shared; no owner: any). `usesCredential` hears
  * of each credential id before it is resolved (the flow cache drops the build when it changes).
  */
-export function buildContext(chatflowId: string, ownerId: string | null, usesCredential?: UsesCredential): BuildContext {
+export function buildContext(
+  chatflowId: string,
+  ownerId: string | null,
+  usesCredential?: UsesCredential,
+): BuildContext {
   const env = getEnv();
   const policy = operatorPolicy();
   return {
@@ -55,12 +68,19 @@ export function buildContext(chatflowId: string, ownerId: string | null, usesCre
       return resolveCredentialForOwner(id, ownerId);
     },
     env: {
-      OPENAI_API_KEY: env.OPENAI_API_KEY, OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_MODEL: env.OPENAI_MODEL,
-      OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL, MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
+      OPENAI_API_KEY: env.OPENAI_API_KEY,
+      OPENAI_BASE_URL: env.OPENAI_BASE_URL,
+      OPENAI_MODEL: env.OPENAI_MODEL,
+      OPENAI_EMBEDDING_MODEL: env.OPENAI_EMBEDDING_MODEL,
+      MODEL_TIMEOUT_MS: env.MODEL_TIMEOUT_MS,
     },
     fetch: createGuardedFetch(policy) as typeof fetch,
     fetchFor: ({ baseUrl, methods }) =>
-      createGuardedFetch({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }) as typeof fetch,
+      createGuardedFetch({
+        ...policy,
+        allowedHosts: [hostOfNodeUrl(baseUrl)],
+        allowedMethods: methods,
+      }) as typeof fetch,
     modelFetch: createModelFetch,
     logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
     documents: documentStore,
@@ -81,7 +101,8 @@ function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
 export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
   const overrides = nodeOverrides(overrideConfig);
   const key = { chatflowId: chatflow.id, version: chatflow.version, ownerId: chatflow.ownerId };
-  const build = (graph: unknown) => (uses: UsesCredential) => buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId, uses));
+  const build = (graph: unknown) => (uses: UsesCredential) =>
+    buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId, uses));
   if (!overrides) return flowCache.get(key, build(chatflow.graph));
   const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
   return flowCache.get({ ...key, variant: stableJson(overrides) }, build(graph));

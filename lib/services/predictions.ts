@@ -64,7 +64,8 @@ function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
 /** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */
 export async function getRunnableChatflow(id: string, caller: Caller): Promise<Chatflow> {
   const chatflow = await getChatflowForRun(id);
-  if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic) throw new AppError("not_found", `Chatflow ${id} not found.`);
+  if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic)
+    throw new AppError("not_found", `Chatflow ${id} not found.`);
   return chatflow;
 }
 
@@ -79,7 +80,10 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
     const kind = u.type === "audio" ? "audio" : "image";
     const field = `uploads.${i}`;
     if (kind === "image" && !flow.allowsImages) {
-      throw new AppError("bad_request", `${field}: image uploads are not enabled in this chatflow (turn on "Allow image uploads" on its chat model).`);
+      throw new AppError(
+        "bad_request",
+        `${field}: image uploads are not enabled in this chatflow (turn on "Allow image uploads" on its chat model).`,
+      );
     }
     if (kind === "audio" && !speechSettings(chatflow.speechToText)) {
       throw new AppError("bad_request", `${field}: speech-to-text is not enabled in this chatflow.`);
@@ -99,19 +103,35 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
   const chatId = body.chatId ?? body.overrideConfig?.sessionId ?? randomUUID();
   const sessionId = body.overrideConfig?.sessionId ?? chatId;
   return {
-    chatflow, flow, chatId, sessionId,
+    chatflow,
+    flow,
+    chatId,
+    sessionId,
     execute: (opts) => executePrediction({ chatflow, flow, body, chatId, sessionId, chatType, uploads, ...opts }),
   };
 }
 
 async function executePrediction(args: {
-  chatflow: Chatflow; flow: BuiltFlow; body: PredictionBody; chatId: string; sessionId: string; chatType: ChatType;
-  uploads: { images: CheckedUpload[]; audio: CheckedUpload[] }; onToken?: (t: string) => void; signal?: AbortSignal;
+  chatflow: Chatflow;
+  flow: BuiltFlow;
+  body: PredictionBody;
+  chatId: string;
+  sessionId: string;
+  chatType: ChatType;
+  uploads: { images: CheckedUpload[]; audio: CheckedUpload[] };
+  onToken?: (t: string) => void;
+  signal?: AbortSignal;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
   let question = body.question?.trim() ?? "";
-  if (!question && uploads.audio[0]) question = await transcribe(uploads.audio[0], speechSettings(chatflow.speechToText)!, chatflow.ownerId, args.signal);
+  if (!question && uploads.audio[0])
+    question = await transcribe(
+      uploads.audio[0],
+      speechSettings(chatflow.speechToText)!,
+      chatflow.ownerId,
+      args.signal,
+    );
   const stored: HistoryMessage[] = flow.memoryType
     ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
     : [];
@@ -125,15 +145,28 @@ async function executePrediction(args: {
   const wantSources = body.overrideConfig?.returnSourceDocuments === true;
   const files = [...uploads.images, ...uploads.audio];
   // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
-  const persist = async () => insertExchange({
-    chatflowId: chatflow.id, sessionId, chatId, chatType: args.chatType, memoryType: flow.memoryType,
-    question, fileUploads: await storeUploads(chatflow.id, files), answer: result.text, askedAt, answeredAt: new Date(),
-    usedTools: result.usedTools.length ? result.usedTools : undefined,
-    sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
-  });
+  const persist = async () =>
+    insertExchange({
+      chatflowId: chatflow.id,
+      sessionId,
+      chatId,
+      chatType: args.chatType,
+      memoryType: flow.memoryType,
+      question,
+      fileUploads: await storeUploads(chatflow.id, files),
+      answer: result.text,
+      askedAt,
+      answeredAt: new Date(),
+      usedTools: result.usedTools.length ? result.usedTools : undefined,
+      sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
+    });
   const ids = files.length ? await withUploadsLock(chatflow.id, persist) : await persist();
   return {
-    text: result.text, question, chatId, chatMessageId: ids.apiMessageId, sessionId,
+    text: result.text,
+    question,
+    chatId,
+    chatMessageId: ids.apiMessageId,
+    sessionId,
     ...(flow.memoryType ? { memoryType: flow.memoryType } : {}),
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
     ...(wantSources ? { sourceDocuments: result.sourceDocuments ?? [] } : {}),
@@ -144,6 +177,11 @@ async function storeUploads(chatflowId: string, uploads: CheckedUpload[]) {
   if (!uploads.length) return undefined;
   const dataDir = getEnv().DATA_DIR;
   return Promise.all(
-    uploads.map(async (u) => ({ type: u.kind === "audio" ? "audio" : "file", name: u.name, mime: u.mime, path: await storeUpload(dataDir, chatflowId, u) })),
+    uploads.map(async (u) => ({
+      type: u.kind === "audio" ? "audio" : "file",
+      name: u.name,
+      mime: u.mime,
+      path: await storeUpload(dataDir, chatflowId, u),
+    })),
   );
 }

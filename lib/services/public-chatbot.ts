@@ -23,7 +23,15 @@ export interface PublicChatbotConfig {
   originAllowed: boolean | null;
 }
 
-const THEME_KEYS = ["primaryColor", "backgroundColor", "textColor", "botBubbleColor", "userBubbleColor", "avatarUrl", "position"] as const;
+const THEME_KEYS = [
+  "primaryColor",
+  "backgroundColor",
+  "textColor",
+  "botBubbleColor",
+  "userBubbleColor",
+  "avatarUrl",
+  "position",
+] as const;
 
 /** Whether any node of a saved graph takes images now (read without building; see takesImages). */
 export function graphAllowsImages(graph: unknown): boolean {
@@ -68,12 +76,17 @@ export function originMayChat(chatflow: Pick<Chatflow, "isPublic" | "allowedOrig
  * The widget's view of a chatflow. Anonymous callers see public chatflows only (a private one is
  * 404, the same answer as an unknown id); the chatflow's managers (admins; its owner and their keys in scope) see it private too, for previews.
  */
-export async function getPublicChatbotConfig(args: { chatflowId: string; caller: Caller; origin: string | null }): Promise<PublicChatbotConfig> {
+export async function getPublicChatbotConfig(args: {
+  chatflowId: string;
+  caller: Caller;
+  origin: string | null;
+}): Promise<PublicChatbotConfig> {
   // A key scoped to other chatflows learns nothing about this one, public or not.
   assertChatflowInScope(args.caller, args.chatflowId);
   const chatflow = await findChatflowById({ id: args.chatflowId });
   const manager = !!chatflow && mayAct(args.caller, "chatflow.predict", chatflow.ownerId);
-  if (!chatflow || !(chatflow.isPublic || manager)) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
+  if (!chatflow || !(chatflow.isPublic || manager))
+    throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
   const config = readConfig(chatflow.chatbotConfig);
   const env = getEnv();
   return {

@@ -3,7 +3,12 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
 import { speechToTextSchema } from "../schemas/chatflow";
-import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../security/credential-hosts";
+import {
+  assertCredentialHost,
+  credentialText,
+  PROVIDER_DEFAULT_URL,
+  serverKeyHost,
+} from "../security/credential-hosts";
 import { createModelFetch } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 
@@ -20,7 +25,10 @@ export function speechSettings(raw: unknown): SpeechSettings | null {
  * server's OPENAI_API_KEY only to OPENAI_BASE_URL's host (api.openai.com when unset): a base URL
  * elsewhere (a local whisper server) is called without a key.
  */
-async function speechTarget(settings: SpeechSettings, ownerId: string | null): Promise<{ baseUrl: string; apiKey?: string; allowedHosts?: string[] }> {
+async function speechTarget(
+  settings: SpeechSettings,
+  ownerId: string | null,
+): Promise<{ baseUrl: string; apiKey?: string; allowedHosts?: string[] }> {
   if (settings.credentialId) {
     // As for the flow's nodes: only a credential the chatflow's owner may use (own or shared).
     const cred = await resolveCredentialForOwner(settings.credentialId, ownerId);
@@ -33,7 +41,11 @@ async function speechTarget(settings: SpeechSettings, ownerId: string | null): P
   const baseUrl = settings.baseUrl ?? env.OPENAI_BASE_URL ?? PROVIDER_DEFAULT_URL.openai;
   const serverHost = serverKeyHost(env.OPENAI_BASE_URL);
   if (new URL(baseUrl).host !== serverHost) return { baseUrl };
-  if (!env.OPENAI_API_KEY) throw new AppError("not_configured", "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.");
+  if (!env.OPENAI_API_KEY)
+    throw new AppError(
+      "not_configured",
+      "Speech-to-text has no API key: pick a credential in the chatflow's speech settings or set OPENAI_API_KEY.",
+    );
   return { baseUrl, apiKey: env.OPENAI_API_KEY, allowedHosts: [serverHost] };
 }
 
@@ -42,7 +54,12 @@ async function speechTarget(settings: SpeechSettings, ownerId: string | null): P
  * (OpenAI, a local whisper server, …) chosen in the chatflow's settings or by OPENAI_BASE_URL,
  * through the guarded model fetch (operator's private-address policy, MODEL_TIMEOUT_MS).
  */
-export async function transcribe(audio: CheckedUpload, settings: SpeechSettings, ownerId: string | null, signal?: AbortSignal): Promise<string> {
+export async function transcribe(
+  audio: CheckedUpload,
+  settings: SpeechSettings,
+  ownerId: string | null,
+  signal?: AbortSignal,
+): Promise<string> {
   const target = await speechTarget(settings, ownerId);
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.name);
@@ -50,7 +67,10 @@ export async function transcribe(audio: CheckedUpload, settings: SpeechSettings,
   const host = new URL(target.baseUrl).host;
   const modelFetch = createModelFetch({ requester: "Speech-to-text", allowedHosts: target.allowedHosts });
   const res = await modelFetch(`${target.baseUrl.replace(/\/$/, "")}/audio/transcriptions`, {
-    method: "POST", body: form, headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}, signal,
+    method: "POST",
+    body: form,
+    headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {},
+    signal,
   });
   if (!res.ok) {
     throw new AppError("upstream_error", `Speech-to-text at ${host} answered HTTP ${res.status}.`);

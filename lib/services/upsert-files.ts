@@ -23,12 +23,18 @@ const ALL_TYPES = Object.values(FILE_TYPES).map((t) => t.mime);
 export function checkUpsertFile(name: string, bytes: Buffer, limits: UploadLimits): UpsertFile {
   const display = safeFileName(name);
   if (bytes.length > limits.maxFileBytes) {
-    throw new AppError("payload_too_large", `${display}: ${bytes.length} bytes, larger than ${limits.maxFileBytes} bytes (UPSERT_MAX_FILE_BYTES).`);
+    throw new AppError(
+      "payload_too_large",
+      `${display}: ${bytes.length} bytes, larger than ${limits.maxFileBytes} bytes (UPSERT_MAX_FILE_BYTES).`,
+    );
   }
   if (bytes.length === 0) throw new AppError("validation_failed", `${display}: the file is empty.`);
   const detected = detectFileType(display, bytes);
   if ("problem" in detected) {
-    throw new AppError("unsupported_media_type", `${display}: ${detected.problem}. Accepted types: ${describeTypes(ALL_TYPES)}.`);
+    throw new AppError(
+      "unsupported_media_type",
+      `${display}: ${detected.problem}. Accepted types: ${describeTypes(ALL_TYPES)}.`,
+    );
   }
   return { name: display, mime: detected.type.mime, ext: detected.type.exts[0].slice(1), bytes };
 }

@@ -33,7 +33,10 @@ export function fromMultipartFields(fields: Record<string, string | string[]>): 
   if (flag !== undefined && flag !== "true" && flag !== "false") {
     throw new AppError("validation_failed", 'returnSourceDocuments: must be "true" or "false".');
   }
-  const stops = asList(stopNodeId)?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  const stops = asList(stopNodeId)
+    ?.flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const overrideConfig: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) overrideConfig[key] = Array.isArray(value) ? value.at(-1) : value;
   return { overrideConfig, stopNodeIds: stops?.length ? stops : undefined, returnSourceDocuments: flag === "true" };

@@ -35,18 +35,27 @@ const describe = (s: StoreNodeInfo) => `"${s.label}" (${s.nodeId})`;
 /** The store nodes to write: the ones named by stopNodeId, or the only one. */
 export function chooseStores(stores: StoreNodeInfo[], stopNodeIds: string[] | undefined): StoreNodeInfo[] {
   const listed = stores.map(describe).join(", ");
-  if (stores.length === 0) throw new AppError("unprocessable", "This chatflow has no vector store node to upsert into.");
+  if (stores.length === 0)
+    throw new AppError("unprocessable", "This chatflow has no vector store node to upsert into.");
   if (!stopNodeIds) {
     if (stores.length === 1) return stores;
-    throw new AppError("validation_failed", `This chatflow has ${stores.length} vector stores: ${listed}. Name the one(s) to upsert in stopNodeId.`, {
-      details: stores.map((s) => ({ nodeId: s.nodeId, label: s.label, type: s.type })),
-    });
+    throw new AppError(
+      "validation_failed",
+      `This chatflow has ${stores.length} vector stores: ${listed}. Name the one(s) to upsert in stopNodeId.`,
+      {
+        details: stores.map((s) => ({ nodeId: s.nodeId, label: s.label, type: s.type })),
+      },
+    );
   }
   const unknown = stopNodeIds.filter((id) => !stores.some((s) => s.nodeId === id));
   if (unknown.length) {
-    throw new AppError("validation_failed", `stopNodeId: ${unknown.join(", ")} is not a vector store of this chatflow; its vector stores are ${listed}.`, {
-      details: stores.map((s) => ({ nodeId: s.nodeId, label: s.label, type: s.type })),
-    });
+    throw new AppError(
+      "validation_failed",
+      `stopNodeId: ${unknown.join(", ")} is not a vector store of this chatflow; its vector stores are ${listed}.`,
+      {
+        details: stores.map((s) => ({ nodeId: s.nodeId, label: s.label, type: s.type })),
+      },
+    );
   }
   return stores.filter((s) => stopNodeIds.includes(s.nodeId));
 }
@@ -55,7 +64,8 @@ export function chooseStores(stores: StoreNodeInfo[], stopNodeIds: string[] | un
 function checkFilesAccepted(stores: StoreRetriever[], files: UpsertFile[]): void {
   const accepted = [...new Set(stores.flatMap((s) => s.opts.sources.flatMap((src) => src.accepts)))];
   for (const f of files) {
-    if (!accepted.includes(f.mime)) throw new AppError("unsupported_media_type", `${f.name}: ${acceptedTypesMessage(accepted)}`);
+    if (!accepted.includes(f.mime))
+      throw new AppError("unsupported_media_type", `${f.name}: ${acceptedTypesMessage(accepted)}`);
   }
 }
 
@@ -64,7 +74,11 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
   const chatflow = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
   const graph: Graph = applyOverrides(validateGraph(chatflow.graph), req.overrideConfig, chatflow.overrideAllowList);
   const chosen = chooseStores(storeNodesOf(graph), req.stopNodeIds);
-  const stores = await buildStoreNodes(chatflow, graph, chosen.map((s) => s.nodeId));
+  const stores = await buildStoreNodes(
+    chatflow,
+    graph,
+    chosen.map((s) => s.nodeId),
+  );
   checkFilesAccepted(stores, req.files);
   let outcomes;
   try {

@@ -1,7 +1,14 @@
 import { AppError } from "../errors";
 import {
-  bumpSessionVersion, countUsers, deleteUserTransferringOwned, findUserByEmail, findUserById, insertUser, listUsers,
-  updatePasswordHash, updateUserRole,
+  bumpSessionVersion,
+  countUsers,
+  deleteUserTransferringOwned,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listUsers,
+  updatePasswordHash,
+  updateUserRole,
 } from "../db/queries/users";
 import { claimUnownedChatflows } from "../db/queries/chatflows";
 import { claimUnownedCredentials } from "../db/queries/credentials";
@@ -13,7 +20,9 @@ import type { Role } from "../db/generated/enums";
 /** Services are also called from start-up and scripts, not only through the zod-checked routes. */
 function assertAcceptablePassword(password: string): void {
   if (!isAcceptablePassword(password)) {
-    throw new AppError("validation_failed", PASSWORD_RULE, { details: [{ field: "password", message: PASSWORD_RULE }] });
+    throw new AppError("validation_failed", PASSWORD_RULE, {
+      details: [{ field: "password", message: PASSWORD_RULE }],
+    });
   }
 }
 
@@ -35,7 +44,8 @@ export async function setupFirstAdmin(input: { email: string; name: string; pass
 
 /** Adds a user (admins add builders or other admins). */
 export async function createUser(input: { email: string; name: string; password: string; role: Role }) {
-  if (await findUserByEmail({ email: input.email })) throw new AppError("conflict", `A user with e-mail ${input.email} already exists.`);
+  if (await findUserByEmail({ email: input.email }))
+    throw new AppError("conflict", `A user with e-mail ${input.email} already exists.`);
   assertAcceptablePassword(input.password);
   const { password, ...rest } = input;
   return insertUser({ ...rest, passwordHash: await hashPassword(password) });

@@ -1,7 +1,16 @@
 import { storableJson, storableText } from "../db/storable-text";
 import {
-  assertEmbeddingsTable, countChunks, deleteChunks, encodeVectors, findKeywordChunks, findNearestChunks, findStoredDimensions,
-  findStoredRecords, writeChunkPlans, type ChunkWrite, type EncodedVectors,
+  assertEmbeddingsTable,
+  countChunks,
+  deleteChunks,
+  encodeVectors,
+  findKeywordChunks,
+  findNearestChunks,
+  findStoredDimensions,
+  findStoredRecords,
+  writeChunkPlans,
+  type ChunkWrite,
+  type EncodedVectors,
 } from "../db/queries/document-chunks";
 import { AppError } from "../errors";
 import { planUpsert, sourceOf, type UpsertPlan } from "../vector/record-manager";
@@ -25,9 +34,11 @@ function dimensionMismatch(stored: number, given: number): AppError {
 async function embedNew(p: PreparedUpsert, plan: UpsertPlan): Promise<EncodedVectors | undefined> {
   if (!p.embed || plan.add.length === 0) return undefined;
   const vectors = await p.embed(plan.add.map((c) => c.document.pageContent));
-  if (vectors.length !== plan.add.length) throw new AppError("upstream_error", "The embeddings model returned a wrong number of vectors.");
+  if (vectors.length !== plan.add.length)
+    throw new AppError("upstream_error", "The embeddings model returned a wrong number of vectors.");
   const dims = vectors[0].length;
-  if (vectors.some((v) => v.length !== dims)) throw new AppError("upstream_error", "The embeddings model returned vectors of different sizes.");
+  if (vectors.some((v) => v.length !== dims))
+    throw new AppError("upstream_error", "The embeddings model returned vectors of different sizes.");
   const stored = await findStoredDimensions(p.collection);
   if (stored !== undefined && stored !== dims) throw dimensionMismatch(stored, dims);
   return encodeVectors(vectors);

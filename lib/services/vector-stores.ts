@@ -9,7 +9,6 @@ import { getChatflowOrThrow } from "./chatflows";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";
 
-
 export interface StoreNodeInfo {
   nodeId: string;
   label: string;
@@ -32,16 +31,21 @@ export async function listVectorStores(chatflowId: string, caller: Caller) {
   const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
   const graph = chatflow.graph as unknown as Graph;
   const stores = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] });
-  return Promise.all(stores.map(async (s) => ({ ...s, chunks: await documentStore.count({ chatflowId, nodeId: s.nodeId }) })));
+  return Promise.all(
+    stores.map(async (s) => ({ ...s, chunks: await documentStore.count({ chatflowId, nodeId: s.nodeId }) })),
+  );
 }
 
 /** Deletes every chunk of one store node. Works even when the flow no longer builds. */
 export async function clearVectorStore(chatflowId: string, nodeId: string, caller: Caller) {
   const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
   const graph = chatflow.graph as unknown as Graph;
-  const known = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] }).some((s) => s.nodeId === nodeId);
+  const known = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] }).some(
+    (s) => s.nodeId === nodeId,
+  );
   const held = await documentStore.count({ chatflowId, nodeId });
-  if (!known && held === 0) throw new AppError("not_found", `Chatflow ${chatflowId} has no vector store node ${nodeId}.`);
+  if (!known && held === 0)
+    throw new AppError("not_found", `Chatflow ${chatflowId} has no vector store node ${nodeId}.`);
   const deleted = await documentStore.clear({ chatflowId, nodeId });
   return { nodeId, deleted };
 }
@@ -51,7 +55,11 @@ export async function clearVectorStore(chatflowId: string, nodeId: string, calle
  * prediction, the build resolves only credentials the chatflow's owner may use (an embeddings
  * node's credential an admin stopped sharing is refused, 403 naming it).
  */
-export async function buildStoreNodes(chatflow: { id: string; ownerId: string | null }, graph: Graph, nodeIds: string[]) {
+export async function buildStoreNodes(
+  chatflow: { id: string; ownerId: string | null },
+  graph: Graph,
+  nodeIds: string[],
+) {
   const built = await buildNodes(validateGraph(graph), nodeIds, buildContext(chatflow.id, chatflow.ownerId));
   return nodeIds.map((id) => {
     const store = built.get(id);

@@ -63,7 +63,10 @@ export interface BusTransport {
  * request sees the change), then sends; what other processes send is checked and delivered here.
  * A failed send is logged, not thrown: the write is done, and other processes' TTLs still expire.
  */
-export function createRelayedBus(transport: BusTransport, log: (msg: string, err: unknown) => void = defaultLog): InvalidationBus & { close(): void } {
+export function createRelayedBus(
+  transport: BusTransport,
+  log: (msg: string, err: unknown) => void = defaultLog,
+): InvalidationBus & { close(): void } {
   const local = createInProcessBus(log);
   const close = transport.listen((message) => {
     const event = parseStateEvent(message);

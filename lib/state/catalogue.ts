@@ -29,7 +29,8 @@ export const PROCESS_STATE = {
   apiKeys: {
     home: "lib/auth/key-cache.ts",
     holds: "API key rows with their owner's role by prefix, and misses (TtlCache).",
-    freshness: "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: 5 s TTL.",
+    freshness:
+      "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: 5 s TTL.",
   },
   rateLimits: {
     home: "lib/access/rate-limit.ts",

@@ -7,7 +7,14 @@ import { createInProcessBus, type InvalidationBus } from "./bus";
 import type { StateEvent } from "./events";
 import { processState } from "./registry";
 
-export { createInProcessBus, createRelayedBus, on, type BusTransport, type InvalidationBus, type StateEventHandler } from "./bus";
+export {
+  createInProcessBus,
+  createRelayedBus,
+  on,
+  type BusTransport,
+  type InvalidationBus,
+  type StateEventHandler,
+} from "./bus";
 export { parseStateEvent, stateEventSchema, type EventOf, type StateEvent, type StateEventType } from "./events";
 export { PROCESS_STATE, type ProcessStateName } from "./catalogue";
 export { forgetProcessState, listProcessState, processState } from "./registry";

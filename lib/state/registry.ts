@@ -23,10 +23,22 @@ export function forgetProcessState(name: ProcessStateName): void {
 }
 
 /** What this process keeps, from the catalogue, and whether each piece exists yet. */
-export function listProcessState(): { name: ProcessStateName; home: string; holds: string; freshness: string; created: boolean }[] {
+export function listProcessState(): {
+  name: ProcessStateName;
+  home: string;
+  holds: string;
+  freshness: string;
+  created: boolean;
+}[] {
   return (Object.keys(PROCESS_STATE) as ProcessStateName[]).map((name) => {
     const entry: { home: string; holds: string; freshness: string; global?: string } = PROCESS_STATE[name];
     const { home, holds, freshness } = entry;
-    return { name, home, holds, freshness, created: slots.has(name) || (entry.global !== undefined && entry.global in globalThis) };
+    return {
+      name,
+      home,
+      holds,
+      freshness,
+      created: slots.has(name) || (entry.global !== undefined && entry.global in globalThis),
+    };
   });
 }

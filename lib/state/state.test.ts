@@ -100,7 +100,10 @@ describe("relayed bus (the shape a Redis-backed bus takes)", () => {
   it("ignores malformed messages, stops listening on close, and survives a failed send", async () => {
     const log = vi.fn();
     let receive!: (m: unknown) => void;
-    const bus = createRelayedBus({ send: () => Promise.reject(new Error("redis down")), listen: (r) => ((receive = r), () => undefined) }, log);
+    const bus = createRelayedBus(
+      { send: () => Promise.reject(new Error("redis down")), listen: (r) => ((receive = r), () => undefined) },
+      log,
+    );
     const seen = vi.fn();
     bus.subscribe(seen);
     receive({ type: "everything.cleared" });
@@ -121,12 +124,17 @@ describe("process state registry", () => {
     const first = processState("uploadLocks", create);
     expect(processState("uploadLocks", create)).toBe(first);
     expect(create).toHaveBeenCalledTimes(1);
-    expect(listProcessState().find((s) => s.name === "uploadLocks")).toMatchObject({ created: true, home: "lib/security/stored-files.ts" });
+    expect(listProcessState().find((s) => s.name === "uploadLocks")).toMatchObject({
+      created: true,
+      home: "lib/security/stored-files.ts",
+    });
   });
 
   it("is the one place that lists process state: no other module keeps its own globalThis property", () => {
     const root = path.resolve(import.meta.dirname, "..");
-    const declared = new Set<string>(Object.values(PROCESS_STATE).flatMap((s): string[] => ("global" in s ? [String(s.global)] : [])));
+    const declared = new Set<string>(
+      Object.values(PROCESS_STATE).flatMap((s): string[] => ("global" in s ? [String(s.global)] : [])),
+    );
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -135,7 +143,8 @@ describe("process state registry", () => {
           if (!["generated", "state", "__fixtures__"].includes(entry.name)) walk(full);
         } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".test.ts")) {
           const text = fs.readFileSync(full, "utf8");
-          for (const m of text.matchAll(/globalThis\b[^;\n]*?\b(__switchyard\w*)/g)) if (!declared.has(m[1])) offenders.push(`${path.relative(root, full)}: ${m[1]}`);
+          for (const m of text.matchAll(/globalThis\b[^;\n]*?\b(__switchyard\w*)/g))
+            if (!declared.has(m[1])) offenders.push(`${path.relative(root, full)}: ${m[1]}`);
         }
       }
     };

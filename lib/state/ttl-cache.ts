@@ -6,7 +6,10 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   /** The cached value, or the loaded one (cached unless it is null/undefined). */
   async get(key: string, load: () => Promise<V>): Promise<V> {

@@ -16,7 +16,12 @@ export interface FileType {
 
 export const FILE_TYPES = {
   pdf: { mime: "application/pdf", exts: [".pdf"], label: "PDF", binary: true },
-  docx: { mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", exts: [".docx"], label: "Word (DOCX)", binary: true },
+  docx: {
+    mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    exts: [".docx"],
+    label: "Word (DOCX)",
+    binary: true,
+  },
   text: { mime: "text/plain", exts: [".txt", ".text", ".log"], label: "Text", binary: false },
   markdown: { mime: "text/markdown", exts: [".md", ".markdown", ".mdx"], label: "Markdown", binary: false },
   csv: { mime: "text/csv", exts: [".csv"], label: "CSV", binary: false },
@@ -66,7 +71,14 @@ export function detectFileType(name: string, bytes: Buffer): { type: FileType } 
   }
   const ok = byExt.binary ? sniffed === (byExt === FILE_TYPES.pdf ? "pdf" : "docx") : sniffed === "text";
   if (!ok) {
-    const what = sniffed === "pdf" ? "a PDF" : sniffed === "docx" ? "a Word document" : sniffed === "text" ? "plain text" : "binary data";
+    const what =
+      sniffed === "pdf"
+        ? "a PDF"
+        : sniffed === "docx"
+          ? "a Word document"
+          : sniffed === "text"
+            ? "plain text"
+            : "binary data";
     return { problem: `the name says ${byExt.label}, but the content is ${what}` };
   }
   return { type: byExt };

@@ -23,13 +23,22 @@ export function reciprocalRankFusion(lists: SourceDocument[][], limit: number): 
       scores.set(key, entry);
     });
   }
-  return [...scores.values()].sort((a, b) => b.score - a.score).slice(0, limit).map((e) => e.doc);
+  return [...scores.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((e) => e.doc);
 }
 
 /** The documents for a query: one retriever's list, or the fusion of several. */
-export async function retrieveDocuments(retrievers: BaseRetrieverInterface[], query: string, config?: RunnableConfig): Promise<SourceDocument[]> {
+export async function retrieveDocuments(
+  retrievers: BaseRetrieverInterface[],
+  query: string,
+  config?: RunnableConfig,
+): Promise<SourceDocument[]> {
   const lists = await Promise.all(
-    retrievers.map(async (r) => (await r.invoke(query, config)).map((d) => ({ pageContent: d.pageContent, metadata: { ...d.metadata } }))),
+    retrievers.map(async (r) =>
+      (await r.invoke(query, config)).map((d) => ({ pageContent: d.pageContent, metadata: { ...d.metadata } })),
+    ),
   );
   if (lists.length === 1) return lists[0];
   return reciprocalRankFusion(lists, Math.max(0, ...lists.map((l) => l.length)));
@@ -37,5 +46,7 @@ export async function retrieveDocuments(retrievers: BaseRetrieverInterface[], qu
 
 /** The documents as a context block for a prompt, each headed by its source. */
 export function formatContext(docs: SourceDocument[]): string {
-  return docs.map((d, i) => `[${i + 1}] (source: ${String(d.metadata.source ?? "unknown")})\n${d.pageContent}`).join("\n\n");
+  return docs
+    .map((d, i) => `[${i + 1}] (source: ${String(d.metadata.source ?? "unknown")})\n${d.pageContent}`)
+    .join("\n\n");
 }

@@ -33,7 +33,8 @@ export function fileLoaderInputs(fileTypes: readonly string[]) {
       maxLength: SOURCE_NAME_MAX_LENGTH,
       optional: true,
       additional: true,
-      description: "Recorded as `source` of the saved file's chunks (default: its file name, else the node's label). Uploads use their file name.",
+      description:
+        "Recorded as `source` of the saved file's chunks (default: its file name, else the node's label). Uploads use their file name.",
     },
     { kind: "param", name: "metadata", label: "Extra metadata", type: "json", optional: true, additional: true },
   ] as const satisfies readonly NodeInputSpec[];

@@ -27,7 +27,8 @@ export interface LoaderSpec {
  */
 export function decodeSavedFile(value: string, label: string): Buffer {
   const url = parseBase64DataUrl(value, "saved");
-  if (value.startsWith("data:") && !url) throw new AppError("unprocessable", `${label}: the saved file is not a base64 data: URL.`);
+  if (value.startsWith("data:") && !url)
+    throw new AppError("unprocessable", `${label}: the saved file is not a base64 data: URL.`);
   return url ? Buffer.from(url.data, "base64") : Buffer.from(value, "utf8");
 }
 
@@ -40,7 +41,10 @@ export function savedFileName(value: string): string | undefined {
 /** Adds the node's extra metadata (which never overrides `source`). */
 function withMetadata(docs: StoreDocument[], extra: unknown): StoreDocument[] {
   if (!extra || typeof extra !== "object" || Array.isArray(extra)) return docs;
-  return docs.map((d) => ({ pageContent: d.pageContent, metadata: { ...(extra as Record<string, unknown>), ...d.metadata } }));
+  return docs.map((d) => ({
+    pageContent: d.pageContent,
+    metadata: { ...(extra as Record<string, unknown>), ...d.metadata },
+  }));
 }
 
 /**
@@ -48,13 +52,24 @@ function withMetadata(docs: StoreDocument[], extra: unknown): StoreDocument[] {
  * recursive splitter (our splitter node) runs in the parse worker: cutting tens of MiB of text
  * takes seconds, which must not be spent on the event loop.
  */
-export async function splitDocuments(docs: StoreDocument[], splitter: TextSplitter | undefined, label: string): Promise<StoreDocument[]> {
+export async function splitDocuments(
+  docs: StoreDocument[],
+  splitter: TextSplitter | undefined,
+  label: string,
+): Promise<StoreDocument[]> {
   if (!splitter || docs.length === 0) return docs;
   if (splitter instanceof RecursiveCharacterTextSplitter) {
     const { chunkSize, chunkOverlap, separators, keepSeparator } = splitter;
-    return parseInWorker({ kind: "split", name: label, bytes: Buffer.alloc(0), opts: { docs, splitter: { chunkSize, chunkOverlap, separators, keepSeparator } } });
+    return parseInWorker({
+      kind: "split",
+      name: label,
+      bytes: Buffer.alloc(0),
+      opts: { docs, splitter: { chunkSize, chunkOverlap, separators, keepSeparator } },
+    });
   }
-  const chunks = await splitter.splitDocuments(docs.map((d) => new Document({ pageContent: d.pageContent, metadata: d.metadata })));
+  const chunks = await splitter.splitDocuments(
+    docs.map((d) => new Document({ pageContent: d.pageContent, metadata: d.metadata })),
+  );
   return chunks.map((c) => ({ pageContent: c.pageContent, metadata: c.metadata }));
 }
 
@@ -70,7 +85,12 @@ export function fileDocumentSource(spec: LoaderSpec): DocumentSource {
       const inputs: NamedBytes[] = mine.length
         ? mine
         : saved
-          ? [{ name: String(spec.params.sourceName || savedFileName(saved) || spec.label), bytes: decodeSavedFile(saved, spec.label) }]
+          ? [
+              {
+                name: String(spec.params.sourceName || savedFileName(saved) || spec.label),
+                bytes: decodeSavedFile(saved, spec.label),
+              },
+            ]
           : [];
       const docs: StoreDocument[] = [];
       for (const file of inputs) docs.push(...(await spec.parse(file)));

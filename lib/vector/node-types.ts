@@ -14,7 +14,11 @@ export const DT = {
 
 /** Cleanup modes of the record manager (see lib/vector/record-manager.ts). */
 export const CLEANUP_OPTIONS = [
-  { label: "Incremental", name: "incremental", description: "A re-upserted source replaces its old chunks; other sources stay." },
+  {
+    label: "Incremental",
+    name: "incremental",
+    description: "A re-upserted source replaces its old chunks; other sources stay.",
+  },
   { label: "Full", name: "full", description: "Chunks of every source not in this upsert are deleted." },
   { label: "None", name: "none", description: "Never delete; unchanged chunks are still skipped." },
 ] as const;

@@ -51,13 +51,18 @@ let nextJobId = 1;
 function workerPath(): string {
   // turbopackIgnore: the worker is started from disk at run time, not bundled (see above).
   const file = path.join(/* turbopackIgnore: true */ process.cwd(), WORKER_FILE);
-  if (!fs.existsSync(file)) throw new Error(`The document parser ${file} is missing: start the server from the app's folder.`);
+  if (!fs.existsSync(file))
+    throw new Error(`The document parser ${file} is missing: start the server from the app's folder.`);
   return file;
 }
 
 /** Lets an idle worker not keep the server (or a test run) alive, and a busy one do so. */
 function setRef(pooled: PooledWorker, on: boolean): void {
-  const handles = [pooled.child, pooled.child.channel, pooled.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
+  const handles = [pooled.child, pooled.child.channel, pooled.child.stderr] as (
+    | { ref(): void; unref(): void }
+    | null
+    | undefined
+  )[];
   for (const h of handles) if (h) on ? h.ref() : h.unref();
 }
 
@@ -107,12 +112,21 @@ function release(): void {
 /** Why a worker died, as the caller's problem: its heap limit is 413, any other crash 422. */
 function workerDied(job: ParseJob, pooled: PooledWorker, how: string): AppError {
   if (/heap out of memory|Reached heap limit|Allocation failed/i.test(pooled.stderr)) {
-    return new AppError("payload_too_large", `${job.name}: reading it needs more than ${pooled.memoryMb} MiB of memory (PARSE_MAX_MEMORY_MB).`);
+    return new AppError(
+      "payload_too_large",
+      `${job.name}: reading it needs more than ${pooled.memoryMb} MiB of memory (PARSE_MAX_MEMORY_MB).`,
+    );
   }
   return new AppError("unprocessable", `${job.name}: the parser stopped (${how}).`);
 }
 
-type WorkerAnswer = { id: number; ok: boolean; docs?: StoreDocument[]; code?: "unprocessable" | "payload_too_large"; message?: string };
+type WorkerAnswer = {
+  id: number;
+  ok: boolean;
+  docs?: StoreDocument[];
+  code?: "unprocessable" | "payload_too_large";
+  message?: string;
+};
 
 function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
   const env = getEnv();
@@ -140,12 +154,28 @@ function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
     };
     const timer = setTimeout(() => {
       finish(false);
-      reject(new AppError("unprocessable", `${job.name}: reading it took longer than ${env.PARSE_TIMEOUT_MS} ms (PARSE_TIMEOUT_MS); it was stopped.`));
+      reject(
+        new AppError(
+          "unprocessable",
+          `${job.name}: reading it took longer than ${env.PARSE_TIMEOUT_MS} ms (PARSE_TIMEOUT_MS); it was stopped.`,
+        ),
+      );
     }, env.PARSE_TIMEOUT_MS);
     child.on("message", onMessage).on("close", onClose);
     setRef(pooled, true);
-    const limits = { maxPdfPages: env.UPSERT_MAX_PDF_PAGES, maxInflatedBytes: env.UPSERT_MAX_INFLATED_BYTES, maxTextBytes: env.UPSERT_MAX_TEXT_BYTES };
-    child.send({ id, kind: job.kind, name: job.name, bytes: new Uint8Array(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), opts: job.opts, limits });
+    const limits = {
+      maxPdfPages: env.UPSERT_MAX_PDF_PAGES,
+      maxInflatedBytes: env.UPSERT_MAX_INFLATED_BYTES,
+      maxTextBytes: env.UPSERT_MAX_TEXT_BYTES,
+    };
+    child.send({
+      id,
+      kind: job.kind,
+      name: job.name,
+      bytes: new Uint8Array(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength),
+      opts: job.opts,
+      limits,
+    });
   });
 }
 

@@ -18,7 +18,8 @@ export interface NamedBytes {
 /** A text or Markdown file as one document (capped like the other parsers' text). */
 export function parseText(file: NamedBytes): StoreDocument[] {
   const max = getEnv().UPSERT_MAX_TEXT_BYTES;
-  if (file.bytes.length > max) throw new AppError("payload_too_large", `${file.name}: more than ${max} bytes of text (UPSERT_MAX_TEXT_BYTES).`);
+  if (file.bytes.length > max)
+    throw new AppError("payload_too_large", `${file.name}: more than ${max} bytes of text (UPSERT_MAX_TEXT_BYTES).`);
   const text = file.bytes.toString("utf8").replace(/^\uFEFF/, "");
   return text.trim() ? [{ pageContent: text, metadata: { source: file.name } }] : [];
 }

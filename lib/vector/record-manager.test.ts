@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { contentHash, planUpsert, type StoredRecord } from "./record-manager";
 
-const doc = (source: string, text: string, extra: Record<string, unknown> = {}) => ({ pageContent: text, metadata: { source, ...extra } });
+const doc = (source: string, text: string, extra: Record<string, unknown> = {}) => ({
+  pageContent: text,
+  metadata: { source, ...extra },
+});
 const stored = (id: string, source: string, text: string, metadata: unknown = { source }): StoredRecord => ({
-  id, source, contentHash: contentHash(text), metadata,
+  id,
+  source,
+  contentHash: contentHash(text),
+  metadata,
 });
 
 describe("planUpsert", () => {
@@ -25,7 +31,11 @@ describe("planUpsert", () => {
   });
 
   it("incremental: replaces the old chunks of a re-upserted source, keeps other sources", () => {
-    const plan = planUpsert([doc("a.md", "new text")], [stored("1", "a.md", "old text"), stored("2", "b.md", "other")], "incremental");
+    const plan = planUpsert(
+      [doc("a.md", "new text")],
+      [stored("1", "a.md", "old text"), stored("2", "b.md", "other")],
+      "incremental",
+    );
     expect(plan.add).toHaveLength(1);
     expect(plan.deleteIds).toEqual(["1"]);
   });

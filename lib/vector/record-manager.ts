@@ -62,7 +62,8 @@ export function planUpsert(documents: StoreDocument[], stored: StoredRecord[], c
     batchKeys.add(key);
     const existing = storedByKey.get(key);
     if (!existing) plan.add.push({ source, contentHash: hash, document });
-    else if (stableJson(existing.metadata) !== stableJson(document.metadata)) plan.update.push({ id: existing.id, document });
+    else if (stableJson(existing.metadata) !== stableJson(document.metadata))
+      plan.update.push({ id: existing.id, document });
     else plan.numSkipped += 1;
   }
   if (cleanup !== "none") {

@@ -3,7 +3,15 @@ import { Document } from "@langchain/core/documents";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { AppError } from "../errors";
 import type { BuildContext } from "../flow/types";
-import type { ChunkCollection, CleanupMode, DocumentSource, DocumentStoreAccess, PreparedUpsert, ScoredDocument, UpsertFile } from "./types";
+import type {
+  ChunkCollection,
+  CleanupMode,
+  DocumentSource,
+  DocumentStoreAccess,
+  PreparedUpsert,
+  ScoredDocument,
+  UpsertFile,
+} from "./types";
 
 /**
  * What a vector store or keyword store node builds: a LangChain retriever (for the QA chain and the
@@ -40,7 +48,8 @@ export class StoreRetriever extends BaseRetriever {
 
   private get store(): DocumentStoreAccess {
     const store = this.opts.ctx.documents;
-    if (!store) throw new AppError("not_configured", `${this.opts.label}: no document store is available in this process.`);
+    if (!store)
+      throw new AppError("not_configured", `${this.opts.label}: no document store is available in this process.`);
     return store;
   }
 

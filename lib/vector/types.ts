@@ -63,7 +63,12 @@ export interface UpsertOutcome extends UpsertCounts {
 export interface DocumentStoreAccess {
   /** Writes every prepared upsert in one transaction: all of them land, or none. */
   upsert(batch: PreparedUpsert[]): Promise<UpsertOutcome[]>;
-  similaritySearch(args: { collection: ChunkCollection; vector: number[]; k: number; scoreThreshold?: number }): Promise<ScoredDocument[]>;
+  similaritySearch(args: {
+    collection: ChunkCollection;
+    vector: number[];
+    k: number;
+    scoreThreshold?: number;
+  }): Promise<ScoredDocument[]>;
   keywordSearch(args: { collection: ChunkCollection; query: string; k: number }): Promise<ScoredDocument[]>;
   count(collection: ChunkCollection): Promise<number>;
   clear(collection: ChunkCollection): Promise<number>;

@@ -88,7 +88,10 @@ describe("API keys", () => {
     expect(dump).not.toContain(created.key.slice(created.prefix.length + 1));
     const listed = await call(apikeys.GET, { headers: await auth.session(adminId) });
     expect(JSON.stringify(listed.json)).not.toContain(created.key);
-    expect(listed.json.find((k: any) => k.id === created.id)).toMatchObject({ prefix: created.prefix, status: "active" });
+    expect(listed.json.find((k: any) => k.id === created.id)).toMatchObject({
+      prefix: created.prefix,
+      status: "active",
+    });
   });
 
   it("works until revoked, then answers 401; lastUsedAt is recorded", async () => {
@@ -97,7 +100,11 @@ describe("API keys", () => {
     await new Promise((r) => setTimeout(r, 50));
     const row = await (await getDb()).apiKey.findUnique({ where: { id } });
     expect(row?.lastUsedAt).toBeInstanceOf(Date);
-    const revoked = await call(apikeyById.DELETE, { method: "DELETE", params: { id }, headers: await auth.session(adminId) });
+    const revoked = await call(apikeyById.DELETE, {
+      method: "DELETE",
+      params: { id },
+      headers: await auth.session(adminId),
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.json.status).toBe("revoked");
     const after = await call(chatflows.GET, { headers: auth.bearer(key) });
@@ -108,7 +115,12 @@ describe("API keys", () => {
   it("refuses a made-up key, a tampered key and an unknown scheme with 401", async () => {
     const { key } = await createKey({ name: "t", permissions: ["chatflows"] });
     const tampered = key.slice(0, -1) + (key.endsWith("A") ? "B" : "A");
-    for (const header of [auth.bearer("sy_00000000_" + "a".repeat(43)), auth.bearer(tampered), auth.bearer("x"), { authorization: "Token abc" }]) {
+    for (const header of [
+      auth.bearer("sy_00000000_" + "a".repeat(43)),
+      auth.bearer(tampered),
+      auth.bearer("x"),
+      { authorization: "Token abc" },
+    ]) {
       expect((await call(chatflows.GET, { headers: header })).status).toBe(401);
     }
   });
@@ -131,17 +143,25 @@ describe("API keys", () => {
     expectErrorShape(onB.json, "forbidden");
     const list = await call(chatflows.GET, { headers: auth.bearer(key) });
     expect(list.json.map((c: any) => c.id)).toEqual([a.id]);
-    expect((await call(chatflows.POST, { method: "POST", headers: auth.bearer(key), body: { name: "C" } })).status).toBe(403);
+    expect(
+      (await call(chatflows.POST, { method: "POST", headers: auth.bearer(key), body: { name: "C" } })).status,
+    ).toBe(403);
   });
 
   it("validates the create body and refuses scopes to unknown chatflows", async () => {
     const session = await auth.session(adminId);
-    const bad = await call(apikeys.POST, { method: "POST", headers: session, body: { name: "", permissions: ["root"] } });
+    const bad = await call(apikeys.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "", permissions: ["root"] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain("body.name");
     expect(bad.json.error.message).toContain("body.permissions");
     const unknown = await call(apikeys.POST, {
-      method: "POST", headers: session, body: { name: "x", chatflowIds: ["5b1f0c8e-8d6a-4c39-9d7e-000000000000"] },
+      method: "POST",
+      headers: session,
+      body: { name: "x", chatflowIds: ["5b1f0c8e-8d6a-4c39-9d7e-000000000000"] },
     });
     expect(unknown.status).toBe(400);
   });

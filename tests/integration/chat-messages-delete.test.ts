@@ -16,9 +16,11 @@ import { setupFirstAdmin } from "../../lib/services/users";
 
 const system: Caller = systemCaller;
 // A 1×1 PNG.
-const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 // Another 1×1 PNG: uploads are stored by content, so the same image in two sessions is one file.
-const OTHER_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const OTHER_PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 let stub: ModelStub;
 let flowId: string;
 let key: string;
@@ -32,14 +34,22 @@ beforeAll(async () => {
   basic = auth.basic("admin@example.com", "admin-pass-1");
   const f = exampleFlow("conversation.json", { allowImages: true });
   flowId = (await createChatflow({ name: "Memory", graph: f.graph as never }, system)).id;
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner()))
+    .key;
 });
 afterAll(() => stub.close());
 
 const predict = (sessionId: string, question: string, extra: object = {}) =>
-  call(prediction.POST, { method: "POST", params: { id: flowId }, headers: auth.bearer(key), body: { question, overrideConfig: { sessionId }, ...extra } });
-const del = (query: string) => call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: `/x?${query}`, headers: basic });
-const count = async (where: object = {}) => (await getDb()).chatMessage.count({ where: { chatflowId: flowId, ...where } });
+  call(prediction.POST, {
+    method: "POST",
+    params: { id: flowId },
+    headers: auth.bearer(key),
+    body: { question, overrideConfig: { sessionId }, ...extra },
+  });
+const del = (query: string) =>
+  call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: `/x?${query}`, headers: basic });
+const count = async (where: object = {}) =>
+  (await getDb()).chatMessage.count({ where: { chatflowId: flowId, ...where } });
 
 describe("DELETE /api/v1/chatmessage/{id}", () => {
   it("deleting a session's messages really resets its memory; other sessions keep theirs", async () => {
@@ -59,12 +69,18 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
   });
 
   it("removes the files uploaded with deleted messages, and only those", async () => {
-    const kept = await predict("s-img-keep", "What is this?", { uploads: [{ data: PNG, type: "file", name: "keep.png", mime: "image/png" }] });
-    const gone = await predict("s-img-gone", "What is this?", { uploads: [{ data: OTHER_PNG, type: "file", name: "gone.png", mime: "image/png" }] });
+    const kept = await predict("s-img-keep", "What is this?", {
+      uploads: [{ data: PNG, type: "file", name: "keep.png", mime: "image/png" }],
+    });
+    const gone = await predict("s-img-gone", "What is this?", {
+      uploads: [{ data: OTHER_PNG, type: "file", name: "gone.png", mime: "image/png" }],
+    });
     expect(kept.status).toBe(200);
     expect(gone.status).toBe(200);
     const stored = async (sessionId: string) => {
-      const row = await (await getDb()).chatMessage.findFirstOrThrow({ where: { chatflowId: flowId, sessionId, role: "userMessage" } });
+      const row = await (await getDb()).chatMessage.findFirstOrThrow({
+        where: { chatflowId: flowId, sessionId, role: "userMessage" },
+      });
       const [upload] = row.fileUploads as { path: string; name: string }[];
       return path.resolve(process.env.DATA_DIR!, upload.path);
     };
@@ -79,10 +95,18 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
 
   it("deletes exactly what the filters select (type, chatId, messageId, dates) and counts it", async () => {
     const db = await getDb();
-    const base = { chatflowId: flowId, sessionId: "s-dates", chatId: "c-dates", role: "userMessage" as const, content: "x" };
+    const base = {
+      chatflowId: flowId,
+      sessionId: "s-dates",
+      chatId: "c-dates",
+      role: "userMessage" as const,
+      content: "x",
+    };
     const rows = await Promise.all(
       ["2024-01-01T00:00:00Z", "2024-01-01T23:59:59Z", "2024-01-02T00:00:00Z", "2024-01-03T10:00:00Z"].map((at, i) =>
-        db.chatMessage.create({ data: { ...base, chatType: i === 3 ? "INTERNAL" : "EXTERNAL", createdAt: new Date(at) } }),
+        db.chatMessage.create({
+          data: { ...base, chatType: i === 3 ? "INTERNAL" : "EXTERNAL", createdAt: new Date(at) },
+        }),
       ),
     );
     expect((await del("sessionId=s-dates&startDate=2024-01-05")).json).toEqual({ deleted: 0 });
@@ -96,13 +120,22 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
 
   it("refuses paging parameters and bad filters with 400, and an unknown chatflow with 404", async () => {
     const before = await count();
-    for (const [query, field] of [["limit=1", "query.limit"], ["page=2", "query.page"], ["startDate=soon", "query.startDate"], ["startDate=2024-02-01&endDate=2024-01-01", "query.startDate"]]) {
+    for (const [query, field] of [
+      ["limit=1", "query.limit"],
+      ["page=2", "query.page"],
+      ["startDate=soon", "query.startDate"],
+      ["startDate=2024-02-01&endDate=2024-01-01", "query.startDate"],
+    ]) {
       const res = await del(query);
       expect(res.status, query).toBe(400);
       expect(res.json.error.details.map((d: any) => d.field)).toContain(field);
     }
     expect(await count()).toBe(before);
-    const unknown = await call(messages.DELETE, { method: "DELETE", params: { id: "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b" }, headers: basic });
+    const unknown = await call(messages.DELETE, {
+      method: "DELETE",
+      params: { id: "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b" },
+      headers: basic,
+    });
     expect(unknown.status).toBe(404);
   });
 

@@ -22,12 +22,60 @@ const ids: Record<string, string> = {};
 
 // Times of the seeded messages (UTC). Two sessions on 2025-03-01/02, one on 2025-03-03 (INTERNAL).
 const seed = [
-  { key: "a1", sessionId: "s-a", chatId: "c-a", role: "userMessage", content: "hello from a", at: "2025-03-01T08:00:00Z", chatType: "EXTERNAL" },
-  { key: "a2", sessionId: "s-a", chatId: "c-a", role: "apiMessage", content: "hi a", at: "2025-03-01T08:00:01Z", chatType: "EXTERNAL" },
-  { key: "b1", sessionId: "s-b", chatId: "c-b", role: "userMessage", content: "late question", at: "2025-03-01T23:30:00Z", chatType: "EXTERNAL" },
-  { key: "b2", sessionId: "s-b", chatId: "c-b", role: "apiMessage", content: "late answer", at: "2025-03-02T00:30:00Z", chatType: "EXTERNAL" },
-  { key: "c1", sessionId: "s-c", chatId: "c-c", role: "userMessage", content: "studio test", at: "2025-03-03T12:00:00Z", chatType: "INTERNAL" },
-  { key: "c2", sessionId: "s-c", chatId: "c-c", role: "apiMessage", content: "studio answer", at: "2025-03-03T12:00:02Z", chatType: "INTERNAL" },
+  {
+    key: "a1",
+    sessionId: "s-a",
+    chatId: "c-a",
+    role: "userMessage",
+    content: "hello from a",
+    at: "2025-03-01T08:00:00Z",
+    chatType: "EXTERNAL",
+  },
+  {
+    key: "a2",
+    sessionId: "s-a",
+    chatId: "c-a",
+    role: "apiMessage",
+    content: "hi a",
+    at: "2025-03-01T08:00:01Z",
+    chatType: "EXTERNAL",
+  },
+  {
+    key: "b1",
+    sessionId: "s-b",
+    chatId: "c-b",
+    role: "userMessage",
+    content: "late question",
+    at: "2025-03-01T23:30:00Z",
+    chatType: "EXTERNAL",
+  },
+  {
+    key: "b2",
+    sessionId: "s-b",
+    chatId: "c-b",
+    role: "apiMessage",
+    content: "late answer",
+    at: "2025-03-02T00:30:00Z",
+    chatType: "EXTERNAL",
+  },
+  {
+    key: "c1",
+    sessionId: "s-c",
+    chatId: "c-c",
+    role: "userMessage",
+    content: "studio test",
+    at: "2025-03-03T12:00:00Z",
+    chatType: "INTERNAL",
+  },
+  {
+    key: "c2",
+    sessionId: "s-c",
+    chatId: "c-c",
+    role: "apiMessage",
+    content: "studio answer",
+    at: "2025-03-03T12:00:02Z",
+    chatType: "INTERNAL",
+  },
 ] as const;
 
 beforeAll(async () => {
@@ -40,19 +88,33 @@ beforeAll(async () => {
   for (const m of seed) {
     const row = await db.chatMessage.create({
       data: {
-        chatflowId: flowId, sessionId: m.sessionId, chatId: m.chatId, role: m.role, content: m.content,
-        chatType: m.chatType, createdAt: new Date(m.at), memoryType: "Buffer Memory",
-        ...(m.key === "a2" ? { usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }], sourceDocuments: [{ pageContent: "doc" }] } : {}),
+        chatflowId: flowId,
+        sessionId: m.sessionId,
+        chatId: m.chatId,
+        role: m.role,
+        content: m.content,
+        chatType: m.chatType,
+        createdAt: new Date(m.at),
+        memoryType: "Buffer Memory",
+        ...(m.key === "a2"
+          ? {
+              usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }],
+              sourceDocuments: [{ pageContent: "doc" }],
+            }
+          : {}),
       },
     });
     ids[m.key] = row.id;
   }
-  await db.chatMessage.create({ data: { chatflowId: otherFlowId, sessionId: "s-a", chatId: "c-x", role: "userMessage", content: "elsewhere" } });
+  await db.chatMessage.create({
+    data: { chatflowId: otherFlowId, sessionId: "s-a", chatId: "c-x", role: "userMessage", content: "elsewhere" },
+  });
 });
 
 const get = (query = "", headers: Record<string, string> = basic, id = flowId) =>
   call(messages.GET, { params: { id }, path: `/api/v1/chatmessage/${id}${query ? `?${query}` : ""}`, headers });
-const keys = (res: { json: { id: string }[] }) => res.json.map((r) => Object.entries(ids).find(([, v]) => v === r.id)?.[0]);
+const keys = (res: { json: { id: string }[] }) =>
+  res.json.map((r) => Object.entries(ids).find(([, v]) => v === r.id)?.[0]);
 
 describe("GET /api/v1/chatmessage/{id}", () => {
   it("without filters answers the whole chatflow, oldest first, in Flowise's field names, with X-Total-Count", async () => {
@@ -61,9 +123,17 @@ describe("GET /api/v1/chatmessage/{id}", () => {
     expect(keys(res)).toEqual(["a1", "a2", "b1", "b2", "c1", "c2"]);
     expect(res.headers.get("x-total-count")).toBe("6");
     expect(res.json[1]).toEqual({
-      id: ids.a2, role: "apiMessage", chatflowid: flowId, content: "hi a", sessionId: "s-a", chatId: "c-a",
-      chatType: "EXTERNAL", memoryType: "Buffer Memory", sourceDocuments: [{ pageContent: "doc" }],
-      usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }], fileUploads: null,
+      id: ids.a2,
+      role: "apiMessage",
+      chatflowid: flowId,
+      content: "hi a",
+      sessionId: "s-a",
+      chatId: "c-a",
+      chatType: "EXTERNAL",
+      memoryType: "Buffer Memory",
+      sourceDocuments: [{ pageContent: "doc" }],
+      usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }],
+      fileUploads: null,
       createdDate: "2025-03-01T08:00:01.000Z",
     });
   });
@@ -90,13 +160,23 @@ describe("GET /api/v1/chatmessage/{id}", () => {
     expect(keys(await get("endDate=2025-03-01"))).toEqual(["a1", "a2", "b1"]);
     expect(keys(await get("startDate=2025-03-01&endDate=2025-03-01"))).toEqual(["a1", "a2", "b1"]);
     expect(keys(await get("endDate=2025-03-01T08:00:00Z"))).toEqual(["a1"]);
-    expect(keys(await get("startDate=2025-03-01T08:00:00.500Z&endDate=2025-03-02T00:30:00.000Z"))).toEqual(["a2", "b1", "b2"]);
+    expect(keys(await get("startDate=2025-03-01T08:00:00.500Z&endDate=2025-03-02T00:30:00.000Z"))).toEqual([
+      "a2",
+      "b1",
+      "b2",
+    ]);
   });
 
   it("applies time-zone offsets (with or without a colon, and a + that arrived as a space)", async () => {
     // 2025-03-02T01:00+02:00 is 2025-03-01T23:00Z: b1 (23:30Z) and later.
-    expect(keys(await get(`startDate=${encodeURIComponent("2025-03-02T01:00:00+02:00")}&endDate=2025-03-02`))).toEqual(["b1", "b2"]);
-    expect(keys(await get(`startDate=${encodeURIComponent("2025-03-02T01:00+0200")}&endDate=2025-03-02`))).toEqual(["b1", "b2"]);
+    expect(keys(await get(`startDate=${encodeURIComponent("2025-03-02T01:00:00+02:00")}&endDate=2025-03-02`))).toEqual([
+      "b1",
+      "b2",
+    ]);
+    expect(keys(await get(`startDate=${encodeURIComponent("2025-03-02T01:00+0200")}&endDate=2025-03-02`))).toEqual([
+      "b1",
+      "b2",
+    ]);
     expect(keys(await get("startDate=2025-03-02T01:00:00+02:00&endDate=2025-03-02"))).toEqual(["b1", "b2"]);
     // 2025-03-01T20:00-04:00 is 2025-03-02T00:00Z.
     expect(keys(await get("endDate=2025-03-01T20:00:00-04:00"))).toEqual(["a1", "a2", "b1"]);
@@ -123,7 +203,10 @@ describe("GET /api/v1/chatmessage/{id}", () => {
     for (const [query, field] of cases) {
       const res = await get(query);
       expect(res.status, query).toBe(400);
-      expect(res.json.error.details.map((d: any) => d.field), query).toContain(field);
+      expect(
+        res.json.error.details.map((d: any) => d.field),
+        query,
+      ).toContain(field);
     }
   });
 
@@ -157,7 +240,15 @@ describe("who may use the Message API", () => {
     expect((await get("", await auth.session(builder.id))).status).toBe(403);
     // A builder's right password answers like a wrong one (401): Basic is no password oracle.
     expect((await get("", auth.basic(BUILDER.email, BUILDER.password))).status).toBe(401);
-    expect((await call(messages.DELETE, { method: "DELETE", params: { id: flowId }, headers: auth.basic(BUILDER.email, BUILDER.password) })).status).toBe(401);
+    expect(
+      (
+        await call(messages.DELETE, {
+          method: "DELETE",
+          params: { id: flowId },
+          headers: auth.basic(BUILDER.email, BUILDER.password),
+        })
+      ).status,
+    ).toBe(401);
     expect((await get("", auth.basic(ADMIN.email, "wrong-password"))).status).toBe(401);
     expect((await get("", {})).status).toBe(401);
   });
@@ -184,11 +275,19 @@ describe("GET /api/v1/chatmessage/{id}/sessions", () => {
     expect(res.status).toBe(200);
     expect(res.json.data.map((s: any) => s.sessionId)).toEqual(["s-c", "s-b", "s-a"]);
     expect(res.json.data[1]).toEqual({
-      sessionId: "s-b", chatType: "EXTERNAL", firstMessage: "late question", messageCount: 2,
-      firstAt: "2025-03-01T23:30:00.000Z", lastAt: "2025-03-02T00:30:00.000Z",
+      sessionId: "s-b",
+      chatType: "EXTERNAL",
+      firstMessage: "late question",
+      messageCount: 2,
+      firstAt: "2025-03-01T23:30:00.000Z",
+      lastAt: "2025-03-02T00:30:00.000Z",
     });
     expect(res.json.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1, hasNext: false });
-    const external = await call(sessions.GET, { params: { id: flowId }, path: `/x?chatType=EXTERNAL&endDate=2025-03-01&limit=1`, headers: basic });
+    const external = await call(sessions.GET, {
+      params: { id: flowId },
+      path: `/x?chatType=EXTERNAL&endDate=2025-03-01&limit=1`,
+      headers: basic,
+    });
     expect(external.json.data.map((s: any) => s.sessionId)).toEqual(["s-b"]);
     expect(external.json.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2, hasNext: true });
   });

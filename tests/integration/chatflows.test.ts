@@ -30,7 +30,12 @@ describe("chatflow management", () => {
     expect(flow).toMatchObject({ name: "Support bot", version: 1, isPublic: false, graph: { nodes: [], edges: [] } });
     const got = await call(chatflowById.GET, { params: { id: flow.id }, headers: session });
     expect(got.json.id).toBe(flow.id);
-    const renamed = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: session, body: { name: "Help bot" } });
+    const renamed = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { name: "Help bot" },
+    });
     expect(renamed.json).toMatchObject({ name: "Help bot", version: 2, description: "answers" });
     const list = await call(chatflows.GET, { headers: session });
     expect(list.json.find((c: any) => c.id === flow.id)).toMatchObject({ name: "Help bot" });
@@ -45,7 +50,12 @@ describe("chatflow management", () => {
     expect(chatflowResponseSchema.strict().parse(flow)).toEqual(flow);
     const got = await call(chatflowById.GET, { params: { id: flow.id }, headers: session });
     expect(chatflowResponseSchema.strict().parse(got.json)).toEqual(got.json);
-    const saved = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: session, body: { isPublic: true, expectedVersion: 1 } });
+    const saved = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { isPublic: true, expectedVersion: 1 },
+    });
     expect(chatflowResponseSchema.strict().parse(saved.json)).toMatchObject({ isPublic: true, version: 2 });
   });
 
@@ -63,7 +73,10 @@ describe("chatflow management", () => {
   it("refuses unknown fields instead of mass-assigning them, and changes nothing", async () => {
     const flow = await create({ name: "Strict" });
     const res = await call(chatflowById.PUT, {
-      method: "PUT", params: { id: flow.id }, headers: session, body: { name: "Hacked", version: 99, id: UNKNOWN },
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { name: "Hacked", version: 99, id: UNKNOWN },
     });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("validation_failed");
@@ -72,21 +85,45 @@ describe("chatflow management", () => {
   });
 
   it("names each invalid field and refuses bad media types and bad JSON", async () => {
-    const res = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "", allowedOrigins: ["not a url"] } });
+    const res = await call(chatflows.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "", allowedOrigins: ["not a url"] },
+    });
     expect(res.status).toBe(400);
-    expect(res.json.error.details.map((d: any) => d.field)).toEqual(expect.arrayContaining(["body.name", "body.allowedOrigins.0"]));
-    const text = await call(chatflows.POST, { method: "POST", headers: { ...session, "content-type": "text/plain" }, rawBody: "{}" });
+    expect(res.json.error.details.map((d: any) => d.field)).toEqual(
+      expect.arrayContaining(["body.name", "body.allowedOrigins.0"]),
+    );
+    const text = await call(chatflows.POST, {
+      method: "POST",
+      headers: { ...session, "content-type": "text/plain" },
+      rawBody: "{}",
+    });
     expect(text.status).toBe(415);
-    const broken = await call(chatflows.POST, { method: "POST", headers: { ...session, "content-type": "application/json" }, rawBody: "{nope" });
+    const broken = await call(chatflows.POST, {
+      method: "POST",
+      headers: { ...session, "content-type": "application/json" },
+      rawBody: "{nope",
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.error.message).toMatch(/not valid JSON/);
   });
 
   it("detects a conflicting save with expectedVersion (409) and keeps the winner", async () => {
     const flow = await create({ name: "Shared" });
-    const first = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: session, body: { name: "Tab 1", expectedVersion: 1 } });
+    const first = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { name: "Tab 1", expectedVersion: 1 },
+    });
     expect(first.status).toBe(200);
-    const second = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: session, body: { name: "Tab 2", expectedVersion: 1 } });
+    const second = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { name: "Tab 2", expectedVersion: 1 },
+    });
     expect(second.status).toBe(409);
     expect(second.json.error.code).toBe("conflict");
     expect((await call(chatflowById.GET, { params: { id: flow.id }, headers: session })).json.name).toBe("Tab 1");
@@ -95,8 +132,14 @@ describe("chatflow management", () => {
   it("deleting a chatflow leaves no orphan messages or key scopes", async () => {
     const flow = await create({ name: "Doomed" });
     const db = await getDb();
-    await db.chatMessage.create({ data: { chatflowId: flow.id, sessionId: "s", chatId: "c", role: "userMessage", content: "hi" } });
-    const key = await call(apikeys.POST, { method: "POST", headers: session, body: { name: "k", chatflowIds: [flow.id] } });
+    await db.chatMessage.create({
+      data: { chatflowId: flow.id, sessionId: "s", chatId: "c", role: "userMessage", content: "hi" },
+    });
+    const key = await call(apikeys.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "k", chatflowIds: [flow.id] },
+    });
     expect(key.status).toBe(201);
     await call(chatflowById.DELETE, { method: "DELETE", params: { id: flow.id }, headers: session });
     expect(await db.chatMessage.count({ where: { chatflowId: flow.id } })).toBe(0);
@@ -126,14 +169,23 @@ describe("routing", () => {
 
 describe("graph checks", () => {
   it("refuses a graph of the wrong shape on save and reports node problems on validate", async () => {
-    const bad = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "Bad", graph: { nodes: [{ id: "a:b", type: "x" }], edges: [] } } });
+    const bad = await call(chatflows.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "Bad", graph: { nodes: [{ id: "a:b", type: "x" }], edges: [] } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain("body.graph.nodes.0");
-    const graph = { nodes: [{ id: "chain", type: "llmChain", position: { x: 0, y: 0 }, data: { inputs: {} } }], edges: [] };
+    const graph = {
+      nodes: [{ id: "chain", type: "llmChain", position: { x: 0, y: 0 }, data: { inputs: {} } }],
+      edges: [],
+    };
     const flow = await create({ name: "Incomplete", graph });
     const res = await call(validate.GET, { params: { id: flow.id }, headers: session });
     expect(res.status).toBe(200);
     expect(res.json.valid).toBe(false);
-    expect(res.json.problems).toEqual(expect.arrayContaining([expect.objectContaining({ nodeId: "chain", input: "model" })]));
+    expect(res.json.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ nodeId: "chain", input: "model" })]),
+    );
   });
 });

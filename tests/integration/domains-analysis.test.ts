@@ -51,13 +51,28 @@ beforeAll(async () => {
   session = await auth.session(admin.id);
   const example = readExampleFlows().find((f) => f.file === "domain-analyst.json")!;
   flowId = (await createChatflow({ name: example.name, graph: example.graph as never }, system)).id;
-  await call(domains.POST, { method: "POST", headers: session, body: { names: ["shop.example.com", "plain.example.org", "flaky.example.net", "broken.example.io", "refused.example.com", "bad.invalidtld"] } });
+  await call(domains.POST, {
+    method: "POST",
+    headers: session,
+    body: {
+      names: [
+        "shop.example.com",
+        "plain.example.org",
+        "flaky.example.net",
+        "broken.example.io",
+        "refused.example.com",
+        "bad.invalidtld",
+      ],
+    },
+  });
 });
 afterAll(() => stub.close());
 
 const idsOf = async (...names: string[]) =>
-  (await (await getDb()).domain.findMany({ where: { name: { in: names } }, orderBy: { name: "asc" } })).map((d) => d.id);
-const domain = async (name: string) => (await (await getDb()).domain.findUniqueOrThrow({ where: { name } }));
+  (await (await getDb()).domain.findMany({ where: { name: { in: names } }, orderBy: { name: "asc" } })).map(
+    (d) => d.id,
+  );
+const domain = async (name: string) => await (await getDb()).domain.findUniqueOrThrow({ where: { name } });
 const start = (body: object, headers = session) => call(analyze.POST, { method: "POST", headers, body });
 
 describe("POST /api/v1/domains/analyze", () => {
@@ -68,13 +83,28 @@ describe("POST /api/v1/domains/analyze", () => {
     await domainAnalysisQueue().drained();
     const shop = await domain("shop.example.com");
     expect(shop).toMatchObject({ analysisStatus: "succeeded", analysisChatflowId: flowId, analysisError: null });
-    expect(shop.analysis).toEqual({ summary: "shop.example.com sells things", category: "e-commerce", audience: "shoppers", riskNotes: [] });
+    expect(shop.analysis).toEqual({
+      summary: "shop.example.com sells things",
+      category: "e-commerce",
+      audience: "shoppers",
+      riskNotes: [],
+    });
     expect(shop.analysisText).toContain("```json");
     expect(shop.analyzedAt).toBeInstanceOf(Date);
     const plain = await domain("plain.example.org");
-    expect(plain).toMatchObject({ analysisText: "plain.example.org looks like a personal blog.", analysis: null, analysisStatus: "succeeded" });
+    expect(plain).toMatchObject({
+      analysisText: "plain.example.org looks like a personal blog.",
+      analysis: null,
+      analysisStatus: "succeeded",
+    });
     const run = await call(runById.GET, { params: { id: res.json.run.id }, headers: session });
-    expect(run.json).toMatchObject({ status: "finished", total: 2, succeeded: 2, failed: 0, finishedAt: expect.any(String) });
+    expect(run.json).toMatchObject({
+      status: "finished",
+      total: 2,
+      succeeded: 2,
+      failed: 0,
+      finishedAt: expect.any(String),
+    });
     const listed = await call(domains.GET, { path: "/x?hasAnalysis=true&searchTerm=sells", headers: session });
     expect(listed.json.data.map((d: any) => d.name)).toEqual(["shop.example.com"]);
     expect(listed.json.data[0].analysis.json.category).toBe("e-commerce");
@@ -85,7 +115,10 @@ describe("POST /api/v1/domains/analyze", () => {
     failing.set("broken.example.io", -1); // always
     failing.set("shop.example.com", -1);
     refused.add("refused.example.com");
-    const res = await start({ chatflowId: flowId, ids: await idsOf("flaky.example.net", "broken.example.io", "shop.example.com", "refused.example.com") });
+    const res = await start({
+      chatflowId: flowId,
+      ids: await idsOf("flaky.example.net", "broken.example.io", "shop.example.com", "refused.example.com"),
+    });
     expect(res.json.queued).toBe(4);
     await domainAnalysisQueue().drained();
 
@@ -101,17 +134,29 @@ describe("POST /api/v1/domains/analyze", () => {
     // Three attempts for upstream trouble, one for a refusal (the SDK itself retries at most once).
     expect(requestsFor.get("broken.example.io")).toBeGreaterThanOrEqual(3);
     expect(requestsFor.get("refused.example.com")).toBeLessThanOrEqual(2);
-    expect((await call(runById.GET, { params: { id: res.json.run.id }, headers: session })).json).toMatchObject({ succeeded: 1, failed: 3, status: "finished" });
+    expect((await call(runById.GET, { params: { id: res.json.run.id }, headers: session })).json).toMatchObject({
+      succeeded: 1,
+      failed: 3,
+      status: "finished",
+    });
 
     const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });
-    expect(failed.json.data.map((d: any) => d.name)).toEqual(["broken.example.io", "refused.example.com", "shop.example.com"]);
+    expect(failed.json.data.map((d: any) => d.name)).toEqual([
+      "broken.example.io",
+      "refused.example.com",
+      "shop.example.com",
+    ]);
 
     failing.clear();
     refused.clear();
     const retry = await start({ chatflowId: flowId, filter: { analysisStatus: "failed" } });
     expect(retry.json.queued).toBe(3);
     await domainAnalysisQueue().drained();
-    expect(await domain("broken.example.io")).toMatchObject({ analysisStatus: "succeeded", analysisError: null, analysis: expect.objectContaining({ category: "e-commerce" }) });
+    expect(await domain("broken.example.io")).toMatchObject({
+      analysisStatus: "succeeded",
+      analysisError: null,
+      analysis: expect.objectContaining({ category: "e-commerce" }),
+    });
     const recent = await call(runs.GET, { headers: session });
     expect(recent.json[0]).toMatchObject({ id: retry.json.run.id, succeeded: 3 });
   });
@@ -121,7 +166,11 @@ describe("POST /api/v1/domains/analyze", () => {
     const res = await start({ chatflowId: flowId, ids: [invalidId, "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b"] });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ run: null, queued: 0, skipped: 2 });
-    await call(domains.POST, { method: "POST", headers: session, body: { names: ["new-one.example.com", "new-two.example.com"] } });
+    await call(domains.POST, {
+      method: "POST",
+      headers: session,
+      body: { names: ["new-one.example.com", "new-two.example.com"] },
+    });
     const filtered = await start({ chatflowId: flowId, filter: { hasAnalysis: false, searchTerm: "new-" } });
     expect(filtered.json.queued).toBe(2);
     await domainAnalysisQueue().drained();
@@ -142,7 +191,9 @@ describe("POST /api/v1/domains/analyze", () => {
     const otherFlow = (await createChatflow({ name: "other" }, system)).id;
     const scoped = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [otherFlow] }, keyOwner);
     expect((await start({ chatflowId: flowId, ids: [id] }, auth.bearer(scoped.key))).status).toBe(403);
-    expect((await call(runById.GET, { params: { id: "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b" }, headers: session })).status).toBe(404);
+    expect(
+      (await call(runById.GET, { params: { id: "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b" }, headers: session })).status,
+    ).toBe(404);
   });
 });
 
@@ -150,7 +201,10 @@ describe("after a restart", () => {
   it("domains left queued or running by an earlier process become failed and retryable", async () => {
     const db = await getDb();
     const run = await db.domainAnalysisRun.create({ data: { chatflowId: flowId, total: 2, status: "running" } });
-    await db.domain.updateMany({ where: { name: { in: ["plain.example.org", "new-one.example.com"] } }, data: { analysisStatus: "running", analysisRunId: run.id } });
+    await db.domain.updateMany({
+      where: { name: { in: ["plain.example.org", "new-one.example.com"] } },
+      data: { analysisStatus: "running", analysisRunId: run.id },
+    });
     // A new process: the in-memory queue is empty and recovery has not run yet.
     forgetProcessState("analysisRecovery");
     const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });

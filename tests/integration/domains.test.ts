@@ -24,7 +24,19 @@ const names = (res: { json: { data: { name: string }[] } }) => res.json.data.map
 
 describe("POST /api/v1/domains", () => {
   it("normalises, merges duplicates, flags invalid names and counts added / known / invalid", async () => {
-    const res = await add({ names: ["Example.COM", "https://www.Example.com/path?q=1", "example.com.", "co.uk", "foo.notarealtld", "bücher.de", "", "  ", "a..b.com"] });
+    const res = await add({
+      names: [
+        "Example.COM",
+        "https://www.Example.com/path?q=1",
+        "example.com.",
+        "co.uk",
+        "foo.notarealtld",
+        "bücher.de",
+        "",
+        "  ",
+        "a..b.com",
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ received: 9, added: 6, alreadyKnown: 0, invalid: 3, duplicates: 1, empty: 2 });
     expect(res.json.invalidNames).toEqual([
@@ -62,9 +74,15 @@ describe("GET /domains and /api/v1/domains", () => {
       await db.domain.create({
         data: {
           name: i % 5 === 4 ? `alpha-${n}.invalidtld` : `alpha-${n}.example.com`,
-          isValid: i % 5 !== 4, validationError: i % 5 === 4 ? "not a known public suffix" : null,
+          isValid: i % 5 !== 4,
+          validationError: i % 5 === 4 ? "not a known public suffix" : null,
           createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
-          ...(i % 3 === 0 ? { analysisText: i === 6 ? "A Shopping site for SHOES" : `Summary ${n}`, analyzedAt: new Date(Date.UTC(2025, 1, 1, 0, 30 - i)) } : {}),
+          ...(i % 3 === 0
+            ? {
+                analysisText: i === 6 ? "A Shopping site for SHOES" : `Summary ${n}`,
+                analyzedAt: new Date(Date.UTC(2025, 1, 1, 0, 30 - i)),
+              }
+            : {}),
         },
       });
     }
@@ -77,7 +95,13 @@ describe("GET /domains and /api/v1/domains", () => {
     expect(res.json.data[0].name).toBe("alpha-24.invalidtld");
     expect(res.json.pagination).toEqual({ page: 1, limit: 20, total: 25, totalPages: 2, hasNext: true });
     const last = await list("page=2");
-    expect(names(last)).toEqual(["alpha-04.invalidtld", "alpha-03.example.com", "alpha-02.example.com", "alpha-01.example.com", "alpha-00.example.com"]);
+    expect(names(last)).toEqual([
+      "alpha-04.invalidtld",
+      "alpha-03.example.com",
+      "alpha-02.example.com",
+      "alpha-01.example.com",
+      "alpha-00.example.com",
+    ]);
     expect(last.json.pagination).toEqual({ page: 2, limit: 20, total: 25, totalPages: 2, hasNext: false });
     const beyond = await list("page=9");
     expect(beyond.json.data).toEqual([]);
@@ -103,7 +127,11 @@ describe("GET /domains and /api/v1/domains", () => {
     expect(await count("hasAnalysis=true&isValid=false")).toBe(2);
     expect(await count("hasAnalysis=not_analyzed&isValid=false")).toBe(3);
     const detail = (await list("hasAnalysis=true&limit=1&sort=name")).json.data[0];
-    expect(detail).toMatchObject({ name: "alpha-00.example.com", analysis: { text: "Summary 00", json: null }, isValid: true });
+    expect(detail).toMatchObject({
+      name: "alpha-00.example.com",
+      analysis: { text: "Summary 00", json: null },
+      isValid: true,
+    });
   });
 
   it("searches name and analysis text case-insensitively, combined with the other filters", async () => {
@@ -112,8 +140,15 @@ describe("GET /domains and /api/v1/domains", () => {
     );
     expect(names(await list("searchTerm=shoes"))).toEqual(["alpha-06.example.com"]);
     expect(names(await list("searchTerm=Shoes&hasAnalysis=false"))).toEqual([]);
-    expect(names(await list("searchTerm=summary%201&hasAnalysis=analyzed&sort=name"))).toEqual(["alpha-12.example.com", "alpha-15.example.com", "alpha-18.example.com"]);
-    expect(names(await list("searchTerm=invalidtld&isValid=false&hasAnalysis=true&sort=name"))).toEqual(["alpha-09.invalidtld", "alpha-24.invalidtld"]);
+    expect(names(await list("searchTerm=summary%201&hasAnalysis=analyzed&sort=name"))).toEqual([
+      "alpha-12.example.com",
+      "alpha-15.example.com",
+      "alpha-18.example.com",
+    ]);
+    expect(names(await list("searchTerm=invalidtld&isValid=false&hasAnalysis=true&sort=name"))).toEqual([
+      "alpha-09.invalidtld",
+      "alpha-24.invalidtld",
+    ]);
     // LIKE wildcards are literal characters here.
     expect((await list("searchTerm=%25")).json.pagination.total).toBe(0);
     expect((await list("searchTerm=_")).json.pagination.total).toBe(0);
@@ -133,12 +168,26 @@ describe("GET /domains and /api/v1/domains", () => {
     expect((await list("sort=analyzedAt:asc&limit=20&page=1")).json.data[9].analyzedAt).toBeNull();
     // Pages that straddle the analysed and the never-analysed domains (those newest first).
     const straddle = await list("sort=analyzedAt&limit=4&page=3");
-    expect(names(straddle)).toEqual(["alpha-24.invalidtld", "alpha-23.example.com", "alpha-22.example.com", "alpha-20.example.com"]);
+    expect(names(straddle)).toEqual([
+      "alpha-24.invalidtld",
+      "alpha-23.example.com",
+      "alpha-22.example.com",
+      "alpha-20.example.com",
+    ]);
     expect(straddle.json.pagination).toMatchObject({ total: 25, totalPages: 7, hasNext: true });
     const valid = await list("sort=analyzedAt:desc&isValid=true&limit=5&page=2");
-    expect(names(valid)).toEqual(["alpha-18.example.com", "alpha-21.example.com", "alpha-23.example.com", "alpha-22.example.com", "alpha-20.example.com"]);
+    expect(names(valid)).toEqual([
+      "alpha-18.example.com",
+      "alpha-21.example.com",
+      "alpha-23.example.com",
+      "alpha-22.example.com",
+      "alpha-20.example.com",
+    ]);
     expect(valid.json.pagination.total).toBe(20);
-    expect(names(await list("sort=analyzedAt&hasAnalysis=false&limit=2"))).toEqual(["alpha-23.example.com", "alpha-22.example.com"]);
+    expect(names(await list("sort=analyzedAt&hasAnalysis=false&limit=2"))).toEqual([
+      "alpha-23.example.com",
+      "alpha-22.example.com",
+    ]);
     expect(names(await list("sort=analyzedAt&hasAnalysis=true&limit=2&page=5"))).toEqual(["alpha-24.invalidtld"]);
   });
 
@@ -168,7 +217,10 @@ describe("GET /domains and /api/v1/domains", () => {
     for (const [query, field] of cases) {
       const res = await list(query);
       expect(res.status, query).toBe(400);
-      expect(res.json.error.details.map((d: any) => d.field), query).toEqual([field]);
+      expect(
+        res.json.error.details.map((d: any) => d.field),
+        query,
+      ).toEqual([field]);
     }
   });
 });
@@ -177,15 +229,36 @@ describe("list totals", () => {
   it("bucket counts kept by triggers agree with counting after inserts, updates, deletes and truncation", async () => {
     const db = await getDb();
     const check = async () => {
-      for (const q of ["", "isValid=true", "isValid=false", "hasAnalysis=true", "hasAnalysis=false", "isValid=true&hasAnalysis=false", "isValid=false&hasAnalysis=true"]) {
-        const hasAnalysis = q.includes("hasAnalysis=true") ? { analyzedAt: { not: null } } : q.includes("hasAnalysis=false") ? { analyzedAt: null } : {};
-        const isValid = q.includes("isValid=true") ? { isValid: true } : q.includes("isValid=false") ? { isValid: false } : {};
-        expect((await list(q)).json.pagination.total, q).toBe(await db.domain.count({ where: { ...hasAnalysis, ...isValid } }));
+      for (const q of [
+        "",
+        "isValid=true",
+        "isValid=false",
+        "hasAnalysis=true",
+        "hasAnalysis=false",
+        "isValid=true&hasAnalysis=false",
+        "isValid=false&hasAnalysis=true",
+      ]) {
+        const hasAnalysis = q.includes("hasAnalysis=true")
+          ? { analyzedAt: { not: null } }
+          : q.includes("hasAnalysis=false")
+            ? { analyzedAt: null }
+            : {};
+        const isValid = q.includes("isValid=true")
+          ? { isValid: true }
+          : q.includes("isValid=false")
+            ? { isValid: false }
+            : {};
+        expect((await list(q)).json.pagination.total, q).toBe(
+          await db.domain.count({ where: { ...hasAnalysis, ...isValid } }),
+        );
       }
     };
     await add({ names: ["count-a.com", "count-b.com", "count-c.invalidtld", "count-d.org"] });
     await check();
-    await db.domain.updateMany({ where: { name: { startsWith: "count-" } }, data: { analyzedAt: new Date(), analysisText: "x" } });
+    await db.domain.updateMany({
+      where: { name: { startsWith: "count-" } },
+      data: { analyzedAt: new Date(), analysisText: "x" },
+    });
     await db.domain.update({ where: { name: "count-a.com" }, data: { isValid: false } });
     await db.domain.updateMany({ where: { name: "count-b.com" }, data: { analysisText: "unchanged bucket" } });
     await check();
@@ -201,8 +274,14 @@ describe("list totals", () => {
 
 describe("who may use the domain API", () => {
   it("keys with the domains permission, studio sessions of any role, admin Basic; not builders' Basic or other keys", async () => {
-    const domainsKey = await createApiKey({ name: "d", permissions: ["domains"], chatflowIds: [] }, await fixtureKeyOwner());
-    const predictKey = await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner());
+    const domainsKey = await createApiKey(
+      { name: "d", permissions: ["domains"], chatflowIds: [] },
+      await fixtureKeyOwner(),
+    );
+    const predictKey = await createApiKey(
+      { name: "p", permissions: ["predict"], chatflowIds: [] },
+      await fixtureKeyOwner(),
+    );
     const builder = await (await getDb()).user.findUniqueOrThrow({ where: { email: "builder@example.com" } });
     expect((await list("", auth.bearer(domainsKey.key))).status).toBe(200);
     expect((await list("", auth.bearer(domainsKey.key), unversioned.GET)).status).toBe(200);

@@ -17,15 +17,29 @@ import { EmbedPanel } from "../../components/publish/EmbedPanel";
 import { VectorStorePanel } from "../../components/vector/VectorStorePanel";
 
 const flow: Chatflow = {
-  id: "00000000-0000-4000-8000-0000000000f1", name: "Shop bot", description: "", version: 3, graph: { nodes: [], edges: [] },
-  isPublic: false, allowedOrigins: [], rateLimit: null, overrideAllowList: [], chatbotConfig: {}, speechToText: {}, ownerId: null,
-  createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+  id: "00000000-0000-4000-8000-0000000000f1",
+  name: "Shop bot",
+  description: "",
+  version: 3,
+  graph: { nodes: [], edges: [] },
+  isPublic: false,
+  allowedOrigins: [],
+  rateLimit: null,
+  overrideAllowList: [],
+  chatbotConfig: {},
+  speechToText: {},
+  ownerId: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
 };
 
 function renderDialog(slots?: EditorSlots) {
   const store = createEditorStore(nodeCatalog(nodeDefinitions));
-  const dialog = createElement(EditorProvider, { value: store },
-    createElement(PublishDialog, { flow, graph: () => ({ nodes: [], edges: [] }), onClose: () => {} }));
+  const dialog = createElement(
+    EditorProvider,
+    { value: store },
+    createElement(PublishDialog, { flow, graph: () => ({ nodes: [], edges: [] }), onClose: () => {} }),
+  );
   const inner: ReactNode = slots ? createElement(EditorSlotsProvider, { value: slots }, dialog) : dialog;
   return renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, inner));
 }
@@ -34,7 +48,10 @@ describe("editor slots", () => {
   it("renders the embed slot inside the publish dialog with the chatflow's id and visibility", () => {
     const seen: unknown[] = [];
     const html = renderDialog({
-      embedPanel: (props) => { seen.push(props); return createElement("p", { "data-testid": "embed-slot" }, "embed here"); },
+      embedPanel: (props) => {
+        seen.push(props);
+        return createElement("p", { "data-testid": "embed-slot" }, "embed here");
+      },
     });
     expect(seen).toEqual([{ chatflowId: flow.id, isPublic: false }]);
     expect(html).toContain("Embed the chat widget");

@@ -6,7 +6,9 @@ import { getDb } from "../../lib/db/client";
 describe("example flows", () => {
   it("are all valid graphs (specs inlined from flows/specs)", () => {
     const examples = readExampleFlows();
-    expect(examples.map((e) => e.file)).toEqual(expect.arrayContaining(["product-search-agent.json", "openapi-chain-only.json", "conversation.json"]));
+    expect(examples.map((e) => e.file)).toEqual(
+      expect.arrayContaining(["product-search-agent.json", "openapi-chain-only.json", "conversation.json"]),
+    );
     for (const e of examples) expect(() => validateGraph(e.graph), e.file).not.toThrow();
     const agent = examples.find((e) => e.file === "product-search-agent.json")!;
     const chain = agent.graph.nodes.find((n) => n.type === "openApiChain")!;

@@ -25,7 +25,9 @@ describe("migrations", () => {
     // a PGlite data dir, or a new database on the TEST_PG_URL server.
     const serverUrl = process.env.TEST_PG_URL;
     const empty = serverUrl ? await createEmptyDatabase(serverUrl) : undefined;
-    const target = empty ? parseDatabaseUrl(empty.url) : { kind: "pglite" as const, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "sy-mig-")) };
+    const target = empty
+      ? parseDatabaseUrl(empty.url)
+      : { kind: "pglite" as const, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "sy-mig-")) };
     const db = await openDatabase(target);
     try {
       const first = await deployMigrations(db.factory);
@@ -33,8 +35,14 @@ describe("migrations", () => {
       // The pgvector table is a migration step too: recorded everywhere, its table made only where
       // the server has the extension (PGlite does, this machine's PostgreSQL server does not).
       expect(first).toContain("20261125120000_document_chunk_embeddings");
-      const [{ vector }] = await db.sql<{ vector: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS vector", []);
-      const [{ found }] = await db.sql<{ found: boolean }>("SELECT to_regclass('document_chunk_embeddings') IS NOT NULL AS found", []);
+      const [{ vector }] = await db.sql<{ vector: boolean }>(
+        "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS vector",
+        [],
+      );
+      const [{ found }] = await db.sql<{ found: boolean }>(
+        "SELECT to_regclass('document_chunk_embeddings') IS NOT NULL AS found",
+        [],
+      );
       expect(found).toBe(vector);
       expect(await deployMigrations(db.factory)).toEqual([]);
       const status = await migrationStatus(db.factory);

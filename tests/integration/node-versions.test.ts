@@ -15,10 +15,18 @@ beforeAll(async () => {
 /** Chat model → conversation chain, the model saved with the given definition version. */
 const graph = (version?: number) => ({
   nodes: [
-    { id: "model", type: "chatOpenAICompatible", ...(version ? { version } : {}), position: { x: 0, y: 0 }, data: { inputs: { model: "m", baseURL: "http://127.0.0.1:9/v1" } } },
+    {
+      id: "model",
+      type: "chatOpenAICompatible",
+      ...(version ? { version } : {}),
+      position: { x: 0, y: 0 },
+      data: { inputs: { model: "m", baseURL: "http://127.0.0.1:9/v1" } },
+    },
     { id: "chain", type: "conversationChain", position: { x: 300, y: 0 }, data: { inputs: {} } },
   ],
-  edges: [{ id: "e", source: "model", sourceHandle: "model:out:chatModel", target: "chain", targetHandle: "chain:in:model" }],
+  edges: [
+    { id: "e", source: "model", sourceHandle: "model:out:chatModel", target: "chain", targetHandle: "chain:in:model" },
+  ],
 });
 
 const create = async (g: object) => {
@@ -41,8 +49,16 @@ describe("saved node versions", () => {
     const checked = await call(validate.GET, { params: { id }, headers: session });
     expect(checked.json.valid).toBe(false);
     expect(checked.json.problems).toEqual([expect.objectContaining({ code: "node_version_newer", nodeId: "model" })]);
-    const res = await call(prediction.POST, { method: "POST", params: { id }, headers: session, body: { question: "hi" } });
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id },
+      headers: session,
+      body: { question: "hi" },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatchObject({ code: "invalid_graph", message: expect.stringContaining("(model) was saved with version 99") });
+    expect(res.json.error).toMatchObject({
+      code: "invalid_graph",
+      message: expect.stringContaining("(model) was saved with version 99"),
+    });
   });
 });

@@ -28,7 +28,9 @@ beforeAll(async () => {
   resetEnvForTests();
   const agent = exampleFlow("product-search-agent.json", { productApiUrl: productApi.url });
   agentId = (await createChatflow({ name: "agent", graph: agent.graph as never }, systemCaller)).id;
-  conversationId = (await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
+  conversationId = (
+    await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
+  ).id;
   key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
   server = await serveRoutes([
     { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
@@ -56,8 +58,15 @@ describe("streaming", () => {
     expect(names.filter((n) => n === "token").length).toBeGreaterThan(1);
     expect(names.indexOf("usedTools")).toBeGreaterThan(names.lastIndexOf("token"));
     expect(names.indexOf("metadata")).toBeGreaterThan(names.indexOf("usedTools"));
-    const text = events.filter((e) => e.event === "token").map((e) => e.data).join("");
-    const meta = events.find((e) => e.event === "metadata")!.data as { chatMessageId: string; sessionId: string; memoryType: string };
+    const text = events
+      .filter((e) => e.event === "token")
+      .map((e) => e.data)
+      .join("");
+    const meta = events.find((e) => e.event === "metadata")!.data as {
+      chatMessageId: string;
+      sessionId: string;
+      memoryType: string;
+    };
     expect(meta.memoryType).toBe("Buffer Memory");
     const stored = await (await getDb()).chatMessage.findUnique({ where: { id: meta.chatMessageId } });
     expect(stored?.content).toBe(text);
@@ -65,7 +74,11 @@ describe("streaming", () => {
   });
 
   it("sends only events of the declared schemas, which the shared client reads back", async () => {
-    const res = await post(agentId, { question: "find me a laptop under 1500 in Germany", streaming: true, overrideConfig: { returnSourceDocuments: true } });
+    const res = await post(agentId, {
+      question: "find me a laptop under 1500 in Germany",
+      streaming: true,
+      overrideConfig: { returnSourceDocuments: true },
+    });
     const events: StreamEvent[] = [];
     await readEventStream(res.body!, (e) => events.push(e));
     expect(events.length).toBeGreaterThan(3);
@@ -83,7 +96,10 @@ describe("streaming", () => {
       const events = parseSse(await res.text());
       expect(events.map((e) => e.event)).toContain("error");
       // The same {code, message} as a JSON error body.
-      expect(events.find((e) => e.event === "error")?.data).toEqual({ code: expect.any(String), message: expect.any(String) });
+      expect(events.find((e) => e.event === "error")?.data).toEqual({
+        code: expect.any(String),
+        message: expect.any(String),
+      });
       expect(events.at(-1)?.event).toBe("end");
     } finally {
       stub.setBrain(demoBrain);
@@ -102,7 +118,8 @@ describe("streaming", () => {
     try {
       const abort = new AbortController();
       const res = await fetch(`${server.url}/api/v1/prediction/${conversationId}`, {
-        method: "POST", signal: abort.signal,
+        method: "POST",
+        signal: abort.signal,
         headers: { "content-type": "application/json", ...auth.bearer(key) },
         body: JSON.stringify({ question: "hello?", streaming: true, chatId: "chat-abort" }),
       });
@@ -129,18 +146,30 @@ describe("flowise-sdk", () => {
   const client = () => new FlowiseClient({ baseUrl: server.url, apiKey: key });
 
   it("gets a JSON answer", async () => {
-    const res = (await client().createPrediction({ chatflowId: conversationId, question: "my name is Dora" })) as { text: string; chatId: string };
+    const res = (await client().createPrediction({ chatflowId: conversationId, question: "my name is Dora" })) as {
+      text: string;
+      chatId: string;
+    };
     expect(res.text.length).toBeGreaterThan(0);
     expect(res.chatId).toBeTruthy();
   });
 
   it("streams events with the SDK's own parser", async () => {
-    const stream = (await client().createPrediction({ chatflowId: agentId, question: "find me a laptop under 1500 in Germany", streaming: true })) as AsyncIterable<{ event: string; data: unknown }>;
+    const stream = (await client().createPrediction({
+      chatflowId: agentId,
+      question: "find me a laptop under 1500 in Germany",
+      streaming: true,
+    })) as AsyncIterable<{ event: string; data: unknown }>;
     const events: { event: string; data: unknown }[] = [];
     for await (const e of stream) events.push(e);
     expect(events[0].event).toBe("start");
     expect(events.at(-1)?.event).toBe("end");
     expect(events.some((e) => e.event === "usedTools")).toBe(true);
-    expect(events.filter((e) => e.event === "token").map((e) => e.data).join("")).toMatch(/Laptop/);
+    expect(
+      events
+        .filter((e) => e.event === "token")
+        .map((e) => e.data)
+        .join(""),
+    ).toMatch(/Laptop/);
   });
 });

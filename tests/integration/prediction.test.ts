@@ -20,12 +20,15 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   const make = async (name: string, f: ReturnType<typeof exampleFlow>) => {
-    flows[name] = (await createChatflow({ name, graph: f.graph as never, overrideAllowList: f.overrideAllowList }, systemCaller)).id;
+    flows[name] = (
+      await createChatflow({ name, graph: f.graph as never, overrideAllowList: f.overrideAllowList }, systemCaller)
+    ).id;
   };
   await make("agent", exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }));
   await make("chainOnly", exampleFlow("openapi-chain-only.json", { productApiUrl: productApi.url }));
   await make("conversation", exampleFlow("conversation.json"));
-  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner()))
+    .key;
 });
 afterAll(() => Promise.all([stub.close(), productApi.close()]));
 beforeEach(() => productApi.setUnavailable(false));
@@ -76,14 +79,19 @@ describe("product-search agent", () => {
   it("stores every exchange as two messages, and concurrent calls on one session all persist", async () => {
     const sessionId = "s-concurrent";
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => predict("agent", { question: `Hello number ${i}`, overrideConfig: { sessionId } })),
+      Array.from({ length: 5 }, (_, i) =>
+        predict("agent", { question: `Hello number ${i}`, overrideConfig: { sessionId } }),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const rows = await (await getDb()).chatMessage.findMany({ where: { sessionId }, orderBy: { createdAt: "asc" } });
     expect(rows).toHaveLength(10);
-    expect(rows.filter((r) => r.role === "userMessage").map((r) => r.content).sort()).toEqual(
-      Array.from({ length: 5 }, (_, i) => `Hello number ${i}`),
-    );
+    expect(
+      rows
+        .filter((r) => r.role === "userMessage")
+        .map((r) => r.content)
+        .sort(),
+    ).toEqual(Array.from({ length: 5 }, (_, i) => `Hello number ${i}`));
     expect(rows.every((r) => r.chatType === "EXTERNAL")).toBe(true);
     const ids = new Set(results.map((r) => r.json.chatMessageId));
     expect(ids.size).toBe(5);
@@ -103,7 +111,10 @@ describe("OpenAPI chain alone", () => {
     const res = await predict("chainOnly", { question: "Show me headphones in the UK" });
     expect(res.status).toBe(200);
     expect(res.json.text).toMatch(/GBP/);
-    expect(res.json.usedTools[0]).toMatchObject({ tool: "productsUsingGET", toolInput: expect.objectContaining({ countryCode: "GB" }) });
+    expect(res.json.usedTools[0]).toMatchObject({
+      tool: "productsUsingGET",
+      toolInput: expect.objectContaining({ countryCode: "GB" }),
+    });
   });
 
   it("turns an upstream 503 into 503 upstream_unavailable", async () => {
@@ -118,7 +129,10 @@ describe("request options", () => {
   it("prepends request history for this request only, never storing it", async () => {
     const res = await predict("conversation", {
       question: "What is my name?",
-      history: [{ role: "userMessage", content: "My name is Bob." }, { role: "apiMessage", content: "Nice to meet you, Bob." }],
+      history: [
+        { role: "userMessage", content: "My name is Bob." },
+        { role: "apiMessage", content: "Nice to meet you, Bob." },
+      ],
     });
     expect(res.json.text).toContain("Bob");
     const stored = await (await getDb()).chatMessage.findMany({ where: { sessionId: res.json.sessionId } });
@@ -161,10 +175,16 @@ describe("validation and access", () => {
     expect((await predict("3f1c2b9a-1111-4222-8333-944455556666", { question: "x" })).status).toBe(404);
     // Private to the public: the same 404 as an unknown id.
     expect((await predict("conversation", { question: "x" }, {})).status).toBe(404);
-    const scoped = await createApiKey({ name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] }, await fixtureKeyOwner());
+    const scoped = await createApiKey(
+      { name: "scoped", permissions: ["predict"], chatflowIds: [flows.agent] },
+      await fixtureKeyOwner(),
+    );
     const out = await predict("conversation", { question: "x" }, auth.bearer(scoped.key));
     expect(out.status).toBe(403);
-    const noPredict = await createApiKey({ name: "mgmt", permissions: ["chatflows"], chatflowIds: [] }, await fixtureKeyOwner());
+    const noPredict = await createApiKey(
+      { name: "mgmt", permissions: ["chatflows"], chatflowIds: [] },
+      await fixtureKeyOwner(),
+    );
     expect((await predict("conversation", { question: "x" }, auth.bearer(noPredict.key))).status).toBe(403);
   });
 });

@@ -21,16 +21,30 @@ const graph = (allowImageUploads: boolean) => ({
 });
 
 async function createFlow(body: object): Promise<string> {
-  const res = await call(chatflowRoutes.POST, { method: "POST", headers: session, body: { name: "Widget flow", ...body } });
+  const res = await call(chatflowRoutes.POST, {
+    method: "POST",
+    headers: session,
+    body: { name: "Widget flow", ...body },
+  });
   expect(res.status).toBe(201);
   return res.json.id;
 }
 
-const getConfig = (id: string, headers: Record<string, string> = {}) => call(publicConfig.GET, { params: { id }, headers });
+const getConfig = (id: string, headers: Record<string, string> = {}) =>
+  call(publicConfig.GET, { params: { id }, headers });
 const predict = (id: string, headers: Record<string, string>, body: object = { question: "hello" }) =>
-  call(prediction.POST, { method: "POST", params: { id }, headers: { "x-switchyard-client-ip": "10.0.0.1", ...headers }, body });
+  call(prediction.POST, {
+    method: "POST",
+    params: { id },
+    headers: { "x-switchyard-client-ip": "10.0.0.1", ...headers },
+    body,
+  });
 const preflight = (id: string, origin: string) =>
-  call(prediction.OPTIONS, { method: "OPTIONS", params: { id }, headers: { origin, "access-control-request-method": "POST" } });
+  call(prediction.OPTIONS, {
+    method: "OPTIONS",
+    params: { id },
+    headers: { origin, "access-control-request-method": "POST" },
+  });
 
 beforeAll(async () => {
   stub = await createModelStub();
@@ -44,14 +58,25 @@ afterAll(() => stub.close());
 describe("GET /api/v1/public-chatbotConfig/{id}", () => {
   it("gives a public chatflow's widget settings and nothing else", async () => {
     const id = await createFlow({
-      graph: graph(true), isPublic: true, allowedOrigins: [SHOP],
-      chatbotConfig: { title: "Shop helper", welcomeMessage: "Hi!", starterPrompts: ["Find a laptop", " "], theme: { primaryColor: "#0f766e", position: "left", legacy: "x" } },
+      graph: graph(true),
+      isPublic: true,
+      allowedOrigins: [SHOP],
+      chatbotConfig: {
+        title: "Shop helper",
+        welcomeMessage: "Hi!",
+        starterPrompts: ["Find a laptop", " "],
+        theme: { primaryColor: "#0f766e", position: "left", legacy: "x" },
+      },
       speechToText: { enabled: true, baseUrl: SECRET_SPEECH_URL, model: "whisper-1" },
     });
     const res = await getConfig(id, { origin: SHOP });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      chatflowId: id, title: "Shop helper", welcomeMessage: "Hi!", starterPrompts: ["Find a laptop"], inputPlaceholder: "",
+      chatflowId: id,
+      title: "Shop helper",
+      welcomeMessage: "Hi!",
+      starterPrompts: ["Find a laptop"],
+      inputPlaceholder: "",
       theme: { primaryColor: "#0f766e", position: "left" },
       uploads: { images: true, audio: true, maxBytes: expect.any(Number), maxFiles: expect.any(Number) },
       originAllowed: true,
@@ -86,7 +111,8 @@ describe("GET /api/v1/public-chatbotConfig/{id}", () => {
 
   it("refuses a theme value that could inject CSS when saving", async () => {
     const res = await call(chatflowRoutes.POST, {
-      method: "POST", headers: session,
+      method: "POST",
+      headers: session,
       body: { name: "Bad theme", chatbotConfig: { theme: { primaryColor: "red; background:url(https://x)" } } },
     });
     expect(res.status).toBe(400);
@@ -110,7 +136,11 @@ describe("public prediction from browsers", () => {
 
   it("lets an allowed origin chat without a key, stored as EXTERNAL, and refuses others with 403", async () => {
     const id = await createFlow({ graph: graph(false), isPublic: true, allowedOrigins: [SHOP] });
-    const res = await predict(id, { origin: SHOP }, { question: "hello", streaming: true, chatId: "widget-chat-1", overrideConfig: { sessionId: "widget-chat-1" } });
+    const res = await predict(
+      id,
+      { origin: SHOP },
+      { question: "hello", streaming: true, chatId: "widget-chat-1", overrideConfig: { sessionId: "widget-chat-1" } },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(res.headers.get("access-control-allow-origin")).toBe(SHOP);
@@ -137,7 +167,12 @@ describe("public prediction from browsers", () => {
   });
 
   it("limits each client IP per chatflow with 429 and a Retry-After the widget can read", async () => {
-    const id = await createFlow({ graph: graph(false), isPublic: true, allowedOrigins: [SHOP], rateLimit: { max: 2, windowSec: 60 } });
+    const id = await createFlow({
+      graph: graph(false),
+      isPublic: true,
+      allowedOrigins: [SHOP],
+      rateLimit: { max: 2, windowSec: 60 },
+    });
     expect((await predict(id, { origin: SHOP })).status).toBe(200);
     expect((await predict(id, { origin: SHOP })).status).toBe(200);
     const limited = await predict(id, { origin: SHOP });

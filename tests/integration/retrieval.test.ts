@@ -14,7 +14,10 @@ import { createModelStub, type Brain, type ModelStub } from "../../dev/model-stu
 
 async function databaseHasPgvector(): Promise<boolean> {
   if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  return (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
+  return (
+    (await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"))
+      .length > 0
+  );
 }
 const hasPgvector = await databaseHasPgvector();
 
@@ -25,7 +28,13 @@ const docsBrain: Brain = ({ messages }) => {
   const system = textOf(messages.find((m) => m.role === "system")?.content ?? "");
   const days = /paid within (\d+) days/.exec(system);
   const card = /original payment card/.test(system) && /card/i.test(last);
-  return { content: card ? "To the original payment card." : days ? `Refunds are paid within ${days[1]} days.` : "I don't know." };
+  return {
+    content: card
+      ? "To the original payment card."
+      : days
+        ? `Refunds are paid within ${days[1]} days.`
+        : "I don't know.",
+  };
 };
 
 let stub: ModelStub;
@@ -34,10 +43,17 @@ let predictKey: string;
 
 beforeAll(async () => {
   stub = await createModelStub({ brain: docsBrain });
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model", OPENAI_EMBEDDING_MODEL: "stub-embedding" });
+  Object.assign(process.env, {
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: stub.url,
+    OPENAI_MODEL: "stub-model",
+    OPENAI_EMBEDDING_MODEL: "stub-embedding",
+  });
   resetEnvForTests();
-  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
-  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  upsertKey = (await createApiKey({ name: "u", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner()))
+    .key;
+  predictKey = (await createApiKey({ name: "p", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner()))
+    .key;
 });
 afterAll(() => stub.close());
 
@@ -45,20 +61,30 @@ async function createFlow(name: string, graph: Graph, allow: string[] = []) {
   return (await createChatflow({ name, graph: graph as never, overrideAllowList: allow }, systemCaller)).id;
 }
 
-const uploadRefunds = (id: string, fields: Record<string, string> = {}) => uploadFile(id, "refunds.md", REFUNDS_MD, fields);
+const uploadRefunds = (id: string, fields: Record<string, string> = {}) =>
+  uploadFile(id, "refunds.md", REFUNDS_MD, fields);
 
 async function uploadFile(id: string, name: string, content: string, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.append("files", new Blob([content]), name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await upsert.POST(new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }), { params: Promise.resolve({ id }) });
+  const res = await upsert.POST(
+    new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }),
+    { params: Promise.resolve({ id }) },
+  );
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
 const ask = (id: string, question: string, overrideConfig: Record<string, unknown> = { returnSourceDocuments: true }) =>
-  call(prediction.POST, { method: "POST", params: { id }, headers: auth.bearer(predictKey), body: { question, overrideConfig } });
+  call(prediction.POST, {
+    method: "POST",
+    params: { id },
+    headers: auth.bearer(predictKey),
+    body: { question, overrideConfig },
+  });
 
-const sources = (res: { json: { sourceDocuments?: { metadata: { source: string } }[] } }) => res.json.sourceDocuments?.map((d) => d.metadata.source);
+const sources = (res: { json: { sourceDocuments?: { metadata: { source: string } }[] } }) =>
+  res.json.sourceDocuments?.map((d) => d.metadata.source);
 const embeddingCalls = () => stub.requests.filter((r) => r.path === "/v1/embeddings").length;
 
 describe("keyword store: answers from documents with no embeddings model", () => {
@@ -66,7 +92,12 @@ describe("keyword store: answers from documents with no embeddings model", () =>
     const example = docsExample("docs-qa-keyword.json");
     const id = await createFlow(example.name, example.graph);
     const before = embeddingCalls();
-    const saved = await call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(upsertKey), body: {} });
+    const saved = await call(upsert.POST, {
+      method: "POST",
+      params: { id },
+      headers: auth.bearer(upsertKey),
+      body: {},
+    });
     expect(saved.json.numAdded).toBeGreaterThan(0);
     await uploadRefunds(id);
     const res = await ask(id, "How long do refunds take?");
@@ -80,11 +111,33 @@ describe("keyword store: answers from documents with no embeddings model", () =>
   });
 
   it("a Tool Agent finds the documents through a Retriever Tool; its chunks become source documents", async () => {
-    const n = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { inputs } });
-    const e = (s: string, o: string, t: string, i: string) => ({ id: `${s}-${t}`, source: s, sourceHandle: `${s}:out:${o}`, target: t, targetHandle: `${t}:in:${i}` });
+    const n = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
+      id,
+      type,
+      position: { x: 0, y: 0 },
+      data: { inputs },
+    });
+    const e = (s: string, o: string, t: string, i: string) => ({
+      id: `${s}-${t}`,
+      source: s,
+      sourceHandle: `${s}:out:${o}`,
+      target: t,
+      targetHandle: `${t}:in:${i}`,
+    });
     const id = await createFlow("agent", {
-      nodes: [n("loader", "textFileLoader"), n("store", "keywordStore"), n("tool", "retrieverTool", { name: "search_docs" }), n("model", "chatOpenAICompatible"), n("agent", "toolAgent")],
-      edges: [e("loader", "document", "store", "document"), e("store", "retriever", "tool", "retriever"), e("tool", "tool", "agent", "tools"), e("model", "chatModel", "agent", "model")],
+      nodes: [
+        n("loader", "textFileLoader"),
+        n("store", "keywordStore"),
+        n("tool", "retrieverTool", { name: "search_docs" }),
+        n("model", "chatOpenAICompatible"),
+        n("agent", "toolAgent"),
+      ],
+      edges: [
+        e("loader", "document", "store", "document"),
+        e("store", "retriever", "tool", "retriever"),
+        e("tool", "tool", "agent", "tools"),
+        e("model", "chatModel", "agent", "model"),
+      ],
     } as Graph);
     await uploadRefunds(id);
     let step = 0;
@@ -98,7 +151,9 @@ describe("keyword store: answers from documents with no embeddings model", () =>
       const res = await ask(id, "How quickly are refunds paid?");
       expect(res.status, JSON.stringify(res.json)).toBe(200);
       expect(res.json.text).toBe("Within 14 days (see refunds.md).");
-      expect(res.json.usedTools).toEqual([expect.objectContaining({ tool: "search_docs", toolInput: { query: "refund period" } })]);
+      expect(res.json.usedTools).toEqual([
+        expect.objectContaining({ tool: "search_docs", toolInput: { query: "refund period" } }),
+      ]);
       expect(new Set(sources(res))).toEqual(new Set(["refunds.md"]));
     } finally {
       stub.setBrain(docsBrain);
@@ -125,7 +180,10 @@ describe.runIf(hasPgvector)("vector store retrieval", () => {
     expect(JSON.stringify(chats[0].body)).toContain("How long do refunds take?");
     expect(JSON.stringify(chats[0].body)).toContain("Standalone question:");
     // The query embedded is the rephrased one.
-    const embedded = stub.requests.slice(requestsBefore).filter((r) => r.path === "/v1/embeddings").map((r) => JSON.stringify(r.body));
+    const embedded = stub.requests
+      .slice(requestsBefore)
+      .filter((r) => r.path === "/v1/embeddings")
+      .map((r) => JSON.stringify(r.body));
     expect(embedded.some((b) => b.includes("Which card are refunds paid to?"))).toBe(true);
     expect(sources(followUp)).toContain("refunds.md");
   });

@@ -31,10 +31,12 @@ function startProcess(env: Record<string, string>): Promise<Exit> {
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.once("exit", (code) => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.once("exit", (code) => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 async function admin<T = Record<string, unknown>>(sql: string, url = serverUrl!): Promise<T[]> {
@@ -48,10 +50,15 @@ async function admin<T = Record<string, unknown>>(sql: string, url = serverUrl!)
 }
 
 describe("start-up", () => {
-  it("a process that cannot reach its database exits 1 with one line, instead of lingering", { timeout: 120_000 }, async () => {
+  it("a process that cannot reach its database exits 1 with one line, instead of lingering", {
+    timeout: 120_000,
+  }, async () => {
     const res = await startProcess({ DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nowhere" });
     expect(res.code).toBe(1);
-    const lines = res.stderr.trim().split("\n").filter((l) => l.includes("[switchyard]"));
+    const lines = res.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("[switchyard]"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[switchyard\] cannot start: .*ECONNREFUSED/);
   });
@@ -64,19 +71,34 @@ describe.runIf(serverUrl)("start-up of several processes on one PostgreSQL datab
     if (serverUrl) await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 
-  it("3 processes started together all come up; the schema, the admin and the examples land once", { timeout: 240_000 }, async () => {
+  it("3 processes started together all come up; the schema, the admin and the examples land once", {
+    timeout: 240_000,
+  }, async () => {
     await admin(`CREATE DATABASE "${name}"`);
-    const env = { DATABASE_URL: url, ADMIN_EMAIL: "boss@example.com", ADMIN_PASSWORD: "long-enough-1", LOAD_EXAMPLE_FLOWS: "true" };
+    const env = {
+      DATABASE_URL: url,
+      ADMIN_EMAIL: "boss@example.com",
+      ADMIN_PASSWORD: "long-enough-1",
+      LOAD_EXAMPLE_FLOWS: "true",
+    };
     const results = await Promise.all([1, 2, 3].map(() => startProcess(env)));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const migrators = results.filter((r) => r.stdout.includes("applied migrations:"));
     expect(migrators).toHaveLength(1);
     expect(results.filter((r) => r.stdout.includes("created admin boss@example.com"))).toHaveLength(1);
 
-    const migrations = fs.readdirSync(path.join(ROOT, "prisma/migrations"), { withFileTypes: true }).filter((d) => d.isDirectory());
+    const migrations = fs
+      .readdirSync(path.join(ROOT, "prisma/migrations"), { withFileTypes: true })
+      .filter((d) => d.isDirectory());
     const rows = await admin<{ migration_name: string; n: number; done: number }>(
-      `SELECT migration_name, count(*)::int AS n, count(finished_at)::int AS done FROM _prisma_migrations GROUP BY 1 ORDER BY 1`, url);
-    expect(rows).toEqual(migrations.map((d) => ({ migration_name: d.name, n: 1, done: 1 })).sort((a, b) => a.migration_name.localeCompare(b.migration_name)));
+      `SELECT migration_name, count(*)::int AS n, count(finished_at)::int AS done FROM _prisma_migrations GROUP BY 1 ORDER BY 1`,
+      url,
+    );
+    expect(rows).toEqual(
+      migrations
+        .map((d) => ({ migration_name: d.name, n: 1, done: 1 }))
+        .sort((a, b) => a.migration_name.localeCompare(b.migration_name)),
+    );
     expect(await admin(`SELECT count(*)::int AS n FROM "User"`, url)).toEqual([{ n: 1 }]);
     expect(await admin(`SELECT count(*)::int AS n FROM "Chatflow"`, url)).toEqual([{ n: readExampleFlows().length }]);
 
@@ -92,7 +114,10 @@ describe.runIf(serverUrl)("start-up of several processes on one PostgreSQL datab
     try {
       await holder.query("SELECT pg_advisory_lock($1::bigint)", [MIGRATION_LOCK_KEY]);
       let waited = false;
-      const run = withMigrationLock(parseDatabaseUrl(serverUrl), async () => "ran", { waitMs: 600, onWait: () => (waited = true) });
+      const run = withMigrationLock(parseDatabaseUrl(serverUrl), async () => "ran", {
+        waitMs: 600,
+        onWait: () => (waited = true),
+      });
       await expect(run).rejects.toThrow(/Another process has been migrating the database .*gave up waiting/);
       expect(waited).toBe(true);
     } finally {

@@ -27,24 +27,43 @@ beforeAll(async () => {
   // The server's own key must never be what the stub sees when a node has a credential.
   stub = await startServerModelStub({ OPENAI_API_KEY: "server-key" });
   stub.setBrain((req) => ({ content: `system said: ${systemPrompt(req.messages)}` }));
-  admin = await auth.session((await setupFirstAdmin({ email: "admin@state.test", name: "Ada", password: "state-password-1" })).id);
-  const created = await call(apikeys.POST, { method: "POST", headers: admin, body: { name: "predict", permissions: ["predict"], chatflowIds: [] } });
+  admin = await auth.session(
+    (await setupFirstAdmin({ email: "admin@state.test", name: "Ada", password: "state-password-1" })).id,
+  );
+  const created = await call(apikeys.POST, {
+    method: "POST",
+    headers: admin,
+    body: { name: "predict", permissions: ["predict"], chatflowIds: [] },
+  });
   expect(created.status).toBe(201);
   key = created.json.key;
 });
 afterAll(() => stub.close());
 
 async function createCredential(headers: Record<string, string>, apiKey: string) {
-  const res = await call(credentials.POST, { method: "POST", headers, body: { name: `model ${apiKey}`, type: "openai", data: { apiKey, baseURL: stub.url } } });
+  const res = await call(credentials.POST, {
+    method: "POST",
+    headers,
+    body: { name: `model ${apiKey}`, type: "openai", data: { apiKey, baseURL: stub.url } },
+  });
   expect(res.status).toBe(201);
   return res.json.id as string;
 }
 
 const share = (credentialId: string, sharedWithBuilders: boolean) =>
-  call(credentialById.PUT, { method: "PUT", params: { id: credentialId }, headers: admin, body: { sharedWithBuilders } });
+  call(credentialById.PUT, {
+    method: "PUT",
+    params: { id: credentialId },
+    headers: admin,
+    body: { sharedWithBuilders },
+  });
 
 /** A conversation chatflow whose model uses `credentialId` (none: the server's key). */
-async function createFlow(headers: Record<string, string>, credentialId?: string, systemMessage = "You are a helpful assistant.") {
+async function createFlow(
+  headers: Record<string, string>,
+  credentialId?: string,
+  systemMessage = "You are a helpful assistant.",
+) {
   const graph = exampleFlow("conversation.json").graph;
   if (credentialId) graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = credentialId;
   graph.nodes.find((n) => n.type === "conversationChain")!.data.inputs.systemMessage = systemMessage;
@@ -65,12 +84,19 @@ describe("credential changes reach the next prediction", () => {
     expect((await ask(bystander.id)).status).toBe(200);
     expect(completions().at(-2)?.authorization).toBe("Bearer sk-old");
 
-    const rotate = await call(credentialById.PUT, { method: "PUT", params: { id: credentialId }, headers: admin, body: { data: { apiKey: "sk-new", baseURL: stub.url } } });
+    const rotate = await call(credentialById.PUT, {
+      method: "PUT",
+      params: { id: credentialId },
+      headers: admin,
+      body: { data: { apiKey: "sk-new", baseURL: stub.url } },
+    });
     expect(rotate.status).toBe(200);
     expect((await ask(flow.id)).status).toBe(200);
     expect(completions().at(-1)?.authorization).toBe("Bearer sk-new");
 
-    expect((await call(credentialById.DELETE, { method: "DELETE", params: { id: credentialId }, headers: admin })).status).toBe(200);
+    expect(
+      (await call(credentialById.DELETE, { method: "DELETE", params: { id: credentialId }, headers: admin })).status,
+    ).toBe(200);
     const calls = stub.requests.length;
     const refused = await ask(flow.id);
     expect(refused.status).toBe(422);
@@ -83,7 +109,12 @@ describe("credential changes reach the next prediction", () => {
   });
 
   it("refuses a builder's chatflow at once when an admin stops sharing the credential it uses", async () => {
-    const builder = await createUser({ email: "bob@state.test", name: "Bob", password: "builder-password-1", role: "builder" });
+    const builder = await createUser({
+      email: "bob@state.test",
+      name: "Bob",
+      password: "builder-password-1",
+      role: "builder",
+    });
     const builderSession = await auth.session(builder.id);
     const credentialId = await createCredential(admin, "sk-shared");
     expect((await share(credentialId, true)).status).toBe(200);
@@ -98,13 +129,23 @@ describe("credential changes reach the next prediction", () => {
 
 describe("owner changes reach the next prediction", () => {
   it("a demoted admin's chatflow stops using another user's credential at once", async () => {
-    const other = await createUser({ email: "eve@state.test", name: "Eve", password: "admin-password-1", role: "admin" });
+    const other = await createUser({
+      email: "eve@state.test",
+      name: "Eve",
+      password: "admin-password-1",
+      role: "admin",
+    });
     const credentialId = await createCredential(admin, "sk-ada-only");
     const flow = await createFlow(await auth.session(other.id), credentialId);
     expect((await ask(flow.id, admin)).status).toBe(200);
     expect(completions().at(-1)?.authorization).toBe("Bearer sk-ada-only");
 
-    const demote = await call(userById.PUT, { method: "PUT", params: { id: other.id }, headers: admin, body: { role: "builder" } });
+    const demote = await call(userById.PUT, {
+      method: "PUT",
+      params: { id: other.id },
+      headers: admin,
+      body: { role: "builder" },
+    });
     expect(demote.status).toBe(200);
     const calls = stub.requests.length;
     const refused = await ask(flow.id, admin);
@@ -120,7 +161,12 @@ describe("chatflow saves reach the next prediction", () => {
     expect((await ask(flow.id)).json.text).toBe("system said: Answer like a pirate.");
     const graph = structuredClone(flow.graph);
     graph.nodes.find((n) => n.type === "conversationChain")!.data.inputs.systemMessage = "Answer like a poet.";
-    const saved = await call(chatflowById.PUT, { method: "PUT", params: { id: flow.id }, headers: admin, body: { graph } });
+    const saved = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: admin,
+      body: { graph },
+    });
     expect(saved.status).toBe(200);
     expect((await ask(flow.id)).json.text).toBe("system said: Answer like a poet.");
   });
@@ -128,7 +174,9 @@ describe("chatflow saves reach the next prediction", () => {
   it("refuses predictions of a deleted chatflow at once with 404", async () => {
     const flow = await createFlow(admin);
     expect((await ask(flow.id)).status).toBe(200);
-    expect((await call(chatflowById.DELETE, { method: "DELETE", params: { id: flow.id }, headers: admin })).status).toBe(200);
+    expect(
+      (await call(chatflowById.DELETE, { method: "DELETE", params: { id: flow.id }, headers: admin })).status,
+    ).toBe(200);
     const gone = await ask(flow.id);
     expect(gone.status).toBe(404);
     expect(gone.json.error.code).toBe("not_found");
@@ -138,9 +186,15 @@ describe("chatflow saves reach the next prediction", () => {
 describe("API key changes reach the next request", () => {
   it("refuses a revoked key on the prediction route at once, though it was just used", async () => {
     const flow = await createFlow(admin);
-    const created = await call(apikeys.POST, { method: "POST", headers: admin, body: { name: "short-lived", permissions: ["predict"], chatflowIds: [flow.id] } });
+    const created = await call(apikeys.POST, {
+      method: "POST",
+      headers: admin,
+      body: { name: "short-lived", permissions: ["predict"], chatflowIds: [flow.id] },
+    });
     expect((await ask(flow.id, auth.bearer(created.json.key))).status).toBe(200);
-    expect((await call(apikeyById.DELETE, { method: "DELETE", params: { id: created.json.id }, headers: admin })).status).toBe(200);
+    expect(
+      (await call(apikeyById.DELETE, { method: "DELETE", params: { id: created.json.id }, headers: admin })).status,
+    ).toBe(200);
     const refused = await ask(flow.id, auth.bearer(created.json.key));
     expect(refused.status).toBe(401);
     expect(refused.json.error.code).toBe("unauthorized");

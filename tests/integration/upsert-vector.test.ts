@@ -13,7 +13,9 @@ import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 /** Embedded PGlite ships pgvector; a PostgreSQL server may not (this machine's has none). */
 async function databaseHasPgvector(): Promise<boolean> {
   if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
-  const rows = await (await getDb()).$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  const rows = await (await getDb()).$queryRawUnsafe<unknown[]>(
+    "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'",
+  );
   return rows.length > 0;
 }
 const hasPgvector = await databaseHasPgvector();
@@ -24,28 +26,42 @@ let docsQa: string;
 
 beforeAll(async () => {
   stub = await createModelStub();
-  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_EMBEDDING_MODEL: "stub-embedding" });
+  Object.assign(process.env, {
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: stub.url,
+    OPENAI_EMBEDDING_MODEL: "stub-embedding",
+  });
   resetEnvForTests();
   const example = docsExample("docs-qa.json");
-  docsQa = (await createChatflow({ name: example.name, graph: example.graph as never, overrideAllowList: example.overrideAllowList }, systemCaller)).id;
+  docsQa = (
+    await createChatflow(
+      { name: example.name, graph: example.graph as never, overrideAllowList: example.overrideAllowList },
+      systemCaller,
+    )
+  ).id;
   key = (await createApiKey({ name: "upsert", permissions: ["upsert"], chatflowIds: [] }, await fixtureKeyOwner())).key;
 });
 afterAll(() => stub.close());
 
-const upsertJson = (id: string, body: object = {}) => call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(key), body });
+const upsertJson = (id: string, body: object = {}) =>
+  call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(key), body });
 
 async function upsertPdf(id: string, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.append("files", new Blob([new Uint8Array(makePdf(SHIPPING_LINES))]), "shipping.pdf");
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await upsert.POST(new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(key), body: form }), { params: Promise.resolve({ id }) });
+  const res = await upsert.POST(
+    new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(key), body: form }),
+    { params: Promise.resolve({ id }) },
+  );
   return { status: res.status, json: await res.json() };
 }
 
 async function counts(chatflowId: string) {
   const db = await getDb();
   const rows = await db.$queryRawUnsafe<{ nodeId: string; n: number }[]>(
-    `SELECT "nodeId", count(*)::int AS n FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid GROUP BY "nodeId" ORDER BY "nodeId"`, chatflowId,
+    `SELECT "nodeId", count(*)::int AS n FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid GROUP BY "nodeId" ORDER BY "nodeId"`,
+    chatflowId,
   );
   return Object.fromEntries(rows.map((r) => [r.nodeId, r.n]));
 }
@@ -60,14 +76,19 @@ describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
     const stored = (await counts(docsQa)).vectorStore;
     expect(first.json).toMatchObject({ numAdded: stored, numSkipped: 0, numDeleted: 0 });
     expect(stored).toBeGreaterThan(2);
-    expect(first.json.addedDocs.every((d: { metadata: { source: string } }) => d.metadata.source === "switchyard-guide.md")).toBe(true);
+    expect(
+      first.json.addedDocs.every((d: { metadata: { source: string } }) => d.metadata.source === "switchyard-guide.md"),
+    ).toBe(true);
     const embedded = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM document_chunk_embeddings e JOIN "DocumentChunk" c ON c.id = e."chunkId" WHERE c."chatflowId" = $1::uuid`, docsQa,
+      `SELECT count(*)::int AS n FROM document_chunk_embeddings e JOIN "DocumentChunk" c ON c.id = e."chunkId" WHERE c."chatflowId" = $1::uuid`,
+      docsQa,
     );
     expect(embedded[0].n).toBe(stored);
     expect(embeddingCalls()).toBeGreaterThan(before);
     // The embeddings node has no settings: key, base URL and model come from the environment.
-    expect(stub.requests.filter((r) => r.path === "/v1/embeddings").at(-1)?.body).toMatchObject({ model: "stub-embedding" });
+    expect(stub.requests.filter((r) => r.path === "/v1/embeddings").at(-1)?.body).toMatchObject({
+      model: "stub-embedding",
+    });
 
     const callsBefore = embeddingCalls();
     const second = await upsertJson(docsQa);
@@ -79,17 +100,32 @@ describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
     const before = (await counts(docsQa)).vectorStore;
     const res = await upsertPdf(docsQa, { returnSourceDocuments: "true" });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect(res.json.addedDocs).toEqual([{ pageContent: SHIPPING_LINES.join("\n"), metadata: expect.objectContaining({ source: "shipping.pdf", page: 1 }) }]);
+    expect(res.json.addedDocs).toEqual([
+      {
+        pageContent: SHIPPING_LINES.join("\n"),
+        metadata: expect.objectContaining({ source: "shipping.pdf", page: 1 }),
+      },
+    ]);
     expect(res.json.numAdded).toBe(1);
     expect((await counts(docsQa)).vectorStore).toBe(before + 1);
   });
 
   it("with two stores, asks for stopNodeId (listing them) and writes only the chosen one", async () => {
-    const id = (await createChatflow({ name: "two stores", graph: multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: stub.url }) as never }, systemCaller)).id;
+    const id = (
+      await createChatflow(
+        { name: "two stores", graph: multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: stub.url }) as never },
+        systemCaller,
+      )
+    ).id;
     const ambiguous = await upsertPdf(id);
     expect(ambiguous.status).toBe(400);
-    expect(ambiguous.json.error.message).toMatch(/2 vector stores: .*"Keyword Store" \(keywordStore\).*"Vector Store" \(vectorStore\)|2 vector stores: .*"Vector Store" \(vectorStore\).*"Keyword Store" \(keywordStore\)/);
-    expect(ambiguous.json.error.details.map((d: { nodeId: string }) => d.nodeId).sort()).toEqual(["keywordStore", "vectorStore"]);
+    expect(ambiguous.json.error.message).toMatch(
+      /2 vector stores: .*"Keyword Store" \(keywordStore\).*"Vector Store" \(vectorStore\)|2 vector stores: .*"Vector Store" \(vectorStore\).*"Keyword Store" \(keywordStore\)/,
+    );
+    expect(ambiguous.json.error.details.map((d: { nodeId: string }) => d.nodeId).sort()).toEqual([
+      "keywordStore",
+      "vectorStore",
+    ]);
     const unknown = await upsertPdf(id, { stopNodeId: "chatModel" });
     expect(unknown.status).toBe(400);
     expect(await counts(id)).toEqual({});
@@ -102,9 +138,15 @@ describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
   });
 
   it("leaves every store as it was when embedding fails (one transaction for all stores)", async () => {
-    const id = (await createChatflow({
-      name: "dead embeddings", graph: multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: "http://127.0.0.1:1/v1" }) as never,
-    }, systemCaller)).id;
+    const id = (
+      await createChatflow(
+        {
+          name: "dead embeddings",
+          graph: multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: "http://127.0.0.1:1/v1" }) as never,
+        },
+        systemCaller,
+      )
+    ).id;
     const res = await upsertPdf(id, { stopNodeId: "keywordStore,vectorStore" });
     expect(res.status).toBeGreaterThanOrEqual(502);
     expect(res.json.error.code).toMatch(/^upstream_/);

@@ -22,7 +22,11 @@ const graph = {
 };
 
 async function createFlow(body: object): Promise<string> {
-  const res = await call(chatflowRoutes.POST, { method: "POST", headers: session, body: { name: "Flow", graph, ...body } });
+  const res = await call(chatflowRoutes.POST, {
+    method: "POST",
+    headers: session,
+    body: { name: "Flow", graph, ...body },
+  });
   expect(res.status).toBe(201);
   return res.json.id;
 }
@@ -31,9 +35,17 @@ const ip = (n: number) => ({ "x-switchyard-client-ip": `10.9.0.${n}` });
 
 /** Every anonymous route, called for one id; the answer with the id masked. */
 const anonymousRoutes: Record<string, (id: string) => Promise<{ status: number; json: any }>> = {
-  prediction: (id) => call(prediction.POST, { method: "POST", params: { id }, headers: ip(1), body: { question: "hi" } }),
-  "prediction (streaming)": (id) => call(prediction.POST, { method: "POST", params: { id }, headers: ip(1), body: { question: "hi", streaming: true } }),
-  "public-chatbotConfig": (id) => call(publicConfig.GET, { params: { id }, headers: { origin: "https://shop.example" } }),
+  prediction: (id) =>
+    call(prediction.POST, { method: "POST", params: { id }, headers: ip(1), body: { question: "hi" } }),
+  "prediction (streaming)": (id) =>
+    call(prediction.POST, {
+      method: "POST",
+      params: { id },
+      headers: ip(1),
+      body: { question: "hi", streaming: true },
+    }),
+  "public-chatbotConfig": (id) =>
+    call(publicConfig.GET, { params: { id }, headers: { origin: "https://shop.example" } }),
   "chatflows-streaming": (id) => call(streaming.GET, { params: { id } }),
 };
 
@@ -50,7 +62,10 @@ afterAll(async () => {
 });
 
 describe("anonymous callers cannot tell a private chatflow from an unknown one", () => {
-  const mask = (r: { status: number; json: any }, id: string) => ({ status: r.status, body: JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>")) });
+  const mask = (r: { status: number; json: any }, id: string) => ({
+    status: r.status,
+    body: JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>")),
+  });
   const notFound = { status: 404, body: { error: { code: "not_found", message: "Chatflow <id> not found." } } };
   // flowise-sdk asks chatflows-streaming without its key: the anonymous answer is the same for every id.
   const expected: Record<string, unknown> = { "chatflows-streaming": { status: 200, body: { isStreaming: true } } };
@@ -76,7 +91,8 @@ describe("public chatflows without their own limit get the server's default", ()
   it("allows PUBLIC_RATE_LIMIT_MAX anonymous predictions per client IP per chatflow, then 429 with Retry-After", async () => {
     const id = await createFlow({ isPublic: true });
     const other = await createFlow({ isPublic: true });
-    const ask = (flow: string, n: number) => call(prediction.POST, { method: "POST", params: { id: flow }, headers: ip(n), body: { question: "hi" } });
+    const ask = (flow: string, n: number) =>
+      call(prediction.POST, { method: "POST", params: { id: flow }, headers: ip(n), body: { question: "hi" } });
     for (let i = 0; i < 3; i++) expect((await ask(id, 20)).status).toBe(200);
     const limited = await ask(id, 20);
     expect(limited.status).toBe(429);
@@ -91,7 +107,10 @@ describe("public chatflows without their own limit get the server's default", ()
     const id = await createFlow({ isPublic: true, rateLimit: { max: 5, windowSec: 60 } });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await call(prediction.POST, { method: "POST", params: { id }, headers: ip(30), body: { question: "hi" } })).status);
+      statuses.push(
+        (await call(prediction.POST, { method: "POST", params: { id }, headers: ip(30), body: { question: "hi" } }))
+          .status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
@@ -99,7 +118,12 @@ describe("public chatflows without their own limit get the server's default", ()
   it("does not limit signed-in studio users by the public default", async () => {
     const id = await createFlow({ isPublic: true });
     for (let i = 0; i < 5; i++) {
-      const res = await call(prediction.POST, { method: "POST", params: { id }, headers: { ...ip(40), ...session }, body: { question: "hi" } });
+      const res = await call(prediction.POST, {
+        method: "POST",
+        params: { id },
+        headers: { ...ip(40), ...session },
+        body: { question: "hi" },
+      });
       expect(res.status).toBe(200);
     }
   });

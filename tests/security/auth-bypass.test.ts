@@ -83,9 +83,15 @@ describe("auth bypass by path, case, encoding and headers", () => {
     const wrong: string[] = [];
     for (const r of protectedRoutes()) {
       for (const headers of TRICK_HEADERS) {
-        const res = await callRoute(r, `http://127.0.0.1:3000${fillPath(r.template, ids)}`, paramsOf(r.template, ids), headers);
+        const res = await callRoute(
+          r,
+          `http://127.0.0.1:3000${fillPath(r.template, ids)}`,
+          paramsOf(r.template, ids),
+          headers,
+        );
         // Wrong Basic passwords are also rate limited (429): refused either way.
-        if (res.status !== 401 && !(res.status === 429 && headers.authorization?.toLowerCase().startsWith("basic"))) wrong.push(`${r.method} ${r.template} ${JSON.stringify(headers)} → ${res.status}`);
+        if (res.status !== 401 && !(res.status === 429 && headers.authorization?.toLowerCase().startsWith("basic")))
+          wrong.push(`${r.method} ${r.template} ${JSON.stringify(headers)} → ${res.status}`);
         else if (res.status === 401) expect(JSON.parse(res.text).error.code).toBe("unauthorized");
       }
     }
@@ -94,7 +100,11 @@ describe("auth bypass by path, case, encoding and headers", () => {
 
   it("gives an anonymous caller nothing of a private chatflow on the public routes, whatever the path", async () => {
     const publicOnes = routes.filter(
-      (r) => r.template.includes("[id]") && ANONYMOUS_ROUTES.has(r.template) && r.method !== "OPTIONS" && r.template !== STREAMING_CHECK,
+      (r) =>
+        r.template.includes("[id]") &&
+        ANONYMOUS_ROUTES.has(r.template) &&
+        r.method !== "OPTIONS" &&
+        r.template !== STREAMING_CHECK,
     );
     expect(publicOnes.map((r) => r.template)).toContain("/api/v1/prediction/[id]");
     for (const r of publicOnes) {
@@ -112,8 +122,17 @@ describe("auth bypass by path, case, encoding and headers", () => {
   it("answers an anonymous caller the same for a private chatflow as for an unknown one (chatflows-streaming)", async () => {
     const r = routes.find((x) => x.template === STREAMING_CHECK && x.method === "GET")!;
     const unknown = "00000000-0000-4000-8000-000000000000";
-    const privateOne = await callRoute(r, `http://127.0.0.1:3000${fillPath(r.template, ids)}`, paramsOf(r.template, ids));
-    const missing = await callRoute(r, `http://127.0.0.1:3000${fillPath(r.template, { id: unknown })}`, { id: unknown });
-    expect({ status: privateOne.status, body: privateOne.text.replace(ids.id, unknown) }).toEqual({ status: missing.status, body: missing.text });
+    const privateOne = await callRoute(
+      r,
+      `http://127.0.0.1:3000${fillPath(r.template, ids)}`,
+      paramsOf(r.template, ids),
+    );
+    const missing = await callRoute(r, `http://127.0.0.1:3000${fillPath(r.template, { id: unknown })}`, {
+      id: unknown,
+    });
+    expect({ status: privateOne.status, body: privateOne.text.replace(ids.id, unknown) }).toEqual({
+      status: missing.status,
+      body: missing.text,
+    });
   });
 });

@@ -21,13 +21,15 @@ beforeAll(async () => {
   const admin = await setupFirstAdmin({ email: "admin@oracle.test", name: "Ada", password: PASSWORD });
   adminId = admin.id;
   const builder = await createUser({ email: "builder@oracle.test", name: "Bob", password: PASSWORD, role: "builder" });
-  builderKey = (await createApiKey({ name: "b", permissions: ["chatflows"], chatflowIds: [] }, userCaller(builder))).key;
+  builderKey = (await createApiKey({ name: "b", permissions: ["chatflows"], chatflowIds: [] }, userCaller(builder)))
+    .key;
 });
 afterEach(() => vi.restoreAllMocks());
 
 let ip = 0;
 /** Each attempt from its own client IP, so the failed-attempt limit does not answer instead. */
-const basic = (email: string, password: string) => call(chatflows.GET, { headers: { ...auth.basic(email, password), "x-switchyard-client-ip": `10.7.0.${++ip}` } });
+const basic = (email: string, password: string) =>
+  call(chatflows.GET, { headers: { ...auth.basic(email, password), "x-switchyard-client-ip": `10.7.0.${++ip}` } });
 
 describe("HTTP Basic", () => {
   it("answers the same 401 for a wrong password, an unknown e-mail and a builder's right password", async () => {
@@ -72,7 +74,15 @@ describe("API key verification", () => {
     const { key, prefix, keyHash } = generateApiKey();
     expect((await ask(key)).status).toBe(401);
     // Written behind the cache's back: the cached miss still answers, as a cached hit would.
-    await insertApiKey({ name: "late", prefix, keyHash, permissions: ["chatflows"], allChatflows: true, chatflowIds: [], createdById: adminId });
+    await insertApiKey({
+      name: "late",
+      prefix,
+      keyHash,
+      permissions: ["chatflows"],
+      allChatflows: true,
+      chatflowIds: [],
+      createdById: adminId,
+    });
     expect((await ask(key)).status).toBe(401);
     apiKeyCache.delete(prefix);
     expect((await ask(key)).status).toBe(200);
@@ -80,19 +90,38 @@ describe("API key verification", () => {
 
   it("does not keep a deleted owner's key alive from the key cache", async () => {
     const leaver = await createUser({ email: "leaver@oracle.test", name: "Lee", password: PASSWORD, role: "admin" });
-    const key = (await createApiKey({ name: "l", permissions: ["chatflows"], chatflowIds: [] }, userCaller(leaver))).key;
+    const key = (await createApiKey({ name: "l", permissions: ["chatflows"], chatflowIds: [] }, userCaller(leaver)))
+      .key;
     expect((await ask(key)).status).toBe(200); // now cached
-    expect((await call(userById.DELETE, { method: "DELETE", params: { id: leaver.id }, headers: await auth.session(adminId) })).status).toBe(200);
+    expect(
+      (
+        await call(userById.DELETE, {
+          method: "DELETE",
+          params: { id: leaver.id },
+          headers: await auth.session(adminId),
+        })
+      ).status,
+    ).toBe(200);
     expect((await ask(key)).status).toBe(401);
   });
 
   it("does not keep a demoted owner's admin-only permissions alive from the key cache", async () => {
     const former = await createUser({ email: "former@oracle.test", name: "Fay", password: PASSWORD, role: "admin" });
-    const key = (await createApiKey({ name: "f", permissions: ["chatflows"], chatflowIds: [] }, userCaller(former))).key;
+    const key = (await createApiKey({ name: "f", permissions: ["chatflows"], chatflowIds: [] }, userCaller(former)))
+      .key;
     const listed = async () => (await ask(key)).json.map((f: { id: string }) => f.id);
-    const adminFlow = await call(chatflows.POST, { method: "POST", headers: await auth.session(adminId), body: { name: "admin's" } });
+    const adminFlow = await call(chatflows.POST, {
+      method: "POST",
+      headers: await auth.session(adminId),
+      body: { name: "admin's" },
+    });
     expect(await listed()).toContain(adminFlow.json.id); // cached with the admin role
-    await call(userById.PUT, { method: "PUT", params: { id: former.id }, headers: await auth.session(adminId), body: { role: "builder" } });
+    await call(userById.PUT, {
+      method: "PUT",
+      params: { id: former.id },
+      headers: await auth.session(adminId),
+      body: { role: "builder" },
+    });
     expect(await listed()).not.toContain(adminFlow.json.id);
   });
 });

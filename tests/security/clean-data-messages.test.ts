@@ -21,8 +21,10 @@ import { startServerModelStub } from "../support/server-model-stub";
 // nothing), and deleting messages or a chatflow removes their stored files, but only files no
 // remaining message references (uploads are stored once per content).
 
-const PNG_A = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-const PNG_B = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const PNG_A =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG_B =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 let stub: ModelStub;
 let key: string;
@@ -42,17 +44,32 @@ async function newFlow(name: string) {
 }
 const predict = (flowId: string, sessionId: string, question: string, image?: string) =>
   call(prediction.POST, {
-    method: "POST", params: { id: flowId }, headers: auth.bearer(key),
-    body: { question, overrideConfig: { sessionId }, ...(image ? { uploads: [{ data: image, type: "file", name: "pic.png", mime: "image/png" }] } : {}) },
+    method: "POST",
+    params: { id: flowId },
+    headers: auth.bearer(key),
+    body: {
+      question,
+      overrideConfig: { sessionId },
+      ...(image ? { uploads: [{ data: image, type: "file", name: "pic.png", mime: "image/png" }] } : {}),
+    },
   });
-const del = (flowId: string, query: string) => call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: `/x?${query}`, headers: basic });
-const list = (flowId: string, query: string) => call(messages.GET, { params: { id: flowId }, path: `/x?${query}`, headers: basic });
+const del = (flowId: string, query: string) =>
+  call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: `/x?${query}`, headers: basic });
+const list = (flowId: string, query: string) =>
+  call(messages.GET, { params: { id: flowId }, path: `/x?${query}`, headers: basic });
 const count = async (flowId: string) => (await getDb()).chatMessage.count({ where: { chatflowId: flowId } });
 const uploadPaths = async (flowId: string, sessionId: string) => {
-  const rows = await (await getDb()).chatMessage.findMany({ where: { chatflowId: flowId, sessionId, role: "userMessage" } });
-  return rows.flatMap((r) => (r.fileUploads as { path: string }[] | null) ?? []).map((u) => path.resolve(process.env.DATA_DIR!, u.path));
+  const rows = await (await getDb()).chatMessage.findMany({
+    where: { chatflowId: flowId, sessionId, role: "userMessage" },
+  });
+  return rows
+    .flatMap((r) => (r.fileUploads as { path: string }[] | null) ?? [])
+    .map((u) => path.resolve(process.env.DATA_DIR!, u.path));
 };
-const filesIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0);
+const filesIn = (dir: string) =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
+    : 0;
 
 describe("Message API filters: honoured or refused", () => {
   let flowId: string;
@@ -139,19 +156,33 @@ describe("files of deleted messages and chatflows", () => {
     // writing the file and recording the message that references it.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const upload = { kind: "image" as const, mime: "image/png", ext: "png", name: "pic.png", bytes: Buffer.from(PNG_A.split(",")[1], "base64") };
+    const upload = {
+      kind: "image" as const,
+      mime: "image/png",
+      ext: "png",
+      name: "pic.png",
+      bytes: Buffer.from(PNG_A.split(",")[1], "base64"),
+    };
     const persisting = withUploadsLock(flowId, async () => {
       const stored = await storeUpload(process.env.DATA_DIR!, flowId, upload);
       await gate;
       const now = new Date();
       await insertExchange({
-        chatflowId: flowId, sessionId: "new", chatId: "new", chatType: "EXTERNAL", question: "q", answer: "a",
-        fileUploads: [{ type: "file", name: upload.name, mime: upload.mime, path: stored }], askedAt: now, answeredAt: now,
+        chatflowId: flowId,
+        sessionId: "new",
+        chatId: "new",
+        chatType: "EXTERNAL",
+        question: "q",
+        answer: "a",
+        fileUploads: [{ type: "file", name: upload.name, mime: upload.mime, path: stored }],
+        askedAt: now,
+        answeredAt: now,
       });
     });
     const deletion = del(flowId, "sessionId=old");
     // Let the deletion remove its rows and reach its reference check while the write is held open.
-    while ((await (await getDb()).chatMessage.count({ where: { chatflowId: flowId, sessionId: "old" } })) > 0) await new Promise((r) => setTimeout(r, 20));
+    while ((await (await getDb()).chatMessage.count({ where: { chatflowId: flowId, sessionId: "old" } })) > 0)
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 300));
     release();
     expect((await deletion).json).toEqual({ deleted: 2 });

@@ -21,7 +21,10 @@ import { startServerModelStub } from "../support/server-model-stub";
 const hasPgvector = await databaseHasPgvector();
 
 /** 40 lines of ~60 characters: with chunkSize 80, one chunk each. */
-const FORTY_LINES = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the handbook: item ${i * 7919} is stored in aisle ${i}.`).join("\n");
+const FORTY_LINES = Array.from(
+  { length: 40 },
+  (_, i) => `Line ${i + 1} of the handbook: item ${i * 7919} is stored in aisle ${i}.`,
+).join("\n");
 
 let stub: ModelStub;
 let upsertKey: string;
@@ -34,26 +37,34 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const newFlow = async (name: string, graph: Graph) => (await createChatflow({ name, graph: graph as never }, systemCaller)).id;
+const newFlow = async (name: string, graph: Graph) =>
+  (await createChatflow({ name, graph: graph as never }, systemCaller)).id;
 
 async function upsertFile(id: string, name: string, bytes: Buffer | string, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.append("files", new Blob([new Uint8Array(Buffer.from(bytes))]), name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await upsert.POST(new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }), { params: Promise.resolve({ id }) });
+  const res = await upsert.POST(
+    new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }),
+    { params: Promise.resolve({ id }) },
+  );
   return { status: res.status, json: await res.json() };
 }
 
 async function chunks(chatflowId: string, nodeId: string): Promise<number> {
   const rows = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid AND "nodeId" = $2`, chatflowId, nodeId,
+    `SELECT count(*)::int AS n FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid AND "nodeId" = $2`,
+    chatflowId,
+    nodeId,
   );
   return rows[0].n;
 }
 
 /** Ten identical upserts at once: each reports every chunk as added or skipped, and the added ones sum to what is stored. */
 async function expectConcurrentCountsMatch(id: string, nodeId: string, fields: Record<string, string> = {}) {
-  const results = await Promise.all(Array.from({ length: 10 }, () => upsertFile(id, "handbook.txt", FORTY_LINES, fields)));
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => upsertFile(id, "handbook.txt", FORTY_LINES, fields)),
+  );
   for (const r of results) expect(r.status, JSON.stringify(r.json)).toBe(200);
   const stored = await chunks(id, nodeId);
   expect(stored).toBe(40);
@@ -67,14 +78,18 @@ describe("upsert counts match what is stored", () => {
     await expectConcurrentCountsMatch(id, "keywordStore");
   });
 
-  it.runIf(hasPgvector)("pgvector store: 10 concurrent identical upserts add 40 chunks (and 40 embeddings) in all", async () => {
-    const id = await newFlow("vector counts", multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: stub.url }));
-    await expectConcurrentCountsMatch(id, "vectorStore", { stopNodeId: "vectorStore" });
-    const embedded = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM document_chunk_embeddings WHERE "chatflowId" = $1::uuid`, id,
-    );
-    expect(embedded[0].n).toBe(40);
-  });
+  it.runIf(hasPgvector)(
+    "pgvector store: 10 concurrent identical upserts add 40 chunks (and 40 embeddings) in all",
+    async () => {
+      const id = await newFlow("vector counts", multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: stub.url }));
+      await expectConcurrentCountsMatch(id, "vectorStore", { stopNodeId: "vectorStore" });
+      const embedded = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM document_chunk_embeddings WHERE "chatflowId" = $1::uuid`,
+        id,
+      );
+      expect(embedded[0].n).toBe(40);
+    },
+  );
 });
 
 describe("upserted files are stored by content", () => {
@@ -105,32 +120,58 @@ describe("binary files saved in a loader's file field", () => {
     const inputs = (nodeId: string) => graph.nodes.find((n) => n.id === nodeId)!.data.inputs as Record<string, unknown>;
     const docx = makeDocx(["Warranty terms", "Every kettle carries a warranty of seven years."]);
     const pdf = makePdf(["Opening hours", "The Leeds showroom opens at nine on Sundays."]);
-    inputs("docxLoader").file = dataUrl("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "warranty terms.docx", docx);
+    inputs("docxLoader").file = dataUrl(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "warranty terms.docx",
+      docx,
+    );
     inputs("pdfLoader").file = dataUrl("application/pdf", "hours.pdf", pdf);
     expect(typeof inputs("guideLoader").file).toBe("string"); // a text file saved as its text keeps working
     const id = await newFlow("saved binaries", graph);
 
-    const res = await call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(upsertKey), body: { overrideConfig: { returnSourceDocuments: true } } });
+    const res = await call(upsert.POST, {
+      method: "POST",
+      params: { id },
+      headers: auth.bearer(upsertKey),
+      body: { overrideConfig: { returnSourceDocuments: true } },
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const docs = res.json.addedDocs as { pageContent: string; metadata: { source: string } }[];
     const sources = new Set(docs.map((d) => d.metadata.source));
     expect(sources).toEqual(new Set(["switchyard-guide.md", "warranty terms.docx", "hours.pdf"]));
-    expect(docs.find((d) => d.metadata.source === "warranty terms.docx")!.pageContent).toContain("warranty of seven years");
+    expect(docs.find((d) => d.metadata.source === "warranty terms.docx")!.pageContent).toContain(
+      "warranty of seven years",
+    );
     expect(docs.find((d) => d.metadata.source === "hours.pdf")!.pageContent).toContain("opens at nine on Sundays");
 
     const ask = (question: string) =>
       call(prediction.POST, { method: "POST", params: { id }, headers: auth.bearer(predictKey), body: { question } });
-    expect((await ask("How many years of warranty does a kettle carry?")).json.text).toContain("warranty of seven years");
-    expect((await ask("When does the Leeds showroom open on Sundays?")).json.text).toContain("opens at nine on Sundays");
+    expect((await ask("How many years of warranty does a kettle carry?")).json.text).toContain(
+      "warranty of seven years",
+    );
+    expect((await ask("When does the Leeds showroom open on Sundays?")).json.text).toContain(
+      "opens at nine on Sundays",
+    );
   });
 
   it("a data URL without a name is recorded under the node's label, as before", async () => {
     const graph = multiStoreGraph({ chatUrl: stub.url });
     const docxNode = graph.nodes.find((n) => n.id === "docxLoader")!;
-    (docxNode.data.inputs as Record<string, unknown>).file = dataUrl("application/vnd.openxmlformats-officedocument.wordprocessingml.document", undefined, makeDocx(["Unnamed handbook text"]));
+    (docxNode.data.inputs as Record<string, unknown>).file = dataUrl(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      undefined,
+      makeDocx(["Unnamed handbook text"]),
+    );
     const id = await newFlow("unnamed", graph);
-    const res = await call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(upsertKey), body: { overrideConfig: { returnSourceDocuments: true } } });
+    const res = await call(upsert.POST, {
+      method: "POST",
+      params: { id },
+      headers: auth.bearer(upsertKey),
+      body: { overrideConfig: { returnSourceDocuments: true } },
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect(res.json.addedDocs).toEqual([{ pageContent: "Unnamed handbook text", metadata: expect.objectContaining({ source: "DOCX Loader" }) }]);
+    expect(res.json.addedDocs).toEqual([
+      { pageContent: "Unnamed handbook text", metadata: expect.objectContaining({ source: "DOCX Loader" }) },
+    ]);
   });
 });

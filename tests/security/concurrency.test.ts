@@ -25,13 +25,25 @@ let key: string;
 
 beforeAll(async () => {
   // Echoes the newest question, so each answer names the question it belongs to.
-  stub = await startServerModelStub({}, {
-    brain: (req) => ({ content: answerTo(textOf([...req.messages].reverse().find((m) => m.role === "user")?.content)) }),
-  });
+  stub = await startServerModelStub(
+    {},
+    {
+      brain: (req) => ({
+        content: answerTo(textOf([...req.messages].reverse().find((m) => m.role === "user")?.content)),
+      }),
+    },
+  );
   const flow = exampleFlow("conversation.json");
-  flowId = (await createChatflow({ name: "concurrency", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList }, systemCaller)).id;
+  flowId = (
+    await createChatflow(
+      { name: "concurrency", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList },
+      systemCaller,
+    )
+  ).id;
   key = await fixtureKey("predict", ["predict"]);
-  app = await serveRoutes([{ method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST }]);
+  app = await serveRoutes([
+    { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST },
+  ]);
 });
 afterAll(() => Promise.all([stub?.close(), app?.close()]));
 
@@ -57,7 +69,12 @@ describe(`${N} concurrent predictions on one session`, () => {
     // The model saw each question exactly once.
     const asked = stub.requests
       .filter((r) => r.path.endsWith("/chat/completions"))
-      .map((r) => textOf((r.body as { messages: { role: string; content: string }[] }).messages.findLast((m) => m.role === "user")?.content));
+      .map((r) =>
+        textOf(
+          (r.body as { messages: { role: string; content: string }[] }).messages.findLast((m) => m.role === "user")
+            ?.content,
+        ),
+      );
     expect(asked.sort()).toEqual([...questions].sort());
 
     const rows = await (await getDb()).chatMessage.findMany({ where: { chatflowId: flowId, sessionId: SESSION } });

@@ -16,7 +16,10 @@ import { apiRoutes, callRoute, fillPath, paramsOf, type ApiRoute } from "./suppo
 const EVIL = "https://evil.example";
 const SHOP = "https://shop.example";
 /** Credential-free public reads any page may make (the widget's config): `*` without credentials is fine there. */
-const ANY_ORIGIN_READS = new Set(["GET /api/v1/public-chatbotConfig/[id]", "OPTIONS /api/v1/public-chatbotConfig/[id]"]);
+const ANY_ORIGIN_READS = new Set([
+  "GET /api/v1/public-chatbotConfig/[id]",
+  "OPTIONS /api/v1/public-chatbotConfig/[id]",
+]);
 
 const PREDICTION = new Set(["POST /api/v1/prediction/[id]", "OPTIONS /api/v1/prediction/[id]"]);
 
@@ -31,7 +34,12 @@ beforeAll(async () => {
   const admin = await setupFirstAdmin({ email: "admin@cors.test", password: "admin-password-1", name: "Admin" });
   const flow = exampleFlow("conversation.json");
   const publicFlow = async () =>
-    (await createChatflow({ name: "public", graph: flow.graph as never, isPublic: true, allowedOrigins: [SHOP] }, systemCaller)).id;
+    (
+      await createChatflow(
+        { name: "public", graph: flow.graph as never, isPublic: true, allowedOrigins: [SHOP] },
+        systemCaller,
+      )
+    ).id;
   // The walk over every route deletes its chatflow (DELETE /chatflows/{id}): it gets its own.
   ids = { id: await publicFlow(), nodeId: "memory" };
   publicFlowId = await publicFlow();
@@ -53,9 +61,16 @@ describe("permissive CORS", () => {
       const route = `${r.method} ${r.template}`;
       for (const [kind, headers] of Object.entries(callers)) {
         for (const origin of [EVIL, SHOP]) {
-          const res = await callRoute(r, `http://127.0.0.1:3000${fillPath(r.template, ids)}`, paramsOf(r.template, ids), {
-            ...headers, origin, "access-control-request-method": "POST",
-          });
+          const res = await callRoute(
+            r,
+            `http://127.0.0.1:3000${fillPath(r.template, ids)}`,
+            paramsOf(r.template, ids),
+            {
+              ...headers,
+              origin,
+              "access-control-request-method": "POST",
+            },
+          );
           const acao = res.headers.get("access-control-allow-origin");
           const label = `${route} as ${kind} from ${origin} → ${res.status}`;
           if (res.headers.get("access-control-allow-credentials")) wrong.push(`${label}: allows credentials`);
@@ -73,7 +88,9 @@ describe("permissive CORS", () => {
     const ask = (origin: string) =>
       prediction.POST(
         new Request(`http://127.0.0.1:3000/api/v1/prediction/${publicFlowId}`, {
-          method: "POST", headers: { origin, "content-type": "application/json" }, body: JSON.stringify({ question: "Hello" }),
+          method: "POST",
+          headers: { origin, "content-type": "application/json" },
+          body: JSON.stringify({ question: "Hello" }),
         }),
         { params: Promise.resolve({ id: publicFlowId }) },
       );
@@ -86,7 +103,10 @@ describe("permissive CORS", () => {
 
     const preflight = (origin: string) =>
       prediction.OPTIONS(
-        new Request(`http://127.0.0.1:3000/api/v1/prediction/${publicFlowId}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }),
+        new Request(`http://127.0.0.1:3000/api/v1/prediction/${publicFlowId}`, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST" },
+        }),
         { params: Promise.resolve({ id: publicFlowId }) },
       );
     expect((await preflight(SHOP)).headers.get("access-control-allow-origin")).toBe(SHOP);

@@ -17,30 +17,50 @@ let session: Record<string, string>;
 beforeAll(async () => {
   // The server's own key must never be what the stub sees: the node has a credential.
   stub = await startServerModelStub({ OPENAI_API_KEY: "server-key", OUTBOUND_ALLOW_PRIVATE: "true" });
-  session = await auth.session((await setupFirstAdmin({ email: "admin@cred.test", name: "Ada", password: "cred-password-1" })).id);
+  session = await auth.session(
+    (await setupFirstAdmin({ email: "admin@cred.test", name: "Ada", password: "cred-password-1" })).id,
+  );
 });
 afterAll(() => stub.close());
 
 describe("credential changes take effect at once", () => {
   it("uses the new key after a rotation, and names the credential once it is deleted", async () => {
-    const cred = await call(credentials.POST, { method: "POST", headers: session, body: { name: "model", type: "openai", data: { apiKey: "sk-first", baseURL: stub.url } } });
+    const cred = await call(credentials.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "model", type: "openai", data: { apiKey: "sk-first", baseURL: stub.url } },
+    });
     expect(cred.status).toBe(201);
     const graph = exampleFlow("conversation.json").graph;
     graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = cred.json.id;
     const flow = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "rotating", graph } });
     expect(flow.status).toBe(201);
-    const ask = () => call(prediction.POST, { method: "POST", params: { id: flow.json.id }, headers: session, body: { question: "hello" } });
-    const lastAuthorization = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.authorization;
+    const ask = () =>
+      call(prediction.POST, {
+        method: "POST",
+        params: { id: flow.json.id },
+        headers: session,
+        body: { question: "hello" },
+      });
+    const lastAuthorization = () =>
+      stub.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.authorization;
 
     expect((await ask()).status).toBe(200);
     expect(lastAuthorization()).toBe("Bearer sk-first");
-    const rotate = await call(credentialById.PUT, { method: "PUT", params: { id: cred.json.id }, headers: session, body: { data: { apiKey: "sk-second", baseURL: stub.url } } });
+    const rotate = await call(credentialById.PUT, {
+      method: "PUT",
+      params: { id: cred.json.id },
+      headers: session,
+      body: { data: { apiKey: "sk-second", baseURL: stub.url } },
+    });
     expect(rotate.status).toBe(200);
     expect((await ask()).status).toBe(200);
     expect(lastAuthorization()).toBe("Bearer sk-second");
 
     const calls = stub.requests.length;
-    expect((await call(credentialById.DELETE, { method: "DELETE", params: { id: cred.json.id }, headers: session })).status).toBe(200);
+    expect(
+      (await call(credentialById.DELETE, { method: "DELETE", params: { id: cred.json.id }, headers: session })).status,
+    ).toBe(200);
     const after = await ask();
     expect(after.status).toBeGreaterThanOrEqual(400);
     expect(after.status).toBeLessThan(500);

@@ -29,7 +29,9 @@ beforeAll(async () => {
   Object.assign(process.env, { OPENAI_API_KEY: SERVER_KEY, OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   // The victim's credential, bound to the real provider (no baseURL: api.openai.com).
-  victimCredentialId = (await createCredential({ name: "Victim OpenAI", type: "openai", data: { apiKey: VICTIM_KEY } }, systemCaller)).id;
+  victimCredentialId = (
+    await createCredential({ name: "Victim OpenAI", type: "openai", data: { apiKey: VICTIM_KEY } }, systemCaller)
+  ).id;
 });
 afterAll(() => Promise.all([stub.close(), attacker.close()]));
 
@@ -47,7 +49,10 @@ const authorizationsSeen = () => attacker.requests.map((r) => String(r.headers.a
 
 describe("a credential goes only to its own host", () => {
   it("refuses a flow sending someone's credential to another base URL, and the server there gets nothing", async () => {
-    const id = await publicFlow("exfiltrate credential", { credential: victimCredentialId, baseURL: `${attacker.origin}/v1` });
+    const id = await publicFlow("exfiltrate credential", {
+      credential: victimCredentialId,
+      baseURL: `${attacker.origin}/v1`,
+    });
     for (const streaming of [false, true]) {
       const res = await anonymousPredict(id, { question: "hi", streaming });
       expect(res.status).toBe(403);
@@ -60,7 +65,10 @@ describe("a credential goes only to its own host", () => {
   });
 
   it("sends a credential whose own base URL is the server, with its key", async () => {
-    const own = await createCredential({ name: "Stub key", type: "openai", data: { apiKey: "sk-stub-cred", baseURL: stub.url } }, systemCaller);
+    const own = await createCredential(
+      { name: "Stub key", type: "openai", data: { apiKey: "sk-stub-cred", baseURL: stub.url } },
+      systemCaller,
+    );
     const id = await publicFlow("own credential", { credential: own.id });
     const res = await anonymousPredict(id, { question: "hello" });
     expect(res.status).toBe(200);
@@ -70,14 +78,22 @@ describe("a credential goes only to its own host", () => {
 
 describe("request-header credentials go only to their allowed hosts", () => {
   it("refuses an OpenAPI chain sending a headers credential to a server it does not list", async () => {
-    const headers = await createCredential({
-      name: "Shop API key",
-      type: "httpHeaders",
-      data: { allowedHosts: ["shop.example.com"], headers: { "X-Api-Key": "shop-secret" } },
-    }, systemCaller);
+    const headers = await createCredential(
+      {
+        name: "Shop API key",
+        type: "httpHeaders",
+        data: { allowedHosts: ["shop.example.com"], headers: { "X-Api-Key": "shop-secret" } },
+      },
+      systemCaller,
+    );
     const graph = exampleFlow("openapi-chain-only.json").graph as Graph;
-    Object.assign(graph.nodes.find((n) => n.type === "openApiChain")!.data.inputs, { headersCredential: headers.id, serverUrl: attacker.origin });
-    const id = (await createChatflow({ name: "exfiltrate headers", graph: graph as never, isPublic: true }, systemCaller)).id;
+    Object.assign(graph.nodes.find((n) => n.type === "openApiChain")!.data.inputs, {
+      headersCredential: headers.id,
+      serverUrl: attacker.origin,
+    });
+    const id = (
+      await createChatflow({ name: "exfiltrate headers", graph: graph as never, isPublic: true }, systemCaller)
+    ).id;
     const res = await anonymousPredict(id, { question: "laptops?" });
     expect(res.status).toBe(403);
     expect(res.json.error.message).toContain('credential "Shop API key" may only be sent to shop.example.com');
@@ -86,7 +102,12 @@ describe("request-header credentials go only to their allowed hosts", () => {
   });
 
   it("does not store a headers credential without allowed hosts", async () => {
-    await expect(createCredential({ name: "no hosts", type: "httpHeaders", data: { headers: { "X-Api-Key": "k" } } }, systemCaller)).rejects.toMatchObject({
+    await expect(
+      createCredential(
+        { name: "no hosts", type: "httpHeaders", data: { headers: { "X-Api-Key": "k" } } },
+        systemCaller,
+      ),
+    ).rejects.toMatchObject({
       code: "validation_failed",
     });
   });
@@ -118,18 +139,29 @@ describe("base URLs and servers are never overridable per request", () => {
     const id = await publicFlow("allow-list", {});
     const key = await fixtureKey("editor", ["chatflows"]);
     const put = (overrideAllowList: string[]) =>
-      call(chatflowRoute.PUT, { method: "PUT", params: { id }, headers: auth.bearer(key), body: { overrideAllowList } });
+      call(chatflowRoute.PUT, {
+        method: "PUT",
+        params: { id },
+        headers: auth.bearer(key),
+        body: { overrideAllowList },
+      });
     const res = await put(["temperature", "baseURL", "serverUrl", "specUrl", "credential"]);
     expect(res.status).toBe(400);
-    for (const name of ["baseURL", "serverUrl", "specUrl", "credential"]) expect(res.json.error.message).toContain(name);
-    await expect((await getDb()).chatflow.findUnique({ where: { id } })).resolves.toMatchObject({ overrideAllowList: [] });
+    for (const name of ["baseURL", "serverUrl", "specUrl", "credential"])
+      expect(res.json.error.message).toContain(name);
+    await expect((await getDb()).chatflow.findUnique({ where: { id } })).resolves.toMatchObject({
+      overrideAllowList: [],
+    });
     expect((await put(["temperature"])).status).toBe(200);
   });
 
   it("refuses overrideConfig.baseURL and serverUrl with 400 even when an old saved allow-list has them", async () => {
     const id = await publicFlow("old allow-list", {});
     // A chatflow saved before the rule: its allow-list is written straight to the database.
-    await (await getDb()).chatflow.update({ where: { id }, data: { overrideAllowList: ["temperature", "baseURL", "serverUrl"] } });
+    await (await getDb()).chatflow.update({
+      where: { id },
+      data: { overrideAllowList: ["temperature", "baseURL", "serverUrl"] },
+    });
     const before = attacker.requests.length;
     for (const overrideConfig of [{ baseURL: `${attacker.origin}/v1` }, { serverUrl: attacker.origin }]) {
       const res = await anonymousPredict(id, { question: "hi", overrideConfig });

@@ -30,7 +30,10 @@ let cookie: Record<string, string>;
 let flowId: string;
 let apiKey: string;
 
-const fromSite = (origin: string, site: "cross-site" | "same-site" | "same-origin") => ({ origin, "sec-fetch-site": site });
+const fromSite = (origin: string, site: "cross-site" | "same-site" | "same-origin") => ({
+  origin,
+  "sec-fetch-site": site,
+});
 const chatflowCount = async () => (await getDb()).chatflow.count();
 const chunkCount = async () => (await getDb()).documentChunk.count({ where: { chatflowId: flowId } });
 
@@ -53,7 +56,9 @@ beforeAll(async () => {
   stub = await startServerModelStub();
   const admin = await setupFirstAdmin(ADMIN);
   cookie = await auth.session(admin.id, ADMIN.email);
-  flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
+  flowId = (
+    await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)
+  ).id;
   apiKey = await fixtureKey("automation", ["chatflows", "upsert"]);
 });
 afterAll(() => stub.close());
@@ -73,10 +78,20 @@ describe("cookie-authenticated writes from another origin", () => {
     expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers, body: { name: "planted" } }));
     // text/plain needs no CORS preflight: refused as a CSRF, not as a bad media type.
     const plain = { ...headers, "content-type": "text/plain" };
-    expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers: plain, rawBody: JSON.stringify({ name: "planted" }) }));
-    expectCsrfRefusal(await call(chatflowById.PUT, { method: "PUT", params: { id: flowId }, headers, body: { name: "renamed" } }));
+    expectCsrfRefusal(
+      await call(chatflows.POST, { method: "POST", headers: plain, rawBody: JSON.stringify({ name: "planted" }) }),
+    );
+    expectCsrfRefusal(
+      await call(chatflowById.PUT, { method: "PUT", params: { id: flowId }, headers, body: { name: "renamed" } }),
+    );
     expectCsrfRefusal(await call(chatflowById.DELETE, { method: "DELETE", params: { id: flowId }, headers }));
-    expectCsrfRefusal(await call(credentials.POST, { method: "POST", headers, body: { name: "x", type: "openAIApi", data: { apiKey: "sk-x" } } }));
+    expectCsrfRefusal(
+      await call(credentials.POST, {
+        method: "POST",
+        headers,
+        body: { name: "x", type: "openAIApi", data: { apiKey: "sk-x" } },
+      }),
+    );
     expect(await chatflowCount()).toBe(count);
     const flow = await (await getDb()).chatflow.findUnique({ where: { id: flowId } });
     expect(flow?.name).toBe("docs");
@@ -84,12 +99,20 @@ describe("cookie-authenticated writes from another origin", () => {
 
   it("checks Origin alone (older browsers send no Sec-Fetch-Site) and refuses the opaque origin 'null'", async () => {
     for (const origin of [EVIL, SIBLING, "null", "http://127.0.0.1:3001"]) {
-      expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers: { ...cookie, origin }, body: { name: "planted" } }));
+      expectCsrfRefusal(
+        await call(chatflows.POST, { method: "POST", headers: { ...cookie, origin }, body: { name: "planted" } }),
+      );
     }
   });
 
   it("checks Sec-Fetch-Site alone (a browser may leave out Origin)", async () => {
-    expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers: { ...cookie, "sec-fetch-site": "same-site" }, body: { name: "x" } }));
+    expectCsrfRefusal(
+      await call(chatflows.POST, {
+        method: "POST",
+        headers: { ...cookie, "sec-fetch-site": "same-site" },
+        body: { name: "x" },
+      }),
+    );
   });
 
   it("lets reads through: GET changes nothing, and cross-origin pages cannot read the answer without CORS", async () => {
@@ -100,25 +123,46 @@ describe("cookie-authenticated writes from another origin", () => {
 
 describe("writes that are not forged", () => {
   it("accepts the studio's own pages (Origin = NEXTAUTH_URL, Sec-Fetch-Site same-origin)", async () => {
-    const created = await call(chatflows.POST, { method: "POST", headers: { ...cookie, ...fromSite(OWN, "same-origin") }, body: { name: "mine" } });
+    const created = await call(chatflows.POST, {
+      method: "POST",
+      headers: { ...cookie, ...fromSite(OWN, "same-origin") },
+      body: { name: "mine" },
+    });
     expect(created.status).toBe(201);
     const renamed = await call(chatflowById.PUT, {
-      method: "PUT", params: { id: created.json.id }, headers: { ...cookie, ...fromSite(OWN, "same-origin") }, body: { name: "mine, renamed" },
+      method: "PUT",
+      params: { id: created.json.id },
+      headers: { ...cookie, ...fromSite(OWN, "same-origin") },
+      body: { name: "mine, renamed" },
     });
     expect(renamed.status).toBe(200);
     expect(renamed.json.name).toBe("mine, renamed");
-    const removed = await call(chatflowById.DELETE, { method: "DELETE", params: { id: created.json.id }, headers: { ...cookie, ...fromSite(OWN, "same-origin") } });
+    const removed = await call(chatflowById.DELETE, {
+      method: "DELETE",
+      params: { id: created.json.id },
+      headers: { ...cookie, ...fromSite(OWN, "same-origin") },
+    });
     expect(removed.status).toBe(200);
   });
 
   it("accepts the origin of the Host the request was sent to (studio reached by another name than NEXTAUTH_URL)", async () => {
-    const headers = { ...cookie, host: "studio.internal:8080", origin: "http://studio.internal:8080", "sec-fetch-site": "same-origin" };
+    const headers = {
+      ...cookie,
+      host: "studio.internal:8080",
+      origin: "http://studio.internal:8080",
+      "sec-fetch-site": "same-origin",
+    };
     const res = await call(chatflows.POST, { method: "POST", headers, body: { name: "via host" } });
     expect(res.status).toBe(201);
   });
 
   it("trusts X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY=true)", async () => {
-    const headers = { ...cookie, "x-forwarded-host": "studio.example.com", origin: "https://studio.example.com", "sec-fetch-site": "same-origin" };
+    const headers = {
+      ...cookie,
+      "x-forwarded-host": "studio.example.com",
+      origin: "https://studio.example.com",
+      "sec-fetch-site": "same-origin",
+    };
     expectCsrfRefusal(await call(chatflows.POST, { method: "POST", headers, body: { name: "via proxy" } }));
     process.env.TRUST_PROXY = "true";
     resetEnvForTests();
@@ -138,13 +182,23 @@ describe("writes that are not forged", () => {
   });
 
   it("accepts an API key from any origin: no cookie, nothing for another site to ride on", async () => {
-    const res = await call(chatflows.POST, { method: "POST", headers: { ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") }, body: { name: "by key" } });
+    const res = await call(chatflows.POST, {
+      method: "POST",
+      headers: { ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") },
+      body: { name: "by key" },
+    });
     expect(res.status).toBe(201);
-    expect((await upsertFile({ ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") }, "by-key.md")).status).toBe(200);
+    expect((await upsertFile({ ...auth.bearer(apiKey), ...fromSite(EVIL, "cross-site") }, "by-key.md")).status).toBe(
+      200,
+    );
   });
 
   it("accepts Basic from any origin", async () => {
-    const res = await call(chatflows.POST, { method: "POST", headers: { ...auth.basic(ADMIN.email, ADMIN.password), origin: EVIL }, body: { name: "by basic" } });
+    const res = await call(chatflows.POST, {
+      method: "POST",
+      headers: { ...auth.basic(ADMIN.email, ADMIN.password), origin: EVIL },
+      body: { name: "by basic" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -155,11 +209,16 @@ describe("writes that are not forged", () => {
       edges: [edge("model", "chatModel", "conv", "model")],
     };
     const created = await call(chatflows.POST, {
-      method: "POST", headers: { ...cookie, ...fromSite(OWN, "same-origin") }, body: { name: "public", graph, isPublic: true, allowedOrigins: [shop] },
+      method: "POST",
+      headers: { ...cookie, ...fromSite(OWN, "same-origin") },
+      body: { name: "public", graph, isPublic: true, allowedOrigins: [shop] },
     });
     expect(created.status).toBe(201);
     const res = await call(prediction.POST, {
-      method: "POST", params: { id: created.json.id }, headers: { ...fromSite(shop, "cross-site"), "x-switchyard-client-ip": "10.7.0.1" }, body: { question: "hello" },
+      method: "POST",
+      params: { id: created.json.id },
+      headers: { ...fromSite(shop, "cross-site"), "x-switchyard-client-ip": "10.7.0.1" },
+      body: { question: "hello" },
     });
     expect(res.status).toBe(200);
     expect(typeof res.json.text).toBe("string");

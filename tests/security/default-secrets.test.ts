@@ -8,7 +8,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 // directory gets its own random secret (kept, owner-only), and two directories never share one.
 
 type Secrets = typeof import("../../lib/security/secrets");
-const saved = { DATA_DIR: process.env.DATA_DIR, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET, SECRETS_KEY: process.env.SECRETS_KEY };
+const saved = {
+  DATA_DIR: process.env.DATA_DIR,
+  NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET,
+  SECRETS_KEY: process.env.SECRETS_KEY,
+};
 const dirs: string[] = [];
 
 /** The secrets module as a fresh server process on `dataDir` would load it (no secret settings). */
@@ -28,7 +32,9 @@ function freshDataDir(): string {
 }
 
 afterEach(async () => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   vi.resetModules();
   (await import("../../lib/env")).resetEnvForTests();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -61,12 +67,16 @@ describe("default secrets", () => {
 
   it("has no hard-coded secret in the sources: every secret comes from settings or the data dir", () => {
     const root = path.resolve(import.meta.dirname, "../..");
-    const sources = ["lib", "app", "scripts", "instrumentation.ts", "next.config.mjs"].flatMap((p) => sourceFiles(path.join(root, p)));
+    const sources = ["lib", "app", "scripts", "instrumentation.ts", "next.config.mjs"].flatMap((p) =>
+      sourceFiles(path.join(root, p)),
+    );
     expect(sources.length).toBeGreaterThan(50);
     const hits = sources.flatMap((file) => {
       const text = fs.readFileSync(file, "utf8");
       // A literal given to a secret-like name: `secret: "…"`, `NEXTAUTH_SECRET ??= "…"`, `.default("…")` on a secret setting.
-      const found = [...text.matchAll(/\b(\w*(?:SECRET|secret|SECRETS_KEY)\w*)\s*(?:[:=]|\?\?=|\|\|=)\s*["'`][^"'`]{4,}["'`]/g)];
+      const found = [
+        ...text.matchAll(/\b(\w*(?:SECRET|secret|SECRETS_KEY)\w*)\s*(?:[:=]|\?\?=|\|\|=)\s*["'`][^"'`]{4,}["'`]/g),
+      ];
       const defaults = [...text.matchAll(/\b(NEXTAUTH_SECRET|SECRETS_KEY)\s*:\s*z[^\n]*\.default\(/g)];
       return [...found, ...defaults].map((m) => `${path.relative(root, file)}: ${m[0]}`);
     });

@@ -16,7 +16,8 @@ import { errorResponse } from "../../lib/http/responses";
 // is ≥ 500, every error is in the one error shape, and a refused request changes no row.
 // `npm run fuzz` runs it with a random seed and a large count; the seed is printed for replay.
 const COUNT = Number(process.env.FUZZ_COUNT ?? 3000);
-const SEED = process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20261123);
+const SEED =
+  process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20261123);
 const AUTH_ROUTE = "app/api/auth/[...nextauth]/route.ts";
 
 let stub: ModelStub;
@@ -41,7 +42,9 @@ async function databaseRows(): Promise<string> {
 /** The next transaction id: it moves only when some transaction wrote, so equal means no write at all. */
 async function nextTransactionId(): Promise<string> {
   const db = await getDb();
-  const [row] = await db.$queryRawUnsafe<{ xid: string }[]>("SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xid");
+  const [row] = await db.$queryRawUnsafe<{ xid: string }[]>(
+    "SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xid",
+  );
   return row.xid;
 }
 
@@ -56,7 +59,11 @@ async function authStandIn(req: Request, ctx: { params: Promise<Record<string, s
 }
 
 async function post(path: string, headers: Record<string, string>, body: unknown) {
-  const res = await fetch(`${app.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
   return res.json();
 }
@@ -72,11 +79,28 @@ beforeAll(async () => {
     nodes: [node("model", "chatOpenAICompatible", {}), node("conv", "conversationChain", {})],
     edges: [edge("model", "chatModel", "conv", "model")],
   };
-  const open = await post("/api/v1/chatflows", adminSession, { name: "Public", graph, isPublic: true, allowedOrigins: ["https://shop.example"] });
+  const open = await post("/api/v1/chatflows", adminSession, {
+    name: "Public",
+    graph,
+    isPublic: true,
+    allowedOrigins: ["https://shop.example"],
+  });
   const closed = await post("/api/v1/chatflows", adminSession, { name: "Private", graph });
-  const key = await post("/api/v1/apikey", adminSession, { name: "fuzz", permissions: ["predict", "upsert", "chatflows", "messages", "domains"] });
-  const builder = await post("/api/v1/users", adminSession, { email: "builder@fuzz.test", name: "Builder", password: "builder-pass-123", role: "builder" });
-  const credential = await post("/api/v1/credentials", adminSession, { name: "Fuzz key", type: "openai", data: { apiKey: "sk-fuzz" } });
+  const key = await post("/api/v1/apikey", adminSession, {
+    name: "fuzz",
+    permissions: ["predict", "upsert", "chatflows", "messages", "domains"],
+  });
+  const builder = await post("/api/v1/users", adminSession, {
+    email: "builder@fuzz.test",
+    name: "Builder",
+    password: "builder-pass-123",
+    role: "builder",
+  });
+  const credential = await post("/api/v1/credentials", adminSession, {
+    name: "Fuzz key",
+    type: "openai",
+    data: { apiKey: "sk-fuzz" },
+  });
   await post("/api/v1/domains", adminSession, { names: ["example.com", "example.org"] });
   fixtures = {
     ids: [open.id, closed.id, key.id, builder.id, credential.id, "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b"],
@@ -109,7 +133,8 @@ function problemWith(req: FuzzRequest, res: RawResponse): string | null {
   } catch {
     return `${res.status} without a JSON error body`;
   }
-  if (typeof body?.error?.code !== "string" || typeof body.error.message !== "string") return `${res.status} not in the error shape`;
+  if (typeof body?.error?.code !== "string" || typeof body.error.message !== "string")
+    return `${res.status} not in the error shape`;
   if (res.status === 405 && !res.headers.allow) return "405 without an Allow header";
   return null;
 }
@@ -130,43 +155,58 @@ describe(`fuzz: ${COUNT} malformed requests over every route (seed ${SEED})`, ()
     expect(await databaseRows()).toBe(rows);
   });
 
-  it("never answers ≥ 500, always in the error shape, and a refused request changes nothing", async () => {
-    console.log(`[fuzz] seed ${SEED}, ${COUNT} requests (replay: FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT} npm run fuzz)`);
-    const rng = seededRandom(SEED);
-    const findings: Finding[] = [];
-    const statuses = new Map<number, number>();
-    let rows = await databaseRows();
-    let xid = await nextTransactionId();
-    const started = Date.now();
-    let inRequests = 0;
-    for (let i = 0; i < COUNT; i++) {
-      const req = fuzzRequest(rng, routes, fixtures);
-      let res: RawResponse | undefined;
-      const t0 = Date.now();
-      try {
-        res = await rawRequest(app.port, req);
-        inRequests += Date.now() - t0;
-      } catch (err) {
-        findings.push({ i, req, problem: (err as Error).message });
-        continue;
+  it(
+    "never answers ≥ 500, always in the error shape, and a refused request changes nothing",
+    async () => {
+      console.log(
+        `[fuzz] seed ${SEED}, ${COUNT} requests (replay: FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT} npm run fuzz)`,
+      );
+      const rng = seededRandom(SEED);
+      const findings: Finding[] = [];
+      const statuses = new Map<number, number>();
+      let rows = await databaseRows();
+      let xid = await nextTransactionId();
+      const started = Date.now();
+      let inRequests = 0;
+      for (let i = 0; i < COUNT; i++) {
+        const req = fuzzRequest(rng, routes, fixtures);
+        let res: RawResponse | undefined;
+        const t0 = Date.now();
+        try {
+          res = await rawRequest(app.port, req);
+          inRequests += Date.now() - t0;
+        } catch (err) {
+          findings.push({ i, req, problem: (err as Error).message });
+          continue;
+        }
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const problem = problemWith(req, res);
+        if (problem) findings.push({ i, req, res, problem });
+        const xidAfter = await nextTransactionId();
+        if (xidAfter === xid) continue;
+        // Something wrote: compare the rows themselves (a key's lastUsedAt touch is not a change).
+        const rowsAfter = await databaseRows();
+        if (rowsAfter !== rows && res.status >= 400)
+          findings.push({ i, req, res, problem: `refused with ${res.status} but changed the database` });
+        [rows, xid] = [rowsAfter, xidAfter];
       }
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      const problem = problemWith(req, res);
-      if (problem) findings.push({ i, req, res, problem });
-      const xidAfter = await nextTransactionId();
-      if (xidAfter === xid) continue;
-      // Something wrote: compare the rows themselves (a key's lastUsedAt touch is not a change).
-      const rowsAfter = await databaseRows();
-      if (rowsAfter !== rows && res.status >= 400) findings.push({ i, req, res, problem: `refused with ${res.status} but changed the database` });
-      [rows, xid] = [rowsAfter, xidAfter];
-    }
-    console.log(`[fuzz] ${Date.now() - started} ms, ${inRequests} ms waiting for answers`);
-    console.log(`[fuzz] statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" ")}`);
-    const report = findings.slice(0, 15).map((f) =>
-      `#${f.i} ${f.problem}: ${f.req.method} ${f.req.target.slice(0, 160)} ${JSON.stringify(f.req.headers).slice(0, 160)} body=${(f.req.body?.toString("utf8") ?? "").slice(0, 120)} → ${f.res?.body.slice(0, 200) ?? ""}`,
-    );
-    expect(report, `seed ${SEED}: ${findings.length} problems`).toEqual([]);
-    // Most requests are refused, and the run also reached the handlers' success paths.
-    expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
-  }, 60_000 + COUNT * 100);
+      console.log(`[fuzz] ${Date.now() - started} ms, ${inRequests} ms waiting for answers`);
+      console.log(
+        `[fuzz] statuses: ${[...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(" ")}`,
+      );
+      const report = findings
+        .slice(0, 15)
+        .map(
+          (f) =>
+            `#${f.i} ${f.problem}: ${f.req.method} ${f.req.target.slice(0, 160)} ${JSON.stringify(f.req.headers).slice(0, 160)} body=${(f.req.body?.toString("utf8") ?? "").slice(0, 120)} → ${f.res?.body.slice(0, 200) ?? ""}`,
+        );
+      expect(report, `seed ${SEED}: ${findings.length} problems`).toEqual([]);
+      // Most requests are refused, and the run also reached the handlers' success paths.
+      expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
+    },
+    60_000 + COUNT * 100,
+  );
 });

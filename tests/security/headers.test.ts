@@ -13,7 +13,12 @@ const run = (path: string) => proxy(new NextRequest(`http://127.0.0.1:3000${path
 /** The directives of a policy by name. */
 function directives(policy: string | null): Record<string, string[]> {
   expect(policy).toBeTruthy();
-  return Object.fromEntries(policy!.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  return Object.fromEntries(
+    policy!
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 function expectBaseline(headers: Headers) {
@@ -25,7 +30,13 @@ function expectBaseline(headers: Headers) {
 
 describe("studio pages", () => {
   it("carry a nonce-based CSP that forbids framing, inline and foreign scripts", () => {
-    for (const path of ["/", "/signin", "/chatflows", "/chatflows/7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b", "/no-such-page"]) {
+    for (const path of [
+      "/",
+      "/signin",
+      "/chatflows",
+      "/chatflows/7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b",
+      "/no-such-page",
+    ]) {
       const res = run(path);
       expectBaseline(res.headers);
       const csp = directives(res.headers.get("content-security-policy"));
@@ -50,7 +61,15 @@ describe("studio pages", () => {
   });
 
   it("uses a fresh nonce for every response", () => {
-    const nonces = new Set(Array.from({ length: 20 }, () => run("/chatflows").headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1]));
+    const nonces = new Set(
+      Array.from(
+        { length: 20 },
+        () =>
+          run("/chatflows")
+            .headers.get("content-security-policy")!
+            .match(/'nonce-([^']+)'/)![1],
+      ),
+    );
     expect(nonces.size).toBe(20);
   });
 });

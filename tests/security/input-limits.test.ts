@@ -32,12 +32,15 @@ beforeAll(async () => {
   stub = await startServerModelStub();
   const adminId = (await setupFirstAdmin({ email: "admin@limits.test", name: "Ada", password: "limits-pass-1" })).id;
   admin = await auth.session(adminId);
-  flowId = (await createChatflow({ name: "limits", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
+  flowId = (
+    await createChatflow({ name: "limits", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
+  ).id;
 });
 afterAll(() => stub.close());
 
 /** Random letters from a 3-byte UTF-8 range: they do not compress, so the index sees every byte. */
-const incompressible = (chars: number) => Array.from(randomBytes(chars), (b) => String.fromCharCode(0x4e00 + b * 37)).join("");
+const incompressible = (chars: number) =>
+  Array.from(randomBytes(chars), (b) => String.fromCharCode(0x4e00 + b * 37)).join("");
 
 describe("long strings into btree-indexed columns", () => {
   it("a domain name longer than a host name can be (here 2,048 CJK characters): 400 naming the entry, nothing stored", async () => {
@@ -45,12 +48,20 @@ describe("long strings into btree-indexed columns", () => {
     const one = await call(domains.POST, { method: "POST", headers: admin, body: { name: incompressible(2048) } });
     expect(one.status, one.text).toBe(400);
     expect(one.json.error.message).toMatch(/^body\.name: longer than 253 characters/);
-    const many = await call(domains.POST, { method: "POST", headers: admin, body: { names: ["example.com", `https://${"a".repeat(254)}.com/path`] } });
+    const many = await call(domains.POST, {
+      method: "POST",
+      headers: admin,
+      body: { names: ["example.com", `https://${"a".repeat(254)}.com/path`] },
+    });
     expect(many.status, many.text).toBe(400);
     expect(many.json.error.message).toMatch(/^body\.names\.1: longer than 253 characters/);
     expect(await (await getDb()).domain.count()).toBe(before);
     // A long URL whose host is short is still fine: only the host is stored.
-    const url = await call(domains.POST, { method: "POST", headers: admin, body: { name: `https://shop.example.com/${"p".repeat(1500)}` } });
+    const url = await call(domains.POST, {
+      method: "POST",
+      headers: admin,
+      body: { name: `https://shop.example.com/${"p".repeat(1500)}` },
+    });
     expect(url.status, url.text).toBe(200);
     expect(url.json.added).toBe(1);
   });
@@ -66,7 +77,10 @@ describe("long strings into btree-indexed columns", () => {
     expect(res.json.error.message).toContain("300");
     expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(0);
     inputs.sourceName = incompressible(300);
-    await (await getDb()).chatflow.update({ where: { id }, data: { graph: graph as never, version: { increment: 1 } } });
+    await (await getDb()).chatflow.update({
+      where: { id },
+      data: { graph: graph as never, version: { increment: 1 } },
+    });
     const ok = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: {} });
     expect(ok.status, ok.text).toBe(200);
   });
@@ -111,7 +125,9 @@ describe("lone surrogates in a JSON body", () => {
     inLabel.nodes[0].data.label = "model \ud800";
     const label = await post({ name: "flow", graph: inLabel });
     expect(label.status, label.text).toBe(400);
-    expect(label.json.error.message).toBe("body.graph.nodes.0.data.label: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).");
+    expect(label.json.error.message).toBe(
+      "body.graph.nodes.0.data.label: must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).",
+    );
     const key = await post({ name: "flow", graph, chatbotConfig: { theme: { "x\udc00": "red" } } });
     expect(key.status, key.text).toBe(400);
     expect(key.json.error.message).toBe("body.chatbotConfig.theme: a key must not contain a lone UTF-16 surrogate.");
@@ -127,11 +143,19 @@ describe("what pgvector cannot store", () => {
     const wide = await createModelStub({ embeddingDimensions: 16_001 });
     try {
       const graph = multiStoreGraph({ chatUrl: stub.url, embeddingsUrl: wide.url });
-      (graph.nodes.find((n) => n.id === "textLoader")!.data.inputs as Record<string, unknown>).file = "Opening hours: nine to five.";
+      (graph.nodes.find((n) => n.id === "textLoader")!.data.inputs as Record<string, unknown>).file =
+        "Opening hours: nine to five.";
       const id = (await createChatflow({ name: "wide vectors", graph: graph as never }, systemCaller)).id;
-      const res = await call(upsert.POST, { method: "POST", headers: admin, params: { id }, body: { stopNodeId: "vectorStore" } });
+      const res = await call(upsert.POST, {
+        method: "POST",
+        headers: admin,
+        params: { id },
+        body: { stopNodeId: "vectorStore" },
+      });
       expect(res.status, res.text).toBe(502);
-      expect(res.json.error.message).toBe("The embeddings model returned a 16001-dimension vector; the vector store holds 1 to 16000 dimensions.");
+      expect(res.json.error.message).toBe(
+        "The embeddings model returned a 16001-dimension vector; the vector store holds 1 to 16000 dimensions.",
+      );
       expect(await (await getDb()).documentChunk.count({ where: { chatflowId: id } })).toBe(0);
     } finally {
       await wide.close();
@@ -142,11 +166,14 @@ describe("what pgvector cannot store", () => {
 describe("credential values sent as HTTP headers", () => {
   it("an API key or header value with a line break or non-ASCII characters: 400 naming the field, nothing saved", async () => {
     const before = await (await getDb()).credential.count();
-    const create = (type: string, data: object) => call(credentials.POST, { method: "POST", headers: admin, body: { name: "bad", type, data } });
+    const create = (type: string, data: object) =>
+      call(credentials.POST, { method: "POST", headers: admin, body: { name: "bad", type, data } });
     for (const apiKey of ["sk-ключ", "sk-a\r\nX-Evil: 1"]) {
       const res = await create("openai", { apiKey });
       expect(res.status, res.text).toBe(400);
-      expect(res.json.error.message).toBe("body.data.apiKey: must be printable ASCII without line breaks (it is sent in an HTTP header)");
+      expect(res.json.error.message).toBe(
+        "body.data.apiKey: must be printable ASCII without line breaks (it is sent in an HTTP header)",
+      );
     }
     const headers = await create("httpHeaders", { allowedHosts: ["api.example.com"], headers: { "X-Token": "a\nb" } });
     expect(headers.status, headers.text).toBe(400);
@@ -161,9 +188,16 @@ describe("credential values sent as HTTP headers", () => {
     const graph = exampleFlow("conversation.json").graph;
     graph.nodes.find((n) => n.type === "chatOpenAICompatible")!.data.inputs.credential = row.id;
     const id = (await createChatflow({ name: "legacy key", graph: graph as never }, systemCaller)).id;
-    const res = await call(prediction.POST, { method: "POST", headers: admin, params: { id }, body: { question: "hi" } });
+    const res = await call(prediction.POST, {
+      method: "POST",
+      headers: admin,
+      params: { id },
+      body: { question: "hi" },
+    });
     expect(res.status, res.text).toBe(422);
-    expect(res.json.error.message).toBe('Credential "legacy key": apiKey holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.');
+    expect(res.json.error.message).toBe(
+      'Credential "legacy key": apiKey holds a line break or a non-ASCII character, which an HTTP header cannot carry; edit the credential.',
+    );
   });
 });
 
@@ -171,12 +205,22 @@ describe("numbers beyond an integer column", () => {
   it("PUT a chatflow with expectedVersion past 2^31-1: 400 naming it, nothing changed (it reached SQL as an int4 and failed with a 500)", async () => {
     const before = await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } });
     for (const expectedVersion of [2_147_483_648, Number.MAX_SAFE_INTEGER]) {
-      const res = await call(chatflowById.PUT, { method: "PUT", headers: admin, params: { id: flowId }, body: { name: "renamed", expectedVersion } });
+      const res = await call(chatflowById.PUT, {
+        method: "PUT",
+        headers: admin,
+        params: { id: flowId },
+        body: { name: "renamed", expectedVersion },
+      });
       expect(res.status, res.text).toBe(400);
       expect(res.json.error.message).toBe("body.expectedVersion: must be at most 2147483647");
     }
     expect(await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } })).toEqual(before);
-    const stale = await call(chatflowById.PUT, { method: "PUT", headers: admin, params: { id: flowId }, body: { name: "renamed", expectedVersion: 2_147_483_647 } });
+    const stale = await call(chatflowById.PUT, {
+      method: "PUT",
+      headers: admin,
+      params: { id: flowId },
+      body: { name: "renamed", expectedVersion: 2_147_483_647 },
+    });
     expect(stale.status, stale.text).toBe(409);
   });
 });
@@ -187,10 +231,18 @@ describe("page numbers up to the largest safe integer", () => {
     const list = await call(domains.GET, { headers: admin, path: `/api/v1/domains?page=${page}&limit=100` });
     expect(list.status, list.text).toBe(200);
     expect(list.json.data).toEqual([]);
-    const msgs = await call(messages.GET, { headers: admin, params: { id: flowId }, path: `/x?page=${page}&limit=1000` });
+    const msgs = await call(messages.GET, {
+      headers: admin,
+      params: { id: flowId },
+      path: `/x?page=${page}&limit=1000`,
+    });
     expect(msgs.status, msgs.text).toBe(200);
     expect(msgs.json).toEqual([]);
-    const sess = await call(sessions.GET, { headers: admin, params: { id: flowId }, path: `/x?page=${page}&limit=100` });
+    const sess = await call(sessions.GET, {
+      headers: admin,
+      params: { id: flowId },
+      path: `/x?page=${page}&limit=100`,
+    });
     expect(sess.status, sess.text).toBe(200);
     expect(sess.json.data).toEqual([]);
   });

@@ -22,11 +22,20 @@ function seeded(seed: number) {
   };
 }
 
-type Event = { chatflowId?: string; counts?: Record<string, number>; started?: string[]; done?: string[]; numAdded?: number };
+type Event = {
+  chatflowId?: string;
+  counts?: Record<string, number>;
+  started?: string[];
+  done?: string[];
+  numAdded?: number;
+};
 
 /** The child's JSON events, one at a time. */
 function startChild(tag: string, env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", CHILD, tag], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", CHILD, tag], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -62,7 +71,11 @@ function startChild(tag: string, env: NodeJS.ProcessEnv) {
 function childEnv(): NodeJS.ProcessEnv {
   const dataDir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "kill-"));
   const onServer = process.env.DATABASE_URL?.startsWith("postgres");
-  return { ...process.env, DATA_DIR: dataDir, DATABASE_URL: onServer ? process.env.DATABASE_URL : `pglite:${path.join(dataDir, "pglite")}` };
+  return {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: onServer ? process.env.DATABASE_URL : `pglite:${path.join(dataDir, "pglite")}`,
+  };
 }
 
 /** Every upsert the children started is stored whole (every file, every chunk) or not at all. */

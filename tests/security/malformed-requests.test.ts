@@ -66,18 +66,29 @@ describe("NUL bytes and over-deep JSON are refused (400 naming the field) before
     const before = await savedChatflow();
     const deep = `${'{"a":'.repeat(3000)}1${"}".repeat(3000)}`;
     const body = `{"graph":{"nodes":[{"id":"model","type":"chatOpenAICompatible","position":{"x":0,"y":0},"data":{"inputs":{"temperature":${deep}}}}],"edges":[]}}`;
-    const res = await call(chatflow.PUT, { method: "PUT", params: { id: flowId }, headers: { ...session, "content-type": "application/json" }, rawBody: body });
+    const res = await call(chatflow.PUT, {
+      method: "PUT",
+      params: { id: flowId },
+      headers: { ...session, "content-type": "application/json" },
+      rawBody: body,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe("body: JSON is nested deeper than 64 levels.");
     expect((await savedChatflow()).updatedAt).toEqual(before.updatedAt);
   });
 
   it("a NUL in node inputs or in a key", async () => {
-    const withNul = { graph: { ...graph, nodes: [node("model", "chatOpenAICompatible", { modelName: "gpt\u0000" }), graph.nodes[1]] } };
+    const withNul = {
+      graph: { ...graph, nodes: [node("model", "chatOpenAICompatible", { modelName: "gpt\u0000" }), graph.nodes[1]] },
+    };
     const res = await call(chatflow.PUT, { method: "PUT", params: { id: flowId }, headers: session, body: withNul });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe("body.graph.nodes.0.data.inputs.modelName: must not contain a NUL character.");
-    const key = await call(chatflows.POST, { method: "POST", headers: session, body: { name: "x", chatbotConfig: { "a\u0000": 1 } } });
+    const key = await call(chatflows.POST, {
+      method: "POST",
+      headers: session,
+      body: { name: "x", chatbotConfig: { "a\u0000": 1 } },
+    });
     expect(key.status).toBe(400);
     expect(key.json.error.message).toBe("body.chatbotConfig: a key must not contain a NUL character.");
   });
@@ -86,7 +97,11 @@ describe("NUL bytes and over-deep JSON are refused (400 naming the field) before
     const form = new FormData();
     form.append("files", new Blob(["hello"], { type: "text/plain" }), "a.txt");
     form.append("sessionId", "x\u0000y");
-    const req = new Request(`http://127.0.0.1/api/v1/vector/upsert/${flowId}`, { method: "POST", headers: session, body: form });
+    const req = new Request(`http://127.0.0.1/api/v1/vector/upsert/${flowId}`, {
+      method: "POST",
+      headers: session,
+      body: form,
+    });
     const res = await upsert.POST(req, { params: Promise.resolve({ id: flowId }) });
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toBe('Form field "sessionId": must not contain a NUL character.');
@@ -97,7 +112,12 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
   it("DELETE /chatmessage/{id} with an undeclared filter deletes nothing", async () => {
     const before = await messageCount();
     expect(before).toBeGreaterThan(0);
-    const res = await call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: "/x?sessionId=s1&feedbackTypo=THUMBS_UP&Nope=1", headers: session });
+    const res = await call(messages.DELETE, {
+      method: "DELETE",
+      params: { id: flowId },
+      path: "/x?sessionId=s1&feedbackTypo=THUMBS_UP&Nope=1",
+      headers: session,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("validation_failed");
     expect(res.json.error.message).toContain("'feedbackTypo', 'Nope'");
@@ -109,7 +129,12 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
   });
 
   it("a repeated filter is refused rather than one of its values picked", async () => {
-    const res = await call(messages.DELETE, { method: "DELETE", params: { id: flowId }, path: "/x?sessionId=s1&sessionId=other", headers: session });
+    const res = await call(messages.DELETE, {
+      method: "DELETE",
+      params: { id: flowId },
+      path: "/x?sessionId=s1&sessionId=other",
+      headers: session,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe("query.sessionId: given more than once.");
   });
@@ -118,13 +143,22 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
     const list = await call(chatflows.GET, { path: "/x?page=2", headers: session });
     expect(list.status).toBe(400);
     expect(list.json.error.message).toBe("Unknown query parameter 'page' (this route takes none).");
-    const del = await call(chatflow.DELETE, { method: "DELETE", params: { id: flowId }, path: "/x?force=true", headers: session });
+    const del = await call(chatflow.DELETE, {
+      method: "DELETE",
+      params: { id: flowId },
+      path: "/x?force=true",
+      headers: session,
+    });
     expect(del.status).toBe(400);
     expect(await savedChatflow()).toBeTruthy();
   });
 
   it("declared parameters still work", async () => {
-    const res = await call(messages.GET, { params: { id: flowId }, path: "/x?sessionId=s1&order=DESC&limit=5", headers: session });
+    const res = await call(messages.GET, {
+      params: { id: flowId },
+      path: "/x?sessionId=s1&order=DESC&limit=5",
+      headers: session,
+    });
     expect(res.status).toBe(200);
     expect(res.json.length).toBe(2);
   });
@@ -133,28 +167,44 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
 describe("methods a route does not implement", () => {
   it("every route file exports GET, HEAD-or-GET, POST, PUT, PATCH and DELETE, so Next never answers an empty 405", async () => {
     for (const route of await loadApiRoutes()) {
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) expect(typeof route.module[method], `${route.file} ${method}`).toBe("function");
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+        expect(typeof route.module[method], `${route.file} ${method}`).toBe("function");
       if (!route.module.GET) expect(typeof route.module.HEAD, route.file).toBe("function");
     }
   });
 
   it("answers 405 in the error shape with an Allow header listing the implemented methods", async () => {
-    const res = await call(chatflow.POST as never, { method: "POST", path: `/api/v1/chatflows/${flowId}`, headers: session });
+    const res = await call(chatflow.POST as never, {
+      method: "POST",
+      path: `/api/v1/chatflows/${flowId}`,
+      headers: session,
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS, PUT");
-    expect(res.json.error).toEqual({ code: "method_not_allowed", message: `Method POST is not allowed on /api/v1/chatflows/${flowId}; allowed: DELETE, GET, HEAD, OPTIONS, PUT.` });
+    expect(res.json.error).toEqual({
+      code: "method_not_allowed",
+      message: `Method POST is not allowed on /api/v1/chatflows/${flowId}; allowed: DELETE, GET, HEAD, OPTIONS, PUT.`,
+    });
   });
 });
 
 describe("next-auth POSTs that its client would never send", () => {
   const post = (type: string | null, body: string | Buffer) =>
     call(nextAuth.POST as never, {
-      method: "POST", path: "/api/auth/callback/credentials", params: { nextauth: ["callback", "credentials"] } as never,
-      headers: type ? { "content-type": type } : {}, rawBody: body as string,
+      method: "POST",
+      path: "/api/auth/callback/credentials",
+      params: { nextauth: ["callback", "credentials"] } as never,
+      headers: type ? { "content-type": type } : {},
+      rawBody: body as string,
     });
 
   it("a JSON content type (with or without JSON), no content type, or multipart: 415", async () => {
-    for (const [type, body] of [["application/json", "not json"], ["application/json", '{"email":"a"}'], [null, "x"], ["multipart/form-data; boundary=x", "--x--"]] as const) {
+    for (const [type, body] of [
+      ["application/json", "not json"],
+      ["application/json", '{"email":"a"}'],
+      [null, "x"],
+      ["multipart/form-data; boundary=x", "--x--"],
+    ] as const) {
       const res = await post(type, body);
       expect(res.status, `${type}`).toBe(415);
       expect(res.json.error.code).toBe("unsupported_media_type");
@@ -162,7 +212,12 @@ describe("next-auth POSTs that its client would never send", () => {
   });
 
   it("a form with a bad percent-escape, invalid UTF-8 or a NUL: 400", async () => {
-    for (const body of ["email=%ff&password=x", "email=%E0%A4%A", "email=a%00b", Buffer.from([0x65, 0x3d, 0xff, 0xfe])]) {
+    for (const body of [
+      "email=%ff&password=x",
+      "email=%E0%A4%A",
+      "email=a%00b",
+      Buffer.from([0x65, 0x3d, 0xff, 0xfe]),
+    ]) {
       const res = await post("application/x-www-form-urlencoded", body);
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe("bad_request");
@@ -171,7 +226,11 @@ describe("next-auth POSTs that its client would never send", () => {
 
   it("an action next-auth does not have: 404 in the error shape (next-auth itself answers plain text)", async () => {
     for (const method of ["GET", "POST"]) {
-      const res = await call(nextAuth[method as "GET"] as never, { method, path: "/api/auth/v1/nope", params: { nextauth: ["v1", "nope"] } as never });
+      const res = await call(nextAuth[method as "GET"] as never, {
+        method,
+        path: "/api/auth/v1/nope",
+        params: { nextauth: ["v1", "nope"] } as never,
+      });
       expect(res.status).toBe(404);
       expect(res.json.error).toEqual({ code: "not_found", message: "No sign-in route /api/auth/v1/nope." });
     }
@@ -190,7 +249,13 @@ describe("the server of npm start (scripts/start.mjs's createAppServer)", () => 
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
 
   it("TRACE: 405 in the error shape with Allow, never reaching Next", async () => {
     const res = await rawRequest(port, { method: "TRACE", target: "/api/v1/ping" });
@@ -206,8 +271,16 @@ describe("the server of npm start (scripts/start.mjs's createAppServer)", () => 
   });
 
   it("requests node's parser rejects (a lower-case method, a bad header) and CONNECT get the error shape too", async () => {
-    for (const [method, headers, status] of [["get", {}, 400], ["GET", { "bad header": "x" }, 400], ["CONNECT", {}, 405]] as const) {
-      const res = await rawRequest(port, { method, target: method === "CONNECT" ? "127.0.0.1:1" : "/api/v1/ping", headers });
+    for (const [method, headers, status] of [
+      ["get", {}, 400],
+      ["GET", { "bad header": "x" }, 400],
+      ["CONNECT", {}, 405],
+    ] as const) {
+      const res = await rawRequest(port, {
+        method,
+        target: method === "CONNECT" ? "127.0.0.1:1" : "/api/v1/ping",
+        headers,
+      });
       expect(res.status, method).toBe(status);
       expect(JSON.parse(res.body).error.message).toBeTruthy();
     }

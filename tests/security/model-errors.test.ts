@@ -27,7 +27,12 @@ beforeAll(async () => {
   silent = await createRecordingServer(() => undefined); // takes the request, never answers
   refusedUrl = `http://127.0.0.1:${await closedPort()}/v1`;
   delete process.env.OPENAI_BASE_URL;
-  Object.assign(process.env, { OPENAI_API_KEY: "sk-server", OPENAI_MODEL: "stub-model", MODEL_TIMEOUT_MS: "400", OUTBOUND_ALLOW_PRIVATE: "true" });
+  Object.assign(process.env, {
+    OPENAI_API_KEY: "sk-server",
+    OPENAI_MODEL: "stub-model",
+    MODEL_TIMEOUT_MS: "400",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+  });
   resetEnvForTests();
 });
 afterAll(() => Promise.all([failing.close(), silent.close()]));
@@ -35,12 +40,18 @@ afterAll(() => Promise.all([failing.close(), silent.close()]));
 let count = 0;
 /** A public conversation flow whose chat model (label "Flaky model", id chatModel) talks to baseURL with its own credential. */
 async function flowAt(baseURL: string): Promise<string> {
-  const credential = (await createCredential({ name: `model ${(count += 1)}`, type: "openai", data: { apiKey: KEY, baseURL } }, systemCaller)).id;
+  const credential = (
+    await createCredential(
+      { name: `model ${(count += 1)}`, type: "openai", data: { apiKey: KEY, baseURL } },
+      systemCaller,
+    )
+  ).id;
   const graph = exampleFlow("conversation.json").graph as Graph;
   const model = graph.nodes.find((n) => n.type === "chatOpenAICompatible")!;
   model.data.label = "Flaky model";
   Object.assign(model.data.inputs, { credential });
-  return (await createChatflow({ name: `model errors ${count}`, graph: graph as never, isPublic: true }, systemCaller)).id;
+  return (await createChatflow({ name: `model errors ${count}`, graph: graph as never, isPublic: true }, systemCaller))
+    .id;
 }
 
 const predict = (id: string, body: object) => call(prediction.POST, { method: "POST", params: { id }, body });

@@ -40,17 +40,28 @@ describe("no custom code execution", () => {
     // Whole words of the label and of the camelCase name ("Retrieval" is not "eval").
     const words = (d: (typeof nodeDefinitions)[number]) => `${d.name.replace(/([a-z])([A-Z])/g, "$1 $2")} ${d.label}`;
     const suspicious = nodeDefinitions.filter((d) =>
-      /\b(function|code|python|javascript|js|script|exec|execute|eval|sandbox|interpreter|shell|command|mcp)\b/i.test(words(d)),
+      /\b(function|code|python|javascript|js|script|exec|execute|eval|sandbox|interpreter|shell|command|mcp)\b/i.test(
+        words(d),
+      ),
     );
     expect(suspicious.map((d) => d.name)).toEqual([]);
-    for (const flowise of ["customFunction", "customTool", "ifElseFunction", "pythonInterpreter", "codeInterpreterE2B", "customMCP"]) {
+    for (const flowise of [
+      "customFunction",
+      "customTool",
+      "ifElseFunction",
+      "pythonInterpreter",
+      "codeInterpreterE2B",
+      "customMCP",
+    ]) {
       expect(nodeDefinitions.map((d) => d.name)).not.toContain(flowise);
     }
   });
 
   it("has only reviewed `code`-typed params (a new one must be added here after checking it is never run)", () => {
     const codeParams = nodeDefinitions.flatMap((d) =>
-      d.inputs.filter((i) => i.kind === "param" && (i as { type?: string }).type === "code").map((i) => `${d.name}.${i.name}`),
+      d.inputs
+        .filter((i) => i.kind === "param" && (i as { type?: string }).type === "code")
+        .map((i) => `${d.name}.${i.name}`),
     );
     // openApiChain.spec is parsed as YAML/JSON data, never run: shown below.
     expect(codeParams).toEqual(["openApiChain.spec"]);
@@ -86,7 +97,13 @@ describe("no custom code execution", () => {
       `globalThis.${PWNED} = true; module.exports = {};`,
       `openapi: 3.0.0\ninfo: { title: t, version: "1" }\nservers: [{ url: "http://127.0.0.1:9" }]\npaths: !!js/function "function () { globalThis.${PWNED} = true }"`,
       `openapi: 3.0.0\ninfo: { title: t, version: "1" }\nx: !<tag:yaml.org,2002:js/eval> "globalThis.${PWNED} = true"\npaths: {}`,
-      JSON.stringify({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths: {}, __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } }),
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "t", version: "1" },
+        paths: {},
+        __proto__: { polluted: true },
+        constructor: { prototype: { polluted: true } },
+      }),
       `{"openapi":"3.0.0","info":{"title":"\${globalThis.${PWNED}=true}","version":"1"},"paths":{}}`,
     ];
     const flow = exampleFlow("openapi-chain-only.json");
@@ -94,7 +111,12 @@ describe("no custom code execution", () => {
       const graph = structuredClone(flow.graph);
       for (const n of graph.nodes) if (n.type === "openApiChain") n.data.inputs.spec = spec;
       const id = (await createChatflow({ name: "code param", graph: graph as never }, systemCaller)).id;
-      const res = await call(prediction.POST, { method: "POST", params: { id }, headers: auth.bearer(key), body: { question: "Show me laptops" } });
+      const res = await call(prediction.POST, {
+        method: "POST",
+        params: { id },
+        headers: auth.bearer(key),
+        body: { question: "Show me laptops" },
+      });
       // A spec that is not an OpenAPI document is the builder's problem to fix: 4xx, never run.
       expect(res.status, `${spec}\n→ ${res.text}`).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);

@@ -18,7 +18,14 @@ import { serveRoutes } from "../../dev/route-server";
 // with time and memory limits, and the caps answer 413 naming the file and the setting.
 
 const MiB = 1024 * 1024;
-const DEFAULTS = { UPSERT_MAX_FILE_BYTES: String(20 * MiB), UPSERT_MAX_PDF_PAGES: "2000", UPSERT_MAX_INFLATED_BYTES: String(MiB), PARSE_TIMEOUT_MS: "60000", PARSE_MAX_MEMORY_MB: "512", UPSERT_MAX_TEXT_BYTES: String(50 * MiB) };
+const DEFAULTS = {
+  UPSERT_MAX_FILE_BYTES: String(20 * MiB),
+  UPSERT_MAX_PDF_PAGES: "2000",
+  UPSERT_MAX_INFLATED_BYTES: String(MiB),
+  PARSE_TIMEOUT_MS: "60000",
+  PARSE_MAX_MEMORY_MB: "512",
+  UPSERT_MAX_TEXT_BYTES: String(50 * MiB),
+};
 let stub: ModelStub;
 let server: Awaited<ReturnType<typeof serveRoutes>>;
 let key: string;
@@ -33,7 +40,9 @@ beforeAll(async () => {
   stub = await createModelStub();
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url });
   setEnv({});
-  flowId = (await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)).id;
+  flowId = (
+    await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)
+  ).id;
   key = await fixtureKey("upsert", ["upsert"]);
   server = await serveRoutes([
     { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: async () => ping.GET() },
@@ -45,14 +54,21 @@ afterAll(() => Promise.all([stub.close(), server.close()]));
 /** Upserts files through the real HTTP server into the keyword store. */
 async function upsertFiles(files: { name: string; content: Buffer | string }[]) {
   const form = new FormData();
-  for (const f of files) form.append("files", new Blob([typeof f.content === "string" ? f.content : new Uint8Array(f.content)]), f.name);
+  for (const f of files)
+    form.append("files", new Blob([typeof f.content === "string" ? f.content : new Uint8Array(f.content)]), f.name);
   form.append("stopNodeId", "keywordStore");
-  const res = await fetch(`${server.url}/api/v1/vector/upsert/${flowId}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${server.url}/api/v1/vector/upsert/${flowId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   return { status: res.status, json: await res.json() };
 }
 
 const chunkSources = async () =>
-  (await (await getDb()).documentChunk.findMany({ where: { chatflowId: flowId }, select: { source: true } })).map((c) => c.source);
+  (await (await getDb()).documentChunk.findMany({ where: { chatflowId: flowId }, select: { source: true } })).map(
+    (c) => c.source,
+  );
 const storedFiles = () => {
   const dir = path.join(process.env.DATA_DIR!, "uploads", flowId, "documents");
   return fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
@@ -99,9 +115,15 @@ describe("parse caps", () => {
     for (const declare of ["true", "small"] as const) {
       const bomb = makeDocxBomb(64 * MiB, declare);
       expect(bomb.length).toBeLessThan(MiB / 4);
-      const res = await upsertFiles([{ name: "report.docx", content: bomb }, { name: "refunds.md", content: REFUNDS_MD }]);
+      const res = await upsertFiles([
+        { name: "report.docx", content: bomb },
+        { name: "refunds.md", content: REFUNDS_MD },
+      ]);
       expect(res.status, JSON.stringify(res.json)).toBe(413);
-      expect(res.json.error).toEqual({ code: "payload_too_large", message: expect.stringMatching(/^report\.docx: .*more than 1048576 bytes \(UPSERT_MAX_INFLATED_BYTES\)/) });
+      expect(res.json.error).toEqual({
+        code: "payload_too_large",
+        message: expect.stringMatching(/^report\.docx: .*more than 1048576 bytes \(UPSERT_MAX_INFLATED_BYTES\)/),
+      });
     }
     expect({ chunks: (await chunkSources()).length, files: storedFiles() }).toEqual(before);
     // A normal DOCX still reads.
@@ -114,7 +136,10 @@ describe("parse caps", () => {
     setEnv({ UPSERT_MAX_PDF_PAGES: "20" });
     const over = await upsertFiles([{ name: "long.pdf", content: makeManyPagePdf(21) }]);
     expect(over.status).toBe(413);
-    expect(over.json.error).toEqual({ code: "payload_too_large", message: "long.pdf: 21 pages, more than 20 (UPSERT_MAX_PDF_PAGES)." });
+    expect(over.json.error).toEqual({
+      code: "payload_too_large",
+      message: "long.pdf: 21 pages, more than 20 (UPSERT_MAX_PDF_PAGES).",
+    });
     expect(await chunkSources()).not.toContain("long.pdf");
     const at = await upsertFiles([{ name: "long.pdf", content: makeManyPagePdf(20, ["Exactly at the cap."]) }]);
     expect(at.status, JSON.stringify(at.json)).toBe(200);
@@ -125,7 +150,10 @@ describe("parse caps", () => {
     setEnv({ PARSE_TIMEOUT_MS: "100" });
     const slow = await upsertFiles([{ name: "slow.pdf", content: makeManyPagePdf(1500) }]);
     expect(slow.status).toBe(422);
-    expect(slow.json.error).toEqual({ code: "unprocessable", message: "slow.pdf: reading it took longer than 100 ms (PARSE_TIMEOUT_MS); it was stopped." });
+    expect(slow.json.error).toEqual({
+      code: "unprocessable",
+      message: "slow.pdf: reading it took longer than 100 ms (PARSE_TIMEOUT_MS); it was stopped.",
+    });
     setEnv({});
     const next = await upsertFiles([{ name: "after.pdf", content: makeManyPagePdf(2, ["Read after a timeout."]) }]);
     expect(next.status, JSON.stringify(next.json)).toBe(200);
@@ -137,7 +165,10 @@ describe("parse caps", () => {
     setEnv({ PARSE_MAX_MEMORY_MB: "64", UPSERT_MAX_INFLATED_BYTES: String(100 * MiB) });
     const big = await upsertFiles([{ name: "huge.docx", content: makeDocxBomb(40 * MiB) }]);
     expect(big.status, JSON.stringify(big.json)).toBe(413);
-    expect(big.json.error).toEqual({ code: "payload_too_large", message: "huge.docx: reading it needs more than 64 MiB of memory (PARSE_MAX_MEMORY_MB)." });
+    expect(big.json.error).toEqual({
+      code: "payload_too_large",
+      message: "huge.docx: reading it needs more than 64 MiB of memory (PARSE_MAX_MEMORY_MB).",
+    });
     setEnv({});
     const next = await upsertFiles([{ name: "small.docx", content: makeDocx(["Still serving."]) }]);
     expect(next.status, JSON.stringify(next.json)).toBe(200);
@@ -150,6 +181,9 @@ describe("parse caps", () => {
     expect(csv.length).toBeLessThan(4096);
     const res = await upsertFiles([{ name: "wide.csv", content: csv }]);
     expect(res.status).toBe(413);
-    expect(res.json.error).toEqual({ code: "payload_too_large", message: "wide.csv: more than 4096 bytes of text (UPSERT_MAX_TEXT_BYTES)." });
+    expect(res.json.error).toEqual({
+      code: "payload_too_large",
+      message: "wide.csv: more than 4096 bytes of text (UPSERT_MAX_TEXT_BYTES).",
+    });
   });
 });

@@ -43,7 +43,9 @@ beforeAll(async () => {
   stub = await startServerModelStub({ DATA_DIR: dataDir });
   const vision = exampleFlow("conversation.json", { allowImages: true });
   flows.vision = (await createChatflow({ name: "vision", graph: vision.graph as never }, systemCaller)).id;
-  flows.docs = (await createChatflow({ name: "docs", graph: docsExample("docs-qa-keyword.json").graph as never }, systemCaller)).id;
+  flows.docs = (
+    await createChatflow({ name: "docs", graph: docsExample("docs-qa-keyword.json").graph as never }, systemCaller)
+  ).id;
   key = await fixtureKey("k", ["predict", "upsert"]);
 });
 afterAll(async () => {
@@ -54,7 +56,10 @@ afterAll(async () => {
 /** Every file under a folder, relative to it. */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
 /** Nothing beside the data dir, no upload outside uploads/<chatflow>/, no file named by the caller anywhere we can see. */
@@ -70,8 +75,13 @@ function expectNothingOutside() {
 describe("path traversal through upload names", () => {
   it("stores upserted files under generated names and keeps only a bare display name as the source", async () => {
     const form = new FormData();
-    for (const [i, name] of EVIL_NAMES.entries()) form.append("files", new Blob([`Refunds take ${i + 10} days. ${MARK}`]), name);
-    const req = new Request(`http://127.0.0.1:3000/api/v1/vector/upsert/${flows.docs}`, { method: "POST", headers: auth.bearer(key), body: form });
+    for (const [i, name] of EVIL_NAMES.entries())
+      form.append("files", new Blob([`Refunds take ${i + 10} days. ${MARK}`]), name);
+    const req = new Request(`http://127.0.0.1:3000/api/v1/vector/upsert/${flows.docs}`, {
+      method: "POST",
+      headers: auth.bearer(key),
+      body: form,
+    });
     const res = await upsert.POST(req, { params: Promise.resolve({ id: flows.docs }) });
     // Refusing such names would be as good as cleaning them; what matters is where bytes land.
     expect([200, 400, 413]).toContain(res.status);
@@ -91,13 +101,20 @@ describe("path traversal through upload names", () => {
         method: "POST",
         params: { id: flows.vision },
         headers: auth.bearer(key),
-        body: { question: "What is this?", uploads: [{ type: "file", name, mime: "image/png", data: `data:image/png;base64,${PNG.toString("base64")}` }] },
+        body: {
+          question: "What is this?",
+          uploads: [{ type: "file", name, mime: "image/png", data: `data:image/png;base64,${PNG.toString("base64")}` }],
+        },
       });
       expect(res.status, name).toBe(200);
-      const row = await (await getDb()).chatMessage.findFirst({ where: { chatId: res.json.chatId, role: "userMessage" } });
+      const row = await (await getDb()).chatMessage.findFirst({
+        where: { chatId: res.json.chatId, role: "userMessage" },
+      });
       const [file] = row!.fileUploads as { path: string; name: string }[];
       expect(file.name).not.toMatch(/[/\\]/);
-      expect(path.resolve(dataDir, file.path).startsWith(path.join(dataDir, "uploads", flows.vision) + path.sep)).toBe(true);
+      expect(path.resolve(dataDir, file.path).startsWith(path.join(dataDir, "uploads", flows.vision) + path.sep)).toBe(
+        true,
+      );
       expect(fs.existsSync(path.resolve(dataDir, file.path))).toBe(true);
     }
     expectNothingOutside();
@@ -112,7 +129,12 @@ describe("path traversal through chat and session ids", () => {
     const before = await db.chatMessage.count();
     for (const id of SLASHED) {
       for (const body of [{ chatId: id }, { overrideConfig: { sessionId: id } }]) {
-        const res = await call(prediction.POST, { method: "POST", params: { id: flows.vision }, headers: auth.bearer(key), body: { question: "hi", ...body } });
+        const res = await call(prediction.POST, {
+          method: "POST",
+          params: { id: flows.vision },
+          headers: auth.bearer(key),
+          body: { question: "hi", ...body },
+        });
         expect(res.status, `${JSON.stringify(body)}`).toBe(400);
         expect(res.json.error.code).toBe("validation_failed");
       }
@@ -126,7 +148,13 @@ describe("path traversal through chat and session ids", () => {
         method: "POST",
         params: { id: flows.vision },
         headers: auth.bearer(key),
-        body: { question: "And this?", chatId, uploads: [{ type: "file", name: "p.png", mime: "image/png", data: `data:image/png;base64,${PNG.toString("base64")}` }] },
+        body: {
+          question: "And this?",
+          chatId,
+          uploads: [
+            { type: "file", name: "p.png", mime: "image/png", data: `data:image/png;base64,${PNG.toString("base64")}` },
+          ],
+        },
       });
       // Refusing dot-only ids would be fine too.
       expect([200, 400]).toContain(res.status);

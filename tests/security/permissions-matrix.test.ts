@@ -20,7 +20,13 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 
 type Who = "admin" | "builder" | "builder2";
-type CallerSpec = { name: string; kind: "session" | "basic" | "key" | "anonymous"; who?: Who; permission?: ApiKeyPermission; headers: () => Promise<Record<string, string>> };
+type CallerSpec = {
+  name: string;
+  kind: "session" | "basic" | "key" | "anonymous";
+  who?: Who;
+  permission?: ApiKeyPermission;
+  headers: () => Promise<Record<string, string>>;
+};
 
 const PASSWORD = "matrix-password-1";
 const ids = {} as Record<Who, string>;
@@ -30,9 +36,23 @@ let stub: ModelStub;
 beforeAll(async () => {
   stub = await startServerModelStub();
   const admin = await setupFirstAdmin({ email: "admin@matrix.test", name: "Admin", password: PASSWORD });
-  const builder = await createUser({ email: "builder@matrix.test", name: "Builder", password: PASSWORD, role: "builder" });
-  const builder2 = await createUser({ email: "builder2@matrix.test", name: "Builder 2", password: PASSWORD, role: "builder" });
-  for (const [who, u] of [["admin", admin], ["builder", builder], ["builder2", builder2]] as const) {
+  const builder = await createUser({
+    email: "builder@matrix.test",
+    name: "Builder",
+    password: PASSWORD,
+    role: "builder",
+  });
+  const builder2 = await createUser({
+    email: "builder2@matrix.test",
+    name: "Builder 2",
+    password: PASSWORD,
+    role: "builder",
+  });
+  for (const [who, u] of [
+    ["admin", admin],
+    ["builder", builder],
+    ["builder2", builder2],
+  ] as const) {
     ids[who] = u.id;
     as[who] = userCaller(u);
   }
@@ -41,8 +61,15 @@ afterAll(() => stub.close());
 
 /** A fresh object owned by `owner`. */
 async function makeObject(kind: ObjectKind, owner: Who): Promise<string> {
-  if (kind === "chatflow") return (await createChatflow({ name: `${owner}'s flow`, graph: exampleFlow("conversation.json").graph as never }, as[owner])).id;
-  if (kind === "credential") return (await createCredential({ name: `${owner}'s key`, type: "openai", data: { apiKey: "sk-x" } }, as[owner])).id;
+  if (kind === "chatflow")
+    return (
+      await createChatflow(
+        { name: `${owner}'s flow`, graph: exampleFlow("conversation.json").graph as never },
+        as[owner],
+      )
+    ).id;
+  if (kind === "credential")
+    return (await createCredential({ name: `${owner}'s key`, type: "openai", data: { apiKey: "sk-x" } }, as[owner])).id;
   return (await createApiKey({ name: `${owner}'s key`, permissions: ["predict"], chatflowIds: [] }, as[owner])).id;
 }
 
@@ -50,7 +77,15 @@ async function makeObject(kind: ObjectKind, owner: Who): Promise<string> {
 async function keyOf(owner: "admin" | "builder", permission: ApiKeyPermission): Promise<string> {
   if (owner === "builder" && permission === "messages") {
     const { key, prefix, keyHash } = generateApiKey();
-    await insertApiKey({ name: "old", prefix, keyHash, permissions: [permission], allChatflows: true, chatflowIds: [], createdById: ids.builder });
+    await insertApiKey({
+      name: "old",
+      prefix,
+      keyHash,
+      permissions: [permission],
+      allChatflows: true,
+      chatflowIds: [],
+      createdById: ids.builder,
+    });
     return key;
   }
   return (await createApiKey({ name: permission, permissions: [permission], chatflowIds: [] }, as[owner])).key;
@@ -58,15 +93,29 @@ async function keyOf(owner: "admin" | "builder", permission: ApiKeyPermission): 
 
 function callers(): CallerSpec[] {
   const list: CallerSpec[] = (["admin", "builder", "builder2"] as const).map((who) => ({
-    name: `${who} session`, kind: "session", who, headers: () => auth.session(ids[who]),
+    name: `${who} session`,
+    kind: "session",
+    who,
+    headers: () => auth.session(ids[who]),
   }));
   for (const who of ["admin", "builder"] as const) {
     const email = `${who}@matrix.test`;
     // A new client IP per call: the Basic failure limit is not what this test is about.
-    list.push({ name: `${who} Basic`, kind: "basic", who, headers: async () => ({ ...auth.basic(email, PASSWORD), "x-switchyard-client-ip": `10.1.${Math.random()}` }) });
+    list.push({
+      name: `${who} Basic`,
+      kind: "basic",
+      who,
+      headers: async () => ({ ...auth.basic(email, PASSWORD), "x-switchyard-client-ip": `10.1.${Math.random()}` }),
+    });
     for (const permission of API_KEY_PERMISSIONS) {
       let key: Promise<string> | undefined;
-      list.push({ name: `${who}'s '${permission}' key`, kind: "key", who, permission, headers: async () => auth.bearer(await (key ??= keyOf(who, permission))) });
+      list.push({
+        name: `${who}'s '${permission}' key`,
+        kind: "key",
+        who,
+        permission,
+        headers: async () => auth.bearer(await (key ??= keyOf(who, permission))),
+      });
     }
   }
   list.push({ name: "anonymous", kind: "anonymous", headers: async () => ({}) });
@@ -141,7 +190,10 @@ describe("roles × caller kinds × routes × own and other's objects", () => {
           const listed = Array.isArray(res.json) ? res.json.some((o: { id: string }) => o.id === id) : undefined;
           const got = typeof want === "string" && res.status === 200 ? (listed ? "listed" : "hidden") : res.status;
           const ok = typeof want === "string" ? got === want : want.includes(res.status);
-          if (!ok) mismatches.push(`${c.name} on ${owner ?? "-"}'s object: want ${want}, got ${got} ${JSON.stringify(res.json?.error?.message ?? "")}`);
+          if (!ok)
+            mismatches.push(
+              `${c.name} on ${owner ?? "-"}'s object: want ${want}, got ${got} ${JSON.stringify(res.json?.error?.message ?? "")}`,
+            );
         }
       }
       expect(mismatches).toEqual([]);

@@ -20,18 +20,30 @@ let apiKey: string;
 beforeAll(async () => {
   const admin = await setupFirstAdmin(ADMIN);
   session = await auth.session(admin.id, ADMIN.email);
-  const key = await call(apikeys.POST, { method: "POST", headers: session, body: { name: "raw key", permissions: ["predict"] } });
+  const key = await call(apikeys.POST, {
+    method: "POST",
+    headers: session,
+    body: { name: "raw key", permissions: ["predict"] },
+  });
   expect(key.status).toBe(201);
   apiKey = key.json.key;
   for (const body of [
     { name: "OpenAI", type: "openai", data: { apiKey: CREDENTIAL_SECRET } },
-    { name: "Headers", type: "httpHeaders", data: { allowedHosts: ["api.example.com"], headers: { "X-Api-Key": HEADER_SECRET } } },
+    {
+      name: "Headers",
+      type: "httpHeaders",
+      data: { allowedHosts: ["api.example.com"], headers: { "X-Api-Key": HEADER_SECRET } },
+    },
   ]) {
     const res = await call(credentials.POST, { method: "POST", headers: session, body });
     expect(res.status, res.text).toBe(201);
     expect(res.text).not.toContain("SECRET");
   }
-  const user = await call(users.POST, { method: "POST", headers: session, body: { email: "b@secrets.test", name: "B", password: USER_PASSWORD, role: "builder" } });
+  const user = await call(users.POST, {
+    method: "POST",
+    headers: session,
+    body: { email: "b@secrets.test", name: "B", password: USER_PASSWORD, role: "builder" },
+  });
   expect(user.status, user.text).toBe(201);
 });
 
@@ -45,7 +57,9 @@ async function everyTextValue(): Promise<{ where: string; value: string }[]> {
   );
   const values: { where: string; value: string }[] = [];
   for (const { table_name, column_name } of columns) {
-    const rows = await db.$queryRawUnsafe<{ v: string | null }[]>(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
+    const rows = await db.$queryRawUnsafe<{ v: string | null }[]>(
+      `SELECT "${column_name}"::text AS v FROM "${table_name}"`,
+    );
     for (const r of rows) if (r.v !== null) values.push({ where: `${table_name}.${column_name}`, value: r.v });
   }
   return values;
@@ -63,8 +77,14 @@ describe("plaintext secrets at rest", () => {
     expect(secretPart).toHaveLength(43);
     const needles = [apiKey, secretPart, CREDENTIAL_SECRET, HEADER_SECRET, ADMIN.password, USER_PASSWORD];
     // Also the base64 and hex spellings, so an "encoding" is not mistaken for protection.
-    const spelled = needles.flatMap((n) => [n, Buffer.from(n).toString("base64").replace(/=+$/, ""), Buffer.from(n).toString("hex")]);
-    const found = (await everyTextValue()).flatMap(({ where, value }) => spelled.filter((n) => value.includes(n)).map((n) => `${where} holds ${n}`));
+    const spelled = needles.flatMap((n) => [
+      n,
+      Buffer.from(n).toString("base64").replace(/=+$/, ""),
+      Buffer.from(n).toString("hex"),
+    ]);
+    const found = (await everyTextValue()).flatMap(({ where, value }) =>
+      spelled.filter((n) => value.includes(n)).map((n) => `${where} holds ${n}`),
+    );
     expect(found).toEqual([]);
   });
 

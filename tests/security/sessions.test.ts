@@ -25,16 +25,28 @@ type Jar = Record<string, string>;
 // cookies() and headers() (not exported by the package, hence the file path).
 const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as {
   AuthHandler: (params: { req: Record<string, unknown>; options: unknown }) => Promise<{
-    status?: number; body?: unknown; redirect?: string; cookies?: { name: string; value: string; options?: { maxAge?: number } }[];
+    status?: number;
+    body?: unknown;
+    redirect?: string;
+    cookies?: { name: string; value: string; options?: { maxAge?: number } }[];
   }>;
 };
 
 /** One call to next-auth's real request handler (what app/api/auth/[...nextauth] runs), with a cookie jar. */
-async function nextAuth(jar: Jar, action: string, opts: { method?: "GET" | "POST"; providerId?: string; body?: Record<string, string>; ip?: string } = {}) {
+async function nextAuth(
+  jar: Jar,
+  action: string,
+  opts: { method?: "GET" | "POST"; providerId?: string; body?: Record<string, string>; ip?: string } = {},
+) {
   const res = await AuthHandler({
     req: {
-      method: opts.method ?? "GET", action, providerId: opts.providerId,
-      body: opts.body ?? {}, query: {}, cookies: { ...jar }, headers: { "x-switchyard-client-ip": opts.ip ?? "10.1.0.1" },
+      method: opts.method ?? "GET",
+      action,
+      providerId: opts.providerId,
+      body: opts.body ?? {},
+      query: {},
+      cookies: { ...jar },
+      headers: { "x-switchyard-client-ip": opts.ip ?? "10.1.0.1" },
     },
     options: buildAuthOptions(),
   });
@@ -49,7 +61,12 @@ async function nextAuth(jar: Jar, action: string, opts: { method?: "GET" | "POST
 async function signIn(email: string, password: string, ip?: string) {
   const jar: Jar = {};
   const { csrfToken } = (await nextAuth(jar, "csrf")).body as { csrfToken: string };
-  const res = await nextAuth(jar, "callback", { method: "POST", providerId: "credentials", body: { csrfToken, email, password }, ip });
+  const res = await nextAuth(jar, "callback", {
+    method: "POST",
+    providerId: "credentials",
+    body: { csrfToken, email, password },
+    ip,
+  });
   return { jar, csrfToken, res };
 }
 
@@ -78,7 +95,10 @@ describe("sign-out ends the session on the server", () => {
     expect(await userFromSessionToken(captured.cookie.split("=")[1])).toBeNull(); // what studio pages read
     // next-auth's own session endpoint (the studio's client) answers as signed out and clears it.
     const ctx = { params: Promise.resolve({ nextauth: ["session"] }) };
-    const session = await nextAuthRoute.GET(new Request("http://127.0.0.1:3000/api/auth/session", { headers: captured }), ctx);
+    const session = await nextAuthRoute.GET(
+      new Request("http://127.0.0.1:3000/api/auth/session", { headers: captured }),
+      ctx,
+    );
     expect(await session.json()).toEqual({});
     expect(session.headers.get("set-cookie")).toMatch(/^next-auth\.session-token=; Path=\/; Max-Age=0/);
 
@@ -91,19 +111,30 @@ describe("sign-out ends the session on the server", () => {
     const res = await nextAuth(jar, "signout", { method: "POST", body: { csrfToken: "forged" } });
     expect(res.redirect).toContain("csrf=true");
     expect((await call(chatflows.GET, { headers: cookieHeader(jar) })).status).toBe(200);
-    const forgedSignIn = await nextAuth({}, "callback", { method: "POST", providerId: "credentials", body: { csrfToken: "forged", ...ADMIN } });
+    const forgedSignIn = await nextAuth({}, "callback", {
+      method: "POST",
+      providerId: "credentials",
+      body: { csrfToken: "forged", ...ADMIN },
+    });
     expect(forgedSignIn.redirect).toContain("csrf=true");
     expect(forgedSignIn.cookies?.some((c) => c.name === "next-auth.session-token")).toBeFalsy();
   });
 
   it("ends every session when the password changes, and the old password stops working", async () => {
-    const user = await createUser({ email: "pw@example.com", name: "Pat", password: "first-password-1", role: "builder" });
+    const user = await createUser({
+      email: "pw@example.com",
+      name: "Pat",
+      password: "first-password-1",
+      role: "builder",
+    });
     const { jar } = await signIn("pw@example.com", "first-password-1", "10.1.0.2");
     expect((await call(chatflows.GET, { headers: cookieHeader(jar) })).status).toBe(200);
     await changePassword(user.id, "second-password-2");
     expect((await call(chatflows.GET, { headers: cookieHeader(jar) })).status).toBe(401);
     expect((await signIn("pw@example.com", "first-password-1", "10.1.0.2")).res.status).toBe(401);
-    expect((await signIn("pw@example.com", "second-password-2", "10.1.0.2")).jar["next-auth.session-token"]).toBeTruthy();
+    expect(
+      (await signIn("pw@example.com", "second-password-2", "10.1.0.2")).jar["next-auth.session-token"],
+    ).toBeTruthy();
   });
 
   it("ends sessions on demand (role changes call this)", async () => {
@@ -120,21 +151,35 @@ describe("password rule", () => {
   it("refuses eight spaces, ten spaces and nine characters when adding a user, in words, and adds nobody", async () => {
     const headers = await session();
     for (const password of ["        ", "          ", "\t \n       ", "ninechars"]) {
-      const res = await call(users.POST, { method: "POST", headers, body: { email: "weak@example.com", name: "W", password } });
+      const res = await call(users.POST, {
+        method: "POST",
+        headers,
+        body: { email: "weak@example.com", name: "W", password },
+      });
       expect(res.status).toBe(400);
       expect(res.json.error.message).toContain(RULE);
     }
     const listed = await call(users.GET, { headers });
     expect(listed.json.map((u: { email: string }) => u.email)).not.toContain("weak@example.com");
-    const ok = await call(users.POST, { method: "POST", headers, body: { email: "weak@example.com", name: "W", password: "tenchars!!" } });
+    const ok = await call(users.POST, {
+      method: "POST",
+      headers,
+      body: { email: "weak@example.com", name: "W", password: "tenchars!!" },
+    });
     expect(ok.status).toBe(201);
   });
 
   it("applies to the setup form, password changes and ADMIN_PASSWORD", async () => {
-    const res = await call(setup.POST, { method: "POST", body: { email: "x@example.com", name: "X", password: "        " } });
+    const res = await call(setup.POST, {
+      method: "POST",
+      body: { email: "x@example.com", name: "X", password: "        " },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toContain(RULE);
-    await expect(changePassword(adminId, "          ")).rejects.toMatchObject({ code: "validation_failed", message: RULE });
+    await expect(changePassword(adminId, "          ")).rejects.toMatchObject({
+      code: "validation_failed",
+      message: RULE,
+    });
     process.env.ADMIN_PASSWORD = "        ";
     resetEnvForTests();
     try {
@@ -153,16 +198,22 @@ describe("password spraying from one address", () => {
     const ip = "10.2.0.1";
     const statuses: number[] = [];
     for (const email of emails) {
-      const res = await call(chatflows.GET, { headers: { ...auth.basic(email, "Spring2026!!"), "x-switchyard-client-ip": ip } });
+      const res = await call(chatflows.GET, {
+        headers: { ...auth.basic(email, "Spring2026!!"), "x-switchyard-client-ip": ip },
+      });
       statuses.push(res.status);
     }
     expect(statuses.slice(0, SIGN_IN_FAILURES_PER_IP).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(SIGN_IN_FAILURES_PER_IP).every((s) => s === 429)).toBe(true);
     // Even the right password is not checked from that address now: the spray learns nothing more.
-    const right = await call(chatflows.GET, { headers: { ...auth.basic(ADMIN.email, ADMIN.password), "x-switchyard-client-ip": ip } });
+    const right = await call(chatflows.GET, {
+      headers: { ...auth.basic(ADMIN.email, ADMIN.password), "x-switchyard-client-ip": ip },
+    });
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
-    const elsewhere = await call(chatflows.GET, { headers: { ...auth.basic(ADMIN.email, ADMIN.password), "x-switchyard-client-ip": "10.2.0.2" } });
+    const elsewhere = await call(chatflows.GET, {
+      headers: { ...auth.basic(ADMIN.email, ADMIN.password), "x-switchyard-client-ip": "10.2.0.2" },
+    });
     expect(elsewhere.status).toBe(200);
   });
 
@@ -174,12 +225,19 @@ describe("password spraying from one address", () => {
       results.push(String(res.redirect));
     }
     expect(results.slice(0, SIGN_IN_FAILURES_PER_IP).every((r) => r.includes("CredentialsSignin"))).toBe(true);
-    expect(results.slice(SIGN_IN_FAILURES_PER_IP).every((r) => r.includes("Too%20many%20failed%20sign-ins"))).toBe(true);
+    expect(results.slice(SIGN_IN_FAILURES_PER_IP).every((r) => r.includes("Too%20many%20failed%20sign-ins"))).toBe(
+      true,
+    );
     const blocked = await signIn(ADMIN.email, ADMIN.password, ip);
     expect(blocked.jar["next-auth.session-token"]).toBeUndefined();
 
     const route = (addr: string) =>
-      refuseThrottledSignIn(new Request("http://127.0.0.1:3000/api/auth/callback/credentials", { method: "POST", headers: { "x-switchyard-client-ip": addr } }));
+      refuseThrottledSignIn(
+        new Request("http://127.0.0.1:3000/api/auth/callback/credentials", {
+          method: "POST",
+          headers: { "x-switchyard-client-ip": addr },
+        }),
+      );
     const res = route(ip);
     expect(res?.status).toBe(429);
     expect(Number(res?.headers.get("retry-after"))).toBeGreaterThan(0);

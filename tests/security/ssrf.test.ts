@@ -16,7 +16,12 @@ import { createChatflow } from "../../lib/services/chatflows";
 import type { Graph } from "../../lib/schemas/graph";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(128, 3)]);
-const audio = { type: "audio", name: "voice.webm", mime: "audio/webm", data: `data:audio/webm;base64,${WEBM.toString("base64")}` };
+const audio = {
+  type: "audio",
+  name: "voice.webm",
+  mime: "audio/webm",
+  data: `data:audio/webm;base64,${WEBM.toString("base64")}`,
+};
 
 let stub: ModelStub;
 let internal: RecordingServer;
@@ -36,7 +41,11 @@ beforeAll(async () => {
     res.end();
   });
   delete process.env.OPENAI_BASE_URL; // its host would be allowed: keep the operator list explicit
-  Object.assign(process.env, { OPENAI_API_KEY: "sk-server", OPENAI_MODEL: "stub-model", OUTBOUND_ALLOW_PRIVATE: "false" });
+  Object.assign(process.env, {
+    OPENAI_API_KEY: "sk-server",
+    OPENAI_MODEL: "stub-model",
+    OUTBOUND_ALLOW_PRIVATE: "false",
+  });
 });
 afterAll(() => Promise.all([stub.close(), internal.close(), specHost.close(), redirector.close()]));
 
@@ -47,15 +56,28 @@ function allowHosts(list: string): void {
 }
 
 let flowCount = 0;
-async function saveFlow(file: "conversation.json" | "openapi-chain-only.json", edit: (g: Graph) => void, extra: object = {}): Promise<string> {
+async function saveFlow(
+  file: "conversation.json" | "openapi-chain-only.json",
+  edit: (g: Graph) => void,
+  extra: object = {},
+): Promise<string> {
   const graph = exampleFlow(file).graph as Graph;
   edit(graph);
-  return (await createChatflow({ name: `ssrf ${(flowCount += 1)}`, graph: graph as never, isPublic: true, ...extra }, systemCaller)).id;
+  return (
+    await createChatflow(
+      { name: `ssrf ${(flowCount += 1)}`, graph: graph as never, isPublic: true, ...extra },
+      systemCaller,
+    )
+  ).id;
 }
 
 const nodeOf = (g: Graph, type: string) => g.nodes.find((n) => n.type === type)!;
 const chatFlowAt = (baseURL: string, extra: object = {}) =>
-  saveFlow("conversation.json", (g) => Object.assign(nodeOf(g, "chatOpenAICompatible").data.inputs, { baseURL }), extra);
+  saveFlow(
+    "conversation.json",
+    (g) => Object.assign(nodeOf(g, "chatOpenAICompatible").data.inputs, { baseURL }),
+    extra,
+  );
 const predict = (id: string, body: object) => call(prediction.POST, { method: "POST", params: { id }, body });
 
 describe("chat-model base URLs", () => {
@@ -83,9 +105,17 @@ describe("chat-model base URLs", () => {
     allowHosts("");
     const p = stub.port;
     const urls = [
-      `http://[::ffff:127.0.0.1]:${p}/v1`, `http://[::ffff:7f00:1]:${p}/v1`, `http://[::1]:${p}/v1`,
-      `http://2130706433:${p}/v1`, `http://0177.0.0.1:${p}/v1`, `http://0x7f.0.0.1:${p}/v1`, `http://127.1:${p}/v1`,
-      `http://localhost:${p}/v1`, "http://169.254.169.254/latest/meta-data", "http://[fd00::1]/v1", "http://10.0.0.1/v1",
+      `http://[::ffff:127.0.0.1]:${p}/v1`,
+      `http://[::ffff:7f00:1]:${p}/v1`,
+      `http://[::1]:${p}/v1`,
+      `http://2130706433:${p}/v1`,
+      `http://0177.0.0.1:${p}/v1`,
+      `http://0x7f.0.0.1:${p}/v1`,
+      `http://127.1:${p}/v1`,
+      `http://localhost:${p}/v1`,
+      "http://169.254.169.254/latest/meta-data",
+      "http://[fd00::1]/v1",
+      "http://10.0.0.1/v1",
     ];
     for (const url of urls) {
       const res = await predict(await chatFlowAt(url), { question: "hello" });
@@ -108,7 +138,9 @@ describe("chat-model base URLs", () => {
 describe("OpenAPI chain servers", () => {
   it("refuses overrideConfig.serverUrl to a private host, even on an old allow-list", async () => {
     allowHosts(`127.0.0.1:${stub.port}`);
-    const id = await saveFlow("openapi-chain-only.json", (g) => Object.assign(nodeOf(g, "chatOpenAICompatible").data.inputs, { baseURL: stub.url }));
+    const id = await saveFlow("openapi-chain-only.json", (g) =>
+      Object.assign(nodeOf(g, "chatOpenAICompatible").data.inputs, { baseURL: stub.url }),
+    );
     await (await getDb()).chatflow.update({ where: { id }, data: { overrideAllowList: ["serverUrl"] } });
     const res = await predict(id, { question: "laptops?", overrideConfig: { serverUrl: internal.origin } });
     expect(res.status).toBe(400);
@@ -150,12 +182,16 @@ describe("OpenAPI chain servers", () => {
 describe("speech-to-text base URL", () => {
   it("refuses a private transcription server the operator did not allow; allows the named host:port", async () => {
     allowHosts("");
-    const refused = await predict(await chatFlowAt(stub.url, { speechToText: { enabled: true, baseUrl: stub.url } }), { uploads: [audio] });
+    const refused = await predict(await chatFlowAt(stub.url, { speechToText: { enabled: true, baseUrl: stub.url } }), {
+      uploads: [audio],
+    });
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toContain("OUTBOUND_ALLOW_HOSTS");
     expect(stub.requests).toEqual([]);
     allowHosts(`127.0.0.1:${stub.port}`);
-    const ok = await predict(await chatFlowAt(stub.url, { speechToText: { enabled: true, baseUrl: stub.url } }), { uploads: [audio] });
+    const ok = await predict(await chatFlowAt(stub.url, { speechToText: { enabled: true, baseUrl: stub.url } }), {
+      uploads: [audio],
+    });
     expect(ok.status).toBe(200);
     expect(stub.requests.some((r) => r.path.endsWith("/audio/transcriptions"))).toBe(true);
   });

@@ -32,18 +32,25 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const newFlow = async (name: string, graph: Graph) => (await createChatflow({ name, graph: graph as never }, systemCaller)).id;
+const newFlow = async (name: string, graph: Graph) =>
+  (await createChatflow({ name, graph: graph as never }, systemCaller)).id;
 const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString("base64")}`;
 
 async function upsertForm(id: string, files: { name: string; bytes: Buffer }[]) {
   const form = new FormData();
   for (const f of files) form.append("files", new Blob([new Uint8Array(f.bytes)]), f.name);
-  const res = await upsert.POST(new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }), { params: Promise.resolve({ id }) });
+  const res = await upsert.POST(
+    new Request("http://127.0.0.1:3000/x", { method: "POST", headers: auth.bearer(upsertKey), body: form }),
+    { params: Promise.resolve({ id }) },
+  );
   return { status: res.status, json: await res.json() };
 }
 
 async function storedChunks(chatflowId: string): Promise<{ content: string; metadata: unknown }[]> {
-  return (await getDb()).$queryRawUnsafe(`SELECT "content", "metadata" FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid ORDER BY "content"`, chatflowId);
+  return (await getDb()).$queryRawUnsafe(
+    `SELECT "content", "metadata" FROM "DocumentChunk" WHERE "chatflowId" = $1::uuid ORDER BY "content"`,
+    chatflowId,
+  );
 }
 
 describe("document text with NUL characters or lone surrogates is stored cleaned", () => {
@@ -74,7 +81,12 @@ describe("model and tool output with NUL characters or lone surrogates is stored
   it("a model answer holding NUL and a lone surrogate: 200, and the stored message has neither", async () => {
     const id = await newFlow("answer nul", exampleFlow("conversation.json").graph as Graph);
     stub.setBrain(scriptedBrain([{ content: "Hello\u0000 there\ud800!" }]));
-    const res = await call(prediction.POST, { method: "POST", params: { id }, headers: auth.bearer(predictKey), body: { question: "hi" } });
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id },
+      headers: auth.bearer(predictKey),
+      body: { question: "hi" },
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const stored = await (await getDb()).chatMessage.findMany({ where: { chatflowId: id, role: "apiMessage" } });
     expect(stored.map((m) => m.content)).toEqual(["Hello there\uFFFD!"]);
@@ -85,26 +97,44 @@ describe("model and tool output with NUL characters or lone surrogates is stored
     const admin = await auth.session(owner.kind === "user" ? owner.user.id : "");
     const example = readExampleFlows().find((f) => f.file === "domain-analyst.json")!;
     const flowId = (await createChatflow({ name: example.name, graph: example.graph as never }, systemCaller)).id;
-    expect((await call(domains.POST, { method: "POST", headers: admin, body: { name: "nul.example.com" } })).status).toBe(200);
+    expect(
+      (await call(domains.POST, { method: "POST", headers: admin, body: { name: "nul.example.com" } })).status,
+    ).toBe(200);
     const domain = () => getDb().then((db) => db.domain.findUniqueOrThrow({ where: { name: "nul.example.com" } }));
     // Raw NUL and a lone surrogate in the text; JSON escapes of both in the JSON part.
-    stub.setBrain(scriptedBrain([{ content: "Sells\u0000 kettles\ud800 " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}` }]));
-    const res = await call(analyze.POST, { method: "POST", headers: admin, body: { chatflowId: flowId, ids: [(await domain()).id] } });
+    stub.setBrain(
+      scriptedBrain([
+        { content: "Sells\u0000 kettles\ud800 " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}` },
+      ]),
+    );
+    const res = await call(analyze.POST, {
+      method: "POST",
+      headers: admin,
+      body: { chatflowId: flowId, ids: [(await domain()).id] },
+    });
     expect(res.status, res.text).toBe(202);
     await domainAnalysisQueue().drained();
     const stored = await domain();
     expect(stored).toMatchObject({ analysisStatus: "succeeded", analysisError: null });
-    expect(stored.analysisText).toBe("Sells kettles\uFFFD " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}`);
+    expect(stored.analysisText).toBe(
+      "Sells kettles\uFFFD " + String.raw`{"summary":"kettles\u0000","tags\udc00":["a\u0000"]}`,
+    );
     expect(stored.analysis).toEqual({ summary: "kettles", "tags\uFFFD": ["a"] });
   });
 
   it("tool and source-document JSON holding NUL and lone surrogates (in values and keys) is stored cleaned", async () => {
     const id = await newFlow("tools nul", exampleFlow("conversation.json").graph as Graph);
     const { apiMessageId } = await insertExchange({
-      chatflowId: id, sessionId: "s", chatId: "c", chatType: "EXTERNAL", question: "q\u0000", answer: "a\u0000",
+      chatflowId: id,
+      sessionId: "s",
+      chatId: "c",
+      chatType: "EXTERNAL",
+      question: "q\u0000",
+      answer: "a\u0000",
       usedTools: [{ tool: "search", toolInput: { "q\u0000": "x\u0000y" }, toolOutput: "out\udc00" }],
       sourceDocuments: [{ pageContent: "doc\u0000", metadata: { source: "s\ud83d" } }],
-      askedAt: new Date(), answeredAt: new Date(),
+      askedAt: new Date(),
+      answeredAt: new Date(),
     });
     const row = await (await getDb()).chatMessage.findUniqueOrThrow({ where: { id: apiMessageId } });
     expect(row.content).toBe("a");

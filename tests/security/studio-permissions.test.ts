@@ -18,8 +18,11 @@ function render(role: StudioUserInfo["role"], node: ReactNode, data: Record<stri
   const client = new QueryClient();
   for (const [key, value] of Object.entries(data)) client.setQueryData([key], value);
   return renderToString(
-    createElement(QueryClientProvider, { client },
-      createElement(StudioUserProvider, { user: { id: ME, name: "Me", email: "me@example.com", role } }, node)),
+    createElement(
+      QueryClientProvider,
+      { client },
+      createElement(StudioUserProvider, { user: { id: ME, name: "Me", email: "me@example.com", role } }, node),
+    ),
   );
 }
 
@@ -32,7 +35,9 @@ describe("studio views by role", () => {
   });
 
   it("shows chatflow owners and conversations to admins only", () => {
-    const chatflows = [{ id: ADA.id, name: "Shop bot", description: "", version: 1, isPublic: false, updatedAt: at, owner: ADA }];
+    const chatflows = [
+      { id: ADA.id, name: "Shop bot", description: "", version: 1, isPublic: false, updatedAt: at, owner: ADA },
+    ];
     const admin = render("admin", createElement(ChatflowList), { chatflows });
     expect(admin).toContain("Owner: <!-- -->Ada Admin");
     expect(admin).toContain("Conversations of Shop bot");
@@ -44,8 +49,26 @@ describe("studio views by role", () => {
 
   it("lets admins share credentials and see owners; builders cannot edit one shared with them", () => {
     const credentials = [
-      { id: "c1", name: "Team key", type: "openai", createdAt: at, updatedAt: at, ownerId: ADA.id, owner: ADA, sharedWithBuilders: true },
-      { id: "c2", name: "My key", type: "openai", createdAt: at, updatedAt: at, ownerId: ME, owner: { name: "Me" }, sharedWithBuilders: false },
+      {
+        id: "c1",
+        name: "Team key",
+        type: "openai",
+        createdAt: at,
+        updatedAt: at,
+        ownerId: ADA.id,
+        owner: ADA,
+        sharedWithBuilders: true,
+      },
+      {
+        id: "c2",
+        name: "My key",
+        type: "openai",
+        createdAt: at,
+        updatedAt: at,
+        ownerId: ME,
+        owner: { name: "Me" },
+        sharedWithBuilders: false,
+      },
     ];
     const admin = render("admin", createElement(CredentialManager), { credentials });
     expect(admin).toContain("Share Team key with all builders");

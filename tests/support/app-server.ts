@@ -6,11 +6,20 @@ import { Readable } from "node:stream";
 import { createAppServer } from "../../scripts/request-guard.mjs";
 import { sendResponse } from "../../dev/route-server";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
+type Handler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response> | Response;
 type RouteModule = Record<string, unknown>;
 
 /** One route file of app/api: its URL pattern and the methods it exports. */
-export type AppRoute = { file: string; pattern: RegExp; catchAll: string | null; module: RouteModule; methods: string[] };
+export type AppRoute = {
+  file: string;
+  pattern: RegExp;
+  catchAll: string | null;
+  module: RouteModule;
+  methods: string[];
+};
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -27,7 +36,7 @@ export async function loadApiRoutes(): Promise<AppRoute[]> {
     const source = segments
       .map((s) => {
         const all = /^\[\.\.\.(\w+)\]$/.exec(s);
-        if (all) return (catchAll = all[1]), `(?<${all[1]}>.+)`;
+        if (all) return ((catchAll = all[1]), `(?<${all[1]}>.+)`);
         const one = /^\[(\w+)\]$/.exec(s);
         return one ? `(?<${one[1]}>[^/]+)` : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       })
@@ -68,13 +77,23 @@ export async function serveApp(routes: AppRoute[], replace: Record<string, Route
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, port, close: () => new Promise<void>((r) => {
-    server.close(() => r());
-    for (const socket of sockets) socket.destroy();
-  }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
 }
 
-async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>, req: http.IncomingMessage, res: http.ServerResponse): Promise<Response> {
+async function dispatch(
+  routes: AppRoute[],
+  replace: Record<string, RouteModule>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<Response> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const found = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
   // Next answers its HTML 404 page here (e.g. `/api/auth/..` normalises to `/api/`).
@@ -99,9 +118,12 @@ async function dispatch(routes: AppRoute[], replace: Record<string, RouteModule>
   });
   const hasBody = method !== "GET" && method !== "HEAD";
   const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
   const request = new Request(url, {
-    method, headers, signal: abort.signal,
+    method,
+    headers,
+    signal: abort.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
   return handler(request, { params: Promise.resolve(params) });

@@ -4,10 +4,17 @@ import { readExampleFlows } from "../../lib/services/examples";
 /** Graph builders and sample files for the upsert and retrieval tests. */
 
 const node = (id: string, type: string, inputs: Record<string, unknown> = {}, label?: string) => ({
-  id, type, position: { x: 0, y: 0 }, data: { inputs, ...(label ? { label } : {}) },
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data: { inputs, ...(label ? { label } : {}) },
 });
 const edge = (source: string, output: string, target: string, input: string) => ({
-  id: `${source}-${target}-${input}`, source, sourceHandle: `${source}:out:${output}`, target, targetHandle: `${target}:in:${input}`,
+  id: `${source}-${target}-${input}`,
+  source,
+  sourceHandle: `${source}:out:${output}`,
+  target,
+  targetHandle: `${target}:in:${input}`,
 });
 
 const LOADERS = ["textLoader", "pdfLoader", "csvLoader", "docxLoader", "jsonLoader"] as const;
@@ -35,7 +42,10 @@ export function multiStoreGraph(opts: { chatUrl: string; embeddingsUrl?: string;
     edge("chatModel", "chatModel", "qa", "model"),
   ];
   if (opts.embeddingsUrl) {
-    nodes.push(node("embeddings", "openAIEmbeddings", { baseURL: opts.embeddingsUrl }), node("vectorStore", "pgvectorStore", { topK: 3 }, "Vector Store"));
+    nodes.push(
+      node("embeddings", "openAIEmbeddings", { baseURL: opts.embeddingsUrl }),
+      node("vectorStore", "pgvectorStore", { topK: 3 }, "Vector Store"),
+    );
     edges.push(
       ...LOADERS.map((l) => edge(l, "document", "vectorStore", "document")),
       edge("embeddings", "embeddings", "vectorStore", "embeddings"),
@@ -49,7 +59,11 @@ export function multiStoreGraph(opts: { chatUrl: string; embeddingsUrl?: string;
 export function docsExample(file: "docs-qa.json" | "docs-qa-keyword.json") {
   const example = readExampleFlows().find((f) => f.file === file);
   if (!example) throw new Error(`flows/${file} is missing`);
-  return { name: example.name, graph: structuredClone(example.graph) as Graph, overrideAllowList: example.overrideAllowList };
+  return {
+    name: example.name,
+    graph: structuredClone(example.graph) as Graph,
+    overrideAllowList: example.overrideAllowList,
+  };
 }
 
 /** With chunkSize 80: three chunks (the heading joins the first paragraph). */
@@ -60,6 +74,7 @@ export const REFUNDS_MD = [
   "Exchanges are free within 30 days of delivery.",
 ].join("\n\n");
 
-export const FAQ_CSV = "question,answer\nWhat is the warranty?,Two years on every laptop.\nDo you ship abroad?,Yes: to the EU and the UK.\n";
+export const FAQ_CSV =
+  "question,answer\nWhat is the warranty?,Two years on every laptop.\nDo you ship abroad?,Yes: to the EU and the UK.\n";
 
 export const SHIPPING_LINES = ["Shipping policy", "Orders leave our Leeds warehouse in 2 days."];

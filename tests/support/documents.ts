@@ -106,7 +106,11 @@ export function makeManyPagePdf(pages: number, lines = ["Page text for the parse
     `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
     `<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`,
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ...Array.from({ length: pages }, () => "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>"),
+    ...Array.from(
+      { length: pages },
+      () =>
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>",
+    ),
   ];
   const parts = ["%PDF-1.4\n"];
   let size = parts[0].length;
@@ -117,7 +121,10 @@ export function makeManyPagePdf(pages: number, lines = ["Page text for the parse
     parts.push(obj);
     size += Buffer.byteLength(obj, "latin1");
   });
-  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`));
+  parts.push(
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`),
+  );
   parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`);
   return Buffer.from(parts.join(""), "latin1");
 }
@@ -127,11 +134,21 @@ export function makeManyPagePdf(pages: number, lines = ["Page text for the parse
  * With `declare: "small"` its zip directories claim the part is tiny (declared sizes can lie).
  */
 export function makeDocxBomb(inflatedBytes: number, declare: "true" | "small" = "true"): Buffer {
-  const head = '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
   const tail = "</w:t></w:r></w:p></w:body></w:document>";
-  const xml = Buffer.concat([Buffer.from(head), Buffer.alloc(inflatedBytes - head.length - tail.length, "a"), Buffer.from(tail)]);
+  const xml = Buffer.concat([
+    Buffer.from(head),
+    Buffer.alloc(inflatedBytes - head.length - tail.length, "a"),
+    Buffer.from(tail),
+  ]);
   const deflated = zlib.deflateRawSync(xml, { level: 9 });
   const size = declare === "true" ? xml.length : 100;
-  return writeZip(Object.entries(docxParts(["placeholder"])).map(([name, text]) =>
-    name === "word/document.xml" ? { name, data: deflated, method: 8, size, crc: zlib.crc32(xml) } : { name, data: Buffer.from(text, "utf8") }));
+  return writeZip(
+    Object.entries(docxParts(["placeholder"])).map(([name, text]) =>
+      name === "word/document.xml"
+        ? { name, data: deflated, method: 8, size, crc: zlib.crc32(xml) }
+        : { name, data: Buffer.from(text, "utf8") },
+    ),
+  );
 }

@@ -21,7 +21,11 @@ export async function call(handler: Handler, opts: CallOptions = {}) {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const req = new Request(`http://127.0.0.1:3000${opts.path ?? "/api/v1/x"}`, { method: opts.method ?? "GET", headers, body });
+  const req = new Request(`http://127.0.0.1:3000${opts.path ?? "/api/v1/x"}`, {
+    method: opts.method ?? "GET",
+    headers,
+    body,
+  });
   const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
   const text = await res.text();
   let json: any;

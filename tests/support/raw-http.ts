@@ -31,14 +31,19 @@ export function rawRequest(
     });
     const headers: Record<string, string> = { host: `127.0.0.1:${port}`, connection: "close", ...req.headers };
     if (req.body) headers["content-length"] = String(req.body.length);
-    const head = `${req.method} ${req.target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
+    const head = `${req.method} ${req.target} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\r\n")}\r\n\r\n`;
     socket.write(Buffer.concat([Buffer.from(head, "latin1"), req.body ?? Buffer.alloc(0)]));
   });
 }
 
 function parse(raw: Buffer): RawResponse {
   const split = raw.indexOf("\r\n\r\n");
-  const head = raw.subarray(0, split < 0 ? raw.length : split).toString("latin1").split("\r\n");
+  const head = raw
+    .subarray(0, split < 0 ? raw.length : split)
+    .toString("latin1")
+    .split("\r\n");
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? 0);
   const headers: Record<string, string> = {};
   for (const line of head.slice(1)) {

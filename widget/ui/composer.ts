@@ -23,13 +23,33 @@ export function createComposer(opts: ComposerOptions) {
   let disabled = false;
   let recording: Awaited<ReturnType<typeof startRecording>> | null = null;
 
-  const textarea = el("textarea", { rows: "1", "aria-label": "Message", placeholder: opts.placeholder || "Type your message…" });
+  const textarea = el("textarea", {
+    rows: "1",
+    "aria-label": "Message",
+    placeholder: opts.placeholder || "Type your message…",
+  });
   const previews = el("div", { class: "previews", "aria-label": "Attached images" });
   const hint = el("div", { class: "hint", role: "alert" });
   const send = el("button", { type: "submit", class: "send", "aria-label": "Send" }, [icon("send")]);
-  const fileInput = el("input", { type: "file", accept: IMAGE_TYPES.join(","), multiple: "", hidden: "", "aria-hidden": "true", tabindex: "-1" });
-  const attach = opts.images ? el("button", { type: "button", class: "tool", "aria-label": "Attach image", title: "Attach image" }, [icon("image")]) : null;
-  const mic = opts.audio && canRecord() ? el("button", { type: "button", class: "tool", "aria-label": "Record voice message", "aria-pressed": "false" }, [icon("mic")]) : null;
+  const fileInput = el("input", {
+    type: "file",
+    accept: IMAGE_TYPES.join(","),
+    multiple: "",
+    hidden: "",
+    "aria-hidden": "true",
+    tabindex: "-1",
+  });
+  const attach = opts.images
+    ? el("button", { type: "button", class: "tool", "aria-label": "Attach image", title: "Attach image" }, [
+        icon("image"),
+      ])
+    : null;
+  const mic =
+    opts.audio && canRecord()
+      ? el("button", { type: "button", class: "tool", "aria-label": "Record voice message", "aria-pressed": "false" }, [
+          icon("mic"),
+        ])
+      : null;
   const form = el("form", {}, [previews, el("div", { class: "bar" }, [attach, fileInput, mic, textarea, send]), hint]);
   hint.hidden = true;
 
@@ -94,7 +114,10 @@ export function createComposer(opts: ComposerOptions) {
     const files = [...(fileInput.files ?? [])];
     fileInput.value = "";
     for (const f of files) {
-      const problem = uploads.length >= opts.maxFiles ? `At most ${opts.maxFiles} images per message.` : imageProblem(f, opts.maxBytes);
+      const problem =
+        uploads.length >= opts.maxFiles
+          ? `At most ${opts.maxFiles} images per message.`
+          : imageProblem(f, opts.maxBytes);
       if (problem) {
         showHint(problem);
         continue;

@@ -21,8 +21,10 @@ function toolsView(tools: UsedTool[]): HTMLElement {
     ...tools.map((t) =>
       el("div", { class: "call" }, [
         tools.length > 1 ? el("strong", {}, [t.tool]) : null,
-        el("div", { class: "label" }, ["Input"]), el("pre", {}, [pretty(t.toolInput)]),
-        el("div", { class: "label" }, ["Output"]), el("pre", {}, [pretty(t.toolOutput)]),
+        el("div", { class: "label" }, ["Input"]),
+        el("pre", {}, [pretty(t.toolInput)]),
+        el("div", { class: "label" }, ["Output"]),
+        el("pre", {}, [pretty(t.toolOutput)]),
       ]),
     ),
   ]);
@@ -35,7 +37,9 @@ function sourcesView(docs: SourceDocument[]): HTMLElement {
     const label = src || "Document";
     const snippet = (d.pageContent ?? "").slice(0, 280);
     return el("li", {}, [
-      href ? el("a", { href, target: "_blank", rel: "noopener noreferrer nofollow ugc" }, [label]) : el("strong", {}, [label]),
+      href
+        ? el("a", { href, target: "_blank", rel: "noopener noreferrer nofollow ugc" }, [label])
+        : el("strong", {}, [label]),
       snippet ? el("div", {}, [snippet]) : null,
     ]);
   });
@@ -43,7 +47,11 @@ function sourcesView(docs: SourceDocument[]): HTMLElement {
 }
 
 function typingView(): HTMLElement {
-  return el("span", { class: "typing", role: "status", "aria-label": "Assistant is typing" }, [el("i"), el("i"), el("i")]);
+  return el("span", { class: "typing", role: "status", "aria-label": "Assistant is typing" }, [
+    el("i"),
+    el("i"),
+    el("i"),
+  ]);
 }
 
 function errorView(message: string, onRetry?: () => void): HTMLElement {
@@ -54,7 +62,9 @@ function errorView(message: string, onRetry?: () => void): HTMLElement {
 
 /** The bot's avatar image, or a chat icon when the theme has none. */
 export function avatarView(url?: string): HTMLElement {
-  return url ? el("img", { class: "avatar", alt: "", src: url }) : el("span", { class: "avatar avatar-icon" }, [icon("chat")]);
+  return url
+    ? el("img", { class: "avatar", alt: "", src: url })
+    : el("span", { class: "avatar avatar-icon" }, [icon("chat")]);
 }
 
 /** One message: its bubble (Markdown for the bot), collapsed tools and sources, and any failure. */

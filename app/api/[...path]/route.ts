@@ -5,4 +5,11 @@ import { errorResponse } from "@/lib/http/responses";
 const notFound = (req: Request) =>
   errorResponse(new AppError("not_found", `No API route ${req.method} ${new URL(req.url).pathname}.`));
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+export {
+  notFound as GET,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+  notFound as OPTIONS,
+};

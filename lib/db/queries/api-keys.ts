@@ -1,8 +1,15 @@
 import { getDb } from "../client";
 
 const listed = {
-  id: true, name: true, prefix: true, permissions: true, allChatflows: true,
-  lastUsedAt: true, revokedAt: true, createdAt: true, createdById: true,
+  id: true,
+  name: true,
+  prefix: true,
+  permissions: true,
+  allChatflows: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  createdAt: true,
+  createdById: true,
   createdBy: { select: { id: true, name: true, email: true } },
   chatflows: { select: { chatflowId: true } },
 } as const;
@@ -25,8 +32,13 @@ export async function listApiKeys({ ownerId }: { ownerId?: string } = {}) {
 }
 
 export async function insertApiKey(input: {
-  name: string; prefix: string; keyHash: string; permissions: string[];
-  allChatflows: boolean; chatflowIds: string[]; createdById: string | null;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  permissions: string[];
+  allChatflows: boolean;
+  chatflowIds: string[];
+  createdById: string | null;
 }) {
   const { chatflowIds, ...data } = input;
   return (await getDb()).apiKey.create({

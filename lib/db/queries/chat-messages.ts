@@ -33,8 +33,16 @@ function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
 }
 
 /** One page of matching messages and the total count, ordered by time (id breaks ties). */
-export async function findChatMessages({ where, direction, skip, take }: {
-  where: MessageWhere; direction: "asc" | "desc"; skip: number; take: number;
+export async function findChatMessages({
+  where,
+  direction,
+  skip,
+  take,
+}: {
+  where: MessageWhere;
+  direction: "asc" | "desc";
+  skip: number;
+  take: number;
 }) {
   const db = await getDb();
   const w = toWhere(where);
@@ -63,12 +71,27 @@ export async function deleteChatMessages({ where }: { where: MessageWhere }) {
 }
 
 export type SessionRow = {
-  sessionId: string; chatType: ChatType; firstMessage: string | null; messageCount: number; firstAt: Date; lastAt: Date;
+  sessionId: string;
+  chatType: ChatType;
+  firstMessage: string | null;
+  messageCount: number;
+  firstAt: Date;
+  lastAt: Date;
 };
 
 /** Sessions of a chatflow with their first question, message count and last activity, newest first. */
-export async function findSessions({ chatflowId, chatType, createdAt, skip, take }: {
-  chatflowId: string; chatType?: ChatType; createdAt?: { gte?: Date; lt?: Date; lte?: Date }; skip: number; take: number;
+export async function findSessions({
+  chatflowId,
+  chatType,
+  createdAt,
+  skip,
+  take,
+}: {
+  chatflowId: string;
+  chatType?: ChatType;
+  createdAt?: { gte?: Date; lt?: Date; lte?: Date };
+  skip: number;
+  take: number;
 }): Promise<{ total: number; rows: SessionRow[] }> {
   const db = await getDb();
   const conds = [Prisma.sql`"chatflowId" = ${chatflowId}::uuid`];
@@ -98,7 +121,13 @@ export async function findSessions({ chatflowId, chatType, createdAt, skip, take
 }
 
 /** Which of `paths` are still named in the fileUploads of a chatflow's messages. */
-export async function findReferencedUploadPaths({ chatflowId, paths }: { chatflowId: string; paths: string[] }): Promise<Set<string>> {
+export async function findReferencedUploadPaths({
+  chatflowId,
+  paths,
+}: {
+  chatflowId: string;
+  paths: string[];
+}): Promise<Set<string>> {
   if (!paths.length) return new Set();
   const db = await getDb();
   const rows = await db.$queryRaw<{ path: string }[]>`
@@ -111,7 +140,15 @@ export async function findReferencedUploadPaths({ chatflowId, paths }: { chatflo
 }
 
 /** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
-export async function findSessionHistory({ chatflowId, sessionId, limit }: { chatflowId: string; sessionId: string; limit: number }) {
+export async function findSessionHistory({
+  chatflowId,
+  sessionId,
+  limit,
+}: {
+  chatflowId: string;
+  sessionId: string;
+  limit: number;
+}) {
   const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string }>(
     `SELECT "role"::text AS "role", "content" FROM "ChatMessage"
       WHERE "chatflowId" = $1::uuid AND "sessionId" = $2
@@ -126,9 +163,18 @@ export async function findSessionHistory({ chatflowId, sessionId, limit }: { cha
  * its own and costs one round trip instead of a four-statement transaction. Ids are made here.
  */
 export async function insertExchange(input: {
-  chatflowId: string; sessionId: string; chatId: string; chatType: ChatType; memoryType?: string;
-  question: string; fileUploads?: unknown; answer: string; usedTools?: unknown; sourceDocuments?: unknown;
-  askedAt: Date; answeredAt: Date;
+  chatflowId: string;
+  sessionId: string;
+  chatId: string;
+  chatType: ChatType;
+  memoryType?: string;
+  question: string;
+  fileUploads?: unknown;
+  answer: string;
+  usedTools?: unknown;
+  sourceDocuments?: unknown;
+  askedAt: Date;
+  answeredAt: Date;
 }) {
   const userMessageId = randomUUID();
   const apiMessageId = randomUUID();
@@ -142,10 +188,23 @@ export async function insertExchange(input: {
     `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt")
      VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13),
             ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)`,
-    [userMessageId, apiMessageId, chatflowId, sessionId, chatId, storableText(input.question), json(input.fileUploads), storableText(input.answer),
-      json(input.usedTools), json(input.sourceDocuments), chatType, memoryType,
+    [
+      userMessageId,
+      apiMessageId,
+      chatflowId,
+      sessionId,
+      chatId,
+      storableText(input.question),
+      json(input.fileUploads),
+      storableText(input.answer),
+      json(input.usedTools),
+      json(input.sourceDocuments),
+      chatType,
+      memoryType,
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
-      input.askedAt.toISOString(), input.answeredAt.toISOString()],
+      input.askedAt.toISOString(),
+      input.answeredAt.toISOString(),
+    ],
   );
   return { userMessageId, apiMessageId };
 }

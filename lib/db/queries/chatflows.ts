@@ -3,8 +3,15 @@ import type { Prisma } from "../generated/client";
 
 /** Fields listed without the (possibly large) graph. */
 export const chatflowSummary = {
-  id: true, name: true, description: true, version: true, isPublic: true, createdAt: true, updatedAt: true,
-  ownerId: true, owner: { select: { id: true, name: true, email: true } },
+  id: true,
+  name: true,
+  description: true,
+  version: true,
+  isPublic: true,
+  createdAt: true,
+  updatedAt: true,
+  ownerId: true,
+  owner: { select: { id: true, name: true, email: true } },
 } as const;
 
 /** Summaries newest first; `ids` and `ownerId` narrow the list (a key's scope, a builder's own). */
@@ -28,8 +35,14 @@ export async function insertChatflow({ data }: { data: Prisma.ChatflowCreateInpu
  * Saves changed fields and bumps the version. With `expectedVersion`, the update only happens
  * when nobody saved in between (optimistic concurrency); returns null when it did not match.
  */
-export async function updateChatflow({ id, data, expectedVersion }: {
-  id: string; data: Prisma.ChatflowUpdateInput; expectedVersion?: number;
+export async function updateChatflow({
+  id,
+  data,
+  expectedVersion,
+}: {
+  id: string;
+  data: Prisma.ChatflowUpdateInput;
+  expectedVersion?: number;
 }) {
   const db = await getDb();
   const { count } = await db.chatflow.updateMany({

@@ -2,7 +2,13 @@ import { getDb } from "../client";
 
 /** Fields listed: never the encrypted values. */
 const listed = {
-  id: true, name: true, type: true, ownerId: true, sharedWithBuilders: true, createdAt: true, updatedAt: true,
+  id: true,
+  name: true,
+  type: true,
+  ownerId: true,
+  sharedWithBuilders: true,
+  createdAt: true,
+  updatedAt: true,
   owner: { select: { id: true, name: true, email: true } },
 } as const;
 
@@ -13,8 +19,16 @@ export async function listCredentials({ ownerId }: { ownerId?: string } = {}) {
 }
 
 /** Stores an (already encrypted) credential; answers without the values. */
-export async function insertCredential({ name, type, encrypted, ownerId }: {
-  name: string; type: string; encrypted: string; ownerId?: string | null;
+export async function insertCredential({
+  name,
+  type,
+  encrypted,
+  ownerId,
+}: {
+  name: string;
+  type: string;
+  encrypted: string;
+  ownerId?: string | null;
 }) {
   return (await getDb()).credential.create({
     data: { name, type, encrypted, ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) },
@@ -29,12 +43,19 @@ export async function findCredentialById({ id }: { id: string }) {
 
 /** Owner and sharing of the given credentials (what a permission check needs). */
 export async function findCredentialAccess({ ids }: { ids: string[] }) {
-  return (await getDb()).credential.findMany({ where: { id: { in: ids } }, select: { id: true, ownerId: true, sharedWithBuilders: true } });
+  return (await getDb()).credential.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, ownerId: true, sharedWithBuilders: true },
+  });
 }
 
 /** Changes the given fields; answers without the values. */
-export async function updateCredentialById({ id, data }: {
-  id: string; data: { name?: string; encrypted?: string; sharedWithBuilders?: boolean; ownerId?: string };
+export async function updateCredentialById({
+  id,
+  data,
+}: {
+  id: string;
+  data: { name?: string; encrypted?: string; sharedWithBuilders?: boolean; ownerId?: string };
 }) {
   return (await getDb()).credential.update({ where: { id }, data, select: listed });
 }

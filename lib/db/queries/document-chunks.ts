@@ -24,7 +24,12 @@ const WHERE_COLLECTION = `"chatflowId" = $1::uuid AND "nodeId" = $2`;
 
 type Row = { id: string; content: string; metadata: Record<string, unknown>; score: number };
 
-const toScored = (r: Row): ScoredDocument => ({ id: r.id, pageContent: r.content, metadata: r.metadata ?? {}, score: Number(r.score) });
+const toScored = (r: Row): ScoredDocument => ({
+  id: r.id,
+  pageContent: r.content,
+  metadata: r.metadata ?? {},
+  score: Number(r.score),
+});
 
 /** The message a vector store gives when the database has no embeddings table (no pgvector). */
 export const MISSING_PGVECTOR_MESSAGE =
@@ -42,7 +47,9 @@ const withTable = new WeakSet<object>();
 export async function assertEmbeddingsTable(): Promise<void> {
   const db = await getDb();
   if (withTable.has(db)) return;
-  const rows = await db.$queryRawUnsafe<{ found: boolean }[]>(`SELECT to_regclass('${EMBEDDINGS_TABLE}') IS NOT NULL AS "found"`);
+  const rows = await db.$queryRawUnsafe<{ found: boolean }[]>(
+    `SELECT to_regclass('${EMBEDDINGS_TABLE}') IS NOT NULL AS "found"`,
+  );
   if (!rows[0]?.found) throw new AppError("not_configured", MISSING_PGVECTOR_MESSAGE);
   withTable.add(db);
 }
@@ -57,10 +64,16 @@ export function vectorLiteral(v: number[]): string {
   // pgvector refuses an empty vector, more than 16,000 dimensions and numbers beyond float4: the
   // model's answer is at fault, so it is named as such rather than failing the query with a 500.
   if (v.length === 0 || v.length > MAX_VECTOR_DIMENSIONS) {
-    throw new AppError("upstream_error", `The embeddings model returned a ${v.length}-dimension vector; the vector store holds 1 to ${MAX_VECTOR_DIMENSIONS} dimensions.`);
+    throw new AppError(
+      "upstream_error",
+      `The embeddings model returned a ${v.length}-dimension vector; the vector store holds 1 to ${MAX_VECTOR_DIMENSIONS} dimensions.`,
+    );
   }
   if (!v.every((x) => Number.isFinite(x) && Math.abs(x) <= FLOAT4_MAX)) {
-    throw new AppError("upstream_error", "The embeddings model returned a vector with non-finite or out-of-range numbers.");
+    throw new AppError(
+      "upstream_error",
+      "The embeddings model returned a vector with non-finite or out-of-range numbers.",
+    );
   }
   // pgvector stores float4: 9 significant digits keep every float4 exact and the text short.
   return `[${v.map((x) => (Number.isInteger(x) ? String(x) : x.toPrecision(9))).join(",")}]`;
@@ -78,7 +91,13 @@ export function encodeVectors(vectors: number[][]): EncodedVectors {
 }
 
 /** A collection's stored records: all of them, or those of the given sources. */
-export async function findStoredRecords({ collection, sources }: { collection: ChunkCollection; sources?: string[] }): Promise<StoredRecord[]> {
+export async function findStoredRecords({
+  collection,
+  sources,
+}: {
+  collection: ChunkCollection;
+  sources?: string[];
+}): Promise<StoredRecord[]> {
   const db = await getDb();
   const { chatflowId, nodeId } = collection;
   const base = `SELECT "id", "source", "contentHash", "metadata" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`;
@@ -104,7 +123,12 @@ export type ChunkWrite = { collection: ChunkCollection; plan: UpsertPlan; vector
 // multi-row VALUES list, which matters most on embedded PGlite. Returns the chunks really inserted:
 // a concurrent upsert of the same chunk may have stored it since the plan was made, and then this
 // one skips it (ON CONFLICT), so counts must come from the database, not from the plan.
-async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<StoreDocument[]> {
+async function insertChunks(
+  tx: Raw,
+  c: ChunkCollection,
+  plan: UpsertPlan,
+  vectors?: string[],
+): Promise<StoreDocument[]> {
   const ids = plan.add.map(() => randomUUID());
   const added: StoreDocument[] = [];
   for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
@@ -116,8 +140,12 @@ async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vecto
        FROM unnest($1::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, source, hash, content, metadata)
        ON CONFLICT ("chatflowId", "nodeId", "source", "contentHash") DO NOTHING
        RETURNING "id"`,
-      sliceIds, c.chatflowId, c.nodeId,
-      slice.map((x) => x.source), slice.map((x) => x.contentHash), slice.map((x) => x.document.pageContent),
+      sliceIds,
+      c.chatflowId,
+      c.nodeId,
+      slice.map((x) => x.source),
+      slice.map((x) => x.contentHash),
+      slice.map((x) => x.document.pageContent),
       slice.map((x) => JSON.stringify(x.document.metadata)),
     );
     const kept = new Set(inserted.map((r) => r.id));
@@ -128,7 +156,11 @@ async function insertChunks(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vecto
     await tx.$executeRawUnsafe(
       `INSERT INTO ${EMBEDDINGS_TABLE} ("chunkId", "chatflowId", "nodeId", "dims", "embedding")
        SELECT t.id, $3::uuid, $4, $5::int, t.embedding::vector FROM unnest($1::uuid[], $2::text[]) AS t(id, embedding)`,
-      rows.map((r) => r.id), rows.map((r) => r.v), c.chatflowId, c.nodeId, dims,
+      rows.map((r) => r.id),
+      rows.map((r) => r.v),
+      c.chatflowId,
+      c.nodeId,
+      dims,
     );
   }
   return added;
@@ -139,7 +171,11 @@ async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?
   const added = await insertChunks(tx, c, plan, vectors);
   let numUpdated = 0;
   for (const u of plan.update) {
-    numUpdated += await tx.$executeRawUnsafe(`UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`, u.id, JSON.stringify(u.document.metadata));
+    numUpdated += await tx.$executeRawUnsafe(
+      `UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`,
+      u.id,
+      JSON.stringify(u.document.metadata),
+    );
   }
   const numDeleted = plan.deleteIds.length
     ? await tx.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[])`, plan.deleteIds)
@@ -167,14 +203,26 @@ export async function writeChunkPlans(writes: ChunkWrite[]): Promise<UpsertOutco
   return (await getDb()).$transaction(async (tx) => {
     const outcomes: UpsertOutcome[] = [];
     for (const { collection, plan, vectors } of writes) {
-      outcomes.push(await applyPlan(tx, collection, plan, vectors?.literals).catch((e: unknown) => Promise.reject(chunkTooBig(e, collection.nodeId))));
+      outcomes.push(
+        await applyPlan(tx, collection, plan, vectors?.literals).catch((e: unknown) =>
+          Promise.reject(chunkTooBig(e, collection.nodeId)),
+        ),
+      );
     }
     return outcomes;
   }, TX_OPTIONS);
 }
 
 /** The k chunks nearest to `vector` (cosine), best first; score = 1 - distance. */
-export async function findNearestChunks({ collection, vector, k }: { collection: ChunkCollection; vector: number[]; k: number }): Promise<ScoredDocument[]> {
+export async function findNearestChunks({
+  collection,
+  vector,
+  k,
+}: {
+  collection: ChunkCollection;
+  vector: number[];
+  k: number;
+}): Promise<ScoredDocument[]> {
   const rows = await (await getDb()).$queryRawUnsafe<Row[]>(
     `WITH top AS (
        SELECT "chunkId", "embedding" <=> $3::vector AS "distance" FROM ${EMBEDDINGS_TABLE}
@@ -182,7 +230,11 @@ export async function findNearestChunks({ collection, vector, k }: { collection:
      )
      SELECT c."id", c."content", c."metadata", 1 - top."distance" AS "score"
      FROM top JOIN "DocumentChunk" c ON c."id" = top."chunkId" ORDER BY top."distance", c."id"`,
-    collection.chatflowId, collection.nodeId, vectorLiteral(vector), vector.length, k,
+    collection.chatflowId,
+    collection.nodeId,
+    vectorLiteral(vector),
+    vector.length,
+    k,
   );
   return rows.map(toScored);
 }
@@ -194,7 +246,15 @@ export function keywordQuery(text: string): string {
 }
 
 /** The k chunks ranking best for the query's words (full-text, OR of the words), best first. */
-export async function findKeywordChunks({ collection, query, k }: { collection: ChunkCollection; query: string; k: number }): Promise<ScoredDocument[]> {
+export async function findKeywordChunks({
+  collection,
+  query,
+  k,
+}: {
+  collection: ChunkCollection;
+  query: string;
+  k: number;
+}): Promise<ScoredDocument[]> {
   const terms = keywordQuery(query);
   if (!terms) return [];
   const rows = await (await getDb()).$queryRawUnsafe<Row[]>(
@@ -202,14 +262,21 @@ export async function findKeywordChunks({ collection, query, k }: { collection: 
      FROM "DocumentChunk" c, to_tsquery('english', $3) q
      WHERE c."chatflowId" = $1::uuid AND c."nodeId" = $2 AND c."searchVector" @@ q
      ORDER BY "score" DESC, c."id" LIMIT $4::int`,
-    collection.chatflowId, collection.nodeId, terms, k,
+    collection.chatflowId,
+    collection.nodeId,
+    terms,
+    k,
   );
   return rows.map(toScored);
 }
 
 /** Chunks stored in a collection. */
 export async function countChunks({ chatflowId, nodeId }: ChunkCollection): Promise<number> {
-  const rows = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS "n" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`, chatflowId, nodeId);
+  const rows = await (await getDb()).$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS "n" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`,
+    chatflowId,
+    nodeId,
+  );
   return rows[0]?.n ?? 0;
 }
 

@@ -2,7 +2,12 @@ import { getDb } from "../client";
 import { Prisma } from "../generated/client";
 import type { DomainAnalysisStatus } from "../generated/enums";
 
-export type DomainWhere = { hasAnalysis?: boolean; isValid?: boolean; searchTerm?: string; analysisStatus?: DomainAnalysisStatus };
+export type DomainWhere = {
+  hasAnalysis?: boolean;
+  isValid?: boolean;
+  searchTerm?: string;
+  analysisStatus?: DomainAnalysisStatus;
+};
 
 /** The Prisma filter for the list filters; they combine with AND. */
 export function domainWhere(f: DomainWhere): Prisma.DomainWhereInput {
@@ -26,11 +31,27 @@ export function domainWhere(f: DomainWhere): Prisma.DomainWhereInput {
 type DomainOrder = { field: "name" | "createdAt" | "analyzedAt"; direction: "asc" | "desc" };
 
 /** One page of domains and the total of all matches. */
-export async function findDomains({ where, orderBy, skip, take }: { where: DomainWhere; orderBy: DomainOrder; skip: number; take: number }) {
+export async function findDomains({
+  where,
+  orderBy,
+  skip,
+  take,
+}: {
+  where: DomainWhere;
+  orderBy: DomainOrder;
+  skip: number;
+  take: number;
+}) {
   const db = await getDb();
   if (orderBy.field === "analyzedAt") return findByAnalyzedAt({ where, direction: orderBy.direction, skip, take });
-  const order = [{ [orderBy.field]: orderBy.direction }, { id: orderBy.direction }] as Prisma.DomainOrderByWithRelationInput[];
-  const [total, rows] = await Promise.all([countDomains(where), db.domain.findMany({ where: domainWhere(where), orderBy: order, skip, take })]);
+  const order = [
+    { [orderBy.field]: orderBy.direction },
+    { id: orderBy.direction },
+  ] as Prisma.DomainOrderByWithRelationInput[];
+  const [total, rows] = await Promise.all([
+    countDomains(where),
+    db.domain.findMany({ where: domainWhere(where), orderBy: order, skip, take }),
+  ]);
   return { total, rows };
 }
 
@@ -39,21 +60,38 @@ export async function findDomains({ where, orderBy, skip, take }: { where: Domai
  * Read as two ranges so each can walk the plain analyzedAt index: "NULLS LAST" on a descending
  * scan of it would sort a million rows.
  */
-async function findByAnalyzedAt({ where, direction, skip, take }: { where: DomainWhere; direction: "asc" | "desc"; skip: number; take: number }) {
+async function findByAnalyzedAt({
+  where,
+  direction,
+  skip,
+  take,
+}: {
+  where: DomainWhere;
+  direction: "asc" | "desc";
+  skip: number;
+  take: number;
+}) {
   const db = await getDb();
   const analysed = where.hasAnalysis === false ? 0 : await countDomains({ ...where, hasAnalysis: true });
   const total = where.hasAnalysis === true ? analysed : await countDomains(where);
   const rows =
     skip < analysed
       ? await db.domain.findMany({
-          where: domainWhere({ ...where, hasAnalysis: true }), orderBy: [{ analyzedAt: direction }, { id: direction }], skip, take,
+          where: domainWhere({ ...where, hasAnalysis: true }),
+          orderBy: [{ analyzedAt: direction }, { id: direction }],
+          skip,
+          take,
         })
       : [];
   if (rows.length < take && where.hasAnalysis !== true) {
-    rows.push(...(await db.domain.findMany({
-      where: domainWhere({ ...where, hasAnalysis: false }), orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: Math.max(0, skip - analysed), take: take - rows.length,
-    })));
+    rows.push(
+      ...(await db.domain.findMany({
+        where: domainWhere({ ...where, hasAnalysis: false }),
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        skip: Math.max(0, skip - analysed),
+        take: take - rows.length,
+      })),
+    );
   }
   return { total, rows };
 }
@@ -75,17 +113,32 @@ export async function countDomains(where: DomainWhere): Promise<number> {
 }
 
 /** Inserts domains, skipping names that exist (a racing insert is not an error); returns how many were new. */
-export async function insertDomains({ rows }: { rows: { name: string; isValid: boolean; validationError: string | null }[] }) {
+export async function insertDomains({
+  rows,
+}: {
+  rows: { name: string; isValid: boolean; validationError: string | null }[];
+}) {
   if (!rows.length) return 0;
   const { count } = await (await getDb()).domain.createMany({ data: rows, skipDuplicates: true });
   return count;
 }
 
 /** Ids of valid domains: the given ones, or those a filter matches (at most `take`, to detect overflow). */
-export async function findAnalysableDomainIds({ ids, filter, take }: { ids?: string[]; filter?: DomainWhere; take: number }) {
+export async function findAnalysableDomainIds({
+  ids,
+  filter,
+  take,
+}: {
+  ids?: string[];
+  filter?: DomainWhere;
+  take: number;
+}) {
   const where: Prisma.DomainWhereInput = ids ? { id: { in: ids } } : domainWhere(filter ?? {});
   const rows = await (await getDb()).domain.findMany({
-    where: { AND: [where, { isValid: true }] }, select: { id: true }, orderBy: { createdAt: "asc" }, take,
+    where: { AND: [where, { isValid: true }] },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+    take,
   });
   return rows.map((r) => r.id);
 }
@@ -96,7 +149,8 @@ export async function insertAnalysisRun({ chatflowId, domainIds }: { chatflowId:
   return db.$transaction(async (tx) => {
     const run = await tx.domainAnalysisRun.create({ data: { chatflowId, total: domainIds.length, status: "queued" } });
     await tx.domain.updateMany({
-      where: { id: { in: domainIds } }, data: { analysisStatus: "queued", analysisRunId: run.id, analysisError: null },
+      where: { id: { in: domainIds } },
+      data: { analysisStatus: "queued", analysisRunId: run.id, analysisError: null },
     });
     return run;
   });
@@ -111,14 +165,26 @@ export async function updateDomain({ id, data }: { id: string; data: Prisma.Doma
 }
 
 /** Stores a finished analysis: the model's text and its JSON (null: the answer held none). */
-export async function saveDomainAnalysis({ id, chatflowId, text, analysis }: {
-  id: string; chatflowId: string; text: string; analysis: Prisma.InputJsonValue | null;
+export async function saveDomainAnalysis({
+  id,
+  chatflowId,
+  text,
+  analysis,
+}: {
+  id: string;
+  chatflowId: string;
+  text: string;
+  analysis: Prisma.InputJsonValue | null;
 }) {
   return updateDomain({
     id,
     data: {
-      analysisText: text, analysis: analysis === null ? Prisma.DbNull : analysis,
-      analysisChatflow: { connect: { id: chatflowId } }, analyzedAt: new Date(), analysisStatus: "succeeded", analysisError: null,
+      analysisText: text,
+      analysis: analysis === null ? Prisma.DbNull : analysis,
+      analysisChatflow: { connect: { id: chatflowId } },
+      analyzedAt: new Date(),
+      analysisStatus: "succeeded",
+      analysisError: null,
     },
   });
 }
@@ -150,9 +216,13 @@ export async function failInterruptedAnalyses({ message }: { message: string }) 
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const { count } = await tx.domain.updateMany({
-      where: { analysisStatus: { in: ["queued", "running"] } }, data: { analysisStatus: "failed", analysisError: message },
+      where: { analysisStatus: { in: ["queued", "running"] } },
+      data: { analysisStatus: "failed", analysisError: message },
     });
-    await tx.domainAnalysisRun.updateMany({ where: { status: { not: "finished" } }, data: { status: "finished", finishedAt: new Date() } });
+    await tx.domainAnalysisRun.updateMany({
+      where: { status: { not: "finished" } },
+      data: { status: "finished", finishedAt: new Date() },
+    });
     return count;
   });
 }

@@ -10,8 +10,14 @@ export async function findSetting({ key }: { key: string }) {
  * Creates chatflows and records the setting `key` in one transaction: a one-time load (the example
  * flows) that lands whole or not at all, and only once (a second writer fails on the key).
  */
-export async function insertChatflowsOnce({ key, value, chatflows }: {
-  key: string; value: Prisma.InputJsonValue; chatflows: Prisma.ChatflowUncheckedCreateInput[];
+export async function insertChatflowsOnce({
+  key,
+  value,
+  chatflows,
+}: {
+  key: string;
+  value: Prisma.InputJsonValue;
+  chatflows: Prisma.ChatflowUncheckedCreateInput[];
 }) {
   const db = await getDb();
   await db.$transaction([

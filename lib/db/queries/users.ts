@@ -29,7 +29,11 @@ export async function findUserRole({ id }: { id: string }): Promise<Role | null>
 
 /** The id of the first admin (the oldest), or null before setup. */
 export async function findFirstAdminId(): Promise<string | null> {
-  const admin = await (await getDb()).user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const admin = await (await getDb()).user.findFirst({
+    where: { role: "admin" },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
   return admin?.id ?? null;
 }
 

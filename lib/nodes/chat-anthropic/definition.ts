@@ -10,7 +10,16 @@ export const chatAnthropicDefinition = {
     { kind: "param", name: "credential", label: "Credential", type: "credential", credentialTypes: ["anthropic"] },
     { kind: "param", name: "model", label: "Model name", type: "string", default: "claude-sonnet-4-5" },
     { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.7, min: 0, max: 1 },
-    { kind: "param", name: "maxTokens", label: "Max tokens", type: "number", default: 2048, integer: true, min: 1, additional: true },
+    {
+      kind: "param",
+      name: "maxTokens",
+      label: "Max tokens",
+      type: "number",
+      default: 2048,
+      integer: true,
+      min: 1,
+      additional: true,
+    },
     {
       kind: "param",
       name: "allowImageUploads",

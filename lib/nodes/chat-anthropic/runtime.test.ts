@@ -20,8 +20,18 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 const build = async (credential: Record<string, string>) => {
-  const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test", temperature: 0.2 });
-  return (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }) })) as ChatAnthropic;
+  const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({
+    credential: "a1",
+    model: "claude-test",
+    temperature: 0.2,
+  });
+  return (await chatAnthropic.runtime({
+    nodeId: "m",
+    label: "Claude",
+    params,
+    inputs: {},
+    ctx: testContext({ a1: { name: "Claude key", type: "anthropic", data: credential } }),
+  })) as ChatAnthropic;
 };
 
 describe("Anthropic chat model node", () => {
@@ -29,14 +39,21 @@ describe("Anthropic chat model node", () => {
     const model = await build({ apiKey: "sk-ant-test", baseURL });
     const reply = await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
     expect(reply.content).toBe("Hello from Claude");
-    expect(stub.requests.at(-1)?.body).toMatchObject({ model: "claude-test", max_tokens: 2048, temperature: 0.2, system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
+    expect(stub.requests.at(-1)?.body).toMatchObject({
+      model: "claude-test",
+      max_tokens: 2048,
+      temperature: 0.2,
+      system: "Be brief.",
+      messages: [{ role: "user", content: "Hi" }],
+    });
     expect(stub.requests.at(-1)?.apiKey).toBe("sk-ant-test");
   });
 
   it("streams tokens", async () => {
     const model = await build({ apiKey: "sk-ant-test", baseURL });
     const pieces: string[] = [];
-    for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
+    for await (const chunk of await model.stream([new HumanMessage("Hi")]))
+      if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);
   });
 
@@ -49,9 +66,16 @@ describe("Anthropic chat model node", () => {
       modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts)),
     };
     const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
-    const model = (await chatAnthropic.runtime({ nodeId: "m", label: "Claude", params, inputs: {}, ctx })) as ChatAnthropic;
+    const model = (await chatAnthropic.runtime({
+      nodeId: "m",
+      label: "Claude",
+      params,
+      inputs: {},
+      ctx,
+    })) as ChatAnthropic;
     const pieces: string[] = [];
-    for await (const chunk of await model.stream([new HumanMessage("Hi")])) if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
+    for await (const chunk of await model.stream([new HumanMessage("Hi")]))
+      if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);
     expect(asked).toEqual([{ requester: "Claude (node m)", allowedHosts: [new URL(baseURL).host] }]);
   });
@@ -59,7 +83,9 @@ describe("Anthropic chat model node", () => {
   it("refuses a credential without a base URL anywhere but api.anthropic.com (it has no base URL param to move it)", async () => {
     const cred = { name: "Claude key", type: "anthropic", data: { apiKey: "sk-ant-test" } };
     const { assertCredentialHost } = await import("../../security/credential-hosts");
-    expect(() => assertCredentialHost(cred, baseURL, "Claude")).toThrow(/credential "Claude key" may only be sent to api.anthropic.com/);
+    expect(() => assertCredentialHost(cred, baseURL, "Claude")).toThrow(
+      /credential "Claude key" may only be sent to api.anthropic.com/,
+    );
   });
 
   it("refuses to build without an API key in the credential", async () => {

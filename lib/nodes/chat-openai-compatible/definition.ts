@@ -20,7 +20,16 @@ export const chatOpenAICompatibleDefinition = {
       description: "Empty: the server's OPENAI_MODEL.",
     },
     { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.7, min: 0, max: 2 },
-    { kind: "param", name: "maxTokens", label: "Max tokens", type: "number", optional: true, integer: true, min: 1, additional: true },
+    {
+      kind: "param",
+      name: "maxTokens",
+      label: "Max tokens",
+      type: "number",
+      optional: true,
+      integer: true,
+      min: 1,
+      additional: true,
+    },
     openAIBaseUrlParam,
     {
       kind: "param",

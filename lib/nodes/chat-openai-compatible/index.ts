@@ -2,4 +2,7 @@ import { defineNode } from "../define";
 import { chatOpenAICompatibleDefinition } from "./definition";
 import { buildChatOpenAICompatible } from "./runtime";
 
-export const chatOpenAICompatible = defineNode({ definition: chatOpenAICompatibleDefinition, runtime: buildChatOpenAICompatible });
+export const chatOpenAICompatible = defineNode({
+  definition: chatOpenAICompatibleDefinition,
+  runtime: buildChatOpenAICompatible,
+});

@@ -15,10 +15,28 @@ afterAll(() => stub.close());
 
 describe("OpenAI-compatible chat model node", () => {
   it("talks to an OpenAI-compatible server by base URL with the credential's key", async () => {
-    const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({ credential: "c1", model: "llama3", baseURL: stub.url, temperature: 0 });
+    const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({
+      credential: "c1",
+      model: "llama3",
+      baseURL: stub.url,
+      temperature: 0,
+    });
     const ctx = testContext({ c1: { name: "Local", type: "openai", data: { apiKey: "sk-test", baseURL: stub.url } } });
-    const model = (await chatOpenAICompatible.runtime({ nodeId: "m", label: "Model", params, inputs: {}, ctx })) as ChatOpenAI;
-    const tool = { type: "function" as const, function: { name: "lookup", description: "Looks up", parameters: { type: "object", properties: { q: { type: "string" } } } } };
+    const model = (await chatOpenAICompatible.runtime({
+      nodeId: "m",
+      label: "Model",
+      params,
+      inputs: {},
+      ctx,
+    })) as ChatOpenAI;
+    const tool = {
+      type: "function" as const,
+      function: {
+        name: "lookup",
+        description: "Looks up",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+      },
+    };
     const reply = await model.bindTools([tool]).invoke([new HumanMessage("find x")]);
     expect(reply.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { q: "x" } })]);
     expect(stub.requests[0].body).toMatchObject({
@@ -32,9 +50,17 @@ describe("OpenAI-compatible chat model node", () => {
   it("falls back to the environment from the build context and refuses to build with no key at all", async () => {
     const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({});
     const ctx = testContext();
-    await expect(chatOpenAICompatible.runtime({ nodeId: "m", label: "Model", params, inputs: {}, ctx })).rejects.toMatchObject({ code: "not_configured" });
+    await expect(
+      chatOpenAICompatible.runtime({ nodeId: "m", label: "Model", params, inputs: {}, ctx }),
+    ).rejects.toMatchObject({ code: "not_configured" });
     const withEnv = { ...ctx, env: { OPENAI_MODEL: "gpt-test", OPENAI_API_KEY: "sk-env" } };
-    const model = (await chatOpenAICompatible.runtime({ nodeId: "m", label: "Model", params, inputs: {}, ctx: withEnv })) as ChatOpenAI;
+    const model = (await chatOpenAICompatible.runtime({
+      nodeId: "m",
+      label: "Model",
+      params,
+      inputs: {},
+      ctx: withEnv,
+    })) as ChatOpenAI;
     expect(model.model).toBe("gpt-test");
     expect(model.apiKey).toBe("sk-env");
   });

@@ -11,7 +11,12 @@ import { resolveOpenAIConnection } from "../shared/openai-connection";
  * callback handler prefers streaming, so each call goes through the streaming endpoint without
  * that estimate.
  */
-export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDefinition> = async ({ params, ctx, label, nodeId }) => {
+export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDefinition> = async ({
+  params,
+  ctx,
+  label,
+  nodeId,
+}) => {
   const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
   return new ChatOpenAI({
     model: params.model || ctx.env.OPENAI_MODEL,

@@ -2,4 +2,7 @@ import { defineNode } from "../define";
 import { chatPromptTemplateDefinition } from "./definition";
 import { buildChatPromptTemplate } from "./runtime";
 
-export const chatPromptTemplate = defineNode({ definition: chatPromptTemplateDefinition, runtime: buildChatPromptTemplate });
+export const chatPromptTemplate = defineNode({
+  definition: chatPromptTemplateDefinition,
+  runtime: buildChatPromptTemplate,
+});

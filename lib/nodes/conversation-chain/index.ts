@@ -2,4 +2,7 @@ import { defineNode } from "../define";
 import { conversationChainDefinition } from "./definition";
 import { buildConversationChain } from "./runtime";
 
-export const conversationChain = defineNode({ definition: conversationChainDefinition, runtime: buildConversationChain });
+export const conversationChain = defineNode({
+  definition: conversationChainDefinition,
+  runtime: buildConversationChain,
+});

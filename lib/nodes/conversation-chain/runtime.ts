@@ -34,8 +34,4 @@ export class ConversationFlowChain extends FlowChain {
 
 /** Builds the conversation chain from its model, optional memory and system message. */
 export const buildConversationChain: RuntimeOf<typeof conversationChainDefinition> = async ({ inputs, params }) =>
-  new ConversationFlowChain(
-    inputs.model,
-    params.systemMessage,
-    inputs.memory,
-  );
+  new ConversationFlowChain(inputs.model, params.systemMessage, inputs.memory);

@@ -41,10 +41,18 @@ export class RetrievalQAChain extends FlowChain {
     return "switchyard_conversational_retrieval_qa";
   }
 
-  private async standaloneQuestion(question: string, history: BaseMessage[], runManager?: CallbackManagerForChainRun, signal?: AbortSignal) {
+  private async standaloneQuestion(
+    question: string,
+    history: BaseMessage[],
+    runManager?: CallbackManagerForChainRun,
+    signal?: AbortSignal,
+  ) {
     if (history.length === 0) return question;
     const prompt = fill(this.opts.rephrasePrompt, { chat_history: transcript(history), question });
-    const reply = await this.opts.model.invoke([new HumanMessage(prompt)], childConfig(runManager, signal, [NO_STREAM_TAG]));
+    const reply = await this.opts.model.invoke(
+      [new HumanMessage(prompt)],
+      childConfig(runManager, signal, [NO_STREAM_TAG]),
+    );
     return messageText(reply).trim() || question;
   }
 
@@ -54,14 +62,21 @@ export class RetrievalQAChain extends FlowChain {
     const docs = await retrieveDocuments(this.opts.retrievers, query, childConfig(runManager, turn.signal));
     if (this.opts.returnSourceDocuments) await recordSourceDocuments(runManager, docs);
     const context = docs.length ? formatContext(docs) : "(no matching documents)";
-    const messages = [new SystemMessage(fill(this.opts.systemMessage, { context })), ...history, humanMessage(turn.question, turn.images)];
+    const messages = [
+      new SystemMessage(fill(this.opts.systemMessage, { context })),
+      ...history,
+      humanMessage(turn.question, turn.images),
+    ];
     const reply = await this.opts.model.invoke(messages, childConfig(runManager, turn.signal));
     return messageText(reply);
   }
 }
 
 /** Builds the chain from its model, retrievers (fused when several) and optional memory. */
-export const buildConversationalRetrievalQAChain: RuntimeOf<typeof conversationalRetrievalQAChainDefinition> = async ({ params, inputs }) =>
+export const buildConversationalRetrievalQAChain: RuntimeOf<typeof conversationalRetrievalQAChainDefinition> = async ({
+  params,
+  inputs,
+}) =>
   new RetrievalQAChain({
     model: inputs.model,
     retrievers: inputs.retriever,

@@ -7,7 +7,8 @@ export const csvLoaderDefinition = {
   version: 1,
   label: "CSV Loader",
   category: "Document Loaders",
-  description: "Loads a CSV file with a header row: one document per row, as \"column: value\" lines; accepts CSV uploads.",
+  description:
+    'Loads a CSV file with a header row: one document per row, as "column: value" lines; accepts CSV uploads.',
   inputs: [
     ...fileLoaderInputs([".csv"]),
     {

@@ -7,7 +7,8 @@ export const jsonLoaderDefinition = {
   version: 1,
   label: "JSON Loader",
   category: "Document Loaders",
-  description: "Loads the text fields a pointer selects in a JSON (or JSON Lines) file, one document each; accepts JSON uploads.",
+  description:
+    "Loads the text fields a pointer selects in a JSON (or JSON Lines) file, one document each; accepts JSON uploads.",
   inputs: [
     ...fileLoaderInputs([".json", ".jsonl"]),
     {

@@ -7,5 +7,7 @@ import { jsonLoaderDefinition } from "./definition";
 /** A JSON loader: each selected string becomes a document with its path in `pointer`. */
 export const jsonLoader = defineNode({
   definition: jsonLoaderDefinition,
-  runtime: fileLoaderRuntime([FILE_TYPES.json.mime], (file, params: { pointer?: string }) => parseJson(file, params.pointer ?? "")),
+  runtime: fileLoaderRuntime([FILE_TYPES.json.mime], (file, params: { pointer?: string }) =>
+    parseJson(file, params.pointer ?? ""),
+  ),
 });

@@ -11,7 +11,15 @@ export const keywordStoreDefinition = {
   inputs: [
     { kind: "anchor", name: "document", label: "Documents", accepts: [DT.document], list: true, optional: true },
     { kind: "param", name: "topK", label: "Top K", type: "number", default: 4, integer: true, min: 1, max: 100 },
-    { kind: "param", name: "cleanup", label: "Record manager cleanup", type: "options", default: "incremental", options: CLEANUP_OPTIONS, additional: true },
+    {
+      kind: "param",
+      name: "cleanup",
+      label: "Record manager cleanup",
+      type: "options",
+      default: "incremental",
+      options: CLEANUP_OPTIONS,
+      additional: true,
+    },
   ],
   outputs: [{ name: "retriever", label: "Retriever", types: [DT.keywordStore, DT.retriever] }],
   capabilities: { store: "keyword" },

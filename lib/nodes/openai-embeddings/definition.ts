@@ -7,7 +7,8 @@ export const openAIEmbeddingsDefinition = {
   version: 1,
   label: "OpenAI-compatible Embeddings",
   category: "Embeddings",
-  description: "Embeddings from OpenAI or any OpenAI-compatible server (Ollama, llama.cpp server, vLLM, LM Studio) by base URL.",
+  description:
+    "Embeddings from OpenAI or any OpenAI-compatible server (Ollama, llama.cpp server, vLLM, LM Studio) by base URL.",
   inputs: [
     openAICredentialParam,
     {
@@ -20,8 +21,28 @@ export const openAIEmbeddingsDefinition = {
       description: "Empty: the server's OPENAI_EMBEDDING_MODEL.",
     },
     openAIBaseUrlParam,
-    { kind: "param", name: "dimensions", label: "Dimensions", type: "number", optional: true, integer: true, min: 1, max: 16_000, additional: true },
-    { kind: "param", name: "batchSize", label: "Batch size", type: "number", default: 512, integer: true, min: 1, max: 2048, additional: true },
+    {
+      kind: "param",
+      name: "dimensions",
+      label: "Dimensions",
+      type: "number",
+      optional: true,
+      integer: true,
+      min: 1,
+      max: 16_000,
+      additional: true,
+    },
+    {
+      kind: "param",
+      name: "batchSize",
+      label: "Batch size",
+      type: "number",
+      default: 512,
+      integer: true,
+      min: 1,
+      max: 2048,
+      additional: true,
+    },
   ],
   outputs: [{ name: "embeddings", label: "Embeddings", types: [DT.embeddings] }],
 } as const satisfies NodeDefinitionSpec;

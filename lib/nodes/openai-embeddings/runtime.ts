@@ -9,7 +9,12 @@ const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
  * Builds an OpenAI-compatible embeddings client: credential first, then the server's
  * OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_EMBEDDING_MODEL (the same fallbacks as the chat model).
  */
-export const buildOpenAIEmbeddings: RuntimeOf<typeof openAIEmbeddingsDefinition> = async ({ params, ctx, label, nodeId }) => {
+export const buildOpenAIEmbeddings: RuntimeOf<typeof openAIEmbeddingsDefinition> = async ({
+  params,
+  ctx,
+  label,
+  nodeId,
+}) => {
   const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
   return new OpenAIEmbeddings({
     model: params.model || ctx.env.OPENAI_EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,

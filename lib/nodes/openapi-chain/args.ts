@@ -18,10 +18,13 @@ function checkScalar(schema: JsonSchema, value: unknown): Checked {
   const type = schema.type;
   if (type === "integer" || type === "number") {
     const n = typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-    if (typeof n !== "number" || !Number.isFinite(n)) return { ok: false, message: `must be ${type === "integer" ? "an integer" : "a number"}` };
+    if (typeof n !== "number" || !Number.isFinite(n))
+      return { ok: false, message: `must be ${type === "integer" ? "an integer" : "a number"}` };
     if (type === "integer" && !Number.isInteger(n)) return { ok: false, message: "must be an integer" };
-    if (typeof schema.minimum === "number" && n < schema.minimum) return { ok: false, message: `must be at least ${schema.minimum}` };
-    if (typeof schema.maximum === "number" && n > schema.maximum) return { ok: false, message: `must be at most ${schema.maximum}` };
+    if (typeof schema.minimum === "number" && n < schema.minimum)
+      return { ok: false, message: `must be at least ${schema.minimum}` };
+    if (typeof schema.maximum === "number" && n > schema.maximum)
+      return { ok: false, message: `must be at most ${schema.maximum}` };
     return { ok: true, value: n };
   }
   if (type === "boolean") {
@@ -46,7 +49,9 @@ function checkValue(schema: JsonSchema, value: unknown): Checked {
     return { ok: true, value: out };
   }
   if (schema.type === "object") {
-    return typeof value === "object" && value !== null ? { ok: true, value } : { ok: false, message: "must be an object" };
+    return typeof value === "object" && value !== null
+      ? { ok: true, value }
+      : { ok: false, message: "must be an object" };
   }
   const r = checkScalar(schema, value);
   if (r.ok && Array.isArray(schema.enum) && !schema.enum.includes(r.value)) {

@@ -28,12 +28,16 @@ export function buildOperationUrl(serverUrl: string, op: Operation, args: Record
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const v = String(args[name] ?? "");
     if (v === "." || v === ".." || v === "") {
-      throw new AppError("validation_failed", `The value of path parameter ${name} of ${op.operationId} is not allowed.`);
+      throw new AppError(
+        "validation_failed",
+        `The value of path parameter ${name} of ${op.operationId} is not allowed.`,
+      );
     }
     return encodeURIComponent(v);
   });
   const url = new URL(base + path);
-  if (url.origin !== new URL(base).origin) throw new AppError("validation_failed", `${op.operationId}: the request URL left the API server.`);
+  if (url.origin !== new URL(base).origin)
+    throw new AppError("validation_failed", `${op.operationId}: the request URL left the API server.`);
   for (const p of op.params) {
     if (p.in !== "query" || args[p.name] === undefined) continue;
     const v = args[p.name];
@@ -63,8 +67,13 @@ async function readCapped(res: Response): Promise<string> {
 function statusError(call: OperationCall, url: URL, res: Response, body: string): AppError {
   const what = `The API "${call.apiTitle}" (${call.op.method} ${url.origin}${call.op.path})`;
   const snippet = body.trim() ? `: ${body.trim().slice(0, 300)}` : "";
-  if (res.status === 503) return new AppError("upstream_unavailable", `${what} is unavailable right now (HTTP 503). Try again later.`);
-  if (res.status >= 300 && res.status < 400) return new AppError("upstream_error", `${what} answered a redirect (HTTP ${res.status}); redirects are not followed.`);
+  if (res.status === 503)
+    return new AppError("upstream_unavailable", `${what} is unavailable right now (HTTP 503). Try again later.`);
+  if (res.status >= 300 && res.status < 400)
+    return new AppError(
+      "upstream_error",
+      `${what} answered a redirect (HTTP ${res.status}); redirects are not followed.`,
+    );
   return new AppError("upstream_error", `${what} answered HTTP ${res.status}${snippet}`);
 }
 
@@ -75,7 +84,11 @@ async function send(call: OperationCall, url: URL): Promise<Response> {
   try {
     return await call.fetch(url, {
       method: call.op.method,
-      headers: { accept: "application/json", ...(hasBody ? { "content-type": "application/json" } : {}), ...call.headers },
+      headers: {
+        accept: "application/json",
+        ...(hasBody ? { "content-type": "application/json" } : {}),
+        ...call.headers,
+      },
       body: hasBody ? JSON.stringify(call.args.requestBody) : undefined,
       redirect: "manual",
       signal,
@@ -83,9 +96,15 @@ async function send(call: OperationCall, url: URL): Promise<Response> {
   } catch (e) {
     if (e instanceof AppError || call.signal?.aborted) throw e;
     if (timeout.aborted) {
-      throw new AppError("upstream_timeout", `The API "${call.apiTitle}" did not answer within ${call.timeoutMs / 1000} s.`, { cause: e });
+      throw new AppError(
+        "upstream_timeout",
+        `The API "${call.apiTitle}" did not answer within ${call.timeoutMs / 1000} s.`,
+        { cause: e },
+      );
     }
-    throw new AppError("upstream_unavailable", `The API "${call.apiTitle}" at ${url.origin} could not be reached.`, { cause: e });
+    throw new AppError("upstream_unavailable", `The API "${call.apiTitle}" at ${url.origin} could not be reached.`, {
+      cause: e,
+    });
   }
 }
 
@@ -98,7 +117,9 @@ export async function callOperation(call: OperationCall): Promise<string> {
     body = await readCapped(res);
   } catch (e) {
     if (call.signal?.aborted) throw e;
-    throw new AppError("upstream_timeout", `The API "${call.apiTitle}" did not finish its answer in time.`, { cause: e });
+    throw new AppError("upstream_timeout", `The API "${call.apiTitle}" did not finish its answer in time.`, {
+      cause: e,
+    });
   }
   if (res.status < 200 || res.status >= 300) throw statusError(call, url, res, body);
   return body;
@@ -106,5 +127,7 @@ export async function callOperation(call: OperationCall): Promise<string> {
 
 /** Cuts a response to what is sent to the model (and stored in usedTools). */
 export function truncateForModel(text: string, maxChars = 12_000): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n…(response truncated, ${text.length} characters in total)`;
+  return text.length <= maxChars
+    ? text
+    : `${text.slice(0, maxChars)}\n…(response truncated, ${text.length} characters in total)`;
 }

@@ -17,7 +17,14 @@ export const openApiChainDefinition = {
       optional: true,
       description: "Paste the spec. Or upload it as a file, or give its URL.",
     },
-    { kind: "param", name: "file", label: "OpenAPI spec file", type: "file", optional: true, fileTypes: [".yaml", ".yml", ".json"] },
+    {
+      kind: "param",
+      name: "file",
+      label: "OpenAPI spec file",
+      type: "file",
+      optional: true,
+      fileTypes: [".yaml", ".yml", ".json"],
+    },
     {
       kind: "param",
       name: "specUrl",

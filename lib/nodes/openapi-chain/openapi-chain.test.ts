@@ -22,8 +22,18 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function chainWith(model: ReturnType<typeof fakeModel>, extra: Record<string, unknown> = {}) {
-  const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({ spec: productSearchSpec, serverUrl: api.url, ...extra });
-  return (await openApiChain.runtime({ nodeId: "api", label: "Product API", params, inputs: { model }, ctx: testContext() })) as OpenApiChain;
+  const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({
+    spec: productSearchSpec,
+    serverUrl: api.url,
+    ...extra,
+  });
+  return (await openApiChain.runtime({
+    nodeId: "api",
+    label: "Product API",
+    params,
+    inputs: { model },
+    ctx: testContext(),
+  })) as OpenApiChain;
 }
 
 const ask = (chain: OpenApiChain, question: string) => runEndingChain(chain, { question, history: [] }, false);
@@ -65,7 +75,11 @@ describe("OpenAPI chain", () => {
     expect(req[0].method).toBe("GET");
     expect(req[0].query).toEqual({ countryCode: "DE", q: "laptop", max_price: "1500" });
     expect(result.usedTools).toEqual([
-      { tool: "productsUsingGET", toolInput: { countryCode: "DE", q: "laptop", max_price: 1500 }, toolOutput: expect.stringContaining("ZenBook Pro") },
+      {
+        tool: "productsUsingGET",
+        toolInput: { countryCode: "DE", q: "laptop", max_price: 1500 },
+        toolOutput: expect.stringContaining("ZenBook Pro"),
+      },
     ]);
     const answerCall = model.calls[1].messages.map((m) => m.text).join("\n");
     expect(answerCall).toContain("ThinkBook 14");
@@ -83,7 +97,9 @@ describe("OpenAPI chain", () => {
   });
 
   it("refuses arguments outside the spec before any request", async () => {
-    const model = fakeModel().respondWithTools([{ name: "productsUsingGET", args: { countryCode: "FR", q: "laptop", size: 2.5 } }]);
+    const model = fakeModel().respondWithTools([
+      { name: "productsUsingGET", args: { countryCode: "FR", q: "laptop", size: 2.5 } },
+    ]);
     const before = api.requests.length;
     const err = await ask(await chainWith(model), "laptops in France").catch((e) => e);
     expect(err.code).toBe("validation_failed");
@@ -105,7 +121,9 @@ describe("OpenAPI chain", () => {
   });
 
   it("only calls the spec's server, with the operation's method", async () => {
-    const model = fakeModel().respondWithTools([{ name: "productsUsingGET", args: { countryCode: "US", q: "phone", url: "http://evil.example/" } }]);
+    const model = fakeModel().respondWithTools([
+      { name: "productsUsingGET", args: { countryCode: "US", q: "phone", url: "http://evil.example/" } },
+    ]);
     model.respond(new AIMessage("ok"));
     const before = api.requests.length;
     await ask(await chainWith(model), "phones");
@@ -114,10 +132,23 @@ describe("OpenAPI chain", () => {
 
   it("uses the history of a connected memory when choosing the operation", async () => {
     const model = fakeModel().respond(new AIMessage("no call"));
-    const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({ spec: productSearchSpec, serverUrl: api.url });
+    const params = paramsSchemaFor(getDefinition("openApiChain")!).parse({
+      spec: productSearchSpec,
+      serverUrl: api.url,
+    });
     const memory = { memoryType: "Buffer Memory", messagesFor: () => [new HumanMessage("I live in Sweden")] };
-    const chain = (await openApiChain.runtime({ nodeId: "a", label: "A", params, inputs: { model, memory }, ctx: testContext() })) as OpenApiChain;
-    await runEndingChain(chain, { question: "phones?", history: [{ role: "userMessage", content: "I live in Sweden" }] }, false).catch(() => {});
+    const chain = (await openApiChain.runtime({
+      nodeId: "a",
+      label: "A",
+      params,
+      inputs: { model, memory },
+      ctx: testContext(),
+    })) as OpenApiChain;
+    await runEndingChain(
+      chain,
+      { question: "phones?", history: [{ role: "userMessage", content: "I live in Sweden" }] },
+      false,
+    ).catch(() => {});
     expect(model.calls[0].messages.map((m) => m.text)).toContain("I live in Sweden");
   });
 });

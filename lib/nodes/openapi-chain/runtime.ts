@@ -23,12 +23,18 @@ async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise
   let res: Response;
   try {
     const pinned = ctx.fetchFor?.({ baseUrl: url, methods: ["GET"] }) ?? ctx.fetch;
-    res = await pinned(url, { headers: { accept: "application/json, application/yaml, text/yaml, */*" }, signal: AbortSignal.timeout(15_000) });
+    res = await pinned(url, {
+      headers: { accept: "application/json, application/yaml, text/yaml, */*" },
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (e) {
     if (e instanceof AppError) throw e;
-    throw new AppError("upstream_unavailable", `${label}: the OpenAPI spec at ${url} could not be fetched.`, { cause: e });
+    throw new AppError("upstream_unavailable", `${label}: the OpenAPI spec at ${url} could not be fetched.`, {
+      cause: e,
+    });
   }
-  if (!res.ok) throw new AppError("upstream_error", `${label}: fetching the OpenAPI spec at ${url} answered HTTP ${res.status}.`);
+  if (!res.ok)
+    throw new AppError("upstream_error", `${label}: fetching the OpenAPI spec at ${url} answered HTTP ${res.status}.`);
   return res.text();
 }
 
@@ -41,7 +47,8 @@ interface SpecSource {
 async function specText({ params, ctx, label }: OpenApiArgs): Promise<SpecSource> {
   if (typeof params.spec === "string" && params.spec.trim()) return { text: params.spec };
   if (typeof params.file === "string" && params.file.trim()) return { text: fileText(params.file) };
-  if (typeof params.specUrl === "string") return { text: await fetchSpec(ctx, params.specUrl, label), fetchedFrom: params.specUrl };
+  if (typeof params.specUrl === "string")
+    return { text: await fetchSpec(ctx, params.specUrl, label), fetchedFrom: params.specUrl };
   throw new AppError("invalid_graph", `${label}: give the OpenAPI spec as text, as a file or as a URL.`);
 }
 
@@ -65,9 +72,16 @@ function parseServerUrl(raw: string, base: string | undefined, label: string): U
  * from, so a spec cannot send the chain (and the node's headers) to another host. Either way,
  * private addresses still need the operator's allowance (OUTBOUND_ALLOW_HOSTS), checked per request.
  */
-function resolveServerUrl(specServer: string | undefined, override: unknown, source: SpecSource, label: string): string {
-  if (typeof override === "string" && override) return parseServerUrl(override, undefined, label).href.replace(/\/+$/, "");
-  if (!specServer) throw new AppError("invalid_graph", `${label}: the spec declares no server; set "Server URL override".`);
+function resolveServerUrl(
+  specServer: string | undefined,
+  override: unknown,
+  source: SpecSource,
+  label: string,
+): string {
+  if (typeof override === "string" && override)
+    return parseServerUrl(override, undefined, label).href.replace(/\/+$/, "");
+  if (!specServer)
+    throw new AppError("invalid_graph", `${label}: the spec declares no server; set "Server URL override".`);
   const url = parseServerUrl(specServer, source.fetchedFrom, label);
   if (source.fetchedFrom && url.host !== new URL(source.fetchedFrom).host) {
     throw new AppError(
@@ -100,7 +114,10 @@ export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async
   if (typeof model.bindTools !== "function") {
     throw new AppError("invalid_graph", `${label}: the connected chat model does not support tool calling.`);
   }
-  const toolModel = model.bindTools(spec.operations.map(toToolDefinition)) as unknown as Runnable<BaseMessage[], AIMessage>;
+  const toolModel = model.bindTools(spec.operations.map(toToolDefinition)) as unknown as Runnable<
+    BaseMessage[],
+    AIMessage
+  >;
   const headers = await headersFor(args, serverUrl);
   return new OpenApiChain({
     model,
@@ -109,7 +126,8 @@ export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async
     serverUrl,
     headers,
     // Requests chosen by the model may only reach the spec's server, with the spec's methods.
-    fetch: ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
+    fetch:
+      ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
     timeoutMs: params.timeoutSeconds * 1000,
     memory: inputs.memory,
   });

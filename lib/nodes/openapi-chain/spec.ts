@@ -45,14 +45,18 @@ export function parseOpenApiSpec(text: string, where: string): ParsedSpec {
   try {
     doc = parseYaml(text);
   } catch (e) {
-    throw new AppError("invalid_graph", `${where}: the OpenAPI spec is neither valid YAML nor JSON: ${(e as Error).message}`);
+    throw new AppError(
+      "invalid_graph",
+      `${where}: the OpenAPI spec is neither valid YAML nor JSON: ${(e as Error).message}`,
+    );
   }
   if (!isObj(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3.")) {
     throw new AppError("invalid_graph", `${where}: not an OpenAPI 3.x document (the "openapi" field must be 3.x).`);
   }
   const title = isObj(doc.info) && typeof doc.info.title === "string" ? doc.info.title : "API";
   const operations = collectOperations(doc);
-  if (operations.length === 0) throw new AppError("invalid_graph", `${where}: the OpenAPI spec "${title}" has no operations.`);
+  if (operations.length === 0)
+    throw new AppError("invalid_graph", `${where}: the OpenAPI spec "${title}" has no operations.`);
   return { title, serverUrl: firstServerUrl(doc), operations };
 }
 

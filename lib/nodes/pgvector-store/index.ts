@@ -2,4 +2,7 @@ import { defineNode } from "../define";
 import { storeRuntime } from "../shared/store";
 import { pgvectorStoreDefinition } from "./definition";
 
-export const pgvectorStore = defineNode({ definition: pgvectorStoreDefinition, runtime: storeRuntime(pgvectorStoreDefinition.capabilities.store) });
+export const pgvectorStore = defineNode({
+  definition: pgvectorStoreDefinition,
+  runtime: storeRuntime(pgvectorStoreDefinition.capabilities.store),
+});

@@ -12,7 +12,10 @@ export const buildPlainTextLoader: RuntimeOf<typeof plainTextLoaderDefinition> =
     async load() {
       const text = String(params.text ?? "");
       if (!text.trim()) return [];
-      const extra = params.metadata && typeof params.metadata === "object" && !Array.isArray(params.metadata) ? params.metadata : {};
+      const extra =
+        params.metadata && typeof params.metadata === "object" && !Array.isArray(params.metadata)
+          ? params.metadata
+          : {};
       const doc = { pageContent: text, metadata: { ...extra, source: String(params.sourceName) } };
       return splitDocuments([doc], inputs.textSplitter, label);
     },

@@ -8,8 +8,26 @@ export const recursiveTextSplitterDefinition = {
   category: "Text Splitters",
   description: "Splits documents into chunks of about `chunk size` characters, on paragraphs, then lines, then words.",
   inputs: [
-    { kind: "param", name: "chunkSize", label: "Chunk size", type: "number", default: 1000, integer: true, min: 20, max: 100_000 },
-    { kind: "param", name: "chunkOverlap", label: "Chunk overlap", type: "number", default: 200, integer: true, min: 0, max: 50_000 },
+    {
+      kind: "param",
+      name: "chunkSize",
+      label: "Chunk size",
+      type: "number",
+      default: 1000,
+      integer: true,
+      min: 20,
+      max: 100_000,
+    },
+    {
+      kind: "param",
+      name: "chunkOverlap",
+      label: "Chunk overlap",
+      type: "number",
+      default: 200,
+      integer: true,
+      min: 0,
+      max: 50_000,
+    },
     {
       kind: "param",
       name: "separators",

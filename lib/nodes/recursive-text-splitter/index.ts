@@ -2,4 +2,7 @@ import { defineNode } from "../define";
 import { recursiveTextSplitterDefinition } from "./definition";
 import { buildRecursiveTextSplitter } from "./runtime";
 
-export const recursiveTextSplitter = defineNode({ definition: recursiveTextSplitterDefinition, runtime: buildRecursiveTextSplitter });
+export const recursiveTextSplitter = defineNode({
+  definition: recursiveTextSplitterDefinition,
+  runtime: buildRecursiveTextSplitter,
+});

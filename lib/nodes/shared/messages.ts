@@ -15,7 +15,10 @@ export function humanMessage(text: string, images: ImageUpload[] = []): HumanMes
   return new HumanMessage({
     content: [
       { type: "text", text },
-      ...images.map((img) => ({ type: "image_url" as const, image_url: { url: `data:${img.mime};base64,${img.base64}` } })),
+      ...images.map((img) => ({
+        type: "image_url" as const,
+        image_url: { url: `data:${img.mime};base64,${img.base64}` },
+      })),
     ],
   });
 }

@@ -1,5 +1,10 @@
 import { AppError } from "../../errors";
-import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL, serverKeyHost } from "../../security/credential-hosts";
+import {
+  assertCredentialHost,
+  credentialText,
+  PROVIDER_DEFAULT_URL,
+  serverKeyHost,
+} from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -24,7 +29,9 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
 }
 
 /** What an OpenAI-compatible node's definition provides (openAICredentialParam, openAIBaseUrlParam). */
-type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & { params: { credential?: string; baseURL?: string } };
+type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & {
+  params: { credential?: string; baseURL?: string };
+};
 
 /**
  * API key, base URL and fetch of an OpenAI-compatible node. With a credential: its key, sent only

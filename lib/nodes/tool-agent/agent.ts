@@ -71,7 +71,8 @@ export class ToolAgentChain extends FlowChain {
     let output: string;
     let failed = false;
     try {
-      if (!tool) throw new Error(`there is no tool named "${call.name}"; available: ${[...this.toolsByName.keys()].join(", ")}`);
+      if (!tool)
+        throw new Error(`there is no tool named "${call.name}"; available: ${[...this.toolsByName.keys()].join(", ")}`);
       const result: unknown = await tool.invoke(call.args, childConfig(runManager, signal));
       output = typeof result === "string" ? result : JSON.stringify(result);
     } catch (e) {

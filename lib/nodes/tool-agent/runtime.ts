@@ -11,7 +11,8 @@ export const buildToolAgent: RuntimeOf<typeof toolAgentDefinition> = async ({ pa
   }
   const names = tools.map((t) => t.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
-  if (duplicate) throw new AppError("invalid_graph", `${label}: two tools are named "${duplicate}"; tool names must differ.`);
+  if (duplicate)
+    throw new AppError("invalid_graph", `${label}: two tools are named "${duplicate}"; tool names must differ.`);
   return new ToolAgentChain({
     model,
     tools,

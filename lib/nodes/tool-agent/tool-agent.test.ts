@@ -31,12 +31,20 @@ const args = (type: string, params: Record<string, unknown>, inputs: Record<stri
 
 /** Tool Agent → Chain Tool → OpenAPI chain, all on one scripted model (its replies are consumed in order). */
 async function productAgent(model: ReturnType<typeof fakeModel>, withMemory = false) {
-  const chain = await openApiChain.runtime(args("openApiChain", { spec: productSearchSpec, serverUrl: api.url }, { model }));
+  const chain = await openApiChain.runtime(
+    args("openApiChain", { spec: productSearchSpec, serverUrl: api.url }, { model }),
+  );
   const tool = await chainTool.runtime(
-    args("chainTool", { name: "product_search", description: "Finds products. Input: the user's request with country and budget." }, { chain }),
+    args(
+      "chainTool",
+      { name: "product_search", description: "Finds products. Input: the user's request with country and budget." },
+      { chain },
+    ),
   );
   const memory = withMemory ? await bufferMemory.runtime(args("bufferMemory", { windowSize: 2 }, {})) : undefined;
-  return (await toolAgent.runtime(args("toolAgent", { maxIterations: 4 }, { model, tools: [tool], memory }))) as ToolAgentChain;
+  return (await toolAgent.runtime(
+    args("toolAgent", { maxIterations: 4 }, { model, tools: [tool], memory }),
+  )) as ToolAgentChain;
 }
 
 describe("Tool Agent", () => {
@@ -52,7 +60,10 @@ describe("Tool Agent", () => {
     const model = fakeModel()
       .respondWithTools([{ name: "product_search", args: { input: "laptop in Germany up to 1500 EUR" } }])
       .respondWithTools([{ name: "productsUsingGET", args: { countryCode: "DE", q: "laptop", max_price: 1500 } }])
-      .respond((messages) => new AIMessage(`Found: ${messages.at(-1)!.text.includes("ZenBook Pro") ? "ZenBook Pro" : "nothing"}`))
+      .respond(
+        (messages) =>
+          new AIMessage(`Found: ${messages.at(-1)!.text.includes("ZenBook Pro") ? "ZenBook Pro" : "nothing"}`),
+      )
       .respond((messages) => new AIMessage(`Here you go: ${messages.at(-1)!.text}`));
     const before = api.requests.length;
     const tokens: string[] = [];
@@ -65,7 +76,11 @@ describe("Tool Agent", () => {
     expect(req.map((r) => r.query)).toEqual([{ countryCode: "DE", q: "laptop", max_price: "1500" }]);
     expect(result.text).toBe("Here you go: Found: ZenBook Pro");
     expect(result.usedTools).toEqual([
-      { tool: "product_search", toolInput: { input: "laptop in Germany up to 1500 EUR" }, toolOutput: "Found: ZenBook Pro" },
+      {
+        tool: "product_search",
+        toolInput: { input: "laptop in Germany up to 1500 EUR" },
+        toolOutput: "Found: ZenBook Pro",
+      },
     ]);
     // The chain's own answer stays inside the tool: only the agent's answer reaches the user.
     expect(tokens.join("")).toBe("Here you go: Found: ZenBook Pro");
@@ -78,10 +93,16 @@ describe("Tool Agent", () => {
       .respond(new AIMessage("Sorry, the product search is unavailable right now. Please try again later."));
     api.setUnavailable(true);
     try {
-      const result = await runEndingChain(await productAgent(model), { question: "a phone please, I'm in Sweden", history: [] }, false);
+      const result = await runEndingChain(
+        await productAgent(model),
+        { question: "a phone please, I'm in Sweden", history: [] },
+        false,
+      );
       expect(result.text).toContain("unavailable right now");
       const observation = model.calls[2].messages.find((m) => ToolMessage.isInstance(m))!;
-      expect(observation.text).toMatch(/^Tool error: The API "Product Search API" .* is unavailable right now \(HTTP 503\)/);
+      expect(observation.text).toMatch(
+        /^Tool error: The API "Product Search API" .* is unavailable right now \(HTTP 503\)/,
+      );
       expect(result.usedTools[0].toolOutput).toMatch(/^Tool error:/);
     } finally {
       api.setUnavailable(false);
@@ -108,7 +129,12 @@ describe("Tool Agent", () => {
     ];
     await runEndingChain(await productAgent(model, true), { question: "Where do I live?", history }, false);
     const seen = model.calls[0].messages.map((m) => `${m.type}:${m.text}`);
-    expect(seen).toEqual([expect.stringMatching(/^system:/), "human:I live in Denmark", "ai:Noted.", "human:Where do I live?"]);
+    expect(seen).toEqual([
+      expect.stringMatching(/^system:/),
+      "human:I live in Denmark",
+      "ai:Noted.",
+      "human:Where do I live?",
+    ]);
   });
 
   it("stops after maxIterations", async () => {

@@ -20,7 +20,10 @@ function textBudget(file, limits) {
   return (/** @type {string} */ text) => {
     used += Buffer.byteLength(text, "utf8");
     if (used > limits.maxTextBytes) {
-      throw new ParseProblem("payload_too_large", `${file.name}: more than ${limits.maxTextBytes} bytes of text (UPSERT_MAX_TEXT_BYTES).`);
+      throw new ParseProblem(
+        "payload_too_large",
+        `${file.name}: more than ${limits.maxTextBytes} bytes of text (UPSERT_MAX_TEXT_BYTES).`,
+      );
     }
     return text;
   };
@@ -38,7 +41,10 @@ export async function parsePdf(file, opts, limits) {
   try {
     const total = (await parser.load()).numPages;
     if (total > limits.maxPdfPages) {
-      throw new ParseProblem("payload_too_large", `${file.name}: ${total} pages, more than ${limits.maxPdfPages} (UPSERT_MAX_PDF_PAGES).`);
+      throw new ParseProblem(
+        "payload_too_large",
+        `${file.name}: ${total} pages, more than ${limits.maxPdfPages} (UPSERT_MAX_PDF_PAGES).`,
+      );
     }
     const pages = [];
     for (let num = 1; num <= total; num++) {
@@ -62,7 +68,12 @@ export async function parseDocx(file, limits) {
   try {
     const zip = openCappedZip(file.bytes, { name: file.name, maxInflatedBytes: limits.maxInflatedBytes });
     const { value } = await mammoth.extractRawText({ file: zip });
-    const text = textBudget(file, limits)(value).replace(/\n{3,}/g, "\n\n").trim();
+    const text = textBudget(
+      file,
+      limits,
+    )(value)
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
     return text ? [doc(text, { source: file.name })] : [];
   } catch (e) {
     throw unreadable(file, "Word document", e);
@@ -76,13 +87,20 @@ export async function parseDocx(file, limits) {
  */
 export async function parseCsv(file, opts, limits) {
   const Papa = (await import("papaparse")).default;
-  const parsed = Papa.parse(file.bytes.toString("utf8").replace(/^\uFEFF/, ""), { header: true, skipEmptyLines: "greedy" });
+  const parsed = Papa.parse(file.bytes.toString("utf8").replace(/^\uFEFF/, ""), {
+    header: true,
+    skipEmptyLines: "greedy",
+  });
   const fatal = parsed.errors.find((e) => e.type !== "FieldMismatch");
   if (fatal) throw unreadable(file, "CSV", new Error(`row ${(fatal.row ?? 0) + 1}: ${fatal.message}`));
   const fields = parsed.meta.fields ?? [];
   const columns = opts.columns ?? [];
   const missing = columns.filter((c) => !fields.includes(c));
-  if (missing.length) throw new ParseProblem("unprocessable", `${file.name}: no column named ${missing.join(", ")} (columns: ${fields.join(", ")}).`);
+  if (missing.length)
+    throw new ParseProblem(
+      "unprocessable",
+      `${file.name}: no column named ${missing.join(", ")} (columns: ${fields.join(", ")}).`,
+    );
   const use = columns.length ? columns : fields;
   const count = textBudget(file, limits);
   return parsed.data
@@ -97,13 +115,17 @@ export async function parseCsv(file, opts, limits) {
  * @returns {{ path: string, text: string }[]}
  */
 export function selectJson(value, pointer) {
-  const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   /** @type {{ path: string, text: string }[]} */
   const out = [];
   const walk = (v, i, at) => {
     if (i === parts.length) {
       if (typeof v === "string") out.push({ path: at || "/", text: v });
-      else if (parts.length === 0 && v && typeof v === "object") for (const [k, c] of Object.entries(v)) walk(c, 0, `${at}/${k}`);
+      else if (parts.length === 0 && v && typeof v === "object")
+        for (const [k, c] of Object.entries(v)) walk(c, 0, `${at}/${k}`);
       return;
     }
     if (!v || typeof v !== "object") return;
@@ -123,7 +145,12 @@ export function parseJson(file, opts, limits) {
   const text = file.bytes.toString("utf8").replace(/^\uFEFF/, "");
   let value;
   try {
-    value = file.name.toLowerCase().endsWith(".jsonl") ? text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)) : JSON.parse(text);
+    value = file.name.toLowerCase().endsWith(".jsonl")
+      ? text
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l))
+      : JSON.parse(text);
   } catch (e) {
     throw unreadable(file, "JSON", e);
   }

@@ -20,7 +20,10 @@ process.on("message", async ({ id, kind, name, bytes, opts, limits }) => {
     const file = { name, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     process.send({ id, ok: true, docs: await parse(file, opts, limits) });
   } catch (e) {
-    const problem = e instanceof ParseProblem ? e : new ParseProblem("unprocessable", `${name}: ${e instanceof Error ? e.message : String(e)}`);
+    const problem =
+      e instanceof ParseProblem
+        ? e
+        : new ParseProblem("unprocessable", `${name}: ${e instanceof Error ? e.message : String(e)}`);
     process.send({ id, ok: false, code: problem.code, message: problem.message });
   }
 });

@@ -52,7 +52,10 @@ function readCentralDirectory(bytes) {
 export function openCappedZip(bytes, { name, maxInflatedBytes }) {
   const entries = readCentralDirectory(bytes);
   const tooLarge = () =>
-    new ParseProblem("payload_too_large", `${name}: the document inflates to more than ${maxInflatedBytes} bytes (UPSERT_MAX_INFLATED_BYTES).`);
+    new ParseProblem(
+      "payload_too_large",
+      `${name}: the document inflates to more than ${maxInflatedBytes} bytes (UPSERT_MAX_INFLATED_BYTES).`,
+    );
   let declared = 0;
   // 0xffffffff marks a zip64 size: far beyond any cap we would set, so it counts as too large.
   for (const e of entries.values()) declared += e.size === 0xffffffff ? Infinity : e.size;

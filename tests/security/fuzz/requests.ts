@@ -31,52 +31,221 @@ export function seededRandom(seed: number) {
 type Rng = ReturnType<typeof seededRandom>;
 
 const STANDARD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-const UNKNOWN_METHODS = ["TRACE", "CONNECT", "PROPFIND", "MKCOL", "LINK", "PURGE", "FOO", "get", "Post", "DEBUG", "M-SEARCH"];
+const UNKNOWN_METHODS = [
+  "TRACE",
+  "CONNECT",
+  "PROPFIND",
+  "MKCOL",
+  "LINK",
+  "PURGE",
+  "FOO",
+  "get",
+  "Post",
+  "DEBUG",
+  "M-SEARCH",
+];
 const BAD_IDS = [
-  "not-a-uuid", "%ff", "%00", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "..", "%", "%E0%A4%A", "%C0%AE%C0%AE", "%F0%9F%92%A9",
-  "00000000-0000-0000-0000-000000000000", "7D0C4A3E-2F7B-4F6E-9A51-3C2D1E0F9A8B", "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b%00",
-  "'%20OR%201=1--", "%3Cscript%3E", "-1", "1e999", "null", "undefined", "__proto__", "constructor", "%u0000", "a".repeat(3000),
-  "%0d%0aSet-Cookie:%20x=1", "%09", "..%5c..%5cwin.ini", "%25ff",
+  "not-a-uuid",
+  "%ff",
+  "%00",
+  "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+  "..",
+  "%",
+  "%E0%A4%A",
+  "%C0%AE%C0%AE",
+  "%F0%9F%92%A9",
+  "00000000-0000-0000-0000-000000000000",
+  "7D0C4A3E-2F7B-4F6E-9A51-3C2D1E0F9A8B",
+  "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b%00",
+  "'%20OR%201=1--",
+  "%3Cscript%3E",
+  "-1",
+  "1e999",
+  "null",
+  "undefined",
+  "__proto__",
+  "constructor",
+  "%u0000",
+  "a".repeat(3000),
+  "%0d%0aSet-Cookie:%20x=1",
+  "%09",
+  "..%5c..%5cwin.ini",
+  "%25ff",
 ];
 const QUERY_KEYS = [
-  "sessionId", "chatId", "chatType", "memoryType", "feedbackType", "feedback", "startDate", "endDate", "page", "limit", "sort",
-  "order", "q", "status", "search", "isValid", "x", "__proto__", "constructor", "callbackUrl", "error", "csrf", "id", "",
+  "sessionId",
+  "chatId",
+  "chatType",
+  "memoryType",
+  "feedbackType",
+  "feedback",
+  "startDate",
+  "endDate",
+  "page",
+  "limit",
+  "sort",
+  "order",
+  "q",
+  "status",
+  "search",
+  "isValid",
+  "x",
+  "__proto__",
+  "constructor",
+  "callbackUrl",
+  "error",
+  "csrf",
+  "id",
+  "",
 ];
 const QUERY_VALUES = [
-  "", "A", "%00", "%ff", "-1", "0", "99999999999999999999", "2026-13-45", "ASC", "desc", "true", "INTERNAL", "Buffer%20Memory",
-  "%27%3B%20DROP%20TABLE%20%22User%22%3B--", "a".repeat(2000), "%E2%80%AE", "name:asc", "-createdAt", "1.5", "NaN", "%0a",
+  "",
+  "A",
+  "%00",
+  "%ff",
+  "-1",
+  "0",
+  "99999999999999999999",
+  "2026-13-45",
+  "ASC",
+  "desc",
+  "true",
+  "INTERNAL",
+  "Buffer%20Memory",
+  "%27%3B%20DROP%20TABLE%20%22User%22%3B--",
+  "a".repeat(2000),
+  "%E2%80%AE",
+  "name:asc",
+  "-createdAt",
+  "1.5",
+  "NaN",
+  "%0a",
 ];
-const STRINGS = ["", " ", "hi", "a\u0000b", "\u0000", "x".repeat(70_000), "\ud800", "😀", "<script>alert(1)</script>", "../../etc/passwd", "%ff", "null"];
+const STRINGS = [
+  "",
+  " ",
+  "hi",
+  "a\u0000b",
+  "\u0000",
+  "x".repeat(70_000),
+  "\ud800",
+  "😀",
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%ff",
+  "null",
+];
 const CONTENT_TYPES = [
-  "text/plain", "application/xml", "application/x-www-form-urlencoded", "multipart/form-data", "application/json; charset=utf-16",
-  "application/octet-stream", "image/png", "application/json;;;", "*/*", "", "application/merge-patch+json", "text/event-stream",
+  "text/plain",
+  "application/xml",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data",
+  "application/json; charset=utf-16",
+  "application/octet-stream",
+  "image/png",
+  "application/json;;;",
+  "*/*",
+  "",
+  "application/merge-patch+json",
+  "text/event-stream",
 ];
 
 /** A plausible body for some route, so mutations reach past the first schema check. */
 function plausibleBody(r: Rng, fx: FuzzFixtures): Record<string, unknown> {
   const id = () => r.pick(fx.ids);
   return r.pick([
-    () => ({ question: r.pick(STRINGS), streaming: r.chance(0.5), overrideConfig: { sessionId: r.pick(STRINGS) }, history: [{ role: "userMessage", content: r.pick(STRINGS) }] }),
-    () => ({ name: r.pick(STRINGS), graph: { nodes: [{ id: "n1", type: "chatOpenAICompatible", position: { x: 0, y: 0 }, data: { inputs: { temperature: r.pick(STRINGS) } } }], edges: [] } }),
-    () => ({ name: "x", isPublic: r.chance(0.5), allowedOrigins: [r.pick(STRINGS)], rateLimit: { max: r.pick([-1, 0, 1, 1e12]), windowSec: 1 } }),
-    () => ({ email: `${r.pick(STRINGS)}@example.com`, name: r.pick(STRINGS), password: r.pick(STRINGS), role: r.pick(["admin", "builder", "root"]) }),
-    () => ({ name: r.pick(STRINGS), permissions: [r.pick(["predict", "upsert", "chatflows", "messages", "domains", "root"])], chatflowIds: [id()] }),
-    () => ({ name: r.pick(STRINGS), type: r.pick(["openai", "anthropic", "httpHeaders", "nope"]), data: { apiKey: r.pick(STRINGS), baseURL: r.pick(STRINGS) } }),
+    () => ({
+      question: r.pick(STRINGS),
+      streaming: r.chance(0.5),
+      overrideConfig: { sessionId: r.pick(STRINGS) },
+      history: [{ role: "userMessage", content: r.pick(STRINGS) }],
+    }),
+    () => ({
+      name: r.pick(STRINGS),
+      graph: {
+        nodes: [
+          {
+            id: "n1",
+            type: "chatOpenAICompatible",
+            position: { x: 0, y: 0 },
+            data: { inputs: { temperature: r.pick(STRINGS) } },
+          },
+        ],
+        edges: [],
+      },
+    }),
+    () => ({
+      name: "x",
+      isPublic: r.chance(0.5),
+      allowedOrigins: [r.pick(STRINGS)],
+      rateLimit: { max: r.pick([-1, 0, 1, 1e12]), windowSec: 1 },
+    }),
+    () => ({
+      email: `${r.pick(STRINGS)}@example.com`,
+      name: r.pick(STRINGS),
+      password: r.pick(STRINGS),
+      role: r.pick(["admin", "builder", "root"]),
+    }),
+    () => ({
+      name: r.pick(STRINGS),
+      permissions: [r.pick(["predict", "upsert", "chatflows", "messages", "domains", "root"])],
+      chatflowIds: [id()],
+    }),
+    () => ({
+      name: r.pick(STRINGS),
+      type: r.pick(["openai", "anthropic", "httpHeaders", "nope"]),
+      data: { apiKey: r.pick(STRINGS), baseURL: r.pick(STRINGS) },
+    }),
     () => ({ names: [r.pick(STRINGS), "example.com"], name: r.pick(STRINGS) }),
     () => ({ chatflowId: id(), ids: [id()], filter: { q: r.pick(STRINGS) } }),
-    () => ({ overrideConfig: { [r.pick(["baseURL", "serverUrl", "sessionId", "temperature"])]: r.pick(STRINGS) }, stopNodeId: r.pick(STRINGS) }),
+    () => ({
+      overrideConfig: { [r.pick(["baseURL", "serverUrl", "sessionId", "temperature"])]: r.pick(STRINGS) },
+      stopNodeId: r.pick(STRINGS),
+    }),
     () => ({ expectedVersion: r.pick([1, -1, "x", 1e30]), graph: { nodes: r.pick([[], "x", null]), edges: [] } }),
     () => ({
-      question: "look", uploads: [{ type: r.pick(["file", "audio", "url", "x"]), name: r.pick(STRINGS), mime: r.pick(["image/png", "audio/webm", "text/html"]),
-        data: r.pick(["data:image/png;base64,!!!", "data:,", "data:image/png;base64,iVBORw0KGgo=", "http://127.0.0.1:1/x", "", "data:audio/webm;base64,AAAA"]) }],
+      question: "look",
+      uploads: [
+        {
+          type: r.pick(["file", "audio", "url", "x"]),
+          name: r.pick(STRINGS),
+          mime: r.pick(["image/png", "audio/webm", "text/html"]),
+          data: r.pick([
+            "data:image/png;base64,!!!",
+            "data:,",
+            "data:image/png;base64,iVBORw0KGgo=",
+            "http://127.0.0.1:1/x",
+            "",
+            "data:audio/webm;base64,AAAA",
+          ]),
+        },
+      ],
     }),
     () => ({
       graph: {
         nodes: [
-          { id: "model", type: "chatOpenAICompatible", position: { x: 0, y: 0 }, data: { inputs: { temperature: r.pick([0.5, "hot", -1, 1e308]), maxTokens: r.pick([1, -5, "x"]) } } },
-          { id: "conv", type: r.pick(["conversationChain", "llmChain", "nope", "openApiChain"]), position: { x: 1, y: 1 }, data: { inputs: { prompt: r.pick(STRINGS) } } },
+          {
+            id: "model",
+            type: "chatOpenAICompatible",
+            position: { x: 0, y: 0 },
+            data: { inputs: { temperature: r.pick([0.5, "hot", -1, 1e308]), maxTokens: r.pick([1, -5, "x"]) } },
+          },
+          {
+            id: "conv",
+            type: r.pick(["conversationChain", "llmChain", "nope", "openApiChain"]),
+            position: { x: 1, y: 1 },
+            data: { inputs: { prompt: r.pick(STRINGS) } },
+          },
         ],
-        edges: [{ id: "e", source: "model", sourceHandle: r.pick(["model-chatModel", "x", ""]), target: "conv", targetHandle: r.pick(["conv-model", "conv-x"]) }],
+        edges: [
+          {
+            id: "e",
+            source: "model",
+            sourceHandle: r.pick(["model-chatModel", "x", ""]),
+            target: "conv",
+            targetHandle: r.pick(["conv-model", "conv-x"]),
+          },
+        ],
       },
     }),
   ])();
@@ -85,11 +254,23 @@ function plausibleBody(r: Rng, fx: FuzzFixtures): Record<string, unknown> {
 /** Replaces one leaf of a body with something hostile. */
 function mutate(r: Rng, value: unknown, depth = 0): unknown {
   if (depth > 4 || value === null || typeof value !== "object") {
-    return r.pick([() => r.pick(STRINGS), () => r.int(1e9) - 5e8, () => null, () => [], () => ({}), () => true, () => 1e308, () => value])();
+    return r.pick([
+      () => r.pick(STRINGS),
+      () => r.int(1e9) - 5e8,
+      () => null,
+      () => [],
+      () => ({}),
+      () => true,
+      () => 1e308,
+      () => value,
+    ])();
   }
-  const copy: Record<string, unknown> = Array.isArray(value) ? ({ ...value } as Record<string, unknown>) : { ...(value as object) };
+  const copy: Record<string, unknown> = Array.isArray(value)
+    ? ({ ...value } as Record<string, unknown>)
+    : { ...(value as object) };
   const keys = Object.keys(copy);
-  if (!keys.length || r.chance(0.2)) copy[r.pick(["__proto__", "constructor", "extra", "a\u0000", "id", "createdAt"])] = r.pick(STRINGS);
+  if (!keys.length || r.chance(0.2))
+    copy[r.pick(["__proto__", "constructor", "extra", "a\u0000", "id", "createdAt"])] = r.pick(STRINGS);
   else {
     const k = r.pick(keys);
     copy[k] = mutate(r, copy[k], depth + 1);
@@ -99,22 +280,55 @@ function mutate(r: Rng, value: unknown, depth = 0): unknown {
 
 function deepJson(r: Rng): string {
   const depth = r.pick([65, 100, 3000, 20_000]);
-  const inner = r.chance(0.5) ? `{"question":"hi","inputs":${"[".repeat(depth)}1${"]".repeat(depth)}}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-  return r.chance(0.5) ? `{"name":"deep","graph":{"nodes":[{"id":"n","type":"x","position":{"x":0,"y":0},"data":{"inputs":${inner}}}],"edges":[]}}` : inner;
+  const inner = r.chance(0.5)
+    ? `{"question":"hi","inputs":${"[".repeat(depth)}1${"]".repeat(depth)}}`
+    : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  return r.chance(0.5)
+    ? `{"name":"deep","graph":{"nodes":[{"id":"n","type":"x","position":{"x":0,"y":0},"data":{"inputs":${inner}}}],"edges":[]}}`
+    : inner;
 }
 
-const BROKEN_JSON = ["{", "nul", '{"a":}', "[]", "null", "1", '"s"', '{"__proto__":{"admin":true}}', "\u0000", '{"a":"\\ud800"}', '{"a":1,"a":2}', "a=b&c=d", "\ufeff{}"];
+const BROKEN_JSON = [
+  "{",
+  "nul",
+  '{"a":}',
+  "[]",
+  "null",
+  "1",
+  '"s"',
+  '{"__proto__":{"admin":true}}',
+  "\u0000",
+  '{"a":"\\ud800"}',
+  '{"a":1,"a":2}',
+  "a=b&c=d",
+  "\ufeff{}",
+];
 
 function multipart(r: Rng): { type: string; body: Buffer } {
   const boundary = r.pick(["XyZ", "----b", "", "a".repeat(80)]);
-  const part = (headers: string, content: string | Buffer) => Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
+  const part = (headers: string, content: string | Buffer) =>
+    Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
   const parts = [
-    part(`Content-Disposition: form-data; name="files"; filename="${r.pick(["a.txt", "../../x.pdf", "a\u0000.md", "", "x.docx"])}"\r\nContent-Type: ${r.pick(["text/plain", "application/pdf", "x/y"])}`,
-      r.pick([Buffer.from("%PDF-1.7 garbage"), Buffer.from([0x50, 0x4b, 3, 4, 0, 0]), Buffer.from("hello"), Buffer.alloc(10, 0)])),
-    part(`Content-Disposition: form-data; name="${r.pick(["question", "returnSourceDocuments", "stopNodeId", "a\u0000", "sessionId"])}"`, r.pick(STRINGS.slice(0, 6))),
+    part(
+      `Content-Disposition: form-data; name="files"; filename="${r.pick(["a.txt", "../../x.pdf", "a\u0000.md", "", "x.docx"])}"\r\nContent-Type: ${r.pick(["text/plain", "application/pdf", "x/y"])}`,
+      r.pick([
+        Buffer.from("%PDF-1.7 garbage"),
+        Buffer.from([0x50, 0x4b, 3, 4, 0, 0]),
+        Buffer.from("hello"),
+        Buffer.alloc(10, 0),
+      ]),
+    ),
+    part(
+      `Content-Disposition: form-data; name="${r.pick(["question", "returnSourceDocuments", "stopNodeId", "a\u0000", "sessionId"])}"`,
+      r.pick(STRINGS.slice(0, 6)),
+    ),
   ];
   const end = r.pick([`--${boundary}--\r\n`, "", `--${boundary}`, "--wrong--\r\n"]);
-  const type = r.pick([`multipart/form-data; boundary=${boundary}`, "multipart/form-data", `multipart/form-data; boundary="${boundary}`]);
+  const type = r.pick([
+    `multipart/form-data; boundary=${boundary}`,
+    "multipart/form-data",
+    `multipart/form-data; boundary="${boundary}`,
+  ]);
   return { type, body: Buffer.concat([...parts.slice(0, 1 + r.int(2)), Buffer.from(end)]) };
 }
 
@@ -131,16 +345,27 @@ function body(r: Rng, fx: FuzzFixtures): { type?: string; body?: Buffer } {
     () => ({ type: "application/json", body: json({ question: "x".repeat(r.pick([1_100_000, 300_000])) }) }),
     () => ({ type: r.pick(CONTENT_TYPES), body: json(r.chance(0.5) ? plausibleBody(r, fx) : r.pick(BROKEN_JSON)) }),
     () => multipart(r),
-    () => ({ type: "application/x-www-form-urlencoded", body: json(r.pick(["csrfToken=x&email=a%40b.c&password=p", "%ff=%00", "a=%E0%A4%A", "email=a%00b", "&&&==", "json=true"])) }),
+    () => ({
+      type: "application/x-www-form-urlencoded",
+      body: json(
+        r.pick(["csrfToken=x&email=a%40b.c&password=p", "%ff=%00", "a=%E0%A4%A", "email=a%00b", "&&&==", "json=true"]),
+      ),
+    }),
   ])();
 }
 
 function callerHeaders(r: Rng, fx: FuzzFixtures): Record<string, string> {
   const bad: Record<string, string>[] = [
-    { authorization: "Bearer sy_unknown_0123456789abcdef" }, { authorization: "Bearer " }, { authorization: "Bearer \u00e9" },
+    { authorization: "Bearer sy_unknown_0123456789abcdef" },
+    { authorization: "Bearer " },
+    { authorization: "Bearer \u00e9" },
     { authorization: "Basic !!!" },
-    { authorization: `Basic ${Buffer.from("no-colon").toString("base64")}` }, { authorization: "Digest abc" }, { authorization: "x".repeat(5000) },
-    { cookie: "next-auth.session-token=garbage" }, { cookie: "next-auth.session-token=" + "a.".repeat(500) }, { cookie: "=;;=;" },
+    { authorization: `Basic ${Buffer.from("no-colon").toString("base64")}` },
+    { authorization: "Digest abc" },
+    { authorization: "x".repeat(5000) },
+    { cookie: "next-auth.session-token=garbage" },
+    { cookie: "next-auth.session-token=" + "a.".repeat(500) },
+    { cookie: "=;;=;" },
   ];
   // Basic auth costs a slow password hash per request: sent rarely, so the default run stays short.
   const { basicAdmin, ...cheap } = fx.callers;
@@ -151,12 +376,17 @@ function callerHeaders(r: Rng, fx: FuzzFixtures): Record<string, string> {
 
 /** A target for a route file's path: dynamic segments filled with valid, unknown or malformed ids. */
 function target(r: Rng, routeFile: string, fx: FuzzFixtures): string {
-  const segments = routeFile.replace(/^app\//, "").replace(/\/route\.ts$/, "").split("/").map((s) => {
-    if (/^\[\.\.\./.test(s)) return r.pick(["x", "v1/nope", "v2/chatflows", "V1/ping", "v1/chatflows/a/b/c", r.pick(BAD_IDS)]);
-    if (s === "[nodeId]") return r.chance(0.6) ? r.pick(fx.nodeIds) : r.pick(BAD_IDS);
-    if (/^\[/.test(s)) return r.chance(0.5) ? r.pick(fx.ids) : r.pick(BAD_IDS);
-    return s;
-  });
+  const segments = routeFile
+    .replace(/^app\//, "")
+    .replace(/\/route\.ts$/, "")
+    .split("/")
+    .map((s) => {
+      if (/^\[\.\.\./.test(s))
+        return r.pick(["x", "v1/nope", "v2/chatflows", "V1/ping", "v1/chatflows/a/b/c", r.pick(BAD_IDS)]);
+      if (s === "[nodeId]") return r.chance(0.6) ? r.pick(fx.nodeIds) : r.pick(BAD_IDS);
+      if (/^\[/.test(s)) return r.chance(0.5) ? r.pick(fx.ids) : r.pick(BAD_IDS);
+      return s;
+    });
   let path = `/${segments.join("/")}`;
   if (r.chance(0.08)) path += r.pick(["/", "//", "/extra", "/%ff", "/..", "?"]);
   if (r.chance(0.05)) path = path.replace("/v1/", r.pick(["/V1/", "//v1/", "/v1/./", "/v1/%2e/"]));
@@ -211,10 +441,15 @@ function nearlyValid(r: Rng, routes: { file: string; methods: string[] }[], fx: 
   const writes = route.methods.filter((m) => ["POST", "PUT", "PATCH"].includes(m));
   const body = validBody(route.file, fx);
   if (!writes.length || !body) return null;
-  const path = route.file.replace(/^app/, "").replace(/\/route\.ts$/, "").replace(/\[nodeId\]/, fx.nodeIds[0]).replace(/\[\w+\]/g, fx.ids[0]);
+  const path = route.file
+    .replace(/^app/, "")
+    .replace(/\/route\.ts$/, "")
+    .replace(/\[nodeId\]/, fx.nodeIds[0])
+    .replace(/\[\w+\]/g, fx.ids[0]);
   const streaming = route.file.includes("prediction") && r.chance(0.5) ? { streaming: true } : {};
   return {
-    method: r.pick(writes), target: path,
+    method: r.pick(writes),
+    target: path,
     headers: { ...(fx.callers.admin ?? {}), "content-type": "application/json" },
     body: Buffer.from(JSON.stringify(poison(r, { ...body, ...streaming }))),
   };
@@ -228,11 +463,18 @@ export function fuzzRequest(r: Rng, routes: { file: string; methods: string[] }[
   }
   const route = r.pick(routes);
   const roll = r.next();
-  const method = roll < 0.65 && route.methods.length ? r.pick(route.methods) : roll < 0.88 ? r.pick(STANDARD) : r.pick(UNKNOWN_METHODS);
-  const { type, body: payload } = method === "GET" || method === "HEAD" ? (r.chance(0.1) ? body(r, fx) : {}) : body(r, fx);
+  const method =
+    roll < 0.65 && route.methods.length
+      ? r.pick(route.methods)
+      : roll < 0.88
+        ? r.pick(STANDARD)
+        : r.pick(UNKNOWN_METHODS);
+  const { type, body: payload } =
+    method === "GET" || method === "HEAD" ? (r.chance(0.1) ? body(r, fx) : {}) : body(r, fx);
   const headers: Record<string, string> = { ...callerHeaders(r, fx) };
   if (type !== undefined) headers["content-type"] = type;
-  if (r.chance(0.15)) headers.origin = r.pick(["https://evil.example", "null", "http://127.0.0.1:3000", "https://shop.example"]);
+  if (r.chance(0.15))
+    headers.origin = r.pick(["https://evil.example", "null", "http://127.0.0.1:3000", "https://shop.example"]);
   if (r.chance(0.05)) headers["x-forwarded-for"] = r.pick(["1.2.3.4", "garbage", "::1, 10.0.0.1"]);
   if (r.chance(0.05)) headers.accept = r.pick(["text/event-stream", "*/*", "application/xml"]);
   return { method, target: target(r, route.file, fx), headers, body: payload };

@@ -42,7 +42,8 @@ export async function apiRoutes(): Promise<ApiRoute[]> {
     for (const method of METHODS) {
       const handler = mod[method];
       // The 405 answers of refuseOtherMethods are not routes (tests/security/malformed-requests covers them).
-      if (typeof handler === "function" && !(METHOD_REFUSAL in handler)) routes.push({ file, template, method, handler: mod[method] as Handler });
+      if (typeof handler === "function" && !(METHOD_REFUSAL in handler))
+        routes.push({ file, template, method, handler: mod[method] as Handler });
     }
   }
   return routes;
@@ -59,7 +60,12 @@ export function paramsOf(template: string, values: Record<string, string>): Reco
 }
 
 /** Calls a handler with a Request to `url` (any string, sent as given) and the params. */
-export async function callRoute(r: ApiRoute, url: string, params: Record<string, string>, headers: Record<string, string> = {}) {
+export async function callRoute(
+  r: ApiRoute,
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const hasBody = r.method !== "GET" && r.method !== "DELETE" && r.method !== "OPTIONS";
   const req = new Request(url, {
     method: r.method,

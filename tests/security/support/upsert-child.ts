@@ -22,9 +22,18 @@ export const FILES_PER_UPSERT = 3;
 export const CHUNKS_PER_FILE = 800;
 const FLOW_NAME = "kill during upsert";
 
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { inputs } });
+const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data: { inputs },
+});
 const edge = (source: string, output: string, target: string, input: string) => ({
-  id: `${source}-${target}`, source, sourceHandle: `${source}:out:${output}`, target, targetHandle: `${target}:in:${input}`,
+  id: `${source}-${target}`,
+  source,
+  sourceHandle: `${source}:out:${output}`,
+  target,
+  targetHandle: `${target}:in:${input}`,
 });
 const graph = {
   nodes: [
@@ -45,7 +54,10 @@ const graph = {
 
 /** Paragraphs of ~75 characters with a chunk size of 80: one chunk each, none merged. */
 function textFile(name: string) {
-  const paragraphs = Array.from({ length: CHUNKS_PER_FILE }, (_, i) => `Paragraph ${i} of ${name}: the quick brown fox jumps over a lazy dog.`);
+  const paragraphs = Array.from(
+    { length: CHUNKS_PER_FILE },
+    (_, i) => `Paragraph ${i} of ${name}: the quick brown fox jumps over a lazy dog.`,
+  );
   return { name, mime: "text/plain", ext: ".txt", bytes: Buffer.from(paragraphs.join("\n\n")) };
 }
 
@@ -60,12 +72,22 @@ async function main(): Promise<void> {
   const tag = process.argv[2];
   await migrateDatabase(); // a fresh PGlite data dir on the first run; getDb() does not migrate
   const chatflowId = await flowId();
-  const rows = await (await getDb()).documentChunk.groupBy({ by: ["source"], where: { chatflowId }, _count: { _all: true } });
+  const rows = await (await getDb()).documentChunk.groupBy({
+    by: ["source"],
+    where: { chatflowId },
+    _count: { _all: true },
+  });
   say({ chatflowId, counts: Object.fromEntries(rows.map((r) => [r.source, r._count._all])) });
   for (let u = 0; ; u++) {
     const files = Array.from({ length: FILES_PER_UPSERT }, (_, f) => textFile(`${tag}-${u}-${f}.txt`));
     say({ started: files.map((f) => f.name) });
-    const { numAdded } = await upsertVectors({ chatflowId, caller: systemCaller, files, overrideConfig: {}, returnSourceDocuments: false });
+    const { numAdded } = await upsertVectors({
+      chatflowId,
+      caller: systemCaller,
+      files,
+      overrideConfig: {},
+      returnSourceDocuments: false,
+    });
     say({ done: files.map((f) => f.name), numAdded });
   }
 }

@@ -21,7 +21,9 @@ async function handler(req: Request, ctx: Ctx) {
   } catch (err) {
     return errorResponse(err);
   }
-  return refuseThrottledSignIn(checked) ?? (await answerEndedSession(checked)) ?? NextAuth(buildAuthOptions())(checked, ctx);
+  return (
+    refuseThrottledSignIn(checked) ?? (await answerEndedSession(checked)) ?? NextAuth(buildAuthOptions())(checked, ctx)
+  );
 }
 
 export { handler as GET, handler as POST };

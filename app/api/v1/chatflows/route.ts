@@ -5,7 +5,6 @@ import { createChatflowSchema } from "@/lib/schemas/chatflow";
 import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-
 export const GET = route({ auth: manageChatflows }, async ({ caller }) => listChatflowsFor(caller));
 
 export const POST = route({ auth: manageChatflows, body: { json: createChatflowSchema } }, async ({ body, caller }) =>

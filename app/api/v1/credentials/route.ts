@@ -7,8 +7,9 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: listCredentialsPolicy }, async ({ caller }) => listCredentials(caller));
 
-export const POST = route({ auth: manageCredentials, body: { json: createCredentialSchema } }, async ({ body, caller }) =>
-  json(await createCredential(body, caller), 201),
+export const POST = route(
+  { auth: manageCredentials, body: { json: createCredentialSchema } },
+  async ({ body, caller }) => json(await createCredential(body, caller), 201),
 );
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

@@ -8,6 +8,9 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 export const GET = route({ auth: domainUsers, query: listDomainsQuery }, async ({ query }) => listDomains(query));
 
 /** POST /api/v1/domains: `{ name }` or `{ names: [...] }` (up to 10,000). */
-export const POST = route({ auth: domainUsers, body: { json: addDomainsBody, maxBytes: 4 * 1024 * 1024 } }, async ({ body }) => addDomains(body));
+export const POST = route(
+  { auth: domainUsers, body: { json: addDomainsBody, maxBytes: 4 * 1024 * 1024 } },
+  async ({ body }) => addDomains(body),
+);
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

@@ -7,7 +7,9 @@ import { needsSetup, setupFirstAdmin } from "@/lib/services/users";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Whether the one-time setup is still open. */
-export const GET = route({ auth: { anonymous: true, session: true } }, async () => ({ needsSetup: await needsSetup() }));
+export const GET = route({ auth: { anonymous: true, session: true } }, async () => ({
+  needsSetup: await needsSetup(),
+}));
 
 /** Creates the first admin; 409 once any user exists. */
 export const POST = route({ auth: { anonymous: true }, body: { json: setupAdminSchema } }, async ({ req, body }) => {

@@ -5,9 +5,10 @@ import { createUserSchema } from "@/lib/schemas/user";
 import { createUser, listUsersDto } from "@/lib/services/users";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
-
 export const GET = route({ auth: adminsOnly }, async () => listUsersDto());
 
-export const POST = route({ auth: adminsOnly, body: { json: createUserSchema } }, async ({ body }) => json(await createUser(body), 201));
+export const POST = route({ auth: adminsOnly, body: { json: createUserSchema } }, async ({ body }) =>
+  json(await createUser(body), 201),
+);
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

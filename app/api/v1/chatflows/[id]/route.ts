@@ -8,7 +8,8 @@ export const GET = route({ auth: manageChatflows, params: idParams }, async ({ p
   toChatflowDto(await getChatflowOrThrow(params.id, caller)),
 );
 
-export const PUT = route({ auth: manageChatflows, params: idParams, body: { json: updateChatflowSchema, maxBytes: 5 * 1024 * 1024 } },
+export const PUT = route(
+  { auth: manageChatflows, params: idParams, body: { json: updateChatflowSchema, maxBytes: 5 * 1024 * 1024 } },
   async ({ params, body, caller }) => updateChatflow(params.id, body, caller),
 );
 

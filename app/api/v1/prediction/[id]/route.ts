@@ -19,13 +19,19 @@ const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(pa
 
 export const OPTIONS = preflight(corsOrigins, ["POST"]);
 
-export const POST = withCors(route({ auth, params: idParams, body: { json: predictionBodySchema, maxBytes: maxBodyBytes() } }, async ({ req, params, body, caller }) => {
-  const prepared = await preparePrediction(
-    { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
-    caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
-  );
-  if (!body.streaming) return prepared.execute({ signal: req.signal });
-  return predictionStreamResponse(prepared, req.signal);
-}), corsOrigins);
+export const POST = withCors(
+  route(
+    { auth, params: idParams, body: { json: predictionBodySchema, maxBytes: maxBodyBytes() } },
+    async ({ req, params, body, caller }) => {
+      const prepared = await preparePrediction(
+        { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+        caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
+      );
+      if (!body.streaming) return prepared.execute({ signal: req.signal });
+      return predictionStreamResponse(prepared, req.signal);
+    },
+  ),
+  corsOrigins,
+);
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

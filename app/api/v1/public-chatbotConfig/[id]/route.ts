@@ -12,8 +12,13 @@ const handler = route({ auth: runChatflow, params: idParams }, async ({ req, par
   getPublicChatbotConfig({ chatflowId: params.id, caller, origin: req.headers.get("origin") }),
 );
 
-export const GET: typeof handler = async (req, ctx) => withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" });
+export const GET: typeof handler = async (req, ctx) =>
+  withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" });
 
-export const OPTIONS = async () => new Response(null, { status: 204, headers: { ...anyOriginHeaders(), "access-control-allow-methods": "GET, OPTIONS" } });
+export const OPTIONS = async () =>
+  new Response(null, {
+    status: 204,
+    headers: { ...anyOriginHeaders(), "access-control-allow-methods": "GET, OPTIONS" },
+  });
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

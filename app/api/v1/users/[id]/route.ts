@@ -6,10 +6,13 @@ import { adminsOnly } from "@/lib/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Changes a user's role; a demoted admin's keys lose admin-only permissions at once. */
-export const PUT = route({ auth: adminsOnly, params: idParams, body: { json: updateUserSchema } }, async ({ params, body, caller }) => {
-  if (caller.kind !== "user") throw new AppError("forbidden", "Admins only.");
-  return changeUserRole(params.id, body.role, caller.user.id);
-});
+export const PUT = route(
+  { auth: adminsOnly, params: idParams, body: { json: updateUserSchema } },
+  async ({ params, body, caller }) => {
+    if (caller.kind !== "user") throw new AppError("forbidden", "Admins only.");
+    return changeUserRole(params.id, body.role, caller.user.id);
+  },
+);
 
 /** Removes a user: their chatflows and credentials go to the acting admin, their keys are deleted. */
 export const DELETE = route({ auth: adminsOnly, params: idParams }, async ({ params, caller }) => {

@@ -5,8 +5,9 @@ import { listSessions } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/chatmessage/{chatflow_id}/sessions: the Conversations view's session list. */
-export const GET = route({ auth: messageAdmins, params: idParams, query: listSessionsQuery }, async ({ params, query, caller }) =>
-  listSessions(params.id, query, caller),
+export const GET = route(
+  { auth: messageAdmins, params: idParams, query: listSessionsQuery },
+  async ({ params, query, caller }) => listSessions(params.id, query, caller),
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

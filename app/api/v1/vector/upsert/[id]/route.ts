@@ -25,10 +25,14 @@ function upsertForm(): MultipartSpec<UpsertFile> {
   };
 }
 
-export const POST = route({ auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } }, async ({ params, body, caller }) => {
-  const chatflowId = params.id;
-  if (body.form) return upsertVectors({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
-  return upsertVectors({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
-});
+export const POST = route(
+  { auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
+  async ({ params, body, caller }) => {
+    const chatflowId = params.id;
+    if (body.form)
+      return upsertVectors({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
+    return upsertVectors({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
+  },
+);
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");
