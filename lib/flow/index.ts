@@ -3,6 +3,6 @@ export { buildFlow, buildNodes } from "./build";
 export { FlowCache, type FlowCacheKey, type UsesCredential } from "./cache";
 export { getEndingNode, topologicalOrder } from "./graph-order";
 export { applyOverrides, RESERVED_OVERRIDE_KEYS } from "./overrides";
-export { type DefinitionLookup, type GraphProblem } from "./validate";
+export type { DefinitionLookup, GraphProblem } from "./validate";
 export { validateGraph } from "./validate-saved";
 export type * from "./types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
