@@ -12,6 +12,7 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems }: Prop
   const { messages, busy, send, reset } = usePredictionChat(chatflowId, onServerProblems);
   const [draft, setDraft] = useState("");
   const list = useRef<HTMLOListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls to the end whenever the messages change.
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [messages]);

@@ -25,29 +25,34 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
   const abort = useRef<AbortController | null>(null);
   const nextId = useRef(1);
 
-  const patchLast = (fn: (m: ChatMessage) => ChatMessage) =>
-    setMessages((ms) => [...ms.slice(0, -1), fn(ms[ms.length - 1])]);
+  const patchLast = useCallback(
+    (fn: (m: ChatMessage) => ChatMessage) => setMessages((ms) => [...ms.slice(0, -1), fn(ms[ms.length - 1])]),
+    [],
+  );
 
-  const onEvent = useCallback((raw: StreamEvent) => {
-    const e = readPredictionEvent(raw);
-    switch (e?.event) {
-      case "token":
-        patchLast((m) => ({ ...m, text: m.text + e.data }));
-        break;
-      case "usedTools":
-        patchLast((m) => ({ ...m, usedTools: e.data }));
-        break;
-      case "sourceDocuments":
-        patchLast((m) => ({ ...m, sourceDocuments: e.data }));
-        break;
-      case "metadata":
-        session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
-        break;
-      case "error":
-        patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
-        break;
-    }
-  }, []);
+  const onEvent = useCallback(
+    (raw: StreamEvent) => {
+      const e = readPredictionEvent(raw);
+      switch (e?.event) {
+        case "token":
+          patchLast((m) => ({ ...m, text: m.text + e.data }));
+          break;
+        case "usedTools":
+          patchLast((m) => ({ ...m, usedTools: e.data }));
+          break;
+        case "sourceDocuments":
+          patchLast((m) => ({ ...m, sourceDocuments: e.data }));
+          break;
+        case "metadata":
+          session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
+          break;
+        case "error":
+          patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
+          break;
+      }
+    },
+    [patchLast],
+  );
 
   const send = useCallback(
     async (question: string) => {
@@ -80,7 +85,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         setMessages((ms) => ms.map((m) => (m.streaming ? { ...m, streaming: false } : m)));
       }
     },
-    [chatflowId, onEvent, onServerProblems],
+    [chatflowId, onEvent, onServerProblems, patchLast],
   );
 
   const reset = useCallback(() => {

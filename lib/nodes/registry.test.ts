@@ -127,7 +127,10 @@ describe("node registry", () => {
     );
     const offenders: string[] = [];
     const walk = (p: string): void => {
-      if (statSync(p).isDirectory()) return readdirSync(p).forEach((f) => walk(path.join(p, f)));
+      if (statSync(p).isDirectory()) {
+        for (const f of readdirSync(p)) walk(path.join(p, f));
+        return;
+      }
       if (!/\.tsx?$/.test(p) || p.endsWith(".test.ts")) return;
       const text = readFileSync(p, "utf8");
       const client = !p.includes(`${path.sep}app${path.sep}`) || text.startsWith('"use client"');

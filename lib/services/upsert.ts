@@ -80,7 +80,7 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
     chosen.map((s) => s.nodeId),
   );
   checkFilesAccepted(stores, req.files);
-  let outcomes;
+  let outcomes: Awaited<ReturnType<typeof documentStore.upsert>>;
   try {
     const prepared = [];
     for (const store of stores) prepared.push(await store.prepare(req.files));

@@ -149,7 +149,9 @@ async function insertChunks(
       slice.map((x) => JSON.stringify(x.document.metadata)),
     );
     const kept = new Set(inserted.map((r) => r.id));
-    sliceIds.forEach((id, i) => kept.has(id) && added.push(slice[i].document));
+    sliceIds.forEach((id, i) => {
+      if (kept.has(id)) added.push(slice[i].document);
+    });
     if (!vectors || inserted.length === 0) continue;
     const dims = vectors[0].split(",").length;
     const rows = sliceIds.map((id, i) => ({ id, v: vectors[start + i] })).filter((r) => kept.has(r.id));
