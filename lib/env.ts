@@ -92,6 +92,14 @@ const envSchema = z.object({
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(60),
   /** The window of PUBLIC_RATE_LIMIT_MAX, in seconds. */
   PUBLIC_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Redis shared by several server processes (state events, rate limits); unset: one process, all in memory. */
+  REDIS_URL: z
+    .url({
+      protocol: /^rediss?$/,
+      hostname: /./,
+      error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379",
+    })
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

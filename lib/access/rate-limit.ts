@@ -1,51 +1,79 @@
 import { AppError } from "../errors";
 import { getEnv } from "../env";
+import type { Redis } from "ioredis";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { redisConnections } from "../redis";
 import { processState } from "../state";
 
-type Window = { count: number; resetAt: number };
-
 /**
- * Fixed-window counters in process memory (the embedded, single-process mode). Queue mode keeps
- * them in Redis instead; the interface stays `hit(key, max, windowMs)`.
+ * Fixed-window counters through rate-limiter-flexible, one limiter per (max, window): in process
+ * memory without REDIS_URL (RateLimiterMemory), in Redis with it (RateLimiterRedis, shared by every
+ * process), with a memory limiter as insurance so a Redis outage falls back to per-process limits
+ * instead of failing requests. The interface stays `hit(key, max, windowMs)`.
  */
-export class MemoryRateLimiter {
-  private windows = new Map<string, Window>();
+export class RateLimits {
+  private limiters = new Map<string, RateLimiterAbstract>();
 
-  /** Counts one request; returns the seconds to wait when over the limit, else 0. */
-  hit(key: string, max: number, windowMs: number, now = Date.now()): number {
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + windowMs };
-      this.windows.set(key, w);
-      if (this.windows.size > 50_000) this.sweep(now);
+  /** `redis`: a command connection (lib/redis), or none for memory only. */
+  constructor(private redis?: Redis) {}
+
+  /** Counts one request; resolves to the seconds to wait when over the limit, else 0. */
+  async hit(key: string, max: number, windowMs: number): Promise<number> {
+    try {
+      await this.limiter(max, windowMs).consume(key);
+      return 0;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return secondsToWait(res);
+      throw res;
     }
-    w.count += 1;
-    return w.count > max ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 0;
   }
 
   /** Seconds to wait when the key already used up `max` in its window, else 0 (counts nothing). */
-  exceeded(key: string, max: number, now = Date.now()): number {
-    const w = this.windows.get(key);
-    if (!w || w.resetAt <= now || w.count < max) return 0;
-    return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+  async exceeded(key: string, max: number, windowMs: number): Promise<number> {
+    const res = await this.limiter(max, windowMs).get(key);
+    return res && res.consumedPoints >= max ? secondsToWait(res) : 0;
   }
 
   /** Forgets a key, e.g. after a successful sign-in. */
-  reset(key: string): void {
-    this.windows.delete(key);
+  async reset(key: string, max: number, windowMs: number): Promise<void> {
+    await this.limiter(max, windowMs).delete(key);
   }
 
-  private sweep(now: number) {
-    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  private limiter(max: number, windowMs: number): RateLimiterAbstract {
+    const id = `${max}:${windowMs}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const options = { points: max, duration: windowMs / 1000, keyPrefix: `switchyard:rl:${id}` };
+      const memory = new RateLimiterMemory(options);
+      limiter = this.redis
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: this.redis,
+            insuranceLimiter: memory,
+            rejectIfRedisNotReady: true,
+          })
+        : memory;
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
   }
 }
 
-/** The process's counters (see "rateLimits" in lib/state/catalogue.ts). */
-export const rateLimiter = processState("rateLimits", () => new MemoryRateLimiter());
+function secondsToWait(res: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
 
-/** Throws 429 with Retry-After when the key is over its limit. */
-export function enforceRateLimit(key: string, max: number, windowMs: number, what = "requests"): void {
-  const retryAfter = rateLimiter.hit(key, max, windowMs);
+/** The process's counters (see "rateLimits" in lib/state/catalogue.ts): in Redis when REDIS_URL is set. */
+export function rateLimits(): RateLimits {
+  return processState("rateLimits", () => {
+    const url = getEnv().REDIS_URL;
+    return new RateLimits(url ? redisConnections(url).command : undefined);
+  });
+}
+
+/** Throws 429 with Retry-After when the key is over its limit (counts one request). */
+export async function enforceRateLimit(key: string, max: number, windowMs: number, what = "requests"): Promise<void> {
+  const retryAfter = await rateLimits().hit(key, max, windowMs);
   if (retryAfter > 0) {
     throw new AppError("rate_limited", `Too many ${what}; try again in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },
@@ -70,7 +98,10 @@ export function publicRateLimit(chatflow: ChatflowLimit): { max: number; windowS
 }
 
 /** Counts one anonymous prediction on a public chatflow from `clientIp`; throws 429 over its limit. */
-export function enforcePublicChatflowLimit(chatflow: ChatflowLimit & { id: string }, clientIp: string): void {
+export async function enforcePublicChatflowLimit(
+  chatflow: ChatflowLimit & { id: string },
+  clientIp: string,
+): Promise<void> {
   const limit = publicRateLimit(chatflow);
-  if (limit) enforceRateLimit(`predict:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000);
+  if (limit) await enforceRateLimit(`predict:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000);
 }

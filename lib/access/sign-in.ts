@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { findUserByEmail } from "../db/queries/users";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
-import { enforceRateLimit, rateLimiter } from "./rate-limit";
+import { enforceRateLimit, rateLimits } from "./rate-limit";
 
 /**
  * Sign-in with an e-mail and a password, for both doors: the studio's next-auth form
@@ -23,8 +23,8 @@ export const SIGN_IN_ATTEMPTS_PER_EMAIL = 10;
 const ipKey = (ip: string) => `signin-ip:${ip}`;
 
 /** Throws 429 with Retry-After when this address has used up its failed sign-ins. */
-export function assertSignInAllowedFrom(ip: string): void {
-  const retryAfter = rateLimiter.exceeded(ipKey(ip), SIGN_IN_FAILURES_PER_IP);
+export async function assertSignInAllowedFrom(ip: string): Promise<void> {
+  const retryAfter = await rateLimits().exceeded(ipKey(ip), SIGN_IN_FAILURES_PER_IP, SIGN_IN_WINDOW_MS);
   if (retryAfter > 0) {
     throw new AppError("rate_limited", `Too many failed sign-ins from your address; try again in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },
@@ -33,8 +33,8 @@ export function assertSignInAllowedFrom(ip: string): void {
 }
 
 /** Counts one failed sign-in (wrong e-mail or password, malformed credentials) against the address. */
-export function recordFailedSignIn(ip: string): void {
-  rateLimiter.hit(ipKey(ip), SIGN_IN_FAILURES_PER_IP, SIGN_IN_WINDOW_MS);
+export async function recordFailedSignIn(ip: string): Promise<void> {
+  await rateLimits().hit(ipKey(ip), SIGN_IN_FAILURES_PER_IP, SIGN_IN_WINDOW_MS);
 }
 
 /**
@@ -66,14 +66,14 @@ export type SignInAttempt = {
  */
 export async function signInWithPassword(attempt: SignInAttempt) {
   const { ip, email, password, door } = attempt;
-  assertSignInAllowedFrom(ip);
+  await assertSignInAllowedFrom(ip);
   const pairKey = `${door}:${ip}:${email}`;
-  enforceRateLimit(pairKey, SIGN_IN_ATTEMPTS_PER_EMAIL, 60_000, "failed sign-in attempts");
+  await enforceRateLimit(pairKey, SIGN_IN_ATTEMPTS_PER_EMAIL, 60_000, "failed sign-in attempts");
   const user = await userWithPassword(email, password);
   if (!user || (attempt.accept && !attempt.accept(user))) {
-    recordFailedSignIn(ip);
+    await recordFailedSignIn(ip);
     return null;
   }
-  rateLimiter.reset(pairKey);
+  await rateLimits().reset(pairKey, SIGN_IN_ATTEMPTS_PER_EMAIL, 60_000);
   return user;
 }

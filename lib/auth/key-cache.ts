@@ -22,6 +22,7 @@ export const apiKeyCache = processState("apiKeys", () => {
       "apiKey.revoked": (e) => cache.delete(e.prefix),
       "user.roleChanged": (e) => dropOwner(e.userId),
       "user.deleted": (e) => dropOwner(e.userId),
+      "state.resync": () => cache.clear(),
     }),
   );
   return cache;

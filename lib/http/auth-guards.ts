@@ -9,10 +9,10 @@ import { json } from "./responses";
  * null. next-auth itself can only answer 401 with an error text; a real 429 with Retry-After tells
  * scripts to slow down. The body keeps next-auth's `url` so its client's signIn() reports the text.
  */
-export function refuseThrottledSignIn(req: Request): Response | null {
+export async function refuseThrottledSignIn(req: Request): Promise<Response | null> {
   if (req.method !== "POST" || !new URL(req.url).pathname.endsWith("/callback/credentials")) return null;
   try {
-    assertSignInAllowedFrom(clientIp(req));
+    await assertSignInAllowedFrom(clientIp(req));
     return null;
   } catch (err) {
     if (!isAppError(err)) throw err;

@@ -28,7 +28,7 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
     if (s === "basic") {
       // Failed Basic sign-ins count against the address like next-auth's (lib/access/sign-in.ts).
       const ip = clientIp(req);
-      assertSignInAllowedFrom(ip);
+      await assertSignInAllowedFrom(ip);
       // Refused before the password is checked, so the answer says nothing about the password.
       if (!policy.basicAdmin) throw new AppError("forbidden", "This endpoint does not accept Basic authentication.");
       return checkUserPolicy(await callerFromBasic(ip, value), policy);
@@ -77,7 +77,7 @@ async function callerFromBasic(ip: string, encoded: string): Promise<Caller> {
   const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const sep = decoded.indexOf(":");
   if (sep < 1) {
-    recordFailedSignIn(ip);
+    await recordFailedSignIn(ip);
     throw unauthorized("Malformed Basic credentials.");
   }
   const email = decoded.slice(0, sep).toLowerCase();

@@ -33,6 +33,7 @@ const chatflowCache = processState("chatflowRows", () => {
       "chatflow.saved": (e) => cache.delete(e.chatflowId),
       "chatflow.deleted": (e) => cache.delete(e.chatflowId),
       "user.deleted": () => cache.clear(), // their chatflows changed owner
+      "state.resync": () => cache.clear(),
     }),
   );
   return cache;

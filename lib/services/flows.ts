@@ -33,6 +33,7 @@ export const flowCache = processState("builtFlows", () => {
       "credential.deleted": (e) => cache.invalidateCredential(e.credentialId),
       "user.roleChanged": (e) => cache.invalidateOwner(e.userId),
       "user.deleted": (e) => cache.invalidateOwner(e.userId),
+      "state.resync": () => cache.clear(),
     }),
   );
   return cache;

@@ -50,7 +50,7 @@ export function mayRunAsManager(chatflow: Pick<Chatflow, "id" | "ownerId">, call
 }
 
 /** Who may call: its manager (see mayRunAsManager), or anyone on a public chatflow. */
-function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
+async function checkAccess(chatflow: Chatflow, req: PredictionRequest): Promise<void> {
   if (mayRunAsManager(chatflow, req.caller)) return;
   // Another user's private chatflow is unknown to every other caller, anonymous ones included: the
   // same answer as for an unknown id, so nobody can learn which private ids exist.
@@ -58,7 +58,7 @@ function checkAccess(chatflow: Chatflow, req: PredictionRequest): void {
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
   }
-  enforcePublicChatflowLimit(chatflow, req.clientIp);
+  await enforcePublicChatflowLimit(chatflow, req.clientIp);
 }
 
 /** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */
@@ -96,7 +96,7 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 /** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
   const chatflow = await getChatflowForRun(req.chatflowId);
-  checkAccess(chatflow, req);
+  await checkAccess(chatflow, req);
   const { body } = req;
   const flow = await getBuiltFlow(chatflow, body.overrideConfig);
   const uploads = checkUploads(body, flow, chatflow);

@@ -11,7 +11,7 @@
 export const PROCESS_STATE = {
   bus: {
     home: "lib/state/index.ts",
-    holds: "The invalidation bus of this process (subscribers of the caches below).",
+    holds: "The invalidation bus of this process (subscribers of the caches below); relayed over Redis with REDIS_URL.",
     freshness: "-",
   },
   builtFlows: {
@@ -35,7 +35,15 @@ export const PROCESS_STATE = {
   rateLimits: {
     home: "lib/access/rate-limit.ts",
     holds: "Fixed-window counters of the rate limits (not a cache: nothing to invalidate).",
-    freshness: "Windows expire. Per process: N processes allow N times the limit until a shared store backs it.",
+    freshness:
+      "Windows expire. In process memory without REDIS_URL; in Redis with it (shared by all processes), with a " +
+      "per-process memory limiter as insurance while Redis is down.",
+  },
+  redis: {
+    home: "lib/redis/index.ts",
+    holds: "The connections to REDIS_URL (one for commands, one subscribed to the state channel), when set.",
+    freshness:
+      "Reconnect by themselves; the subscriber's reconnect delivers state.resync (events may have been missed).",
   },
   jobQueues: {
     home: "lib/jobs/index.ts",

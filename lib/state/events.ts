@@ -20,6 +20,11 @@ export const stateEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user.roleChanged"), userId: z.string() }),
   /** Deleted (keys gone, chatflows and credentials moved to another owner). */
   z.object({ type: z.literal("user.deleted"), userId: z.string() }),
+  /**
+   * Events may have been missed (this process's Redis subscriber reconnected after an outage):
+   * every cache drops everything. Delivered locally by the Redis transport; never published.
+   */
+  z.object({ type: z.literal("state.resync") }),
 ]);
 
 export type StateEvent = z.infer<typeof stateEventSchema>;

@@ -1,9 +1,12 @@
 /**
  * One home for shared runtime state: the list of everything a process keeps (catalogue.ts), the
  * slot of each (processState), and the invalidation bus caches subscribe to and services publish
- * on. Depends on nothing else of the app, so every layer may use it.
+ * on. Depends on nothing else of the app but lib/env and lib/redis (the bus over Redis when
+ * REDIS_URL is set), so every layer may use it.
  */
-import { createInProcessBus, type InvalidationBus } from "./bus";
+import { getEnv } from "../env";
+import { createRedisTransport, redisConnections } from "../redis";
+import { createInProcessBus, createRelayedBus, type InvalidationBus } from "./bus";
 import type { StateEvent } from "./events";
 import { processState } from "./registry";
 
@@ -21,11 +24,17 @@ export { forgetProcessState, listProcessState, processState } from "./registry";
 export { TtlCache } from "./ttl-cache";
 
 /**
- * The invalidation bus of this process. In-process today; queue mode will create
- * `createRelayedBus(redisTransport)` here instead, and nothing that publishes or subscribes changes.
+ * The invalidation bus of this process: in-process without REDIS_URL; with it, relayed over Redis
+ * pub/sub (lib/redis/bus-transport.ts) so every process's caches hear every change. Nothing that
+ * publishes or subscribes sees the difference.
  */
 export function stateBus(): InvalidationBus {
-  return processState("bus", () => createInProcessBus());
+  return processState("bus", () => {
+    const url = getEnv().REDIS_URL;
+    if (!url) return createInProcessBus();
+    const { command, subscriber } = redisConnections(url);
+    return createRelayedBus(createRedisTransport({ publisher: command, subscriber }));
+  });
 }
 
 /**

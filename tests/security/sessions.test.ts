@@ -238,12 +238,12 @@ describe("password spraying from one address", () => {
           headers: { "x-switchyard-client-ip": addr },
         }),
       );
-    const res = route(ip);
+    const res = await route(ip);
     expect(res?.status).toBe(429);
     expect(Number(res?.headers.get("retry-after"))).toBeGreaterThan(0);
     const body = await res!.json();
     expect(body.error.code).toBe("rate_limited");
     expect(new URL(body.url).searchParams.get("error")).toContain("Too many failed sign-ins");
-    expect(route("10.3.0.2")).toBeNull();
+    expect(await route("10.3.0.2")).toBeNull();
   });
 });

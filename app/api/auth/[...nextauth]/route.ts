@@ -22,7 +22,9 @@ async function handler(req: Request, ctx: Ctx) {
     return errorResponse(err);
   }
   return (
-    refuseThrottledSignIn(checked) ?? (await answerEndedSession(checked)) ?? NextAuth(buildAuthOptions())(checked, ctx)
+    (await refuseThrottledSignIn(checked)) ??
+    (await answerEndedSession(checked)) ??
+    NextAuth(buildAuthOptions())(checked, ctx)
   );
 }
 

@@ -13,7 +13,7 @@ export const GET = route({ auth: { anonymous: true, session: true } }, async () 
 
 /** Creates the first admin; 409 once any user exists. */
 export const POST = route({ auth: { anonymous: true }, body: { json: setupAdminSchema } }, async ({ req, body }) => {
-  enforceRateLimit(`setup:${clientIp(req)}`, 10, 60_000);
+  await enforceRateLimit(`setup:${clientIp(req)}`, 10, 60_000);
   return json(await setupFirstAdmin(body), 201);
 });
 
