@@ -40,6 +40,16 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const params = paramInputs(def);
   const main = params.filter((p) => !p.additional);
   const more = params.filter((p) => p.additional);
+  const paramField = (p: (typeof params)[number]) => (
+    <ParamField
+      key={p.name}
+      nodeId={id}
+      param={p}
+      value={data.inputs[p.name]}
+      error={errorFor(p.name)}
+      onChange={onChange}
+    />
+  );
   const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input)) ?? [];
   const ring = problems?.length
     ? "border-red-400 ring-2 ring-red-200"
@@ -86,16 +96,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
       )}
       {params.length > 0 && (
         <section className="flex flex-col gap-2 px-3 py-2">
-          {main.map((p) => (
-            <ParamField
-              key={p.name}
-              nodeId={id}
-              param={p}
-              value={data.inputs[p.name]}
-              error={errorFor(p.name)}
-              onChange={onChange}
-            />
-          ))}
+          {main.map(paramField)}
           {more.length > 0 && (
             <button
               type="button"
@@ -106,17 +107,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
               {showMore ? "Hide" : "Show"} additional parameters ({more.length})
             </button>
           )}
-          {showMore &&
-            more.map((p) => (
-              <ParamField
-                key={p.name}
-                nodeId={id}
-                param={p}
-                value={data.inputs[p.name]}
-                error={errorFor(p.name)}
-                onChange={onChange}
-              />
-            ))}
+          {showMore && more.map(paramField)}
         </section>
       )}
       {storeKindOf(def) && <VectorStoreSlot nodeId={id} />}
