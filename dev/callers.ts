@@ -2,7 +2,7 @@
  * Callers for setting up fixtures through the services, in tests and the bench: the system caller,
  * a signed-in user as a caller, and an admin to own the API keys fixtures mint.
  */
-import type { Caller } from "../lib/access/callers";
+import type { ApiKeyPermission, Caller } from "../lib/access/callers";
 
 /**
  * A caller allowed everywhere, for setting up fixtures through the services: a key with every
@@ -41,4 +41,10 @@ export async function fixtureKeyOwner(): Promise<Caller> {
       role: "admin",
     }));
   return userCaller(admin);
+}
+
+/** A new API key for every chatflow with these permissions, owned by fixtureKeyOwner(): its secret. */
+export async function fixtureKey(name: string, permissions: ApiKeyPermission[]): Promise<string> {
+  const { createApiKey } = await import("../lib/services/api-keys");
+  return (await createApiKey({ name, permissions, chatflowIds: [] }, await fixtureKeyOwner())).key;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/access/callers";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/access/callers";
-import { systemCaller, userCaller } from "../support/callers";
+import { systemCaller, userCaller } from "../../dev/callers";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";

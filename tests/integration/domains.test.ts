@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import type { Caller } from "../../lib/access/callers";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import * as domains from "../../app/api/v1/domains/route";
 import * as unversioned from "../../app/domains/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";

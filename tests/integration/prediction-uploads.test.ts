@@ -11,7 +11,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 
 let stub: ModelStub;
 let productApi: ProductApi;

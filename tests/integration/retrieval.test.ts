@@ -6,7 +6,7 @@ import { resetEnvForTests } from "../../lib/env";
 import type { Graph } from "../../lib/schemas/graph";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { docsExample, multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { auth, call } from "../support/http";
 import { textOf } from "../../dev/model-stub/brain";

@@ -4,7 +4,7 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { docsExample, multiStoreGraph, SHIPPING_LINES } from "../support/docs-flows";
 import { makePdf } from "../support/documents";
 import { auth, call } from "../support/http";

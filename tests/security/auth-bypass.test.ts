@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { systemCaller } from "../support/callers";
+import { systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { ANONYMOUS_ROUTES, apiRoutes, callRoute, fillPath, paramsOf, type ApiRoute } from "./support/routes";
 

@@ -11,7 +11,7 @@ import { insertApiKey } from "../../lib/db/queries/api-keys";
 import { generateApiKey } from "../../lib/security/api-keys";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
-import { userCaller } from "../support/callers";
+import { userCaller } from "../../dev/callers";
 
 const PASSWORD = "oracle-password-1";
 let adminId: string;

@@ -11,7 +11,7 @@ import { withUploadsLock } from "../../lib/security/stored-files";
 import { storeUpload } from "../../lib/security/uploads";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";

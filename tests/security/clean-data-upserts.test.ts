@@ -6,7 +6,7 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import type { Graph } from "../../lib/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { docsExample, multiStoreGraph } from "../support/docs-flows";
 import { makeDocx, makePdf } from "../support/documents";
 import { auth, call } from "../support/http";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { auth } from "../support/http";
 import { textOf } from "../../dev/model-stub/brain";

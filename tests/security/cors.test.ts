@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { auth } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
 import { exampleFlow } from "../../dev/flows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";

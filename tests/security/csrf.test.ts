@@ -3,7 +3,7 @@ import { auth, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { multiStoreGraph } from "../support/docs-flows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";

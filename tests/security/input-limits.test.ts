@@ -16,7 +16,7 @@ import { getDb } from "../../lib/db/client";
 import { encryptJson } from "../../lib/security/secrets";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
-import { systemCaller } from "../support/callers";
+import { systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";

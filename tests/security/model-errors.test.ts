@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/http";
 import { exampleFlow } from "../../dev/flows";
-import { systemCaller } from "../support/callers";
+import { systemCaller } from "../../dev/callers";
 import { parseSse } from "../../dev/route-server";
 import { closedPort, createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { nodeDefinitions } from "../../lib/nodes/registry";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";

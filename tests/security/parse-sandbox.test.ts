@@ -7,7 +7,7 @@ import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { makeDocx, makeDocxBomb, makeManyPagePdf } from "../support/documents";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";

@@ -5,7 +5,7 @@
 // handlers on a real database give the actual one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
-import { userCaller } from "../support/callers";
+import { userCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/http";
 import { exampleFlow } from "../../dev/flows";
-import { systemCaller } from "../support/callers";
+import { systemCaller } from "../../dev/callers";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { createRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";

@@ -14,7 +14,7 @@ import type { Graph } from "../../lib/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
 import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
 import { readExampleFlows } from "../../lib/services/examples";
-import { fixtureKey, fixtureKeyOwner, systemCaller } from "../support/callers";
+import { fixtureKey, fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";

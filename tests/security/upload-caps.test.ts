@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
-import { fixtureKey, systemCaller } from "../support/callers";
+import { fixtureKey, systemCaller } from "../../dev/callers";
 import { multiStoreGraph } from "../support/docs-flows";
 import { exampleFlow } from "../../dev/flows";
 import { auth, call } from "../support/http";

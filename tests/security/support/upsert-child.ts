@@ -11,7 +11,7 @@ import { getDb } from "../../../lib/db/client";
 import { migrateDatabase } from "../../../lib/db/migrate";
 import { createChatflow } from "../../../lib/services/chatflows";
 import { upsertVectors } from "../../../lib/services/upsert";
-import { systemCaller } from "../../support/callers";
+import { systemCaller } from "../../../dev/callers";
 
 /**
  * Each upsert stores FILES_PER_UPSERT files of CHUNKS_PER_FILE chunks in one transaction: 2,400 rows,
