@@ -21,6 +21,8 @@ if (!(Map as { groupBy?: unknown }).groupBy) {
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    // Vite sets MODE=test in process.env; our MODE (embedded | queue, lib/env.ts) is another setting.
+    env: { MODE: "embedded" },
     projects: [
       {
         extends: true,

@@ -33,3 +33,51 @@ describe("REDIS_URL", () => {
     }
   });
 });
+
+describe("MODE=queue", () => {
+  const keys = ["MODE", "REDIS_URL", "DATABASE_URL"] as const;
+  const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+  const withEnv = (values: Partial<Record<(typeof keys)[number], string>>) => {
+    for (const k of keys) delete process.env[k];
+    Object.assign(process.env, values);
+    resetEnvForTests();
+    try {
+      return getEnv();
+    } finally {
+      for (const k of keys) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+      resetEnvForTests();
+    }
+  };
+
+  it("defaults to embedded mode", () => {
+    expect(withEnv({}).MODE).toBe("embedded");
+  });
+
+  it("runs with PostgreSQL and Redis", () => {
+    const env = withEnv({ MODE: "queue", REDIS_URL: "redis://127.0.0.1:6379", DATABASE_URL: "postgresql://x@h/db" });
+    expect(env.MODE).toBe("queue");
+    expect(env.JOB_TIMEOUT_MS).toBeGreaterThan(0);
+    expect(env.WORKER_CONCURRENCY).toBe(4);
+  });
+
+  it("refuses a missing REDIS_URL in one line naming it", () => {
+    expect(() => withEnv({ MODE: "queue", DATABASE_URL: "postgresql://x@h/db" })).toThrow(
+      /^Invalid configuration:\n {2}REDIS_URL: MODE=queue needs REDIS_URL[^\n]*$/,
+    );
+  });
+
+  it("refuses PGlite (explicit or by default) in one line naming DATABASE_URL", () => {
+    for (const db of ["pglite:./data/db", undefined]) {
+      expect(() =>
+        withEnv({ MODE: "queue", REDIS_URL: "redis://127.0.0.1:6379", ...(db ? { DATABASE_URL: db } : {}) }),
+      ).toThrow(/^Invalid configuration:\n {2}DATABASE_URL: MODE=queue needs DATABASE_URL=postgresql:[^\n]*$/);
+    }
+  });
+
+  it("refuses an unknown mode", () => {
+    expect(() => withEnv({ MODE: "cluster" })).toThrow(/MODE: must be "embedded" or "queue"/);
+  });
+});

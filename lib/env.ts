@@ -101,6 +101,34 @@ const envSchema = z.object({
     })
     .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /**
+   * `embedded`: one process runs everything (PGlite or PostgreSQL). `queue`: API processes hand
+   * predictions, upserts and domain analyses to workers (`npm run worker`) through Redis (BullMQ);
+   * needs DATABASE_URL=postgresql://… and REDIS_URL.
+   */
+  MODE: z.enum(["embedded", "queue"], { error: 'must be "embedded" or "queue"' }).default("embedded"),
+  /** Jobs one worker process runs at once (queue mode). */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** Longest an API process waits for a job's result (queue mode); past it the request answers 504 job_timeout. */
+  JOB_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+});
+
+/** Settings that only make sense together; each problem is one line naming the variable to set. */
+const envChecks = envSchema.superRefine((env, ctx) => {
+  if (env.MODE !== "queue") return;
+  if (!env.REDIS_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["REDIS_URL"],
+      message: "MODE=queue needs REDIS_URL (e.g. redis://127.0.0.1:6379): jobs and events go through Redis",
+    });
+  if (!env.DATABASE_URL?.startsWith("postgres"))
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_URL"],
+      message:
+        "MODE=queue needs DATABASE_URL=postgresql://…: the embedded PGlite database belongs to one process, and workers share the data",
+    });
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -110,7 +138,7 @@ let cached: Env | undefined;
 /** Parses process.env once; a wrong setting stops the server with one line per problem. */
 export function getEnv(): Env {
   if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
+  const parsed = envChecks.safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
