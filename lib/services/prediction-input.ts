@@ -70,10 +70,11 @@ const JSON_FIELDS = ["overrideConfig", "history", "uploads"] as const;
  * Flowise reads a form's other fields), under `overrideConfig`'s own keys; form files are added to
  * `uploads` after any sent as JSON.
  */
-export function fromMultipartForm(form: {
-  files: UploadItem[];
-  fields: Record<string, string | string[]>;
-}): PredictionBody {
+export function fromMultipartForm(
+  form: { files: UploadItem[]; fields: Record<string, string | string[]> },
+  /** Parses a JSON-string field with the HTTP layer's JSON checks (depth, NUL), errors naming it. */
+  parseJsonField: (text: string, field: string) => unknown,
+): PredictionBody {
   const one = (key: string) => {
     const v = form.fields[key];
     return Array.isArray(v) ? v.at(-1) : v;
@@ -82,11 +83,7 @@ export function fromMultipartForm(form: {
   for (const key of JSON_FIELDS) {
     const text = one(key);
     if (text === undefined || text.trim() === "") continue;
-    try {
-      parsed[key] = JSON.parse(text);
-    } catch {
-      throw new AppError("bad_request", `${key}: must be a JSON string (form field "${key}" is not valid JSON).`);
-    }
+    parsed[key] = parseJsonField(text, key);
   }
   const streaming = one("streaming");
   if (streaming !== undefined && streaming !== "true" && streaming !== "false") {
@@ -128,9 +125,9 @@ const URL_UPLOAD_TIMEOUT_MS = 15_000;
  * The body with its `url` uploads fetched into data URLs, so they are checked like any other image:
  * only when the flow takes images; through the outbound guard (private and loopback addresses
  * refused unless the operator allowed them); at most UPLOAD_MAX_BYTES, counted as it arrives; the
- * type read from the content. Errors name the upload (`uploads.0: …`): a refused address 403, a URL
- * that answers 4xx 422, too large 413, not an image 415; the remote server failing 502/503/504
- * naming its host.
+ * type read from the content. Errors name the upload (`uploads.0: …`): a refused address 403; a URL
+ * that answers 4xx, does not resolve or where nothing listens 422 (the caller's URL is wrong); too
+ * large 413; not an image 415; the remote server answering 5xx 502/503, too slow 504, naming its host.
  */
 export async function fetchUrlUploads(
   body: PredictionBody,
@@ -168,7 +165,17 @@ async function fetchUrlUpload(
     // The guard's own cap is a backstop: the count below stops first and answers 413.
     maxResponseBytes: maxBytes + 1024 * 1024,
   });
-  const res = await guarded(url, { headers: { accept: IMAGE_TYPES.join(", ") }, signal: opts.signal });
+  const res = await guarded(url, { headers: { accept: IMAGE_TYPES.join(", ") }, signal: opts.signal }).catch(
+    (err: unknown) => {
+      // Nothing answers at that address, or the name does not resolve: the URL is the caller's mistake.
+      if (
+        err instanceof AppError &&
+        (err.code === "upstream_unavailable" || /could not resolve|has no address/.test(err.message))
+      )
+        throw new AppError("unprocessable", `${err.message}; send a URL that serves the image.`, { cause: err });
+      throw err;
+    },
+  );
   const bytes = await readUpTo(res, maxBytes, field, url);
   const sniffed = sniffType(bytes, ["image"]);
   if (!sniffed) {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FlowiseClient } from "flowise-sdk";
 import { auth } from "../support/http";
-import { createRecordingServer, type RecordingServer } from "../support/recording-server";
+import { closedPort, createRecordingServer, type RecordingServer } from "../support/recording-server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { exampleFlow } from "../../dev/flows";
 import type { ModelStub } from "../../dev/model-stub/server";
@@ -169,9 +169,42 @@ describe("multipart/form-data", () => {
     const badStreaming = await send("plain", form({ question: "hi", streaming: "yes" }));
     expect(badStreaming.status).toBe(400);
     expect(badStreaming.json.error.message).toMatch(/streaming/);
+    const nul = await send(
+      "plain",
+      form({ question: "hi", history: '[{"role":"userMessage","content":"a\\u0000b"}]' }),
+    );
+    expect(nul.status).toBe(400);
+    expect(nul.json.error.message).toMatch(/^history.*NUL/);
+    const deep = await send("plain", form({ question: "hi", overrideConfig: `${"[".repeat(500)}${"]".repeat(500)}` }));
+    expect(deep.status).toBe(400);
+    expect(deep.json.error.message).toMatch(/^overrideConfig/);
+    const badItem = await send("plain", form({ question: "hi", history: JSON.stringify([{ who: "me" }]) }));
+    expect(badItem.status).toBe(400);
+    expect(badItem.json.error.message).toMatch(/^history\.0: must be \{role, content\} or \{type, message\}/);
     const noQuestion = await send("plain", form({}));
     expect(noQuestion.status).toBe(400);
     expect(noQuestion.json.error.message).toMatch(/question: is required/);
+  });
+
+  it("reads an `uploads` JSON field (url uploads too) next to files, and other fields as overrides", async () => {
+    allowHosts(images.host);
+    const res = await send(
+      "vision",
+      form(
+        {
+          question: "Compare them",
+          uploads: JSON.stringify([{ type: "url", name: "cat", mime: "image/gif", data: `${images.origin}/cat.gif` }]),
+        },
+        [{ name: "photo.png", bytes: PNG }],
+      ),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.text).toMatch(/I see 2 images/);
+    expect((await storedUploads(res.json.chatId))?.map((f) => f.mime)).toEqual(["image/gif", "image/png"]);
+    // Flowise reads a form's other fields as overrideConfig: checked against the chatflow's allow-list.
+    const override = await send("plain", form({ question: "hi", temperature: "0.1" }));
+    expect(override.status).toBe(400);
+    expect(override.text).toMatch(/temperature/);
   });
 
   it("streams when the form says streaming=true", async () => {
@@ -243,6 +276,16 @@ describe("uploads of type url", () => {
     const broken = await send("vision", { question: "x", uploads: [urlUpload("/broken.png")] });
     expect(broken.status).toBe(502);
     expect(broken.json.error.message).toContain(images.host);
+    const port = await closedPort();
+    allowHosts(`${images.host},127.0.0.1:${port}`);
+    const nobody = await send("vision", {
+      question: "x",
+      uploads: [urlUpload("", { data: `http://127.0.0.1:${port}/a.png` })],
+    });
+    expect(nobody.status).toBe(422);
+    expect(nobody.json.error.message).toMatch(
+      new RegExp(`^uploads\\.0: .*127\\.0\\.0\\.1:${port}.*could not be reached`),
+    );
     const notHttp = await send("vision", { question: "x", uploads: [urlUpload("", { data: "file:///etc/passwd" })] });
     expect(notHttp.status).toBe(400);
     expect(notHttp.json.error.message).toMatch(/uploads\.0\.data/);

@@ -1,5 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
-import type { MultipartSpec } from "@/lib/http/body";
+import { readJsonField, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
 import { predictionStreamResponse } from "@/lib/http/prediction-stream";
@@ -41,7 +41,7 @@ export const POST = withCors(
       body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
     },
     async ({ req, params, body: sent, caller }) => {
-      const body = sent.form ? fromMultipartForm(sent.form) : fromJsonBody(sent.json);
+      const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
       const prepared = await preparePrediction(
         { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
