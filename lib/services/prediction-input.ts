@@ -96,7 +96,7 @@ export function fromMultipartForm(
     throw new AppError("validation_failed", "overrideConfig: must be a JSON object.");
   const overrideConfig =
     extra.length || sentConfig
-      ? { ...Object.fromEntries(extra.map((k) => [k, one(k)])), ...(sentConfig as object | undefined) }
+      ? { ...Object.fromEntries(extra.map((k) => [k, formOverride(k, one(k))])), ...(sentConfig as object | undefined) }
       : undefined;
   const sentUploads = parsed.uploads;
   if (sentUploads !== undefined && !Array.isArray(sentUploads))
@@ -116,6 +116,12 @@ export function fromMultipartForm(
     throw new AppError("validation_failed", details.map((d) => `${d.field}: ${d.message}`).join("; "), { details });
   }
   return fromJsonBody(checked.data);
+}
+
+/** A form field read as an override: text, except the flag returnSourceDocuments ("true"/"false"). */
+function formOverride(key: string, value: string | undefined): unknown {
+  if (key === "returnSourceDocuments" && (value === "true" || value === "false")) return value === "true";
+  return value;
 }
 
 /** Longest wait for a `url` upload, connection to last byte. */

@@ -201,6 +201,9 @@ describe("multipart/form-data", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.text).toMatch(/I see 2 images/);
     expect((await storedUploads(res.json.chatId))?.map((f) => f.mime)).toEqual(["image/gif", "image/png"]);
+    const flag = await send("plain", form({ question: "hi", returnSourceDocuments: "true" }));
+    expect(flag.status, flag.text).toBe(200);
+    expect(flag.json).toHaveProperty("sourceDocuments");
     // Flowise reads a form's other fields as overrideConfig: checked against the chatflow's allow-list.
     const override = await send("plain", form({ question: "hi", temperature: "0.1" }));
     expect(override.status).toBe(400);
