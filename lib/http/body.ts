@@ -84,6 +84,22 @@ export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<un
 }
 
 /**
+ * A form field that carries JSON as a string (Flowise's `overrideConfig`, `history`): the same
+ * checks as a JSON body (nesting depth, NUL characters), errors naming the field.
+ */
+export function readJsonField(text: string, field: string): unknown {
+  assertJsonDepth(text, field);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", `${field}: must be a JSON string (form field "${field}" is not valid JSON).`);
+  }
+  assertNoNul(value, field);
+  return value;
+}
+
+/**
  * Parses a multipart/form-data body, read with a size cap before it is parsed: files only in
  * `fileField`, counted and checked one by one (spec.file) in the order sent; NUL refused in text
  * fields (PostgreSQL cannot store it: refused here, before any model is called).

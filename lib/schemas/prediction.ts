@@ -1,10 +1,42 @@
 import { z } from "zod";
 
+const role = z.enum(["apiMessage", "userMessage"]);
+
+/** A history message as the service takes it. */
 export const historyMessageSchema = z.object({
-  role: z.enum(["apiMessage", "userMessage"]),
+  role,
   content: z.string().max(50_000),
 });
+export type HistoryItem = z.infer<typeof historyMessageSchema>;
 
+/**
+ * A history message as clients send it: `{role, content}` (Flowise's documented shape) or
+ * `{type, message}` (flowise-sdk's IMessage, which may carry both). Read into `{role, content}` by
+ * toHistory (lib/services/prediction-input.ts).
+ */
+export const historyInputSchema = z
+  .looseObject({
+    role: role.optional(),
+    content: z.string().max(50_000).optional(),
+    type: role.optional(),
+    message: z.string().max(50_000).optional(),
+  })
+  .superRefine((m, ctx) => {
+    const r = m.role ?? m.type;
+    const text = m.content ?? m.message;
+    if (r === undefined || text === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'must be {role, content} or {type, message} with role/type "userMessage" or "apiMessage"',
+      });
+    } else if (m.role && m.type && m.role !== m.type) {
+      ctx.addIssue({ code: "custom", message: `role "${m.role}" and type "${m.type}" disagree` });
+    } else if (m.content !== undefined && m.message !== undefined && m.content !== m.message) {
+      ctx.addIssue({ code: "custom", message: "content and message disagree" });
+    }
+  });
+
+/** An upload as the service takes it: a base64 data URL, size checked after decoding. */
 export const uploadItemSchema = z.object({
   /** A base64 data URL. Size is checked against the configured cap after decoding. */
   data: z.string().min(1),
@@ -12,6 +44,19 @@ export const uploadItemSchema = z.object({
   name: z.string().max(255).optional(),
   mime: z.string().max(120).optional(),
 });
+export type UploadItem = z.infer<typeof uploadItemSchema>;
+
+/** An upload as clients send it: a data URL (`file`, `audio`) or an http(s) URL of an image (`url`), fetched before the run. */
+export const uploadInputSchema = z.discriminatedUnion("type", [
+  uploadItemSchema.extend({ type: z.enum(["file", "audio"]) }),
+  z.object({
+    type: z.literal("url"),
+    data: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(4096),
+    name: z.string().max(255).optional(),
+    mime: z.string().max(120).optional(),
+  }),
+]);
+export type UploadInput = z.infer<typeof uploadInputSchema>;
 
 const idLike = z
   .string()
@@ -20,8 +65,9 @@ const idLike = z
   .regex(/^[\w.:@-]+$/, "may hold letters, digits and . _ : @ - only");
 
 /**
- * POST /api/v1/prediction/{id}. Unknown top-level fields are ignored (Flowise clients send
- * `chatflowId` in the body); overrideConfig keys are checked against the chatflow's allow-list.
+ * POST /api/v1/prediction/{id} as clients send it (JSON, or a multipart form's fields read into this
+ * shape). Unknown top-level fields are ignored (Flowise clients send `chatflowId` in the body);
+ * overrideConfig keys are checked against the chatflow's allow-list.
  */
 export const predictionBodySchema = z
   .object({
@@ -29,8 +75,8 @@ export const predictionBodySchema = z
     overrideConfig: z
       .looseObject({ sessionId: idLike.optional(), returnSourceDocuments: z.boolean().optional() })
       .optional(),
-    history: z.array(historyMessageSchema).max(200).optional(),
-    uploads: z.array(uploadItemSchema).max(20).optional(),
+    history: z.array(historyInputSchema).max(200).optional(),
+    uploads: z.array(uploadInputSchema).max(20).optional(),
     streaming: z.boolean().optional(),
     chatId: idLike.optional(),
   })
@@ -39,4 +85,11 @@ export const predictionBodySchema = z
     path: ["question"],
   });
 
-export type PredictionBody = z.infer<typeof predictionBodySchema>;
+/** What a client sent, checked. */
+export type PredictionInput = z.infer<typeof predictionBodySchema>;
+
+/**
+ * What the prediction service takes: history as `{role, content}`; uploads as sent, `url` ones
+ * fetched into data URLs by the service (after access checks) before they are checked like the rest.
+ */
+export type PredictionBody = Omit<PredictionInput, "history"> & { history?: HistoryItem[] };

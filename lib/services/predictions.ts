@@ -14,6 +14,7 @@ import type { PredictionResponse } from "../schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { getChatflowForRun } from "./chatflows";
 import { getBuiltFlow } from "./flows";
+import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 
 /** How many stored messages of a session are read for memory nodes (they window further). */
@@ -97,8 +98,9 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
   const chatflow = await getChatflowForRun(req.chatflowId);
   await checkAccess(chatflow, req);
-  const { body } = req;
-  const flow = await getBuiltFlow(chatflow, body.overrideConfig);
+  const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
+  // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
+  const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
   const uploads = checkUploads(body, flow, chatflow);
   const chatId = body.chatId ?? body.overrideConfig?.sessionId ?? randomUUID();
   const sessionId = body.overrideConfig?.sessionId ?? chatId;

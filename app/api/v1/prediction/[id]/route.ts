@@ -1,11 +1,13 @@
 import { idParams, route } from "@/lib/http/route";
+import { readJsonField, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
 import { predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/lib/access/permissions";
-import { predictionBodySchema } from "@/lib/schemas/prediction";
+import { predictionBodySchema, type UploadItem } from "@/lib/schemas/prediction";
 import { preparePrediction } from "@/lib/services/predictions";
+import { formFileUpload, fromJsonBody, fromMultipartForm } from "@/lib/services/prediction-input";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
@@ -14,6 +16,18 @@ const auth = runChatflow;
 // Base64 uploads inflate by 4/3; leave room for the rest of the body.
 const maxBodyBytes = () => Math.ceil(getEnv().UPLOAD_MAX_BYTES * getEnv().UPLOAD_MAX_FILES * 1.4) + 1024 * 1024;
 
+/** Flowise's multipart form: files (images, audio) in `files`, each at most UPLOAD_MAX_BYTES (read per request). */
+function predictionForm(): MultipartSpec<UploadItem> {
+  const env = getEnv();
+  return {
+    maxBytes: env.UPLOAD_MAX_BYTES * env.UPLOAD_MAX_FILES + 1024 * 1024,
+    fileField: "files",
+    maxFiles: env.UPLOAD_MAX_FILES,
+    what: "prediction",
+    file: (name, bytes) => formFileUpload(name, bytes, env.UPLOAD_MAX_BYTES),
+  };
+}
+
 /** Browsers get CORS headers only from a public chatflow's allowed origins. */
 const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
 
@@ -21,8 +35,13 @@ export const OPTIONS = preflight(corsOrigins, ["POST"]);
 
 export const POST = withCors(
   route(
-    { auth, params: idParams, body: { json: predictionBodySchema, maxBytes: maxBodyBytes() } },
-    async ({ req, params, body, caller }) => {
+    {
+      auth,
+      params: idParams,
+      body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
+    },
+    async ({ req, params, body: sent, caller }) => {
+      const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
       const prepared = await preparePrediction(
         { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
