@@ -126,8 +126,10 @@ export function gracefulShutdown(server, options = {}) {
       return;
     }
     signalled = true;
-    log(`${signal}: no new connections; finishing ${tracker.inFlight()} open request(s), at most ${graceMs} ms.`);
-    void tracker.shutdown().then(({ timedOut }) => {
+    const open = tracker.inFlight();
+    const done = tracker.shutdown(); // the port is closed by now: the line below is true when read
+    log(`${signal}: no new connections; finishing ${open} open request(s), at most ${graceMs} ms.`);
+    void done.then(({ timedOut }) => {
       if (timedOut) log("Grace period over: closed the requests still open.");
       exit(timedOut ? 1 : 0);
     });

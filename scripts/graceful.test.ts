@@ -190,3 +190,64 @@ async function waitUntil(predicate: () => boolean, timeoutMs = 5_000) {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe("graceful shutdown of a real process (SIGTERM)", () => {
+  it("keeps streaming after SIGTERM, refuses new connections, and the process exits 0 after the stream", async () => {
+    const { spawnReady } = await import("../dev/processes");
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-graceful-"));
+    const file = path.join(dir, "server.mjs");
+    const here = path.resolve(import.meta.dirname);
+    // The stream's remaining tokens are sent only once SIGTERM has arrived.
+    fs.writeFileSync(
+      file,
+      `import { gracefulShutdown } from ${JSON.stringify(path.join(here, "graceful.mjs"))};
+import { createAppServer } from ${JSON.stringify(path.join(here, "request-guard.mjs"))};
+let onTerm = () => {};
+process.on("SIGTERM", () => setTimeout(() => onTerm(), 0));
+const server = createAppServer(async (req, res) => {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.write("data: token-1\\n\\n");
+  await new Promise((r) => { onTerm = r; });
+  for (let i = 2; i <= 5; i++) { await new Promise((r) => setTimeout(r, 20)); res.write("data: token-" + i + "\\n\\n"); }
+  res.end("data: [DONE]\\n\\n");
+  console.log("stream ended");
+});
+gracefulShutdown(server, { graceMs: 10000 });
+process.on("exit", (code) => console.log("exit " + code));
+server.listen(0, "127.0.0.1", () => console.log("listening " + server.address().port));
+`,
+    );
+    try {
+      const proc = await spawnReady({
+        command: process.execPath,
+        args: [file],
+        ready: { line: (l) => l.startsWith("listening ") },
+      });
+      const port = Number(/listening (\d+)/.exec(proc.output())?.[1]);
+      const conn = rawConnection(port);
+      conn.send(request("/stream"));
+      await conn.waitFor("token-1");
+      void proc.stop("SIGTERM");
+      await waitUntil(() => proc.output().includes("SIGTERM: no new connections"));
+      expect(await connectionRefused(port)).toBe("ECONNREFUSED");
+      const text = await conn.closed;
+      expect([...text.matchAll(/data: (\S+)/g)].map((m) => m[1])).toEqual([
+        "token-1",
+        "token-2",
+        "token-3",
+        "token-4",
+        "token-5",
+        "[DONE]",
+      ]);
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+      const out = proc.output();
+      expect(out.indexOf("stream ended")).toBeGreaterThan(-1);
+      expect(out.indexOf("exit 0")).toBeGreaterThan(out.indexOf("stream ended"));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
