@@ -91,6 +91,9 @@ describe.skipIf(noPrivate)(
       expect(sqlDown.ok).toBe(false);
       if (!prismaDown.ok) expect(describeError(prismaDown.err)).toMatch(CONNECTION_FAILURE);
       if (!sqlDown.ok) expect(describeError(sqlDown.err)).toMatch(CONNECTION_FAILURE);
+      // What a 503 database_unavailable mapping sees: Prisma's P1001 (can't reach the server), pg's ECONNREFUSED.
+      expect(prismaDown.ok || (prismaDown.err as { code?: string }).code).toBe("P1001");
+      expect(sqlDown.ok || (sqlDown.err as { code?: string }).code).toBe("ECONNREFUSED");
 
       await server.start();
       // The very next queries succeed: no retry loop here, no new client.
