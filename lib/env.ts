@@ -111,6 +111,11 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   /** Longest an API process waits for a job's result (queue mode); past it the request answers 504 job_timeout. */
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  /**
+   * On SIGTERM/SIGINT `npm start` stops accepting and lets open requests and SSE streams finish for
+   * at most this long (ms) before exiting (scripts/graceful.mjs reads it; same default there).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 /** Settings that only make sense together; each problem is one line naming the variable to set. */

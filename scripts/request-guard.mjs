@@ -125,6 +125,8 @@ export function guardServer(server) {
  */
 export function createAppServer(handle) {
   const server = http.createServer((req, res) => {
+    // Already answered by a listener that runs first (graceful.mjs: 503 while shutting down).
+    if (res.headersSent || res.writableEnded) return;
     // Only this server may say who the client is; a header sent by the client is dropped.
     delete req.headers["x-switchyard-client-ip"];
     req.headers["x-switchyard-client-ip"] = req.socket.remoteAddress ?? "unknown";

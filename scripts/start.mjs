@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import next from "next";
+import { gracefulShutdown, graceFromEnv } from "./graceful.mjs";
 import { createAppServer } from "./request-guard.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -60,10 +61,9 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createAppServer(handle);
+// SIGTERM/SIGINT: stop accepting, finish open requests and SSE streams (SHUTDOWN_GRACE_MS), exit 0;
+// a second signal exits at once.
+gracefulShutdown(server, { graceMs: graceFromEnv(process.env.SHUTDOWN_GRACE_MS) });
 server.listen(port, host, () =>
   console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`),
 );
-
-const stop = () => server.close(() => process.exit(0));
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);

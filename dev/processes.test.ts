@@ -1,0 +1,131 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { hasBuild, type RunningProcess, spawnReady, startApiProcess, startWorkerProcess } from "./processes";
+import { freePort } from "./redis-server";
+
+// The spawn / wait / stop mechanics on tiny scripts run the way workers are (through tsx), and the
+// API process itself when a build exists.
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-processes-"));
+const started: RunningProcess[] = [];
+afterAll(async () => {
+  for (const p of started) await p.kill();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function script(name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, body);
+  return file;
+}
+
+const alive = (pid: number | undefined) => {
+  try {
+    process.kill(pid ?? -1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const workerLike = script(
+  "worker-like.mjs",
+  `console.log("starting");
+console.error("a warning on stderr");
+setTimeout(() => console.log(JSON.stringify({ level: "info", msg: "worker ready", id: process.env.WORKER_ID })), 50);
+setTimeout(() => console.log("custom-ready"), 100);
+process.on("SIGTERM", () => { console.log("draining"); setTimeout(() => process.exit(0), 10); });
+setInterval(() => {}, 1000);
+`,
+);
+
+describe("dev/processes.ts", () => {
+  it("starts a worker through tsx, waits for `worker ready`, passes the env, and stops it with SIGTERM", async () => {
+    const w = await startWorkerProcess({ WORKER_ID: "w-7" }, { script: workerLike });
+    started.push(w);
+    expect(w.output()).toContain("starting");
+    expect(w.output()).toContain('"msg":"worker ready","id":"w-7"');
+    expect(alive(w.child.pid)).toBe(true);
+    expect(await w.stop()).toEqual({ code: 0, signal: null });
+    expect(w.output()).toContain("draining");
+  });
+
+  it("takes the readiness predicate as a parameter", async () => {
+    const w = await startWorkerProcess({}, { script: workerLike, ready: (line) => line === "custom-ready" });
+    started.push(w);
+    expect(w.output()).toContain("custom-ready");
+    expect(await w.kill()).toEqual({ code: null, signal: "SIGKILL" });
+  });
+
+  it("fails with the process's output when it exits before it is ready", async () => {
+    const crashing = script("crash.mjs", 'console.error("boom: REDIS_URL is not set"); process.exit(3);');
+    await expect(startWorkerProcess({}, { script: crashing })).rejects.toThrow(
+      /exited before it was ready \(code 3[\s\S]*boom: REDIS_URL is not set/,
+    );
+  });
+
+  it("kills a process that is not ready in time and says so", { timeout: 20_000 }, async () => {
+    const pidFile = path.join(dir, "pid");
+    const silent = script(
+      "silent.mjs",
+      `import fs from "node:fs"; fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`,
+    );
+    await expect(startWorkerProcess({}, { script: silent, timeoutMs: 5_000 })).rejects.toThrow(
+      /not ready after 5000 ms/,
+    );
+    // The script's own process (tsx runs it in a child), not only tsx, is gone.
+    // (A killed process may linger a moment as a zombie until init reaps it.)
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("kill() ends a process that ignores SIGTERM", async () => {
+    const stubborn = script(
+      "stubborn.mjs",
+      'process.on("SIGTERM", () => console.log("ignored")); console.log("worker ready"); setInterval(() => {}, 1000);',
+    );
+    const w = await startWorkerProcess({}, { script: stubborn });
+    started.push(w);
+    w.child.kill("SIGTERM");
+    expect(alive(w.child.pid)).toBe(true);
+    expect((await w.kill()).signal).toBe("SIGKILL");
+  });
+
+  it("can wait by polling (how API processes are awaited: until the port answers)", async () => {
+    const port = await freePort();
+    const server = script(
+      "server.mjs",
+      `import http from "node:http";
+setTimeout(() => http.createServer((q, s) => s.end("pong")).listen(Number(process.env.PORT), "127.0.0.1"), 200);`,
+    );
+    const p = await spawnReady({
+      command: process.execPath,
+      args: [server],
+      env: { PORT: String(port) },
+      ready: { poll: async () => (await fetch(`http://127.0.0.1:${port}/`)).ok },
+    });
+    started.push(p);
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("pong");
+    await p.stop();
+  });
+
+  it.skipIf(!hasBuild())(
+    `startApiProcess serves /api/v1/ping and exits 0 on SIGTERM${hasBuild() ? "" : " (skipped: no build, .next/BUILD_ID)"}`,
+    { timeout: 180_000 },
+    async () => {
+      const data = fs.mkdtempSync(path.join(dir, "api-"));
+      const api = await startApiProcess({
+        DATA_DIR: data,
+        DATABASE_URL: `pglite:${data}/pglite`,
+        LOAD_EXAMPLE_FLOWS: "false",
+      });
+      started.push(api);
+      const res = await fetch(`${api.url}/api/v1/ping`);
+      expect(res.status).toBe(200);
+      expect(await api.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    },
+  );
+});
