@@ -111,6 +111,11 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   /** Longest an API process waits for a job's result (queue mode); past it the request answers 504 job_timeout. */
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  /**
+   * How long a worker's lock on a running job lasts before it counts as lost (queue mode): a worker that
+   * dies mid-job has its job retried (once) on another worker after about this long. Renewed every half of it.
+   */
+  JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
 });
 
 /** Settings that only make sense together; each problem is one line naming the variable to set. */
