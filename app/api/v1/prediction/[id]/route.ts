@@ -5,7 +5,7 @@ import { predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/lib/access/permissions";
 import { predictionBodySchema } from "@/lib/schemas/prediction";
-import { preparePrediction } from "@/lib/services/predictions";
+import { startPrediction } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
@@ -23,7 +23,7 @@ export const POST = withCors(
   route(
     { auth, params: idParams, body: { json: predictionBodySchema, maxBytes: maxBodyBytes() } },
     async ({ req, params, body, caller }) => {
-      const prepared = await preparePrediction(
+      const prepared = await startPrediction(
         { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
       );
