@@ -23,14 +23,19 @@ import {
   rebuildError,
 } from "./protocol";
 
-/** Longest an add (with the subscribe before it) may take before the request answers 503. */
-export const ADD_TIMEOUT_MS = 2_000;
+/**
+ * Longest an add (with the subscribe before it) may take before the request answers 503: under 2 s
+ * with the chatflow lookup before it.
+ */
+export const ADD_TIMEOUT_MS = 1_500;
 /** How often a waiting request reads the job's state, in case an event was missed. */
 const POLL_MS = 1_000;
 /** Finished jobs stay readable this long (seconds), for the polling above. */
 const KEEP_FINISHED_SEC = 3_600;
 
 type Listener = (raw: string) => void;
+
+const everReady = new WeakSet<Redis>();
 
 type QueueClient = {
   url: string;
@@ -61,6 +66,7 @@ export function queueClient(): QueueClient {
     const url = getEnv().REDIS_URL;
     if (!url) throw new AppError("not_configured", "Queue mode needs REDIS_URL.");
     const command = createRedisConnection(url, "command");
+    command.on("ready", () => everReady.add(command));
     const subscriber = createRedisConnection(url, "subscriber");
     const listeners = new Map<string, Listener>();
     subscriber.on("message", (channel: string, raw: string) => listeners.get(channel)?.(raw));
@@ -95,9 +101,13 @@ export async function withinAddBudget<T>(url: string, deadline: number, work: ()
   }
 }
 
-/** Waits for the command connection to be ready (it may be connecting right after start-up) until the deadline. */
+/**
+ * Waits for the command connection's first connect (right after start-up) until the deadline. A
+ * connection that was ready and is not any more means Redis went away: 503 at once.
+ */
 async function ready(redis: Redis, url: string, deadline: number): Promise<void> {
   if (redis.status === "ready") return;
+  if (everReady.has(redis)) throw queueUnavailable(url);
   await withinAddBudget(
     url,
     deadline,
