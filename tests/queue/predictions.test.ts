@@ -6,14 +6,15 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
-import { auth, call } from "../support/http";
+import { auth } from "../support/http";
 import { type SpawnedWorker, spawnWorker, sseEvents, startModel, userTexts, waitFor } from "./support";
 
 // Queue mode end to end: this process is the API (real route handlers), predictions run on a
 // spawned worker process, which calls the test's model server.
 
 let model: Awaited<ReturnType<typeof startModel>>;
-let worker: SpawnedWorker | undefined;
+/** The one worker of this file, started by the first test that needs it. */
+const workers: SpawnedWorker[] = [];
 let flowId: string;
 let key: string;
 /** How the model answers the next calls (tests set it). */
@@ -62,7 +63,7 @@ describe("without a worker", () => {
       resetEnvForTests();
     }
     // A worker starting later does not run the withdrawn job.
-    worker = await spawnWorker();
+    workers.push(await spawnWorker());
     await new Promise((r) => setTimeout(r, 1_000));
     expect(model.calls).toHaveLength(0);
     expect(await messagesOf("nobody")).toHaveLength(0);
@@ -71,7 +72,7 @@ describe("without a worker", () => {
 
 describe("through a worker", () => {
   beforeAll(async () => {
-    worker ??= await spawnWorker();
+    if (!workers.length) workers.push(await spawnWorker());
   });
 
   it("answers JSON and remembers the session: the second turn sees the first", async () => {
