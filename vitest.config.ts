@@ -16,8 +16,9 @@ if (!(Map as { groupBy?: unknown }).groupBy) {
   });
 }
 
-// Two projects: `unit` (pure code beside its source, and the dev stubs in dev/) and `integration` (real route handlers on a
-// database: in-memory PGlite by default, the PostgreSQL server when DATABASE_URL says so).
+// Three projects: `unit` (pure code beside its source, and the dev stubs in dev/), `integration` (real route handlers on a
+// database: in-memory PGlite by default, the PostgreSQL server when DATABASE_URL says so) and `queue` (queue mode with
+// real worker processes, PostgreSQL and a private Redis: tests/queue/setup.ts).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -37,10 +38,26 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
+          exclude: ["tests/queue/**"],
           setupFiles: ["tests/integration/setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Queue mode (MODE=queue): real worker processes, PostgreSQL on 127.0.0.1:5432 (TEST_PG_URL) and a
+          // private redis-server per file (redis-server on PATH). Files run one at a time: they spawn processes.
+          name: "queue",
+          include: ["tests/queue/**/*.test.ts"],
+          setupFiles: ["tests/queue/setup.ts"],
+          environment: "node",
+          env: { MODE: "queue" },
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
         },
       },
     ],

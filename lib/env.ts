@@ -116,6 +116,11 @@ const envSchema = z.object({
    * at most this long (ms) before exiting (scripts/graceful.mjs reads it; same default there).
    */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /**
+   * How long a worker's lock on a running job lasts before it counts as lost (queue mode): a worker that
+   * dies mid-job has its job retried (once) on another worker after about this long. Renewed every half of it.
+   */
+  JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
 });
 
 /** Settings that only make sense together; each problem is one line naming the variable to set. */

@@ -22,6 +22,12 @@ export const STATUS_BY_CODE = {
   upstream_unavailable: 503,
   upstream_timeout: 504,
   not_configured: 503,
+  /** Queue mode: the job queue (Redis) cannot be reached. */
+  queue_unavailable: 503,
+  /** Queue mode: the worker running a job stopped mid-run (the job is retried). */
+  worker_lost: 503,
+  /** Queue mode: no worker finished the job within JOB_TIMEOUT_MS. */
+  job_timeout: 504,
   internal: 500,
 } as const;
 

@@ -1,4 +1,4 @@
-import type { PreparedPrediction } from "../services/predictions";
+import type { PredictionRun } from "../services/predictions";
 import { sseResponse } from "./sse";
 
 /**
@@ -6,7 +6,7 @@ import { sseResponse } from "./sse";
  * `start`, the tokens as the model writes them, `usedTools` and `sourceDocuments` when there are
  * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
  */
-export function predictionStreamResponse(prepared: PreparedPrediction, requestSignal: AbortSignal): Response {
+export function predictionStreamResponse(prepared: PredictionRun, requestSignal: AbortSignal): Response {
   return sseResponse(async (send, signal) => {
     send("start", "");
     const result = await prepared.execute({ signal, onToken: (token) => send("token", token) });

@@ -1,6 +1,8 @@
 import { createInProcessQueue } from "./in-process-queue";
 import type { JobDefinition, JobQueue } from "./types";
 import { processState } from "../state";
+import { getEnv } from "../env";
+import { createBullJobQueue } from "../queue/job-queue";
 
 export type { JobContext, JobDefinition, JobQueue } from "./types";
 export { createInProcessQueue } from "./in-process-queue";
@@ -9,13 +11,13 @@ export { createInProcessQueue } from "./in-process-queue";
 const queues = () => processState("jobQueues", () => new Map<string, JobQueue<unknown>>());
 
 /**
- * The queue for a job definition, created on first use. Today always the in-process runner;
- * queue mode (Redis/BullMQ) would be chosen here, with the same definitions.
+ * The queue for a job definition, created on first use: the in-process runner, or in queue mode
+ * (MODE=queue) BullMQ, whose workers (`npm run worker`) run the same definitions.
  */
 export function getQueue<T>(def: JobDefinition<T>): JobQueue<T> {
   let queue = queues().get(def.name);
   if (!queue) {
-    queue = createInProcessQueue(def) as JobQueue<unknown>;
+    queue = (getEnv().MODE === "queue" ? createBullJobQueue(def) : createInProcessQueue(def)) as JobQueue<unknown>;
     queues().set(def.name, queue);
   }
   return queue as JobQueue<T>;

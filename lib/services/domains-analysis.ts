@@ -1,4 +1,5 @@
 import { AppError, isAppError } from "../errors";
+import { getEnv } from "../env";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
   countRunOutcome,
@@ -143,7 +144,8 @@ export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Call
   // Analysing runs the chatflow: the caller needs `predict` on it (a key: that permission, in scope;
   // a builder: their own chatflow), not only `domains`.
   await getChatflowOrThrow(body.chatflowId, caller, "chatflow.predict");
-  await recoverInterruptedAnalyses();
+  // Queue mode: BullMQ keeps the jobs through restarts; nothing to recover.
+  if (getEnv().MODE !== "queue") await recoverInterruptedAnalyses();
   const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
   if (ids.length > ANALYSIS_MAX_PER_RUN) {
     throw new AppError(

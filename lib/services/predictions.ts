@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
-import { findSessionHistory, insertExchange } from "../db/queries/chat-messages";
+import { findExchangeOfRun, findSessionHistory, insertExchange } from "../db/queries/chat-messages";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
 import { enforcePublicChatflowLimit } from "../access/rate-limit";
@@ -12,6 +12,7 @@ import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
 import type { PredictionResponse } from "../schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage } from "../flow";
+import { type ProcessorContext, runJob } from "../queue";
 import { getChatflowForRun } from "./chatflows";
 import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
@@ -32,13 +33,17 @@ export interface PredictionRequest {
 /** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
 export type PredictionResult = PredictionResponse;
 
-/** A checked prediction, ready to run: everything that can be refused with a 4xx already was. */
-export interface PreparedPrediction {
-  chatflow: Chatflow;
-  flow: BuiltFlow;
+/** A prediction the caller may run, ready to execute (here, or on a worker in queue mode). */
+export interface PredictionRun {
   chatId: string;
   sessionId: string;
   execute(opts: { onToken?: (t: string) => void; signal?: AbortSignal }): Promise<PredictionResult>;
+}
+
+/** A checked prediction, ready to run: everything that can be refused with a 4xx already was. */
+export interface PreparedPrediction extends PredictionRun {
+  chatflow: Chatflow;
+  flow: BuiltFlow;
 }
 
 /**
@@ -113,7 +118,105 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
   };
 }
 
+/**
+ * What the prediction route calls: embedded mode prepares and runs the prediction here; queue mode
+ * (MODE=queue) checks here what needs no flow build (chatflow, access, rate limit) and runs the rest
+ * on a worker (runPredictionJob), relaying its tokens.
+ */
+export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
+  if (getEnv().MODE !== "queue") return preparePrediction(req, chatType);
+  const chatflow = await getChatflowForRun(req.chatflowId);
+  await checkAccess(chatflow, req);
+  const { body } = req;
+  const uploads = body.uploads?.length ?? 0;
+  if (uploads > getEnv().UPLOAD_MAX_FILES)
+    throw new AppError("validation_failed", `uploads: at most ${getEnv().UPLOAD_MAX_FILES} files per request.`);
+  const chatId = body.chatId ?? body.overrideConfig?.sessionId ?? randomUUID();
+  const sessionId = body.overrideConfig?.sessionId ?? chatId;
+  return {
+    chatId,
+    sessionId,
+    async execute({ onToken, signal }) {
+      let tokens = 0;
+      const input: PredictionJob = { chatflowId: chatflow.id, body, chatId, sessionId, chatType, stream: !!onToken };
+      return runJob<PredictionResult>("predictions", input, {
+        signal,
+        onEvent: (event) => {
+          if (event.type === "attempt" && event.attempt > 1 && tokens > 0)
+            throw new AppError(
+              "worker_lost",
+              "The answer was interrupted (its worker stopped) and is being retried; the chat history will hold it.",
+            );
+          if (event.type === "event" && event.name === "token" && typeof event.data === "string" && onToken) {
+            tokens++;
+            onToken(event.data);
+          }
+        },
+      });
+    },
+  };
+}
+
+/** A prediction job (queue mode): plain data; the worker builds the flow itself. */
+export interface PredictionJob {
+  chatflowId: string;
+  body: PredictionBody;
+  chatId: string;
+  sessionId: string;
+  chatType: ChatType;
+  /** Relay the tokens as they come (a streamed answer). */
+  stream: boolean;
+  requestId?: string;
+}
+
+/**
+ * Runs a prediction job on a worker: builds (or reuses) the flow, checks the uploads (a 4xx travels
+ * back to the client), runs it and stores the exchange under ids derived from the job id. A retried
+ * job (its first worker died) whose exchange was already stored answers from the store without
+ * calling the model again.
+ */
+export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext): Promise<PredictionResult> {
+  const chatflow = await getChatflowForRun(job.chatflowId);
+  const { chatId, sessionId } = job;
+  const flow = await getBuiltFlow(chatflow, job.body.overrideConfig);
+  // `url` uploads are fetched here, where the flow says whether it takes images (the API checked access).
+  const body = await fetchUrlUploads(job.body, { allowsImages: flow.allowsImages });
+  const uploads = checkUploads(body, flow, chatflow);
+  if (ctx.attempt > 1) {
+    const stored = await findExchangeOfRun(ctx.jobId);
+    if (stored) {
+      const { user, api } = stored;
+      const usedTools = Array.isArray(api.usedTools) && api.usedTools.length ? api.usedTools : undefined;
+      return {
+        text: api.content,
+        question: user.content,
+        chatId: api.chatId,
+        chatMessageId: api.id,
+        sessionId: api.sessionId,
+        ...(api.memoryType ? { memoryType: api.memoryType } : {}),
+        ...(usedTools ? { usedTools } : {}),
+        ...(body.overrideConfig?.returnSourceDocuments === true
+          ? { sourceDocuments: Array.isArray(api.sourceDocuments) ? api.sourceDocuments : [] }
+          : {}),
+      } as PredictionResult;
+    }
+  }
+  return executePrediction({
+    chatflow,
+    flow,
+    body,
+    chatId,
+    sessionId,
+    chatType: job.chatType,
+    uploads,
+    runId: ctx.jobId,
+    signal: ctx.signal,
+    ...(job.stream ? { onToken: (token: string) => ctx.emit("token", token) } : {}),
+  });
+}
+
 async function executePrediction(args: {
+  runId?: string;
   chatflow: Chatflow;
   flow: BuiltFlow;
   body: PredictionBody;
@@ -161,6 +264,7 @@ async function executePrediction(args: {
       answeredAt: new Date(),
       usedTools: result.usedTools.length ? result.usedTools : undefined,
       sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
+      runId: args.runId,
     });
   const ids = files.length ? await withUploadsLock(chatflow.id, persist) : await persist();
   return {

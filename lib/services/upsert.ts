@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
 import { getEnv } from "../env";
+import { type ProcessorContext, runJob } from "../queue";
 import { AppError } from "../errors";
 import { applyOverrides, validateGraph } from "../flow";
 import { toRunError } from "../flow/run-errors";
@@ -102,4 +106,66 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
     stores: perStore,
     ...(req.returnSourceDocuments ? { addedDocs: outcomes.flatMap((o) => o.added) } : {}),
   };
+}
+
+/** A vector upsert job (queue mode): the request with its files staged under DATA_DIR (a shared volume). */
+export interface UpsertJob extends UpsertInput {
+  chatflowId: string;
+  caller: Caller;
+  files: { name: string; mime: string; ext: string; path: string }[];
+  stagingDir: string;
+}
+
+const stagingRoot = () => path.resolve(getEnv().DATA_DIR, "staging");
+
+/**
+ * What the upsert route calls: embedded mode runs upsertVectors here; queue mode checks access,
+ * stages the uploaded files under DATA_DIR/staging/<job id> and runs the upsert on a worker.
+ */
+export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
+  if (getEnv().MODE !== "queue") return upsertVectors(req);
+  await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
+  const jobId = randomUUID();
+  const stagingDir = path.join(stagingRoot(), jobId);
+  const { files, ...rest } = req;
+  try {
+    const staged = [];
+    if (files.length) await fs.mkdir(stagingDir, { recursive: true });
+    for (const [i, f] of files.entries()) {
+      const file = path.join(stagingDir, String(i));
+      await fs.writeFile(file, f.bytes);
+      staged.push({ name: f.name, mime: f.mime, ext: f.ext, path: file });
+    }
+    const job: UpsertJob = { ...rest, files: staged, stagingDir };
+    return await runJob<UpsertResult>("upserts", job, { jobId });
+  } finally {
+    // The worker removes them once read; this covers a job that never ran.
+    await fs.rm(stagingDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs an upsert job on a worker (see startUpsert) and removes its staged files. */
+export async function runUpsertJob(job: UpsertJob, _ctx: ProcessorContext): Promise<UpsertResult> {
+  const root = stagingRoot();
+  try {
+    const files: UpsertFile[] = [];
+    for (const f of job.files) {
+      // Only files under the staging root: job data is ours, but a path is checked before it is read.
+      const resolved = path.resolve(f.path);
+      if (!resolved.startsWith(root + path.sep))
+        throw new AppError("bad_request", `${f.name}: staged file outside ${root}`);
+      const bytes = await fs.readFile(resolved).catch(() => {
+        throw new AppError(
+          "bad_request",
+          `${f.name}: the staged upload is gone (is DATA_DIR a volume shared by API and workers?)`,
+        );
+      });
+      files.push({ name: f.name, mime: f.mime, ext: f.ext, bytes });
+    }
+    const { files: _files, stagingDir: _dir, ...rest } = job;
+    return await upsertVectors({ ...rest, files });
+  } finally {
+    const dir = path.resolve(job.stagingDir);
+    if (dir.startsWith(root + path.sep)) await fs.rm(dir, { recursive: true, force: true });
+  }
 }

@@ -60,6 +60,18 @@ export const PROCESS_STATE = {
     holds: "Per-chatflow locks serialising writes and removals of stored upload files.",
     freshness: "A lock is dropped when its last holder finishes. Per process only (see withUploadsLock).",
   },
+  queue: {
+    home: "lib/queue/client.ts",
+    holds:
+      "Queue mode (MODE=queue), API side: the BullMQ producers, the fail-fast command connection and the subscriber " +
+      "connection relaying job events back to the request waiting for them.",
+    freshness: "Reconnect by themselves; a missed event is covered by polling the job's state.",
+  },
+  queueWorker: {
+    home: "lib/queue/worker.ts",
+    holds: "Queue mode, worker side: the BullMQ workers of this process and the abort controllers of its running jobs.",
+    freshness: "Reconnect by themselves (maxRetriesPerRequest null); closed on SIGTERM.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { getDb, getSql } from "../client";
 import { Prisma } from "../generated/client";
 import type { ChatType } from "../generated/enums";
@@ -175,9 +175,15 @@ export async function insertExchange(input: {
   sourceDocuments?: unknown;
   askedAt: Date;
   answeredAt: Date;
+  /**
+   * The queue job this exchange answers (queue mode): its two ids are derived from it and the insert
+   * does nothing when they exist, so a job retried after its worker died stores the exchange once.
+   */
+  runId?: string;
 }) {
-  const userMessageId = randomUUID();
-  const apiMessageId = randomUUID();
+  const { userMessageId, apiMessageId } = input.runId
+    ? exchangeIdsOfRun(input.runId)
+    : { userMessageId: randomUUID(), apiMessageId: randomUUID() };
   // Answers, transcripts and tool output come from models and tools, not from a checked request
   // body: NUL or a lone surrogate there must not fail the write (see storable-text.ts).
   const json = (v: unknown) => (v === undefined || v === null ? null : storableJsonText(v));
@@ -187,7 +193,8 @@ export async function insertExchange(input: {
   await (await getSql())(
     `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt")
      VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13),
-            ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)`,
+            ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)
+     ON CONFLICT ("id") DO NOTHING`,
     [
       userMessageId,
       apiMessageId,
@@ -207,4 +214,25 @@ export async function insertExchange(input: {
     ],
   );
   return { userMessageId, apiMessageId };
+}
+
+/** The two message ids of a run's exchange: UUID-shaped (version 5 style) from sha256(runId + role). */
+export function exchangeIdsOfRun(runId: string): { userMessageId: string; apiMessageId: string } {
+  const id = (role: string) => {
+    const h = createHash("sha256").update(`${runId}:${role}`).digest();
+    h[6] = (h[6] & 0x0f) | 0x50;
+    h[8] = (h[8] & 0x3f) | 0x80;
+    const x = h.subarray(0, 16).toString("hex");
+    return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+  };
+  return { userMessageId: id("userMessage"), apiMessageId: id("apiMessage") };
+}
+
+/** The stored exchange of a run (see insertExchange's runId), or null when it was not stored yet. */
+export async function findExchangeOfRun(runId: string) {
+  const { userMessageId, apiMessageId } = exchangeIdsOfRun(runId);
+  const rows = await (await getDb()).chatMessage.findMany({ where: { id: { in: [userMessageId, apiMessageId] } } });
+  const user = rows.find((r) => r.id === userMessageId);
+  const api = rows.find((r) => r.id === apiMessageId);
+  return user && api ? { user, api } : null;
 }

@@ -6,7 +6,7 @@ import { predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/lib/access/permissions";
 import { predictionBodySchema, type UploadItem } from "@/lib/schemas/prediction";
-import { preparePrediction } from "@/lib/services/predictions";
+import { startPrediction } from "@/lib/services/predictions";
 import { formFileUpload, fromJsonBody, fromMultipartForm } from "@/lib/services/prediction-input";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
@@ -42,7 +42,7 @@ export const POST = withCors(
     },
     async ({ req, params, body: sent, caller }) => {
       const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
-      const prepared = await preparePrediction(
+      const prepared = await startPrediction(
         { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
       );

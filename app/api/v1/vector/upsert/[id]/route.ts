@@ -3,7 +3,7 @@ import { upsertChatflow } from "@/lib/access/permissions";
 import type { MultipartSpec } from "@/lib/http/body";
 import { idParams, route } from "@/lib/http/route";
 import { upsertJsonBodySchema } from "@/lib/schemas/upsert";
-import { upsertVectors } from "@/lib/services/upsert";
+import { startUpsert } from "@/lib/services/upsert";
 import { checkUpsertFile } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
 import type { UpsertFile } from "@/lib/vector/types";
@@ -30,8 +30,8 @@ export const POST = route(
   async ({ params, body, caller }) => {
     const chatflowId = params.id;
     if (body.form)
-      return upsertVectors({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
-    return upsertVectors({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
+      return startUpsert({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
+    return startUpsert({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
   },
 );
 

@@ -1,0 +1,190 @@
+/**
+ * Queue mode, worker side: registerProcessor runs one queue's jobs in this process with BullMQ.
+ * A processor gets the caller's input and a context (job id, attempt, abort signal, emit); what it
+ * returns (or the AppError it throws) travels back to the API process waiting for it.
+ *
+ * Lost workers: a job's lock lasts JOB_LOCK_MS and is renewed while it runs; a worker killed
+ * mid-job stops renewing, and after the lock expires another worker's stalled check moves the job
+ * back to waiting. maxStalledCount 1: retried once, then failed (the API answers 503 worker_lost).
+ */
+import { Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import { getEnv } from "../env";
+import { AppError } from "../errors";
+import { createRedisConnection } from "../redis/connection";
+import { processState } from "../state/registry";
+import { QUEUE_PREFIX, type QueueName } from "./names";
+import {
+  CONTROL_CHANNEL,
+  type ControlMessage,
+  type JobData,
+  type JobMessage,
+  type JobOutcome,
+  jobChannel,
+  parseMessage,
+  serializeError,
+} from "./protocol";
+
+export interface ProcessorContext {
+  jobId: string;
+  /** 1 for the first run; 2 when a worker died running it and another took it over. */
+  attempt: number;
+  /** Aborted when the client went away or the API stopped waiting. */
+  signal: AbortSignal;
+  /** Sends an event to the API process waiting for this job (tokens, tool events…). Never throws. */
+  emit: (name: string, data: unknown) => void;
+  requestId?: string;
+  log: (msg: string, err?: unknown) => void;
+}
+
+export type Processor<T, R> = (input: T, ctx: ProcessorContext) => Promise<R>;
+
+export interface WorkerSettings {
+  concurrency?: number;
+  /** Lock of a running job, ms (default JOB_LOCK_MS). */
+  lockMs?: number;
+}
+
+/** Forget an abort for a job that never started here after this long. */
+const ABORT_MEMORY_MS = 10 * 60_000;
+
+type WorkerState = {
+  url: string;
+  publisher: Redis;
+  control: Redis;
+  running: Map<string, AbortController>;
+  abortedEarly: Map<string, number>;
+  workers: Worker[];
+};
+
+const log = (msg: string, err?: unknown) =>
+  console.error(`[switchyard worker] ${msg}${err ? `: ${err instanceof Error ? err.message : String(err)}` : ""}`);
+
+function workerState(): WorkerState {
+  return processState("queueWorker", () => {
+    const url = getEnv().REDIS_URL;
+    if (!url) throw new AppError("not_configured", "Queue mode needs REDIS_URL.");
+    const publisher = createRedisConnection(url, "command");
+    const control = createRedisConnection(url, "subscriber");
+    const state: WorkerState = { url, publisher, control, running: new Map(), abortedEarly: new Map(), workers: [] };
+    control.on("message", (channel: string, raw: string) => {
+      if (channel !== CONTROL_CHANNEL) return;
+      const msg = parseMessage<ControlMessage>(raw);
+      if (msg?.type !== "abort" || typeof msg.jobId !== "string") return;
+      const running = state.running.get(msg.jobId);
+      if (running) running.abort(new AppError("bad_request", "The job was cancelled by the API process."));
+      else {
+        const now = Date.now();
+        for (const [id, at] of state.abortedEarly) if (now - at > ABORT_MEMORY_MS) state.abortedEarly.delete(id);
+        state.abortedEarly.set(msg.jobId, now);
+      }
+    });
+    control.subscribe(CONTROL_CHANNEL).catch((err) => log(`could not subscribe to ${CONTROL_CHANNEL}`, err));
+    return state;
+  });
+}
+
+/** A BullMQ worker connection: commands wait through an outage (maxRetriesPerRequest null) and it reconnects forever. */
+function workerConnection(url: string): Redis {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: null,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
+  let reported = false;
+  redis.on("error", (err) => {
+    if (!reported) log("Redis connection failed (retrying)", err);
+    reported = true;
+  });
+  redis.on("ready", () => {
+    reported = false;
+  });
+  return redis;
+}
+
+/** Starts a BullMQ worker for `queue` in this process running `processor`. */
+export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T, R>, settings: WorkerSettings = {}) {
+  const state = workerState();
+  const lockMs = settings.lockMs ?? getEnv().JOB_LOCK_MS;
+  const publish = (jobId: string, msg: JobMessage) =>
+    state.publisher.publish(jobChannel(jobId), JSON.stringify(msg)).catch(() => {
+      // Redis is down: the API reads the outcome from the job's state once it is back.
+    });
+
+  const worker = new Worker<JobData<T>, JobOutcome<R>>(
+    queue,
+    async (job: Job<JobData<T>, JobOutcome<R>>) => {
+      const jobId = job.id as string;
+      const attempt = Math.max(1, job.attemptsStarted || job.attemptsMade + 1);
+      const controller = new AbortController();
+      if (state.abortedEarly.delete(jobId))
+        controller.abort(new AppError("bad_request", "The job was cancelled before it started."));
+      const { input, deadline, requestId } = job.data;
+      let outcome: JobOutcome<R>;
+      if (controller.signal.aborted || Date.now() > deadline) {
+        outcome = {
+          ok: false,
+          error: {
+            code: "job_timeout",
+            message: "Nobody waits for this job any more (cancelled or past its deadline).",
+          },
+        };
+        return outcome;
+      }
+      state.running.set(jobId, controller);
+      await publish(jobId, { type: "attempt", attempt });
+      const ctx: ProcessorContext = {
+        jobId,
+        attempt,
+        signal: controller.signal,
+        emit: (name, data) => void publish(jobId, { type: "event", name, data }),
+        ...(requestId ? { requestId } : {}),
+        log: (msg, err) => log(`${queue} ${jobId}: ${msg}`, err),
+      };
+      try {
+        const result = await processor(input, ctx);
+        outcome = { ok: true, result };
+        await publish(jobId, { type: "result", result });
+      } catch (err) {
+        if (!(err instanceof AppError)) log(`${queue} job ${jobId} failed`, err);
+        outcome = { ok: false, error: serializeError(err) };
+        await publish(jobId, { type: "error", error: outcome.error });
+      } finally {
+        state.running.delete(jobId);
+      }
+      return outcome;
+    },
+    {
+      connection: workerConnection(state.url),
+      prefix: QUEUE_PREFIX,
+      concurrency: settings.concurrency ?? getEnv().WORKER_CONCURRENCY,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+      maxStalledCount: 1,
+    },
+  );
+  worker.on("error", (err) => log(`${queue} worker error`, err));
+  state.workers.push(worker);
+  return worker;
+}
+
+/** Workers started with a raw BullMQ processor (lib/jobs definitions) join the same shutdown. */
+export function trackWorker(worker: Worker): void {
+  workerState().workers.push(worker);
+}
+
+/** A worker connection for raw BullMQ workers (lib/queue/job-queue.ts). */
+export function newWorkerConnection(): Redis {
+  return workerConnection(workerState().url);
+}
+
+/**
+ * Graceful stop: no new jobs; running ones finish (BullMQ worker.close()). `force` hands running
+ * jobs back at once (their locks expire and another worker retries them).
+ */
+export async function closeWorkers(force = false): Promise<void> {
+  const state = workerState();
+  await Promise.allSettled(state.workers.map((w) => w.close(force)));
+  state.publisher.disconnect();
+  state.control.disconnect();
+}

@@ -1,0 +1,54 @@
+// `npm run worker`: a queue-mode worker process (MODE=queue). Runs the predictions, vector upserts
+// and domain analyses that API processes (`npm start`) queue in Redis; WORKER_CONCURRENCY jobs per
+// queue at once. SIGTERM/SIGINT: stop taking jobs and let running ones finish; a second signal exits at once.
+import { getEnv } from "../lib/env";
+
+const say = (line: string) => console.log(`[switchyard worker] ${line}`);
+const fail = (line: string) => {
+  console.error(`[switchyard worker] ${line}`);
+  process.exit(1);
+};
+
+let env: ReturnType<typeof getEnv>;
+try {
+  env = getEnv();
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+  throw err;
+}
+if (env.MODE !== "queue") fail("refusing to start: set MODE=queue (with REDIS_URL and DATABASE_URL=postgresql://…)");
+
+// Loaded after the settings are checked: some modules read them when loaded.
+const { migrateDatabase } = await import("../lib/db/migrate");
+const { closeWorkers } = await import("../lib/queue");
+const { startQueueWorkers } = await import("../lib/services/queue-workers");
+
+try {
+  // The API process migrates at start; a worker starting with it waits on the same advisory lock.
+  await migrateDatabase({ onWait: () => say("waiting for another process to finish migrating the database…") });
+} catch (err) {
+  const e = err as { message?: string; code?: string };
+  fail(`cannot start: ${((err instanceof Error && e.message) || e?.code || String(err)).replace(/\s+/g, " ")}`);
+}
+
+const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
+// wired at merge: start the worker heartbeat here (lib/queue/heartbeat.ts, from the queue-ops branch).
+say(`started (pid ${process.pid}): queues ${queues.join(", ")}, concurrency ${env.WORKER_CONCURRENCY}`);
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) {
+    say(`${signal} again: exiting now (running jobs are retried by another worker)`);
+    process.exit(1);
+  }
+  stopping = true;
+  say(`${signal}: finishing running jobs, then exiting`);
+  closeWorkers()
+    .then(() => {
+      say("stopped");
+      process.exit(0);
+    })
+    .catch((err) => fail(`could not stop cleanly: ${err instanceof Error ? err.message : String(err)}`));
+};
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));
