@@ -33,7 +33,7 @@ try {
 
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
 // wired at merge: start the worker heartbeat here (lib/queue/heartbeat.ts, from the queue-ops branch).
-say(`started (pid ${process.pid}): queues ${queues.join(", ")}, concurrency ${env.WORKER_CONCURRENCY}`);
+say(`worker ready (pid ${process.pid}): queues ${queues.join(", ")}, concurrency ${env.WORKER_CONCURRENCY}`);
 
 let stopping = false;
 const stop = (signal: string) => {

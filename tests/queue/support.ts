@@ -35,7 +35,7 @@ export async function spawnWorker(extraEnv: Record<string, string> = {}): Promis
     }),
   );
   await waitFor(
-    () => out.includes("started") || child.exitCode !== null,
+    () => out.includes("worker ready") || child.exitCode !== null,
     30_000,
     () => out,
   );
