@@ -192,7 +192,7 @@ export function convertFlowiseFlow(
       drop(c.target, target.label, c.input, `refers to node ${c.source}, which is not in the flow`);
       continue;
     }
-    if (!rule || rule.kind !== "anchor") {
+    if (rule?.kind !== "anchor") {
       drop(
         c.target,
         target.label,

@@ -84,13 +84,28 @@ export const toHttpUrl: Convert = (value) => {
   return { drop: `"${s}" is not an http(s) URL` };
 };
 
-/** A file input holding a data: URL (Flowise's upload fields) → the file's text. */
+/**
+ * A Flowise file input → the file's text. Flowise keeps an upload as a data: URL followed by
+ * `,filename:<name>`, several uploads as a JSON list of those, and newer versions a
+ * `FILE-STORAGE::` reference to its own storage (not in the export).
+ */
 export const dataUrlText: Convert = (value) => {
   if (typeof value !== "string") return { drop: "is not a file" };
-  if (value.startsWith("FILE-STORAGE::"))
+  let one = value.trim();
+  if (one.startsWith("[")) {
+    let list: unknown;
+    try {
+      list = JSON.parse(one);
+    } catch {
+      return { drop: "is not a file" };
+    }
+    if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string")
+      return { drop: "holds several files; our node takes one" };
+    one = list[0].trim();
+  }
+  if (one.startsWith("FILE-STORAGE::"))
     return { drop: "the file is kept in Flowise's storage, not in the export: paste its content into the node" };
-  // Flowise may keep a JSON list of data URLs for multi-file inputs.
-  const url = parseDataUrl(value.trim());
+  const url = parseDataUrl(one.replace(/,filename:[^,]*$/, ""));
   if (!url) return { drop: "is not a data: URL of the file" };
   const text = url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data);
   return { value: text };
