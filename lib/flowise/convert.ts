@@ -1,7 +1,7 @@
 import type { DefinitionLookup } from "../nodes/catalog";
 import { canConnect, handleId } from "../nodes/handles";
 import type { NodeDefinition } from "../nodes/types";
-import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode } from "../schemas/graph";
+import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "../schemas/graph";
 import { REFUSED_FLOWISE_TYPES } from "./refused";
 import { convertWith, isUnset, parseReference } from "./rules";
 import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";
@@ -13,14 +13,8 @@ import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarn
  * The caller refuses the import when either list is not empty.
  */
 
-export interface CanvasNote {
-  id: string;
-  position: { x: number; y: number };
-  text: string;
-}
-
 export interface ConversionResult {
-  graph: Graph & { notes?: CanvasNote[] };
+  graph: Graph;
   warnings: ImportWarning[];
   unmapped: UnmappedNode[];
   dropped: DroppedInput[];
@@ -69,7 +63,7 @@ export function convertFlowiseFlow(
   const unmapped: UnmappedNode[] = [];
   const droppedByKey = new Map<string, DroppedInput>();
   const warnings: ImportWarning[] = [];
-  const notes: CanvasNote[] = [];
+  const notes: GraphNote[] = [];
   const mapped = new Map<string, Mapped>();
   const nodes: GraphNode[] = [];
   const allIds = new Set(flow.nodes.map((n) => n.id));
@@ -85,7 +79,7 @@ export function convertFlowiseFlow(
     const position = { x: Number(node.position?.x) || 0, y: Number(node.position?.y) || 0 };
     if (node.type === "stickyNote" || name === "stickyNote") {
       const text = node.data?.inputs?.note;
-      notes.push({ id: node.id, position, text: typeof text === "string" ? text : "" });
+      notes.push({ id: node.id.slice(0, 200), position, text: typeof text === "string" ? text.slice(0, 20_000) : "" });
       continue;
     }
     const refused = REFUSED_FLOWISE_TYPES[name];

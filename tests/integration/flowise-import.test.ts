@@ -132,6 +132,31 @@ describe("Flowise fixtures", () => {
   });
 });
 
+describe("sticky notes", () => {
+  it("become canvas notes with their position and text, kept by later saves", async () => {
+    const flow = fixture("conversation.json");
+    flow.nodes.push({
+      id: "stickyNote_0",
+      type: "stickyNote",
+      position: { x: 380, y: -120 },
+      data: { name: "stickyNote", label: "Sticky Note", inputs: { note: "Model: any OpenAI-compatible server" } },
+    });
+    const res = await importFlow({ name: "With a note", ...flow });
+    expect(res.status).toBe(201);
+    const note = { id: "stickyNote_0", position: { x: 380, y: -120 }, text: "Model: any OpenAI-compatible server" };
+    expect(res.json.graph.notes).toEqual([note]);
+    expect(res.json.graph.nodes.map((n: { id: string }) => n.id)).not.toContain("stickyNote_0");
+    expect(() => validateGraph(res.json.graph)).not.toThrow();
+    const saved = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: res.json.id },
+      headers: session,
+      body: { description: "edited", graph: res.json.graph },
+    });
+    expect(saved.json.graph.notes).toEqual([note]);
+  });
+});
+
 describe("imported product-search agent", () => {
   let id: string;
 
