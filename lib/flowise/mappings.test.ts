@@ -117,3 +117,54 @@ describe("sticky notes and connections", () => {
     ]);
   });
 });
+
+describe("document loaders", () => {
+  it("keep the uploaded file with its name, the splitter connection and the metadata", () => {
+    const pdf = `data:application/pdf;base64,${Buffer.from("%PDF-1.4").toString("base64")},filename:guide.pdf`;
+    const r = convertFlowiseFlow(
+      {
+        nodes: [
+          {
+            id: "splitter_0",
+            data: {
+              name: "recursiveCharacterTextSplitter",
+              inputs: { chunkSize: "500", chunkOverlap: 50, separators: '["\\n\\n"]' },
+            },
+          },
+          {
+            id: "pdf_0",
+            data: {
+              name: "pdfFile",
+              inputs: {
+                pdfFile: pdf,
+                usage: "perFile",
+                textSplitter: "{{splitter_0.data.instance}}",
+                metadata: '{"team":"docs"}',
+                legacyBuild: false,
+              },
+            },
+          },
+        ],
+        edges: [],
+      },
+      flowiseMappings,
+      getDefinition,
+    );
+    expect(r.unmapped).toEqual([]);
+    expect(r.dropped).toEqual([]);
+    expect(r.graph.nodes.map((n) => [n.type, n.data.inputs])).toEqual([
+      ["recursiveTextSplitter", { chunkSize: 500, chunkOverlap: 50, separators: ["\n\n"] }],
+      [
+        "pdfLoader",
+        {
+          file: `data:application/pdf;name=guide.pdf;base64,${Buffer.from("%PDF-1.4").toString("base64")}`,
+          usage: "perFile",
+          metadata: { team: "docs" },
+        },
+      ],
+    ]);
+    expect(r.graph.edges.map((e) => [e.sourceHandle, e.targetHandle])).toEqual([
+      ["splitter_0:out:textSplitter", "pdf_0:in:textSplitter"],
+    ]);
+  });
+});

@@ -84,12 +84,8 @@ export const toHttpUrl: Convert = (value) => {
   return { drop: `"${s}" is not an http(s) URL` };
 };
 
-/**
- * A Flowise file input → the file's text. Flowise keeps an upload as a data: URL followed by
- * `,filename:<name>`, several uploads as a JSON list of those, and newer versions a
- * `FILE-STORAGE::` reference to its own storage (not in the export).
- */
-export const dataUrlText: Convert = (value) => {
+/** The one data: URL of a Flowise file input and its file name (Flowise appends `,filename:<name>`). */
+function flowiseUpload(value: unknown): { url: string; name?: string } | { drop: string } {
   if (typeof value !== "string") return { drop: "is not a file" };
   let one = value.trim();
   if (one.startsWith("[")) {
@@ -104,11 +100,45 @@ export const dataUrlText: Convert = (value) => {
     one = list[0].trim();
   }
   if (one.startsWith("FILE-STORAGE::"))
-    return { drop: "the file is kept in Flowise's storage, not in the export: paste its content into the node" };
-  const url = parseDataUrl(one.replace(/,filename:[^,]*$/, ""));
-  if (!url) return { drop: "is not a data: URL of the file" };
-  const text = url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data);
-  return { value: text };
+    return { drop: "the file is kept in Flowise's storage, not in the export: upload it to the node again" };
+  const name = /,filename:([^,]*)$/.exec(one)?.[1];
+  const url = one.replace(/,filename:[^,]*$/, "");
+  if (!parseDataUrl(url)) return { drop: "is not a data: URL of the file" };
+  return { url, name };
+}
+
+/**
+ * A Flowise file input → the file's text. Flowise keeps an upload as a data: URL followed by
+ * `,filename:<name>`, several uploads as a JSON list of those, and newer versions a
+ * `FILE-STORAGE::` reference to its own storage (not in the export).
+ */
+export const dataUrlText: Convert = (value) => {
+  const upload = flowiseUpload(value);
+  if ("drop" in upload) return upload;
+  const url = parseDataUrl(upload.url)!;
+  return { value: url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data) };
+};
+
+/** A Flowise file input → our file param's value: `data:<type>;name=<file name>;base64,…` (lib/files/data-url.ts). */
+export const dataUrlFile: Convert = (value) => {
+  const upload = flowiseUpload(value);
+  if ("drop" in upload) return upload;
+  if (!upload.name || /;name=/.test(upload.url)) return { value: upload.url };
+  const [head, data] = [upload.url.slice(0, upload.url.indexOf(",")), upload.url.slice(upload.url.indexOf(",") + 1)];
+  const withName = head.endsWith(";base64")
+    ? `${head.slice(0, -";base64".length)};name=${encodeURIComponent(upload.name)};base64`
+    : `${head};name=${encodeURIComponent(upload.name)}`;
+  return { value: `${withName},${data}` };
+};
+
+/** A JSON value Flowise may keep as its text (metadata, separators). */
+export const toJson: Convert = (value) => {
+  if (typeof value !== "string") return typeof value === "object" ? { value } : { drop: "is not JSON" };
+  try {
+    return { value: JSON.parse(value) };
+  } catch {
+    return { drop: "is not valid JSON" };
+  }
 };
 
 /**

@@ -1,4 +1,14 @@
 import type { FlowiseMapping } from "../types";
+import { textFile } from "./textFile";
+import { pdfFile } from "./pdfFile";
+import { csvFile } from "./csvFile";
+import { jsonFile } from "./jsonFile";
+import { docxFile } from "./docxFile";
+import { plainText } from "./plainText";
+import { recursiveCharacterTextSplitter } from "./recursiveCharacterTextSplitter";
+import { openAIEmbeddings } from "./openAIEmbeddings";
+import { retrieverTool } from "./retrieverTool";
+import { conversationalRetrievalQAChain } from "./conversationalRetrievalQAChain";
 import { bufferMemory } from "./bufferMemory";
 import { bufferWindowMemory } from "./bufferWindowMemory";
 import { chainTool } from "./chainTool";
@@ -27,4 +37,15 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   bufferWindowMemory,
   chainTool,
   toolAgent,
+  // Documents: loaders, splitter, embeddings, retrieval.
+  textFile,
+  pdfFile,
+  csvFile,
+  jsonFile,
+  docxFile,
+  plainText,
+  recursiveCharacterTextSplitter,
+  openAIEmbeddings,
+  retrieverTool,
+  conversationalRetrievalQAChain,
 ];
