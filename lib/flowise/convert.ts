@@ -94,6 +94,10 @@ export function convertFlowiseFlow(
       });
       continue;
     }
+    if (mapped.has(node.id)) {
+      unmapped.push({ nodeId: node.id, label, flowiseType: name, reason: "another node has the same id" });
+      continue;
+    }
     if (!nodeIdSchema.safeParse(node.id).success) {
       unmapped.push({ nodeId: node.id, label, flowiseType: name, reason: "its id contains ':' or spaces" });
       continue;

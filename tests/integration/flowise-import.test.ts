@@ -362,3 +362,29 @@ describe("POST /api/v1/chatflows with a Flowise graph", () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe("imported URLs and the outbound rules", () => {
+  it("an imported model base URL is checked like any saved one: a private host the operator did not allow is refused", async () => {
+    const res = await importFlow({ name: "Outbound", ...fixture("conversation.json") });
+    expect(res.status).toBe(201);
+    const saved = { ...process.env };
+    Object.assign(process.env, { OUTBOUND_ALLOW_PRIVATE: "false", OUTBOUND_ALLOW_HOSTS: "" });
+    resetEnvForTests();
+    try {
+      const before = stub.requests.length;
+      const refused = await call(prediction.POST, {
+        method: "POST",
+        params: { id: res.json.id },
+        headers: session,
+        body: { question: "hello" },
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toContain("127.0.0.1:4111");
+      expect(refused.json.error.message).toContain("OUTBOUND_ALLOW_HOSTS");
+      expect(stub.requests.length).toBe(before);
+    } finally {
+      process.env = saved;
+      resetEnvForTests();
+    }
+  });
+});
