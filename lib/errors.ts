@@ -22,6 +22,10 @@ export const STATUS_BY_CODE = {
   upstream_unavailable: 503,
   upstream_timeout: 504,
   not_configured: 503,
+  /** The PostgreSQL server cannot be reached (down, restarting): the message names host:port. */
+  database_unavailable: 503,
+  /** /api/v1/health/ready: a check failed (the message lists them). */
+  not_ready: 503,
   internal: 500,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { JobDefinition, JobQueue } from "./types";
+import { log } from "../log";
 
 type Entry<T> = { data: T; attempt: number };
 
@@ -51,7 +52,7 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
         ); // read late: settings may change
         return;
       }
-      await def.onFailed?.(entry.data, error).catch((err) => console.error(`[jobs:${def.name}] onFailed threw:`, err));
+      await def.onFailed?.(entry.data, error).catch((err) => log.error({ err, queue: def.name }, "job onFailed threw"));
     }
   };
 
