@@ -126,3 +126,24 @@ const parseBody = <T>(schema: ZodType<T>, input: unknown) => parseWith(schema, i
 
 /** Path param schema for a uuid id. */
 export const idParams = z.object({ id: z.uuid({ error: "must be a UUID" }) });
+
+/**
+ * A handler without authentication and without input (health checks for load balancers: any
+ * headers, any query): gets the request id and logger, answers data as 200 JSON or a Response, and
+ * maps errors to the error shape like route().
+ */
+export function openRoute(handler: (ctx: { req: Request; requestId: string; log: Logger }) => Promise<unknown>) {
+  return async (req: Request): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    const log = childLogger({ requestId });
+    let response: Response;
+    try {
+      const result = await handler({ req, requestId, log });
+      response = result instanceof Response ? result : json(result);
+    } catch (err) {
+      response = errorResponse(err, log);
+    }
+    return finishRequest(req, response, { requestId, log, started });
+  };
+}
