@@ -30,10 +30,10 @@ export function liveness() {
 
 class CheckTimeout extends Error {}
 
-/** Runs `check` with a deadline; an error becomes `{ ok: false, error: describe(err) }`. */
+/** Runs `check` with a deadline; an error becomes `{ ok: false, error: explain(err) }`. */
 async function timed(
   check: () => Promise<{ count?: number } | undefined>,
-  describe: (err: unknown, timedOut: boolean) => string,
+  explain: (err: unknown, timedOut: boolean) => string,
   timeoutMs: number,
 ): Promise<CheckResult> {
   const t0 = performance.now();
@@ -46,7 +46,7 @@ async function timed(
     const result = await Promise.race([check(), deadline]);
     return { ok: true, ...result, ms: ms() };
   } catch (err) {
-    return { ok: false, ms: ms(), error: describe(err, err instanceof CheckTimeout) };
+    return { ok: false, ms: ms(), error: explain(err, err instanceof CheckTimeout) };
   } finally {
     clearTimeout(timer);
   }
