@@ -14,6 +14,10 @@ import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { userCaller } from "../../dev/callers";
 import { forgetProcessState } from "../../lib/state";
 import { auth, call } from "../support/http";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueueView } from "../../components/studio/QueueView";
 
 // GET /api/v1/admin/queue: admins only (the permission table's "queue.view"; keys never), in
 // embedded mode the in-process queues, in queue mode BullMQ's queues, running jobs and workers.
@@ -198,5 +202,52 @@ describe.runIf(serverUrl)("admin queue view in queue mode", () => {
 
     // Builders are still refused in queue mode.
     expect((await call(adminQueue.GET as never, { headers: builderHeaders })).status).toBe(403);
+  });
+});
+
+describe("the studio's Queue page", () => {
+  const render = (data: unknown) => {
+    const client = new QueryClient();
+    client.setQueryData(["admin-queue"], data);
+    return renderToString(createElement(QueryClientProvider, { client }, createElement(QueueView)));
+  };
+
+  it("shows each queue's counts, the running jobs and the workers in queue mode", () => {
+    const html = render({
+      mode: "queue",
+      queues: [{ name: "predictions", waiting: 7, active: 1, delayed: 0, failed: 3, completed: 42 }],
+      active: [
+        {
+          id: "17",
+          queue: "predictions",
+          name: "predict",
+          chatflowId: "cf-abc",
+          requestId: "req-xyz",
+          attempt: 2,
+          startedAt: new Date().toISOString(),
+        },
+      ],
+      workers: [
+        {
+          workerId: "w1",
+          host: "box-7",
+          pid: 99,
+          concurrency: 4,
+          queues: ["predictions"],
+          startedAt: new Date().toISOString(),
+          activeJobs: 1,
+          seenAt: new Date().toISOString(),
+        },
+      ],
+    });
+    for (const text of ["predictions", ">7<", ">42<", "#<!-- -->17", "cf-abc", "req-xyz", "attempt <!-- -->2", "box-7"])
+      expect(html).toContain(text);
+  });
+
+  it("says when no worker runs, and shows no worker list in embedded mode", () => {
+    expect(render({ mode: "queue", queues: [], active: [], workers: [] })).toContain("No worker is running");
+    const embedded = render({ mode: "embedded", queues: [], active: [], workers: [] });
+    expect(embedded).toContain("Embedded mode");
+    expect(embedded).not.toContain("Workers (");
   });
 });
