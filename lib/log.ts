@@ -17,6 +17,7 @@
  * requests per file); processes spawned by tests are not vitest workers and log as usual.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
+import { processState } from "./state/registry";
 
 export type { Logger } from "pino";
 export type LogRole = "api" | "worker";
@@ -71,8 +72,8 @@ export function createLogger(
   );
 }
 
-// One per process, kept on globalThis so Next's dev reloads share it (and its role).
-const holder = globalThis as { __switchyardLog?: Logger };
+// One per process ("log" in lib/state/catalogue.ts), shared across Next's dev reloads (and its role).
+const holder = processState("log", () => ({}) as { __switchyardLog?: Logger });
 
 /** The process's logger. */
 export function rootLogger(): Logger {

@@ -14,6 +14,7 @@ import { errorText } from "../log";
 import { listWorkers, type WorkerHeartbeat } from "../queue/heartbeat";
 import { QUEUE_NAMES, QUEUE_PREFIX } from "../queue/names";
 import { redisConnections } from "../redis";
+import { processState } from "../state/registry";
 
 export type QueueCounts = {
   name: string;
@@ -43,14 +44,14 @@ export type QueueView = {
 /** At most this many running jobs are listed per queue. */
 const ACTIVE_LIMIT = 100;
 
-// BullMQ Queue objects per connection (they share the process's command connection).
-const bullQueues = new WeakMap<Redis, Map<string, Queue>>();
+// BullMQ Queue objects per connection (they share the process's command connection): "queueView" in lib/state/catalogue.ts.
+const bullQueues = () => processState("queueView", () => new WeakMap<Redis, Map<string, Queue>>());
 
 function queuesOn(connection: Redis): Queue[] {
-  let byName = bullQueues.get(connection);
+  let byName = bullQueues().get(connection);
   if (!byName) {
     byName = new Map();
-    bullQueues.set(connection, byName);
+    bullQueues().set(connection, byName);
   }
   for (const name of Object.values(QUEUE_NAMES)) {
     if (!byName.has(name)) byName.set(name, new Queue(name, { connection, prefix: QUEUE_PREFIX }));

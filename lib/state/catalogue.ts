@@ -60,6 +60,16 @@ export const PROCESS_STATE = {
     holds: "Per-chatflow locks serialising writes and removals of stored upload files.",
     freshness: "A lock is dropped when its last holder finishes. Per process only (see withUploadsLock).",
   },
+  log: {
+    home: "lib/log.ts",
+    holds: "The process's pino logger (its role: api or worker).",
+    freshness: "-. setLogRole replaces it; replaceRootLogger (tests) swaps it.",
+  },
+  queueView: {
+    home: "lib/services/queue-view.ts",
+    holds: "BullMQ Queue handles (queue mode) the admin queue view reads counts and active jobs through.",
+    freshness: "-. They share the process's Redis command connection and reconnect with it.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",
