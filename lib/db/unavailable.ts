@@ -42,8 +42,8 @@ export function databaseUnavailableReason(err: unknown): string | null {
     if (typeof e.code === "string") {
       if (UNAVAILABLE_PRISMA_CODES.has(e.code)) return e.code === "P1001" ? "ECONNREFUSED" : e.code;
       if (UNAVAILABLE_SQLSTATES.test(e.code)) return `SQLSTATE ${e.code}`;
-      // A bare socket error counts only when it is the database's port (a flow's upstream has its own errors).
-      if (SOCKET_CODES.has(e.code) && (e.port === undefined || e.port === port)) return e.code;
+      // A bare socket error counts only when it names the database's port (a flow's upstream has its own errors).
+      if (SOCKET_CODES.has(e.code) && e.port === port) return e.code;
     }
     if (typeof e.message === "string" && LOST_CONNECTION.test(e.message)) return "connection lost";
     queue.push(e.cause, (e as { originalError?: unknown }).originalError);
