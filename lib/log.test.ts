@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { childLogger, createLogger, log, replaceRootLogger, setLogRole } from "./log";
+import { childLogger, createLogger, jobLogger, log, replaceRootLogger, setLogRole } from "./log";
 
 /** A logger writing into an array of parsed lines. */
 function capture(role?: "api" | "worker") {
@@ -67,5 +67,19 @@ describe("the structured log", () => {
     const undo = replaceRootLogger(logger);
     setLogRole("worker");
     undo();
+  });
+
+  it("jobLogger carries the job id and the request id the API process put in the job's data", () => {
+    const { lines, logger } = capture("worker");
+    const restore = replaceRootLogger(logger);
+    try {
+      jobLogger({ id: 7, name: "predict", data: { requestId: "req-from-api", chatflowId: "cf" } }).info("job done");
+      jobLogger({ id: "8", data: { requestId: 42 } }).info("no usable request id");
+    } finally {
+      restore();
+    }
+    expect(lines[0]).toMatchObject({ role: "worker", jobId: "7", job: "predict", requestId: "req-from-api" });
+    expect(lines[1]).toMatchObject({ jobId: "8" });
+    expect(lines[1]).not.toHaveProperty("requestId");
   });
 });

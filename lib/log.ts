@@ -110,6 +110,19 @@ export function childLogger(bindings: Record<string, unknown>): Logger {
   return rootLogger().child(bindings);
 }
 
+/**
+ * The logger of one queued job: its lines carry the job id and, when the API process put it in the
+ * job's data, the request id of the request that queued it (the worker calls this per job).
+ */
+export function jobLogger(job: { id?: string | number | null; name?: string; data?: unknown }): Logger {
+  const requestId = (job.data as { requestId?: unknown } | null | undefined)?.requestId;
+  return childLogger({
+    jobId: job.id == null ? undefined : String(job.id),
+    ...(job.name ? { job: job.name } : {}),
+    ...(typeof requestId === "string" ? { requestId } : {}),
+  });
+}
+
 /** An error's message for a log line or a one-line report (a refused connection may carry only a code). */
 export function errorText(err: unknown): string {
   const e = err as { message?: string; code?: string } | null;

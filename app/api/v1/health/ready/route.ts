@@ -11,7 +11,7 @@ import { readiness } from "@/lib/services/health";
  */
 export const GET = openRoute(async () => {
   const result = await readiness();
-  if (result.status === "ready") return result;
+  if (result.status === "ready") return json(result, 200, { "cache-control": "no-store" });
   const failing = Object.entries(result.checks)
     .filter(([, c]) => !c.ok)
     .map(([name, c]) => `${name}: ${c.error}`);
