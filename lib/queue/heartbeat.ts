@@ -44,8 +44,8 @@ export function startWorkerHeartbeat(
 
   const beat = async () => {
     const { activeJobs, ...rest } = info;
-    const value: WorkerHeartbeat = { ...rest, activeJobs: activeJobs(), seenAt: new Date().toISOString() };
     try {
+      const value: WorkerHeartbeat = { ...rest, activeJobs: activeJobs(), seenAt: new Date().toISOString() };
       await redis.set(key, JSON.stringify(value), "PX", ttlMs);
       if (failing) log.info({ workerId: info.workerId }, "worker heartbeat written again");
       failing = false;
@@ -74,7 +74,7 @@ export async function listWorkers(redis: Redis): Promise<WorkerHeartbeat[]> {
   const keys: string[] = [];
   let cursor = "0";
   do {
-    const [next, batch] = await redis.scan(cursor, "MATCH", `${WORKER_KEY_PREFIX}*`, "COUNT", 200);
+    const [next, batch] = await redis.scan(cursor, "MATCH", `${WORKER_KEY_PREFIX}*`, "COUNT", 1000);
     keys.push(...batch);
     cursor = next;
   } while (cursor !== "0");
