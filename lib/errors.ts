@@ -30,6 +30,10 @@ export const STATUS_BY_CODE = {
   worker_lost: 503,
   /** Queue mode: no worker finished the job within JOB_TIMEOUT_MS. */
   job_timeout: 504,
+  /** The PostgreSQL server cannot be reached (down, restarting): the message names host:port. */
+  database_unavailable: 503,
+  /** /api/v1/health/ready: a check failed (the message lists them). */
+  not_ready: 503,
   internal: 500,
 } as const;
 

@@ -13,6 +13,7 @@ const links: { href: string; label: string; action: Action }[] = [
   { href: "/api-keys", label: "API keys", action: "apikey.list" },
   { href: "/domains/manage", label: "Domains", action: "domain.use" },
   { href: "/users", label: "Users", action: "user.manage" },
+  { href: "/queue", label: "Queue", action: "queue.view" },
 ];
 
 export function StudioNav({ user }: { user: { name: string; email: string; role: Role } }) {

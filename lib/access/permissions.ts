@@ -50,6 +50,8 @@ export const PERMISSIONS = {
   "user.manage": { roles: adminOnly, basic: true },
   "domain.use": { roles: everyone, apiKey: "domains", basic: true },
   "node.list": { roles: everyone, apiKey: "chatflows", basic: true },
+  /** The admin queue view (queue depth, active jobs, workers): admins only, no API key. */
+  "queue.view": { roles: adminOnly, basic: true },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof PERMISSIONS;
@@ -182,5 +184,7 @@ export const listCredentialsPolicy = policyFor("credential.list");
 export const manageCredentials = policyFor("credential.update");
 /** Domains: keys with `domains`, studio users, admins over Basic. */
 export const domainUsers = policyFor("domain.use");
+/** The admin queue view. */
+export const queueViewers = policyFor("queue.view");
 /** The node registry for the studio. */
 export const readNodes = policyFor("node.list");

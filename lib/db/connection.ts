@@ -1,6 +1,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { log } from "../log";
 
 /** Where the data lives, decided from DATABASE_URL. */
 export type DatabaseTarget =
@@ -70,7 +71,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     if (!pool) {
       pool = new pg.Pool({ ...config, max: 5 });
       // An idle connection dropped by the server (restart, DROP DATABASE … FORCE) must not crash us.
-      pool.on("error", (err) => console.warn(`[switchyard] database connection lost: ${err.message}`));
+      pool.on("error", (err) => log.warn({ reason: err.message }, "database connection lost"));
     }
     return (await pool.query(text, params)).rows as T[];
   };

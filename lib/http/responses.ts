@@ -1,4 +1,6 @@
 import { AppError, errorBody, isAppError } from "../errors";
+import { log as processLog, type Logger } from "../log";
+import { asDatabaseUnavailable } from "../db/unavailable";
 
 /** A JSON response. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -9,9 +11,10 @@ export function json(data: unknown, status = 200, headers: Record<string, string
 }
 
 /** Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500. */
-export function errorResponse(err: unknown): Response {
+export function errorResponse(err: unknown, log: Logger = processLog): Response {
   const appError = asAppError(err);
-  if (appError.code === "internal") console.error("[switchyard] unhandled error:", err);
+  if (appError.code === "internal") log.error({ err }, "unhandled error");
+  else if (appError.status >= 500) log.warn({ code: appError.code, reason: appError.message }, "answered 5xx");
   return json(errorBody(appError), appError.status, appError.headers);
 }
 
@@ -22,5 +25,16 @@ export function asAppError(err: unknown): AppError {
   const code = (err as { code?: string } | null)?.code;
   if (code === "P2025") return new AppError("not_found", "The record no longer exists.");
   if (code === "P2002") return new AppError("conflict", "A record with the same unique value already exists.");
+  // The database server down or restarting is a 503 naming it (host:port), not a 500.
+  const unavailable = safely(() => asDatabaseUnavailable(err));
+  if (unavailable) return unavailable;
   return new AppError("internal", "Internal server error.");
+}
+
+function safely<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null; // e.g. an invalid configuration: the error stays `internal`
+  }
 }

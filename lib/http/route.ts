@@ -7,8 +7,19 @@ import { declaredQueryKeys, readQuery } from "./input-checks";
 import { readBody, type BodySpec, type ParsedBody } from "./body";
 import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
+import { childLogger, type Logger } from "../log";
 
-type Ctx<P, Q, B> = { req: Request; params: P; query: Q; body: B; caller: Caller };
+type Ctx<P, Q, B> = {
+  req: Request;
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  /** This request's id (the `x-request-id` header, echoed on the response): put it in job data. */
+  requestId: string;
+  /** A logger whose lines carry the request id; services take it as a parameter (they know no HTTP). */
+  log: Logger;
+};
 
 type RouteOptions<P, Q, B, F> = {
   auth: AuthPolicy;
@@ -34,21 +45,67 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
   // Routes without a query schema accept no query parameters at all.
   const queryKeys = declaredQueryKeys(opts.query);
   return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
-    try {
-      // Ids are checked before anything else, including authentication: a malformed id is 400.
-      const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
-      const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
-      const caller = await authenticate(req, opts.auth);
-      // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
-      // callers cannot be forged by another site, so the CSRF check is for sessions alone.
-      if (caller.kind === "user" && caller.via === "session") assertSameOriginWrite(req);
-      const body = opts.body ? await readBody(req, opts.body, parseBody) : (undefined as ParsedBody<B, F>);
-      const result = await handler({ req, params, query, body, caller });
-      return result instanceof Response ? result : json(result);
-    } catch (err) {
-      return errorResponse(err);
-    }
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    const log = childLogger({ requestId });
+    let caller: Caller | undefined;
+    const response = await (async () => {
+      try {
+        // Ids are checked before anything else, including authentication: a malformed id is 400.
+        const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
+        const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
+        caller = await authenticate(req, opts.auth);
+        // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
+        // callers cannot be forged by another site, so the CSRF check is for sessions alone.
+        if (caller.kind === "user" && caller.via === "session") assertSameOriginWrite(req);
+        const body = opts.body ? await readBody(req, opts.body, parseBody) : (undefined as ParsedBody<B, F>);
+        const result = await handler({ req, params, query, body, caller, requestId, log });
+        return result instanceof Response ? result : json(result);
+      } catch (err) {
+        return errorResponse(err, log);
+      }
+    })();
+    return finishRequest(req, response, { requestId, log, started, caller });
   };
+}
+
+/** What an incoming `x-request-id` may be; anything else is replaced with a new id. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the caller's `x-request-id` when well-formed, else a new UUID. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
+}
+
+/**
+ * Echoes the request id and logs the request on one line: method, path (no query string: it may
+ * hold ids or search text), status, duration, caller kind. Never headers or bodies.
+ */
+export function finishRequest(
+  req: Request,
+  response: Response,
+  info: { requestId: string; log: Logger; started: number; caller?: Caller },
+): Response {
+  let res = response;
+  try {
+    res.headers.set("x-request-id", info.requestId);
+  } catch {
+    // Headers of a Response made by fetch are immutable: copy it.
+    res = new Response(res.body, res);
+    res.headers.set("x-request-id", info.requestId);
+  }
+  const status = res.status;
+  const line = {
+    method: req.method,
+    path: new URL(req.url).pathname.slice(0, 300),
+    status,
+    ms: Math.round((performance.now() - info.started) * 10) / 10,
+    caller: info.caller?.kind ?? "none",
+  };
+  if (status >= 500) info.log.error(line, "request failed");
+  else info.log.info(line, "request");
+  return res;
 }
 
 /** Parses with a schema and turns issues into a 400 naming each field. */
@@ -69,3 +126,24 @@ const parseBody = <T>(schema: ZodType<T>, input: unknown) => parseWith(schema, i
 
 /** Path param schema for a uuid id. */
 export const idParams = z.object({ id: z.uuid({ error: "must be a UUID" }) });
+
+/**
+ * A handler without authentication and without input (health checks for load balancers: any
+ * headers, any query): gets the request id and logger, answers data as 200 JSON or a Response, and
+ * maps errors to the error shape like route().
+ */
+export function openRoute(handler: (ctx: { req: Request; requestId: string; log: Logger }) => Promise<unknown>) {
+  return async (req: Request): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    const log = childLogger({ requestId });
+    let response: Response;
+    try {
+      const result = await handler({ req, requestId, log });
+      response = result instanceof Response ? result : json(result);
+    } catch (err) {
+      response = errorResponse(err, log);
+    }
+    return finishRequest(req, response, { requestId, log, started });
+  };
+}

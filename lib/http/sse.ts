@@ -5,6 +5,7 @@ import {
   type PredictionEventName,
 } from "../schemas/prediction-stream";
 import { asAppError } from "./responses";
+import { log } from "../log";
 
 /** Sends one event of the prediction stream (lib/schemas/prediction-stream.ts), typed by its name. */
 export type SendEvent = <E extends PredictionEventName>(event: E, data: PredictionEventData<E>) => void;
@@ -40,8 +41,7 @@ export function sseResponse(
         // The same {code, message} a JSON answer carries, so clients show the real reason. A client
         // that went away is not a server fault.
         const problem = asAppError(err);
-        if (problem.code === "internal" && !abort.signal.aborted)
-          console.error("[switchyard] streaming run failed:", err);
+        if (problem.code === "internal" && !abort.signal.aborted) log.error({ err }, "streaming run failed");
         const message = problem.code === "internal" ? "The chatflow failed to answer." : problem.message;
         send("error", { code: problem.code, message });
       } finally {

@@ -21,7 +21,7 @@ describe("in-process job queue", () => {
     await queue.drained();
     expect(peak).toBe(3);
     expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(queue.counts()).toEqual({ waiting: 0, delayed: 0, active: 0 });
+    expect(queue.counts()).toEqual({ waiting: 0, delayed: 0, active: 0, completed: 20, failed: 0 });
   });
 
   it("retries retryable errors up to the attempt limit, then reports the failure once", async () => {
@@ -46,6 +46,8 @@ describe("in-process job queue", () => {
     await queue.drained();
     expect(tries).toEqual({ flaky: 2, broken: 3, fatal: 1, fine: 1 });
     expect(failed.sort()).toEqual(["broken", "fatal"]);
+    // Counted per job, not per attempt: the retries of "flaky" and "broken" are one job each.
+    expect(queue.counts()).toMatchObject({ completed: 2, failed: 2 });
   });
 
   it("drained resolves at once when idle", async () => {

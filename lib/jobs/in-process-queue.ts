@@ -1,4 +1,5 @@
 import type { JobDefinition, JobQueue } from "./types";
+import { log } from "../log";
 
 type Entry<T> = { data: T; attempt: number };
 
@@ -12,6 +13,8 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
   const attempts = Math.max(1, def.attempts ?? 3);
   const waiting: Entry<T>[] = [];
   let delayed = 0;
+  let completed = 0;
+  let failed = 0;
   let active = 0;
   let idleWaiters: (() => void)[] = [];
 
@@ -37,6 +40,7 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
   const runOne = async (entry: Entry<T>) => {
     try {
       await def.handler(entry.data, { attempt: entry.attempt, attempts });
+      completed++;
     } catch (error) {
       const retry = entry.attempt < attempts && (def.isRetryable?.(error) ?? true);
       if (retry) {
@@ -51,7 +55,8 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
         ); // read late: settings may change
         return;
       }
-      await def.onFailed?.(entry.data, error).catch((err) => console.error(`[jobs:${def.name}] onFailed threw:`, err));
+      failed++;
+      await def.onFailed?.(entry.data, error).catch((err) => log.error({ err, queue: def.name }, "job onFailed threw"));
     }
   };
 
@@ -61,7 +66,7 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
       for (const data of items) waiting.push({ data, attempt: 1 });
       pump();
     },
-    counts: () => ({ waiting: waiting.length, delayed, active }),
+    counts: () => ({ waiting: waiting.length, delayed, active, completed, failed }),
     drained: () =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve);

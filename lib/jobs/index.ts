@@ -10,6 +10,11 @@ export { createInProcessQueue } from "./in-process-queue";
 // One queue per name per process ("jobQueues" in lib/state/catalogue.ts), shared across Next's dev reloads.
 const queues = () => processState("jobQueues", () => new Map<string, JobQueue<unknown>>());
 
+/** This process's in-process queues created so far (the admin queue view in embedded mode). */
+export function listJobQueues(): JobQueue<unknown>[] {
+  return [...queues().values()];
+}
+
 /**
  * The queue for a job definition, created on first use: the in-process runner, or in queue mode
  * (MODE=queue) BullMQ, whose workers (`npm run worker`) run the same definitions.

@@ -9,7 +9,7 @@ export interface JobQueue<T> {
   /** Enqueues jobs; resolves once they are accepted (not when they finish). */
   add(items: T[]): Promise<void>;
   /** Jobs waiting, waiting for a retry, and running. */
-  counts(): { waiting: number; delayed: number; active: number };
+  counts(): { waiting: number; delayed: number; active: number; completed?: number; failed?: number };
   /** Resolves when nothing is waiting, delayed or running (tests and shutdown). */
   drained(): Promise<void>;
 }

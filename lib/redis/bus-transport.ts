@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { BusTransport } from "../state/bus";
 import type { StateEvent } from "../state/events";
+import { errorText, log } from "../log";
 
 /** The pub/sub channel of state events. */
 export const STATE_CHANNEL = "switchyard:state";
@@ -69,5 +70,5 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function defaultLog(msg: string, err: unknown): void {
-  console.error(`[switchyard] ${msg}:`, err);
+  log.warn({ reason: errorText(err) }, msg);
 }

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
+import { errorText, log } from "../log";
 
 /** How long a (re)connect may take before it counts as failed, in ms. */
 const CONNECT_TIMEOUT_MS = 2_000;
@@ -39,5 +40,5 @@ export function createRedisConnection(
 }
 
 function defaultLog(msg: string, err: unknown): void {
-  console.error(`[switchyard] ${msg}:`, err instanceof Error ? err.message : err);
+  log.warn({ reason: errorText(err) }, msg);
 }

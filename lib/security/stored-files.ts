@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { processState } from "../state";
+import { errorText, log } from "../log";
 
 /**
  * Files kept under `<DATA_DIR>/uploads/<chatflowId>/`: named by the SHA-256 of their content, so an
@@ -51,7 +52,7 @@ export async function removeStoredFiles(dataDir: string, relPaths: Iterable<stri
       if (!full.startsWith(uploadsDir + path.sep)) return;
       await fs
         .rm(full, { force: true })
-        .catch((err) => console.warn(`[switchyard] could not remove upload ${rel}:`, err));
+        .catch((err) => log.warn({ file: rel, reason: errorText(err) }, "could not remove an upload"));
     }),
   );
 }
@@ -62,7 +63,7 @@ export async function removeChatflowFiles(dataDir: string, chatflowId: string): 
   if (path.dirname(full) !== path.resolve(dataDir, "uploads")) return;
   await fs
     .rm(full, { recursive: true, force: true })
-    .catch((err) => console.warn(`[switchyard] could not remove uploads of ${chatflowId}:`, err));
+    .catch((err) => log.warn({ chatflowId, reason: errorText(err) }, "could not remove a chatflow's uploads"));
 }
 
 // "uploadLocks" in lib/state/catalogue.ts.

@@ -2,8 +2,10 @@ import { getEnv } from "../env";
 import { migrateDatabase } from "../db/migrate";
 import { ensureAdminFromEnv } from "./users";
 import { loadExampleFlowsOnce } from "./examples";
+import { log } from "../log";
 
-const log = (line: string) => console.log(`[switchyard] ${line}`);
+// Operational lines go to the JSON log; "cannot start" stays one plain stderr line (read by people and tests).
+const say = (line: string) => log.info(line);
 
 /**
  * Runs once when the server starts (instrumentation.ts): applies migrations, creates the admin
@@ -14,14 +16,14 @@ const log = (line: string) => console.log(`[switchyard] ${line}`);
 export async function bootstrap(): Promise<void> {
   const env = getEnv();
   await migrateDatabase({
-    onWait: () => log("waiting for another process to finish migrating the database…"),
+    onWait: () => say("waiting for another process to finish migrating the database…"),
     andThen: async (applied) => {
-      if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+      if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
       const admin = await ensureAdminFromEnv(env);
-      if (admin) log(`created admin ${admin.email} from ADMIN_EMAIL`);
+      if (admin) say(`created admin ${admin.email} from ADMIN_EMAIL`);
       if (env.LOAD_EXAMPLE_FLOWS === "true") {
         const loaded = await loadExampleFlowsOnce();
-        if (loaded) log(`loaded ${loaded} example chatflows from flows/`);
+        if (loaded) say(`loaded ${loaded} example chatflows from flows/`);
       }
     },
   });

@@ -19,6 +19,7 @@ import { getChatflowOrThrow } from "./chatflows";
 import { preparePrediction } from "./predictions";
 import { storableJson, storableText } from "../db/storable-text";
 import { processState } from "../state";
+import { log } from "../log";
 
 /** One domain to analyse; plain JSON so a queue in another process could carry it. */
 export type AnalyseDomainJob = { domainId: string; runId: string; chatflowId: string; caller: Caller };
@@ -83,7 +84,7 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
 
 async function recordFailure(job: AnalyseDomainJob, error: unknown): Promise<void> {
   const message = isAppError(error) ? error.message : "Internal error while analysing.";
-  if (!isAppError(error)) console.error("[switchyard] domain analysis failed:", error);
+  if (!isAppError(error)) log.error({ err: error }, "domain analysis failed");
   // The previous analysis (if any) stays; the error says why this run failed.
   await updateDomain({
     id: job.domainId,

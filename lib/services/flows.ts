@@ -18,6 +18,7 @@ import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";
 import type { GraphProblemDetail } from "../schemas/problems";
+import { log } from "../log";
 
 /**
  * Built flows by chatflow id + version (see "builtFlows" in lib/state/catalogue.ts): a saved or
@@ -83,7 +84,7 @@ export function buildContext(
         allowedMethods: methods,
       }) as typeof fetch,
     modelFetch: createModelFetch,
-    logger: { warn: (msg, data) => console.warn(`[switchyard] ${msg}`, data ?? "") },
+    logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },
     documents: documentStore,
   };
 }

@@ -1,4 +1,5 @@
 import { parseStateEvent, type EventOf, type StateEvent, type StateEventType } from "./events";
+import { errorText, log } from "../log";
 
 /** Receives events; an exception is logged by the bus and does not stop other subscribers. */
 export type StateEventHandler = (event: StateEvent) => void;
@@ -45,7 +46,7 @@ export function on(handlers: { [T in StateEventType]?: (event: EventOf<T>) => vo
 }
 
 function defaultLog(msg: string, err: unknown): void {
-  console.error(`[switchyard] ${msg}:`, err);
+  log.warn({ reason: errorText(err) }, msg);
 }
 
 /**

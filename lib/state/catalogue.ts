@@ -72,6 +72,16 @@ export const PROCESS_STATE = {
     holds: "Queue mode, worker side: the BullMQ workers of this process and the abort controllers of its running jobs.",
     freshness: "Reconnect by themselves (maxRetriesPerRequest null); closed on SIGTERM.",
   },
+  log: {
+    home: "lib/log.ts",
+    holds: "The process's pino logger (its role: api or worker).",
+    freshness: "-. setLogRole replaces it; replaceRootLogger (tests) swaps it.",
+  },
+  queueView: {
+    home: "lib/services/queue-view.ts",
+    holds: "BullMQ Queue handles (queue mode) the admin queue view reads counts and active jobs through.",
+    freshness: "-. They share the process's Redis command connection and reconnect with it.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",

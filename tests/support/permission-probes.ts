@@ -25,6 +25,7 @@ import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route"
 import * as stores from "../../app/api/v1/vector/stores/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nodes from "../../app/api/v1/nodes/route";
+import * as adminQueue from "../../app/api/v1/admin/queue/route";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
@@ -295,4 +296,11 @@ export const PROBES: Probe[] = [
   { name: "GET /users", policy: "user.manage", requires: ["user.manage"], ok: 200, run: (c) => get(users.GET, c) },
   { name: "GET /domains", policy: "domain.use", requires: ["domain.use"], ok: 200, run: (c) => get(domains.GET, c) },
   { name: "GET /nodes", policy: "node.list", requires: ["node.list"], ok: 200, run: (c) => get(nodes.GET, c) },
+  {
+    name: "GET /admin/queue",
+    policy: "queue.view",
+    requires: ["queue.view"],
+    ok: 200,
+    run: (c) => get(adminQueue.GET, c),
+  },
 ];

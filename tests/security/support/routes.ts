@@ -19,6 +19,8 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
  */
 export const ANONYMOUS_ROUTES = new Set([
   "/api/v1/ping",
+  "/api/v1/health",
+  "/api/v1/health/ready",
   "/api/v1/setup",
   "/api/v1/prediction/[id]",
   "/api/v1/public-chatbotConfig/[id]",

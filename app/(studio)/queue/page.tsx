@@ -1,0 +1,10 @@
+import { redirect } from "next/navigation";
+import { QueueView } from "@/components/studio/QueueView";
+import { getStudioUser } from "@/lib/auth/studio-user";
+import { roleMay } from "@/lib/access/permissions";
+
+export default async function QueuePage() {
+  const user = await getStudioUser();
+  if (!user || !roleMay(user.role, "queue.view")) redirect("/chatflows");
+  return <QueueView />;
+}

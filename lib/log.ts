@@ -1,0 +1,130 @@
+/**
+ * The structured log of every server process: one JSON object per line on stdout (pino), with
+ * `{level, time, service:"switchyard", role:"api"|"worker", pid, msg, …}`. The level is LOG_LEVEL
+ * (debug | info | warn | error, default info). Secrets never reach it: authorization headers,
+ * cookies, passwords, API keys and credential data are replaced with "[redacted]" wherever they
+ * sit in the logged object (up to three levels deep).
+ *
+ * - `log`: the process's logger.
+ * - `childLogger({ requestId, jobId, … })`: a logger whose lines all carry those fields. The HTTP
+ *   layer (lib/http/route.ts) hands each handler `ctx.log` bound to the request id; a job
+ *   carrying `requestId` in its data is logged by the worker with
+ *   `childLogger({ requestId: job.data.requestId, jobId: job.id })`, so one grep of the id finds
+ *   the API process's lines and the worker's.
+ * - `setLogRole("worker")`: called once by the worker script before it logs anything else.
+ *
+ * Inside a vitest worker the logger is silent unless SWITCHYARD_TEST_LOGS=1 (thousands of
+ * requests per file); processes spawned by tests are not vitest workers and log as usual.
+ */
+import pino, { type DestinationStream, type Logger } from "pino";
+import { processState } from "./state/registry";
+
+export type { Logger } from "pino";
+export type LogRole = "api" | "worker";
+
+const LEVELS = new Set(["debug", "info", "warn", "error", "silent"]);
+
+/** Keys whose values are secrets, wherever they appear. */
+const SECRET_KEYS = [
+  "authorization",
+  "Authorization",
+  "cookie",
+  "Cookie",
+  '"set-cookie"',
+  "password",
+  "passwordHash",
+  "apiKey",
+  "api_key",
+  "key",
+  "keyHash",
+  "token",
+  "secret",
+  "credential",
+  "credentials",
+  "encryptedData",
+  '"x-api-key"',
+];
+
+/** The redaction paths: each secret key at the top level and up to three levels down. */
+export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]);
+
+function levelFromEnv(): pino.LevelWithSilent {
+  const inVitest = (globalThis as { __vitest_worker__?: unknown }).__vitest_worker__ !== undefined;
+  if (inVitest && process.env.SWITCHYARD_TEST_LOGS !== "1") return "silent";
+  const wanted = process.env.LOG_LEVEL ?? "info";
+  return (LEVELS.has(wanted) ? wanted : "info") as pino.LevelWithSilent;
+}
+
+/** A logger with our fields and redaction; tests pass their own destination and level. */
+export function createLogger(
+  opts: { level?: pino.LevelWithSilent; role?: LogRole; destination?: DestinationStream } = {},
+): Logger {
+  return pino(
+    {
+      level: opts.level ?? levelFromEnv(),
+      base: { service: "switchyard", role: opts.role ?? "api", pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    opts.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}
+
+// One per process ("log" in lib/state/catalogue.ts), shared across Next's dev reloads (and its role).
+const holder = processState("log", () => ({}) as { __switchyardLog?: Logger });
+
+/** The process's logger. */
+export function rootLogger(): Logger {
+  holder.__switchyardLog ??= createLogger();
+  return holder.__switchyardLog;
+}
+
+/** The process's logger (a proxy: a later setLogRole reaches modules that imported it early). */
+export const log: Logger = new Proxy({} as Logger, {
+  get(_target, prop) {
+    const root = rootLogger();
+    const value = Reflect.get(root, prop, root);
+    return typeof value === "function" ? value.bind(root) : value;
+  },
+});
+
+/** Marks every later line of this process with `role` ("worker" in `npm run worker`). */
+export function setLogRole(role: LogRole): void {
+  // A new root (pino would repeat the key if bound again); loggers made before keep their role.
+  holder.__switchyardLog = createLogger({ role });
+}
+
+/** Replaces the process's logger (tests capture lines with createLogger({ destination })); returns the undo. */
+export function replaceRootLogger(logger: Logger): () => void {
+  const before = holder.__switchyardLog;
+  holder.__switchyardLog = logger;
+  return () => {
+    holder.__switchyardLog = before;
+  };
+}
+
+/** A logger whose lines carry `bindings` (e.g. `{ requestId, jobId }`). */
+export function childLogger(bindings: Record<string, unknown>): Logger {
+  return rootLogger().child(bindings);
+}
+
+/**
+ * The logger of one queued job: its lines carry the job id and, when the API process put it in the
+ * job's data, the request id of the request that queued it (the worker calls this per job).
+ */
+export function jobLogger(job: { id?: string | number | null; name?: string; data?: unknown }): Logger {
+  const requestId = (job.data as { requestId?: unknown } | null | undefined)?.requestId;
+  return childLogger({
+    jobId: job.id == null ? undefined : String(job.id),
+    ...(job.name ? { job: job.name } : {}),
+    ...(typeof requestId === "string" ? { requestId } : {}),
+  });
+}
+
+/** An error's message for a log line or a one-line report (a refused connection may carry only a code). */
+export function errorText(err: unknown): string {
+  const e = err as { message?: string; code?: string } | null;
+  return (err instanceof Error && e?.message) || e?.code || String(err);
+}
