@@ -1,10 +1,16 @@
 // `npm run worker`: a queue-mode worker process (MODE=queue). Runs the predictions, vector upserts
 // and domain analyses that API processes (`npm start`) queue in Redis; WORKER_CONCURRENCY jobs per
 // queue at once. SIGTERM/SIGINT: stop taking jobs and let running ones finish; a second signal exits at once.
+import os from "node:os";
+import { randomUUID } from "node:crypto";
 import { getEnv } from "../lib/env";
+import { log, setLogRole } from "../lib/log";
 
-const say = (line: string) => console.log(`[switchyard worker] ${line}`);
+// Every line of this process is JSON with role "worker"; job lines add jobId and the API's requestId.
+setLogRole("worker");
+const say = (line: string) => log.info(line);
 const fail = (line: string) => {
+  // One plain line on stderr, like the API's `cannot start:` (read by people and start-up scripts).
   console.error(`[switchyard worker] ${line}`);
   process.exit(1);
 };
@@ -20,7 +26,9 @@ if (env.MODE !== "queue") fail("refusing to start: set MODE=queue (with REDIS_UR
 
 // Loaded after the settings are checked: some modules read them when loaded.
 const { migrateDatabase } = await import("../lib/db/migrate");
-const { closeWorkers } = await import("../lib/queue");
+const { closeWorkers, runningJobCount } = await import("../lib/queue");
+const { startWorkerHeartbeat } = await import("../lib/queue/heartbeat");
+const { createRedisConnection } = await import("../lib/redis");
 const { startQueueWorkers } = await import("../lib/services/queue-workers");
 
 try {
@@ -32,7 +40,19 @@ try {
 }
 
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
-// wired at merge: start the worker heartbeat here (lib/queue/heartbeat.ts, from the queue-ops branch).
+// Seen by /api/v1/health/ready ("at least one worker") and the admin queue view.
+const heartbeatRedis = createRedisConnection(env.REDIS_URL!, "command", (msg, err) =>
+  log.warn({ err: err instanceof Error ? err.message : String(err) }, msg),
+);
+const stopHeartbeat = startWorkerHeartbeat(heartbeatRedis, {
+  workerId: `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+  host: os.hostname(),
+  pid: process.pid,
+  concurrency: env.WORKER_CONCURRENCY,
+  queues,
+  startedAt: new Date().toISOString(),
+  activeJobs: runningJobCount,
+});
 say(`worker ready (pid ${process.pid}): queues ${queues.join(", ")}, concurrency ${env.WORKER_CONCURRENCY}`);
 
 let stopping = false;
@@ -44,7 +64,9 @@ const stop = (signal: string) => {
   stopping = true;
   say(`${signal}: finishing running jobs, then exiting`);
   closeWorkers()
+    .then(() => stopHeartbeat().catch(() => {}))
     .then(() => {
+      heartbeatRedis.disconnect();
       say("stopped");
       process.exit(0);
     })

@@ -55,7 +55,9 @@ export function startWorkerHeartbeat(
     }
   };
 
-  let pending = beat();
+  // A fail-fast connection refuses commands until it is connected: the first beat waits for that
+  // (else a worker would stay invisible for a whole period after starting).
+  let pending = redis.status === "ready" ? beat() : new Promise((r) => redis.once("ready", r)).then(() => beat());
   const timer = setInterval(() => {
     pending = pending.then(() => (stopped ? undefined : beat()));
   }, everyMs);

@@ -7,4 +7,4 @@
 export { ADD_TIMEOUT_MS, closeQueueClient, type JobEvent, type RunJobOptions, runJob } from "./client";
 export { createBullJobQueue, registerDefinition } from "./job-queue";
 export { QUEUE_NAMES, QUEUE_PREFIX, type QueueName } from "./names";
-export { closeWorkers, type ProcessorContext, registerProcessor, type WorkerSettings } from "./worker";
+export { closeWorkers, type ProcessorContext, registerProcessor, runningJobCount, type WorkerSettings } from "./worker";

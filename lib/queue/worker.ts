@@ -10,6 +10,7 @@
 import { Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { getEnv } from "../env";
+import { errorText, jobLogger, log as rootLog } from "../log";
 import { AppError } from "../errors";
 import { createRedisConnection } from "../redis/connection";
 import { processState } from "../state/registry";
@@ -58,7 +59,7 @@ type WorkerState = {
 };
 
 const log = (msg: string, err?: unknown) =>
-  console.error(`[switchyard worker] ${msg}${err ? `: ${err instanceof Error ? err.message : String(err)}` : ""}`);
+  err === undefined ? rootLog.warn(msg) : rootLog.error({ err: errorText(err) }, msg);
 
 function workerState(): WorkerState {
   return processState("queueWorker", () => {
@@ -132,6 +133,10 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
         return outcome;
       }
       state.running.set(jobId, controller);
+      // Its lines carry the job id and the request id of the API request that queued it.
+      const jobLog = jobLogger(job);
+      const started = Date.now();
+      jobLog.info({ queue, attempt }, "job started");
       await publish(jobId, { type: "attempt", attempt });
       const ctx: ProcessorContext = {
         jobId,
@@ -139,15 +144,17 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
         signal: controller.signal,
         emit: (name, data) => void publish(jobId, { type: "event", name, data }),
         ...(requestId ? { requestId } : {}),
-        log: (msg, err) => log(`${queue} ${jobId}: ${msg}`, err),
+        log: (msg, err) => (err === undefined ? jobLog.warn(msg) : jobLog.error({ err: errorText(err) }, msg)),
       };
       try {
         const result = await processor(input, ctx);
         outcome = { ok: true, result };
         await publish(jobId, { type: "result", result });
+        jobLog.info({ queue, attempt, ms: Date.now() - started }, "job done");
       } catch (err) {
-        if (!(err instanceof AppError)) log(`${queue} job ${jobId} failed`, err);
+        if (!(err instanceof AppError)) jobLog.error({ queue, err: errorText(err) }, "job failed");
         outcome = { ok: false, error: serializeError(err) };
+        jobLog.info({ queue, attempt, ms: Date.now() - started, code: outcome.error.code }, "job answered an error");
         await publish(jobId, { type: "error", error: outcome.error });
       } finally {
         state.running.delete(jobId);
@@ -166,6 +173,11 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
   worker.on("error", (err) => log(`${queue} worker error`, err));
   state.workers.push(worker);
   return worker;
+}
+
+/** Jobs this process's request/response workers are running now (the heartbeat reports it). */
+export function runningJobCount(): number {
+  return workerState().running.size;
 }
 
 /** Workers started with a raw BullMQ processor (lib/jobs definitions) join the same shutdown. */

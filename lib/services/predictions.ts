@@ -28,6 +28,8 @@ export interface PredictionRequest {
   /** The browser's Origin header, checked for public chatflows. */
   origin: string | null;
   clientIp: string;
+  /** The API request's id (lib/http/route.ts): a queued run's worker log lines carry it. */
+  requestId?: string;
 }
 
 /** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
@@ -141,6 +143,7 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
       const input: PredictionJob = { chatflowId: chatflow.id, body, chatId, sessionId, chatType, stream: !!onToken };
       return runJob<PredictionResult>("predictions", input, {
         signal,
+        ...(req.requestId ? { requestId: req.requestId } : {}),
         onEvent: (event) => {
           if (event.type === "attempt" && event.attempt > 1 && tokens > 0)
             throw new AppError(

@@ -120,7 +120,13 @@ async function bullView(connection: Redis): Promise<QueueView> {
     Promise.all(
       queues.map(async (q) =>
         (await q.getActive(0, ACTIVE_LIMIT - 1)).filter(Boolean).map((job): ActiveJob => {
-          const data = (job.data ?? {}) as { chatflowId?: unknown; requestId?: unknown };
+          // Request/response jobs wrap their input ({input, deadline, requestId}); lib/jobs ones are the input.
+          const raw = (job.data ?? {}) as {
+            chatflowId?: unknown;
+            requestId?: unknown;
+            input?: { chatflowId?: unknown };
+          };
+          const data = { requestId: raw.requestId, chatflowId: raw.chatflowId ?? raw.input?.chatflowId };
           return {
             id: String(job.id),
             queue: q.name,

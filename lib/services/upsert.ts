@@ -27,6 +27,8 @@ export interface UpsertRequest extends UpsertInput {
   chatflowId: string;
   caller: Caller;
   files: UpsertFile[];
+  /** The API request's id (lib/http/route.ts): a queued upsert's worker log lines carry it. */
+  requestId?: string;
 }
 
 export interface UpsertResult extends UpsertCounts {
@@ -137,7 +139,10 @@ export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
       staged.push({ name: f.name, mime: f.mime, ext: f.ext, path: file });
     }
     const job: UpsertJob = { ...rest, files: staged, stagingDir };
-    return await runJob<UpsertResult>("upserts", job, { jobId });
+    return await runJob<UpsertResult>("upserts", job, {
+      jobId,
+      ...(req.requestId ? { requestId: req.requestId } : {}),
+    });
   } finally {
     // The worker removes them once read; this covers a job that never ran.
     await fs.rm(stagingDir, { recursive: true, force: true });

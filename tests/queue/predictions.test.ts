@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as ready from "../../app/api/v1/health/ready/route";
 import { exampleFlow } from "../../dev/flows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { getDb } from "../../lib/db/client";
@@ -37,11 +38,11 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 
-const predict = (body: object, init: { signal?: AbortSignal } = {}) =>
+const predict = (body: object, init: { signal?: AbortSignal; headers?: Record<string, string> } = {}) =>
   prediction.POST(
     new Request(`http://127.0.0.1:3000/api/v1/prediction/${flowId}`, {
       method: "POST",
-      headers: { ...auth.bearer(key), "content-type": "application/json" },
+      headers: { ...auth.bearer(key), "content-type": "application/json", ...init.headers },
       body: JSON.stringify(body),
       signal: init.signal,
     }),
@@ -93,6 +94,48 @@ describe("through a worker", () => {
       ["apiMessage", "heard: my name is Ada | what is my name?"],
     ]);
     expect(b.chatMessageId).toBe(stored[3].id);
+  });
+
+  it("/api/v1/health/ready sees the worker's heartbeat next to the database and Redis", async () => {
+    const check = async () => {
+      const res = await ready.GET(new Request("http://127.0.0.1:3000/api/v1/health/ready"));
+      return { status: res.status, body: await res.json() };
+    };
+    // The heartbeat is written just after the worker's ready line.
+    let last = await check();
+    await waitFor(
+      async () => (last = await check()).status === 200,
+      5_000,
+      () => JSON.stringify(last),
+    );
+    const { body } = last;
+    expect(body).toMatchObject({
+      status: "ready",
+      checks: { database: { ok: true }, redis: { ok: true }, workers: { ok: true, count: workers.length } },
+    });
+  });
+
+  it("the API request's id travels into the worker's JSON log lines for that job", async () => {
+    plan = () => ({ text: "traced" });
+    const requestId = `trace-${Date.now()}`;
+    const res = await predict({ question: "trace me", chatId: "trace-1" }, { headers: { "x-request-id": requestId } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe(requestId);
+    const worker = workers[0];
+    // "job done" is written just after the result is published: wait for it.
+    const done = () =>
+      worker
+        .output()
+        .split("\n")
+        .some((l) => l.includes(requestId) && l.includes('"job done"'));
+    await waitFor(done, 5_000, worker.output);
+    const lines = worker
+      .output()
+      .split("\n")
+      .filter((l) => l.includes(requestId))
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(["job started", "job done"]));
+    for (const l of lines) expect(l).toMatchObject({ role: "worker", requestId, jobId: expect.any(String) });
   });
 
   it("streams the worker's tokens as SSE, then metadata and end", async () => {

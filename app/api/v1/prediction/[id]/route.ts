@@ -40,10 +40,10 @@ export const POST = withCors(
       params: idParams,
       body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
     },
-    async ({ req, params, body: sent, caller }) => {
+    async ({ req, params, body: sent, caller, requestId }) => {
       const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
       const prepared = await startPrediction(
-        { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+        { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req), requestId },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
       );
       if (!body.streaming) return prepared.execute({ signal: req.signal });

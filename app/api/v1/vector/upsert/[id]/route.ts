@@ -27,11 +27,17 @@ function upsertForm(): MultipartSpec<UpsertFile> {
 
 export const POST = route(
   { auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
-  async ({ params, body, caller }) => {
+  async ({ params, body, caller, requestId }) => {
     const chatflowId = params.id;
     if (body.form)
-      return startUpsert({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
-    return startUpsert({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
+      return startUpsert({
+        chatflowId,
+        caller,
+        requestId,
+        files: body.form.files,
+        ...fromMultipartFields(body.form.fields),
+      });
+    return startUpsert({ chatflowId, caller, requestId, files: [], ...fromJsonBody(body.json) });
   },
 );
 
