@@ -7,10 +7,11 @@ import { declaredQueryKeys, readQuery } from "./input-checks";
 import { readBody, type BodySpec, type ParsedBody } from "./body";
 import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
+import { ROUTE_OPTIONS } from "./route-options";
 
 type Ctx<P, Q, B> = { req: Request; params: P; query: Q; body: B; caller: Caller };
 
-type RouteOptions<P, Q, B, F> = {
+export type RouteOptions<P, Q, B, F> = {
   auth: AuthPolicy;
   params?: ZodType<P>;
   query?: ZodType<Q>;
@@ -33,7 +34,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 ) {
   // Routes without a query schema accept no query parameters at all.
   const queryKeys = declaredQueryKeys(opts.query);
-  return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+  const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
       // Ids are checked before anything else, including authentication: a malformed id is 400.
       const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
@@ -49,6 +50,8 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
       return errorResponse(err);
     }
   };
+  Object.defineProperty(handle, ROUTE_OPTIONS, { value: opts });
+  return handle;
 }
 
 /** Parses with a schema and turns issues into a 400 naming each field. */
