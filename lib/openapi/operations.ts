@@ -23,7 +23,7 @@ import {
 import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "../schemas/chatflow";
 import { createCredentialSchema, updateCredentialSchema } from "../schemas/credential";
 import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
-import { nodeIdSchema } from "../schemas/graph";
+import { storeNodeParams } from "../schemas/graph";
 import { predictionBodySchema } from "../schemas/prediction";
 import { predictionResponseSchema } from "../schemas/prediction-stream";
 import * as r from "../schemas/responses";
@@ -78,8 +78,6 @@ export type Operation = {
   /** Answers a bad Basic password too often with 429 (sign-in limit), or rate-limits callers. */
   rateLimited?: boolean;
 };
-
-const storeParams = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeIdSchema });
 
 const upsertForm = z
   .looseObject({
@@ -143,7 +141,12 @@ export const OPERATIONS: Operation[] = [
     tag: "Chatflows",
     auth: manageChatflows,
     callersNote: "builders and their keys: own chatflows only",
-    responses: { 200: { description: "Chatflows the caller may see", schema: z.array(chatflowResponseSchema) } },
+    responses: {
+      200: {
+        description: "Chatflows the caller may see (without graphs)",
+        schema: z.array(r.chatflowSummaryResponseSchema),
+      },
+    },
   },
   {
     method: "post",
@@ -278,7 +281,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Clear one store node",
     tag: "Vector stores",
     auth: upsertChatflow,
-    params: storeParams,
+    params: storeNodeParams,
     responses: { 200: { description: "How many chunks were deleted", schema: r.clearedStoreResponseSchema } },
   },
   {

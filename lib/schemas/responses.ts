@@ -25,6 +25,21 @@ export const errorResponseSchema = z
 /** The owner summary shown with keys and credentials. */
 const ownerSummary = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
+/** A chatflow as listed: without its (possibly large) graph and settings. */
+export const chatflowSummaryResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.number().int(),
+    isPublic: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    ownerId: z.string().nullable(),
+    owner: ownerSummary.nullable(),
+  })
+  .meta({ id: "ChatflowSummary" });
+
 export const pingResponseSchema = z.object({ status: z.literal("ok"), service: z.string() }).meta({ id: "Ping" });
 
 /** An API key as listed: never the key or its hash. */
