@@ -248,6 +248,19 @@ describe("every documented operation answers as documented", () => {
       body: { question: "Hi?" },
     });
     expect(answer.status, answer.text).toBe(200);
+    // The streamed answer is the documented event stream.
+    const stream = await call(handlerOf(op("post", "/api/v1/prediction/{id}")), {
+      method: "POST",
+      path: `/api/v1/prediction/${ids.flow}`,
+      params: { id: ids.flow },
+      body: { question: "Hi?", streaming: true },
+      headers: admin,
+    });
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(Object.keys(documented(op("post", "/api/v1/prediction/{id}")).responses["200"].content ?? {})).toContain(
+      "text/event-stream",
+    );
+    expect(stream.text).toContain('"event":"end"');
   });
 
   it("messages and conversations", async () => {
