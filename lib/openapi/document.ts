@@ -68,12 +68,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     responses[status as `2${string}`] = {
       description: spec.eventStream ? `${spec.description}. ${spec.eventStream}` : spec.description,
       ...(Object.keys(content).length ? { content } : {}),
+      ...(spec.headers ? { headers: headersObject(spec.headers) } : {}),
     };
   }
   for (const status of errorStatuses(op)) {
     responses[`${status}` as `4${string}`] = {
       description: ERROR_DESCRIPTIONS[status] ?? "Error",
       content: { "application/json": { schema: errorResponseSchema } },
+      ...(status === 429 ? { headers: headersObject({ "Retry-After": "Seconds to wait before trying again" }) } : {}),
     };
   }
   const requestContent: Record<string, { schema: NonNullable<Operation["body"]> }> = {};
@@ -96,6 +98,12 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     ...(op.body || op.multipart ? { requestBody: { required: true, content: requestContent } } : {}),
     responses,
   };
+}
+
+function headersObject(headers: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]),
+  );
 }
 
 /** A stable id from method and path: `get /api/v1/chatflows/{id}` → `getChatflowsById`. */

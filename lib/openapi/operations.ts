@@ -46,6 +46,8 @@ export type ResponseSpec = {
   description: string;
   /** The JSON body; omit for an empty answer. */
   schema?: ZodType;
+  /** Response headers clients read (documented as strings). */
+  headers?: Record<string, string>;
   /** Also answers Server-Sent Events with this description (prediction with `streaming: true`). */
   eventStream?: string;
 };
@@ -294,7 +296,13 @@ export const OPERATIONS: Operation[] = [
     auth: messageAdmins,
     params: idParams,
     query: listChatMessagesQuery,
-    responses: { 200: { description: "Matching messages", schema: z.array(chatMessageRecordSchema) } },
+    responses: {
+      200: {
+        description: "Matching messages",
+        schema: z.array(chatMessageRecordSchema),
+        headers: { "X-Total-Count": "The number of all matching messages (the array holds one page)" },
+      },
+    },
   },
   {
     method: "delete",
