@@ -14,8 +14,11 @@ export const SWAGGER_UI_FILES: Record<string, string> = {
 const packageDir = () => path.join(process.cwd(), "node_modules", "swagger-ui-dist");
 
 /** The installed version: the pages put it in the files' URLs, so they can be cached for a year. */
+let version: string | undefined;
 export function swaggerUiVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(packageDir(), "package.json"), "utf8")) as { version: string }).version;
+  version ??= (JSON.parse(fs.readFileSync(path.join(packageDir(), "package.json"), "utf8")) as { version: string })
+    .version;
+  return version;
 }
 
 /** One of SWAGGER_UI_FILES, or null for any other name (never a path: names are looked up, not joined blindly). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as assets from "../../app/swagger-ui/[file]/route";
 import * as openapi from "../../app/api/v1/openapi.json/route";
 import { responseKind } from "../../lib/http/security-headers";
+import { swaggerUiVersion } from "../../lib/http/swagger-ui-assets";
 
 const get = (file: string) =>
   assets.GET(new Request(`http://127.0.0.1:3000/swagger-ui/${file}`), { params: Promise.resolve({ file }) });
@@ -16,6 +17,12 @@ describe("Swagger UI's files and the document, served from our origin", () => {
     const css = await get("swagger-ui.css");
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect((await css.text()).length).toBeGreaterThan(1000);
+  });
+
+  it("knows the installed version (the page puts it in the files' URLs)", async () => {
+    const pkg = await import("swagger-ui-dist/package.json", { with: { type: "json" } });
+    expect(swaggerUiVersion()).toBe(pkg.default.version);
+    expect(swaggerUiVersion()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("answers 404 in the error shape for any other name (no other file of the package, no path)", async () => {
