@@ -333,6 +333,22 @@ describe("every documented operation answers as documented", () => {
     }
   });
 
+  it("errors: a key without the needed permission gets the documented 403", async () => {
+    const domainsKey = (
+      await run("post", "/api/v1/apikey", { body: { name: "domains only", permissions: ["domains"] } })
+    ).json.key;
+    for (const operation of OPERATIONS) {
+      if (operation.auth === "public" || operation.auth.apiKey === "domains" || !operation.auth.session) continue;
+      const params = Object.fromEntries((operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), UNKNOWN]));
+      const res = await run(operation.method, operation.path, {
+        params,
+        headers: auth.bearer(domainsKey),
+        body: operation.body ? {} : undefined,
+      });
+      expect(res.status, `${operation.method} ${operation.path}: ${res.text}`).toBe(403);
+    }
+  });
+
   it("called every documented operation successfully", () => {
     const all = OPERATIONS.map((o) => `${o.method} ${o.path}`);
     expect(all.filter((k) => !covered.has(k))).toEqual([]);
