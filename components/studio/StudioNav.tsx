@@ -6,19 +6,20 @@ import { signOut } from "next-auth/react";
 import { roleMay, type Action } from "@/lib/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
 
-/** Each page with the action it needs (lib/access/permissions.ts): a role sees the pages it may use. */
-const links: { href: string; label: string; action: Action }[] = [
+/** Each page with the action it needs (lib/access/permissions.ts): a role sees the pages it may use. None: every role. */
+const links: { href: string; label: string; action?: Action }[] = [
   { href: "/chatflows", label: "Chatflows", action: "chatflow.list" },
   { href: "/credentials", label: "Credentials", action: "credential.list" },
   { href: "/api-keys", label: "API keys", action: "apikey.list" },
   { href: "/domains/manage", label: "Domains", action: "domain.use" },
   { href: "/users", label: "Users", action: "user.manage" },
   { href: "/queue", label: "Queue", action: "queue.view" },
+  { href: "/api-docs", label: "API" },
 ];
 
 export function StudioNav({ user }: { user: { name: string; email: string; role: Role } }) {
   const path = usePathname();
-  const all = links.filter((l) => roleMay(user.role, l.action));
+  const all = links.filter((l) => !l.action || roleMay(user.role, l.action));
   return (
     <header className="border-b border-slate-200 bg-white">
       {/* On a phone the links drop to a second row that scrolls sideways instead of widening the page. */}

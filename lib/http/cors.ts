@@ -5,6 +5,8 @@
  * Cookies are never allowed across origins (no Allow-Credentials): widget callers are anonymous.
  */
 
+import { keepRouteOptions } from "./route-options";
+
 type RouteParams = Record<string, string | string[]>;
 type NextRouteContext = { params: Promise<RouteParams> };
 type Handler = (req: Request, ctx: NextRouteContext) => Promise<Response>;
@@ -47,12 +49,13 @@ async function allowedFor(resolve: OriginResolver, ctx: NextRouteContext | undef
 
 /** Wraps a handler so every answer (data, error or stream) carries CORS headers for allowed origins. */
 export function withCors(handler: Handler, resolve: OriginResolver): Handler {
-  return async (req, ctx) => {
+  const wrapped: Handler = async (req, ctx) => {
     const res = await handler(req, ctx);
     const origin = req.headers.get("origin");
     if (!origin) return withHeaders(res, { vary: "Origin" });
     return withHeaders(res, corsHeaders(origin, await allowedFor(resolve, ctx)));
   };
+  return keepRouteOptions(wrapped, handler);
 }
 
 /** An OPTIONS handler answering preflights: 204 with CORS headers only for allowed origins. */

@@ -8,6 +8,7 @@ import { readBody, type BodySpec, type ParsedBody } from "./body";
 import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
 import { childLogger, type Logger } from "../log";
+import { ROUTE_OPTIONS } from "./route-options";
 
 type Ctx<P, Q, B> = {
   req: Request;
@@ -21,7 +22,7 @@ type Ctx<P, Q, B> = {
   log: Logger;
 };
 
-type RouteOptions<P, Q, B, F> = {
+export type RouteOptions<P, Q, B, F> = {
   auth: AuthPolicy;
   params?: ZodType<P>;
   query?: ZodType<Q>;
@@ -44,7 +45,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 ) {
   // Routes without a query schema accept no query parameters at all.
   const queryKeys = declaredQueryKeys(opts.query);
-  return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+  const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
     const log = childLogger({ requestId });
@@ -67,6 +68,8 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
     })();
     return finishRequest(req, response, { requestId, log, started, caller });
   };
+  Object.defineProperty(handle, ROUTE_OPTIONS, { value: opts });
+  return handle;
 }
 
 /** What an incoming `x-request-id` may be; anything else is replaced with a new id. */

@@ -104,20 +104,24 @@ export type ListChatMessagesQuery = z.infer<typeof listChatMessagesQuery>;
 export type ListSessionsQuery = z.infer<typeof listSessionsQuery>;
 
 /** One stored message as the Message API returns it (Flowise's field names). */
-export const chatMessageRecordSchema = z.object({
-  id: z.string(),
-  role: z.enum(["userMessage", "apiMessage"]),
-  chatflowid: z.string(),
-  content: z.string(),
-  sessionId: z.string(),
-  chatId: z.string(),
-  chatType: z.enum(["INTERNAL", "EXTERNAL"]),
-  memoryType: z.string().nullable(),
-  sourceDocuments: z.unknown().nullable(),
-  usedTools: z.unknown().nullable(),
-  fileUploads: z.array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() })).nullable(),
-  createdDate: z.string(),
-});
+export const chatMessageRecordSchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(["userMessage", "apiMessage"]),
+    chatflowid: z.string(),
+    content: z.string(),
+    sessionId: z.string(),
+    chatId: z.string(),
+    chatType: z.enum(["INTERNAL", "EXTERNAL"]),
+    memoryType: z.string().nullable(),
+    sourceDocuments: z.unknown().nullable(),
+    usedTools: z.unknown().nullable(),
+    fileUploads: z
+      .array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() }))
+      .nullable(),
+    createdDate: z.string(),
+  })
+  .meta({ id: "ChatMessage" });
 
 export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
 

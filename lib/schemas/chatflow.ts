@@ -133,22 +133,24 @@ export type UpdateChatflowInput = z.infer<typeof updateChatflowSchema>;
  * A chatflow as the API answers it (GET, POST and PUT /api/v1/chatflows…): toChatflowDto in
  * lib/services/chatflows.ts, serialised as JSON (dates as ISO strings). The studio's type of it.
  */
-export const chatflowResponseSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  version: z.number().int(),
-  /** The saved graph, checked node by node (lib/flow) only before a run. */
-  graph: z.unknown(),
-  isPublic: z.boolean(),
-  allowedOrigins: z.array(z.string()),
-  rateLimit: rateLimitSchema.nullable(),
-  overrideAllowList: z.array(z.string()),
-  chatbotConfig: z.record(z.string(), z.unknown()),
-  speechToText: z.record(z.string(), z.unknown()),
-  ownerId: z.string().nullable(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const chatflowResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.number().int(),
+    /** The saved graph, checked node by node (lib/flow) only before a run. */
+    graph: z.unknown(),
+    isPublic: z.boolean(),
+    allowedOrigins: z.array(z.string()),
+    rateLimit: rateLimitSchema.nullable(),
+    overrideAllowList: z.array(z.string()),
+    chatbotConfig: z.record(z.string(), z.unknown()),
+    speechToText: z.record(z.string(), z.unknown()),
+    ownerId: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Chatflow" });
 
 export type ChatflowResponse = z.infer<typeof chatflowResponseSchema>;

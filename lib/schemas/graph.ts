@@ -53,3 +53,6 @@ export type GraphNode = z.infer<typeof graphNodeSchema>;
 export type GraphEdge = z.infer<typeof graphEdgeSchema>;
 export type GraphNote = z.infer<typeof graphNoteSchema>;
 export type Graph = z.infer<typeof graphSchema>;
+
+/** Path params of /api/v1/vector/stores/{id}/{nodeId}: a chatflow id and one of its node ids. */
+export const storeNodeParams = z.object({ id: z.uuid({ error: "must be a UUID" }), nodeId: nodeIdSchema });

@@ -35,12 +35,14 @@ export const predictionMetadataSchema = z.object({
 });
 
 /** The JSON answer (`streaming` not set): the text and the metadata, plus tools and documents. */
-export const predictionResponseSchema = predictionMetadataSchema.extend({
-  text: z.string(),
-  usedTools: z.array(usedToolSchema).optional(),
-  /** Only when the request asked for them (overrideConfig.returnSourceDocuments). */
-  sourceDocuments: z.array(sourceDocumentSchema).optional(),
-});
+export const predictionResponseSchema = predictionMetadataSchema
+  .extend({
+    text: z.string(),
+    usedTools: z.array(usedToolSchema).optional(),
+    /** Only when the request asked for them (overrideConfig.returnSourceDocuments). */
+    sourceDocuments: z.array(sourceDocumentSchema).optional(),
+  })
+  .meta({ id: "PredictionResponse" });
 
 /** The `error` event: the same `{ code, message }` as a JSON error body. */
 export const streamErrorSchema = z.object({ code: z.string(), message: z.string() });

@@ -14,13 +14,14 @@ const API_DIR = path.resolve(import.meta.dirname, "../../../app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /**
- * Routes an anonymous caller may reach at all: the health check, first-run setup, and the public
- * chatflow endpoints (which answer anonymously only for public chatflows).
+ * Routes an anonymous caller may reach at all: the health check, the OpenAPI document, first-run
+ * setup, and the public chatflow endpoints (which answer anonymously only for public chatflows).
  */
 export const ANONYMOUS_ROUTES = new Set([
   "/api/v1/ping",
   "/api/v1/health",
   "/api/v1/health/ready",
+  "/api/v1/openapi.json",
   "/api/v1/setup",
   "/api/v1/prediction/[id]",
   "/api/v1/public-chatbotConfig/[id]",

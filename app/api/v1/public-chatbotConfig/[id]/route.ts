@@ -3,6 +3,7 @@ import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
 import { runChatflow } from "@/lib/access/permissions";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { keepRouteOptions } from "@/lib/http/route-options";
 
 /**
  * The embed widget's settings. Readable from any page (no cookies cross-origin), so a page whose
@@ -12,8 +13,10 @@ const handler = route({ auth: runChatflow, params: idParams }, async ({ req, par
   getPublicChatbotConfig({ chatflowId: params.id, caller, origin: req.headers.get("origin") }),
 );
 
-export const GET: typeof handler = async (req, ctx) =>
-  withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" });
+export const GET: typeof handler = keepRouteOptions(
+  async (req, ctx) => withHeaders(await handler(req, ctx), { ...anyOriginHeaders(), "cache-control": "no-store" }),
+  handler,
+);
 
 export const OPTIONS = async () =>
   new Response(null, {

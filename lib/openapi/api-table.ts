@@ -1,0 +1,43 @@
+import type { Operation } from "./operations";
+
+/**
+ * The README's API table, made from OPERATIONS (whose policies are the routes' own, read from
+ * lib/access/permissions.ts): `npm run docs:api-table` writes it between the markers below, and
+ * lib/openapi/api-table.test.ts fails when README.md differs, so the table cannot drift.
+ */
+export const TABLE_START = "<!-- api-table:start (npm run docs:api-table; do not edit by hand) -->";
+export const TABLE_END = "<!-- api-table:end -->";
+
+/** Who may call, in words, from the route's policy. */
+export function callersOf(auth: Operation["auth"]): string {
+  if (auth === "public") return "anyone (no credentials)";
+  const who: string[] = [];
+  if (auth.session) who.push(auth.adminOnly ? "signed-in admin" : "studio session");
+  if (auth.basicAdmin) who.push("admin Basic");
+  if (auth.apiKey) who.push(`API key with \`${auth.apiKey}\`${auth.adminOnly ? " whose owner is an admin" : ""}`);
+  if (auth.anonymous) who.push("anyone");
+  return who.join(", ");
+}
+
+/** One row per path and callers: methods sharing both are joined (`GET/POST`). */
+export function apiTable(operations: readonly Operation[]): string {
+  const rows = new Map<string, { methods: string[]; path: string; callers: string }>();
+  for (const op of operations) {
+    const callers = callersOf(op.auth) + (op.callersNote ? ` (${op.callersNote})` : "");
+    const key = `${op.path} ${callers}`;
+    const row = rows.get(key) ?? { methods: [], path: op.path, callers };
+    row.methods.push(op.method.toUpperCase());
+    rows.set(key, row);
+  }
+  const lines = ["| Endpoint | Callers |", "|---|---|"];
+  for (const row of rows.values()) lines.push(`| \`${row.methods.join("/")} ${row.path}\` | ${row.callers} |`);
+  return lines.join("\n");
+}
+
+/** `readme` with the text between the markers replaced by `table`; throws when a marker is missing. */
+export function withApiTable(readme: string, table: string): string {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${TABLE_START} … ${TABLE_END}`);
+  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+}

@@ -1,0 +1,515 @@
+import { z, type ZodType } from "zod";
+import {
+  adminsOnly,
+  domainUsers,
+  listCredentialsPolicy,
+  manageChatflows,
+  manageCredentials,
+  manageKeys,
+  messageAdmins,
+  readNodes,
+  runChatflow,
+  upsertChatflow,
+  type AuthPolicy,
+} from "../access/permissions";
+import { idParams } from "../http/route";
+import { createApiKeySchema } from "../schemas/api-key";
+import {
+  deleteChatMessagesQuery,
+  listChatMessagesQuery,
+  listSessionsQuery,
+  chatMessageRecordSchema,
+} from "../schemas/chat-message";
+import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "../schemas/chatflow";
+import { createCredentialSchema, updateCredentialSchema } from "../schemas/credential";
+import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
+import { storeNodeParams } from "../schemas/graph";
+import { predictionBodySchema } from "../schemas/prediction";
+import { predictionResponseSchema } from "../schemas/prediction-stream";
+import * as r from "../schemas/responses";
+import { upsertJsonBodySchema } from "../schemas/upsert";
+import { createUserSchema, setupAdminSchema, updateUserSchema } from "../schemas/user";
+
+/**
+ * Every operation of the HTTP API, documented: the OpenAPI document (./document.ts), the README's
+ * API table (scripts/api-table.ts) and the studio's API reference are built from this list.
+ *
+ * It names the very objects the route files use — the policy (from lib/access/permissions.ts) and
+ * the params/query/body schemas — and tests/integration/openapi-contract.test.ts checks that, route
+ * file by route file: a route (or method) missing here, or a schema or policy differing from the
+ * route's, fails. Adding a route: add its entry here (README "Adding a route").
+ */
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export type ResponseSpec = {
+  description: string;
+  /** The JSON body; omit for an empty answer. */
+  schema?: ZodType;
+  /** Response headers clients read (documented as strings). */
+  headers?: Record<string, string>;
+  /** Also answers Server-Sent Events with this description (prediction with `streaming: true`). */
+  eventStream?: string;
+};
+
+export type Operation = {
+  method: HttpMethod;
+  /** OpenAPI path: `{id}` where the route folder says `[id]`. */
+  path: string;
+  /** The route file serving it, relative to the repository root. */
+  file: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /**
+   * Who may call: the route's own policy object, or `"public"` for routes that take no
+   * credentials at all (ping, this document). `null` policies cannot exist: every route says.
+   */
+  auth: AuthPolicy | "public";
+  /** What the README table adds after the callers (scoping, admin-only fields…). */
+  callersNote?: string;
+  params?: ZodType;
+  query?: ZodType;
+  body?: ZodType;
+  /** The multipart/form-data alternative of the body (uploads). */
+  multipart?: ZodType;
+  /** Successful answers by status. */
+  responses: Record<number, ResponseSpec>;
+  /** Error statuses beyond those worked out from the spec (400 input, 401/403 auth, 404 ids, 413/415 bodies). */
+  errors?: number[];
+  /** Answers a bad Basic password too often with 429 (sign-in limit), or rate-limits callers. */
+  rateLimited?: boolean;
+};
+
+const upsertForm = z
+  .looseObject({
+    files: z.array(z.string().meta({ format: "binary" })).optional(),
+    stopNodeId: z.string().optional(),
+    returnSourceDocuments: z.enum(["true", "false"]).optional(),
+  })
+  .meta({ description: "Files in `files`; other fields are text (overrides as `overrideConfig[...]`)." });
+
+const UPSTREAM = [502, 503, 504];
+
+export const OPERATIONS: Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/ping",
+    file: "app/api/v1/ping/route.ts",
+    summary: "Health check",
+    description: "Answers without touching the database.",
+    tag: "Health",
+    auth: "public",
+    responses: { 200: { description: "The server is up", schema: r.pingResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/openapi.json",
+    file: "app/api/v1/openapi.json/route.ts",
+    summary: "This OpenAPI document",
+    tag: "Health",
+    auth: "public",
+    responses: {
+      200: { description: "The OpenAPI 3.1 document of every route", schema: z.record(z.string(), z.unknown()) },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/setup",
+    file: "app/api/v1/setup/route.ts",
+    summary: "Whether the one-time setup is open",
+    tag: "Users",
+    auth: { anonymous: true, session: true },
+    responses: { 200: { description: "Setup status", schema: r.setupStatusResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/setup",
+    file: "app/api/v1/setup/route.ts",
+    summary: "Create the first admin",
+    tag: "Users",
+    auth: { anonymous: true },
+    callersNote: "until the first user exists; 409 after",
+    body: setupAdminSchema,
+    responses: { 201: { description: "The first admin", schema: r.userResponseSchema } },
+    errors: [409],
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows",
+    file: "app/api/v1/chatflows/route.ts",
+    summary: "List chatflows",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    callersNote: "builders and their keys: own chatflows only",
+    responses: {
+      200: {
+        description: "Chatflows the caller may see (without graphs)",
+        schema: z.array(r.chatflowSummaryResponseSchema),
+      },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/chatflows",
+    file: "app/api/v1/chatflows/route.ts",
+    summary: "Create a chatflow",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    body: createChatflowSchema,
+    responses: { 201: { description: "The new chatflow", schema: chatflowResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows/{id}",
+    file: "app/api/v1/chatflows/[id]/route.ts",
+    summary: "Read a chatflow",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    params: idParams,
+    responses: { 200: { description: "The chatflow", schema: chatflowResponseSchema } },
+  },
+  {
+    method: "put",
+    path: "/api/v1/chatflows/{id}",
+    file: "app/api/v1/chatflows/[id]/route.ts",
+    summary: "Update a chatflow",
+    description: "Any subset of fields; `expectedVersion` turns on conflict detection (409).",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    callersNote: "`ownerId`: admins only",
+    params: idParams,
+    body: updateChatflowSchema,
+    responses: { 200: { description: "The updated chatflow", schema: chatflowResponseSchema } },
+    errors: [409, 422],
+  },
+  {
+    method: "delete",
+    path: "/api/v1/chatflows/{id}",
+    file: "app/api/v1/chatflows/[id]/route.ts",
+    summary: "Delete a chatflow with its messages and files",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: r.deletedResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows/{id}/validate",
+    file: "app/api/v1/chatflows/[id]/validate/route.ts",
+    summary: "Check a saved graph without running it",
+    tag: "Chatflows",
+    auth: manageChatflows,
+    params: idParams,
+    responses: { 200: { description: "The graph's problems, node by node", schema: r.graphCheckResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows-streaming/{id}",
+    file: "app/api/v1/chatflows-streaming/[id]/route.ts",
+    summary: "Whether a chatflow can stream (Flowise clients ask before streaming)",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "anonymous callers get the same answer for any id",
+    params: idParams,
+    responses: { 200: { description: "Always true here", schema: r.streamingCheckResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/prediction/{id}",
+    file: "app/api/v1/prediction/[id]/route.ts",
+    summary: "Run a chatflow",
+    description:
+      "Flowise's prediction body. With `streaming: true` the answer is Server-Sent Events (`start`, `token`…, `usedTools`, `sourceDocuments`, `metadata`, `error`, `end`). A flow that is not valid answers 422 `invalid_graph` with the problems in `error.details`.",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows only",
+    params: idParams,
+    body: predictionBodySchema,
+    responses: {
+      200: {
+        description: "The answer",
+        schema: predictionResponseSchema,
+        eventStream: 'With `streaming: true`: `data: {"event": …, "data": …}` lines, `end` last',
+      },
+    },
+    errors: [422, ...UPSTREAM],
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/public-chatbotConfig/{id}",
+    file: "app/api/v1/public-chatbotConfig/[id]/route.ts",
+    summary: "The embed widget's settings",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "public chatflows only for anonymous callers; readable from any origin",
+    params: idParams,
+    responses: {
+      200: { description: "Title, welcome, prompts, theme, features", schema: r.publicChatbotConfigResponseSchema },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/vector/upsert/{id}",
+    file: "app/api/v1/vector/upsert/[id]/route.ts",
+    summary: "Load documents into a chatflow's stores",
+    tag: "Vector stores",
+    auth: upsertChatflow,
+    callersNote: "keys in scope",
+    params: idParams,
+    body: upsertJsonBodySchema,
+    multipart: upsertForm,
+    responses: {
+      200: { description: "What each store added, updated, skipped, deleted", schema: r.upsertResponseSchema },
+    },
+    errors: [422, ...UPSTREAM],
+  },
+  {
+    method: "get",
+    path: "/api/v1/vector/stores/{id}",
+    file: "app/api/v1/vector/stores/[id]/route.ts",
+    summary: "A chatflow's store nodes with their chunk counts",
+    tag: "Vector stores",
+    auth: upsertChatflow,
+    params: idParams,
+    responses: { 200: { description: "Store nodes", schema: z.array(r.vectorStoreResponseSchema) } },
+  },
+  {
+    method: "delete",
+    path: "/api/v1/vector/stores/{id}/{nodeId}",
+    file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts",
+    summary: "Clear one store node",
+    tag: "Vector stores",
+    auth: upsertChatflow,
+    params: storeNodeParams,
+    responses: { 200: { description: "How many chunks were deleted", schema: r.clearedStoreResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatmessage/{id}",
+    file: "app/api/v1/chatmessage/[id]/route.ts",
+    summary: "A chatflow's messages",
+    description: "A JSON array; the X-Total-Count header holds the number of all matches.",
+    tag: "Messages",
+    auth: messageAdmins,
+    params: idParams,
+    query: listChatMessagesQuery,
+    responses: {
+      200: {
+        description: "Matching messages",
+        schema: z.array(chatMessageRecordSchema),
+        headers: { "X-Total-Count": "The number of all matching messages (the array holds one page)" },
+      },
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/v1/chatmessage/{id}",
+    file: "app/api/v1/chatmessage/[id]/route.ts",
+    summary: "Delete a chatflow's matching messages and their uploads",
+    tag: "Messages",
+    auth: messageAdmins,
+    params: idParams,
+    query: deleteChatMessagesQuery,
+    responses: { 200: { description: "How many were deleted", schema: r.deletedCountResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatmessage/{id}/sessions",
+    file: "app/api/v1/chatmessage/[id]/sessions/route.ts",
+    summary: "A chatflow's conversations",
+    tag: "Messages",
+    auth: messageAdmins,
+    params: idParams,
+    query: listSessionsQuery,
+    responses: { 200: { description: "Sessions, paged", schema: r.sessionsResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/credentials",
+    file: "app/api/v1/credentials/route.ts",
+    summary: "List credentials (never their values)",
+    tag: "Credentials",
+    auth: listCredentialsPolicy,
+    callersNote: "builders: own ones plus those shared with all builders",
+    responses: { 200: { description: "Credentials without values", schema: z.array(r.credentialResponseSchema) } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/credentials",
+    file: "app/api/v1/credentials/route.ts",
+    summary: "Store a credential (encrypted)",
+    tag: "Credentials",
+    auth: manageCredentials,
+    body: createCredentialSchema,
+    responses: { 201: { description: "The credential, without values", schema: r.credentialResponseSchema } },
+  },
+  {
+    method: "put",
+    path: "/api/v1/credentials/{id}",
+    file: "app/api/v1/credentials/[id]/route.ts",
+    summary: "Rename, replace values, share or transfer a credential",
+    tag: "Credentials",
+    auth: manageCredentials,
+    callersNote: "`sharedWithBuilders`, `ownerId`: admins only",
+    params: idParams,
+    body: updateCredentialSchema,
+    responses: { 200: { description: "The credential, without values", schema: r.credentialResponseSchema } },
+  },
+  {
+    method: "delete",
+    path: "/api/v1/credentials/{id}",
+    file: "app/api/v1/credentials/[id]/route.ts",
+    summary: "Delete a credential",
+    tag: "Credentials",
+    auth: manageCredentials,
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: r.deletedResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/apikey",
+    file: "app/api/v1/apikey/route.ts",
+    summary: "List API keys",
+    tag: "API keys",
+    auth: manageKeys,
+    callersNote: "builders: own keys",
+    responses: { 200: { description: "Keys, never their secrets", schema: z.array(r.apiKeyResponseSchema) } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/apikey",
+    file: "app/api/v1/apikey/route.ts",
+    summary: "Create an API key (shown once)",
+    tag: "API keys",
+    auth: manageKeys,
+    callersNote: "builders never get `messages`",
+    body: createApiKeySchema,
+    responses: { 201: { description: "The key, with its secret", schema: r.createdApiKeyResponseSchema } },
+  },
+  {
+    method: "delete",
+    path: "/api/v1/apikey/{id}",
+    file: "app/api/v1/apikey/[id]/route.ts",
+    summary: "Revoke an API key",
+    tag: "API keys",
+    auth: manageKeys,
+    params: idParams,
+    responses: { 200: { description: "The revoked key", schema: r.apiKeyResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/users",
+    file: "app/api/v1/users/route.ts",
+    summary: "List users",
+    tag: "Users",
+    auth: adminsOnly,
+    responses: { 200: { description: "Users without password hashes", schema: z.array(r.userResponseSchema) } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/users",
+    file: "app/api/v1/users/route.ts",
+    summary: "Add a user",
+    tag: "Users",
+    auth: adminsOnly,
+    body: createUserSchema,
+    responses: { 201: { description: "The new user", schema: r.userResponseSchema } },
+    errors: [409],
+  },
+  {
+    method: "put",
+    path: "/api/v1/users/{id}",
+    file: "app/api/v1/users/[id]/route.ts",
+    summary: "Change a user's role",
+    tag: "Users",
+    auth: adminsOnly,
+    params: idParams,
+    body: updateUserSchema,
+    responses: { 200: { description: "The user", schema: r.userResponseSchema } },
+  },
+  {
+    method: "delete",
+    path: "/api/v1/users/{id}",
+    file: "app/api/v1/users/[id]/route.ts",
+    summary: "Remove a user (their chatflows and credentials go to the acting admin)",
+    tag: "Users",
+    auth: adminsOnly,
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: r.deletedResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/nodes",
+    file: "app/api/v1/nodes/route.ts",
+    summary: "The node registry (palette, forms, handles)",
+    tag: "Chatflows",
+    auth: readNodes,
+    responses: { 200: { description: "Node definitions", schema: z.array(r.nodeDefinitionResponseSchema) } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/domains",
+    file: "app/api/v1/domains/route.ts",
+    summary: "List domains (filters, search, sort, paging); also at GET /domains",
+    tag: "Domains",
+    auth: domainUsers,
+    query: listDomainsQuery,
+    responses: { 200: { description: "A page of domains", schema: r.domainListResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/domains",
+    file: "app/domains/route.ts",
+    summary: "List domains (the unversioned path of GET /api/v1/domains)",
+    tag: "Domains",
+    auth: domainUsers,
+    query: listDomainsQuery,
+    responses: { 200: { description: "A page of domains", schema: r.domainListResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/domains",
+    file: "app/api/v1/domains/route.ts",
+    summary: "Add domains: `{ name }` or `{ names: [...] }`",
+    tag: "Domains",
+    auth: domainUsers,
+    body: addDomainsBody,
+    responses: { 200: { description: "What was added, known or invalid", schema: r.addDomainsResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/domains/analyze",
+    file: "app/api/v1/domains/analyze/route.ts",
+    summary: "Queue an analysis run of a chatflow over chosen domains",
+    tag: "Domains",
+    auth: domainUsers,
+    callersNote: "also needs `predict` on that chatflow",
+    body: analyzeDomainsBody,
+    responses: {
+      200: { description: "Nothing to analyse (`run: null`)", schema: r.startAnalysisResponseSchema },
+      202: { description: "The queued run", schema: r.startAnalysisResponseSchema },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/domains/runs",
+    file: "app/api/v1/domains/runs/route.ts",
+    summary: "The 20 most recent analysis runs",
+    tag: "Domains",
+    auth: domainUsers,
+    responses: { 200: { description: "Runs with progress", schema: z.array(r.analysisRunResponseSchema) } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/domains/runs/{id}",
+    file: "app/api/v1/domains/runs/[id]/route.ts",
+    summary: "Progress of one analysis run",
+    tag: "Domains",
+    auth: domainUsers,
+    params: idParams,
+    responses: { 200: { description: "The run", schema: r.analysisRunResponseSchema } },
+  },
+];

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { API_KEY_PERMISSIONS } from "../access/callers";
+import { ANALYSIS_STATUSES } from "./domain";
+
+/**
+ * What the API answers, as zod schemas, for the OpenAPI document (lib/openapi) and its contract
+ * test (tests/integration/openapi-contract.test.ts), which validates real answers against them.
+ * Schemas of answers that already had one live beside their request schemas (chatflowResponseSchema,
+ * predictionResponseSchema, chatMessageRecordSchema).
+ */
+
+const isoDate = z.iso.datetime();
+
+/** `{ error: { code, message, details? } }`: every error of every route (lib/errors.ts). */
+export const errorResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: "Machine-readable code, e.g. validation_failed, not_found" }),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+/** The owner summary shown with keys and credentials. */
+const ownerSummary = z.object({ id: z.string(), name: z.string(), email: z.string() });
+
+/** A chatflow as listed: without its (possibly large) graph and settings. */
+export const chatflowSummaryResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.number().int(),
+    isPublic: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    ownerId: z.string().nullable(),
+    owner: ownerSummary.nullable(),
+  })
+  .meta({ id: "ChatflowSummary" });
+
+export const pingResponseSchema = z.object({ status: z.literal("ok"), service: z.string() }).meta({ id: "Ping" });
+
+/** An API key as listed: never the key or its hash. */
+export const apiKeyResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    permissions: z.array(z.enum(API_KEY_PERMISSIONS)),
+    allChatflows: z.boolean(),
+    chatflowIds: z.array(z.string()),
+    lastUsedAt: isoDate.nullable(),
+    revokedAt: isoDate.nullable(),
+    createdAt: isoDate,
+    ownerId: z.string().nullable(),
+    owner: ownerSummary.nullable(),
+    status: z.enum(["active", "revoked"]),
+  })
+  .meta({ id: "ApiKey" });
+
+/** A new key: the one answer that carries the key itself (shown once). */
+export const createdApiKeyResponseSchema = apiKeyResponseSchema
+  .extend({ key: z.string().meta({ description: "The key (sy_…); never shown again" }) })
+  .meta({ id: "CreatedApiKey" });
+
+/** A credential without its values (they are encrypted and never returned). */
+export const credentialResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    ownerId: z.string().nullable(),
+    sharedWithBuilders: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    owner: ownerSummary.nullable(),
+  })
+  .strict()
+  .meta({ id: "Credential" });
+
+/** `{ deleted: true, id }`: what deleting a chatflow, credential or user answers. */
+export const deletedResponseSchema = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: "Deleted" });
+
+export const userResponseSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(["admin", "builder"]),
+    createdAt: isoDate,
+  })
+  .strict()
+  .meta({ id: "User" });
+
+export const setupStatusResponseSchema = z.object({ needsSetup: z.boolean() }).meta({ id: "SetupStatus" });
+
+export const streamingCheckResponseSchema = z.object({ isStreaming: z.boolean() }).meta({ id: "StreamingCheck" });
+
+/** GET /api/v1/chatflows/{id}/validate: problems as data (codes in lib/schemas/problems.ts). */
+export const graphCheckResponseSchema = z
+  .object({
+    valid: z.boolean(),
+    problems: z.array(
+      z.looseObject({
+        code: z.string(),
+        nodeId: z.string().optional(),
+        input: z.string().optional(),
+        message: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "GraphCheck" });
+
+/** One node definition of the registry (palette, form, handles); the full shape is lib/nodes' NodeDefinition. */
+export const nodeDefinitionResponseSchema = z
+  .looseObject({
+    name: z.string(),
+    version: z.number().int(),
+    label: z.string(),
+    category: z.string(),
+    description: z.string(),
+    inputs: z.array(z.looseObject({ name: z.string(), label: z.string() })),
+    outputs: z.array(z.looseObject({ name: z.string(), label: z.string() })),
+  })
+  .meta({ id: "NodeDefinition" });
+
+const upsertCounts = {
+  numAdded: z.number().int(),
+  numUpdated: z.number().int(),
+  numSkipped: z.number().int(),
+  numDeleted: z.number().int(),
+};
+
+export const upsertResponseSchema = z
+  .object({
+    ...upsertCounts,
+    stores: z.array(z.object({ nodeId: z.string(), label: z.string(), ...upsertCounts })),
+    addedDocs: z
+      .array(z.object({ pageContent: z.string(), metadata: z.record(z.string(), z.unknown()) }))
+      .optional()
+      .meta({ description: "Only with returnSourceDocuments" }),
+  })
+  .meta({ id: "UpsertResult" });
+
+export const vectorStoreResponseSchema = z
+  .object({
+    nodeId: z.string(),
+    label: z.string(),
+    type: z.string(),
+    storeType: z.enum(["vector", "keyword"]),
+    chunks: z.number().int(),
+  })
+  .meta({ id: "VectorStore" });
+
+export const clearedStoreResponseSchema = z
+  .object({ nodeId: z.string(), deleted: z.number().int() })
+  .meta({ id: "ClearedStore" });
+
+export const deletedCountResponseSchema = z.object({ deleted: z.number().int() }).meta({ id: "DeletedCount" });
+
+const pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  hasNext: z.boolean(),
+});
+
+export const sessionsResponseSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        sessionId: z.string(),
+        chatType: z.enum(["INTERNAL", "EXTERNAL"]),
+        firstMessage: z.string(),
+        messageCount: z.number().int(),
+        firstAt: isoDate,
+        lastAt: isoDate,
+      }),
+    ),
+    pagination,
+  })
+  .meta({ id: "Sessions" });
+
+export const domainResponseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    isValid: z.boolean(),
+    validationError: z.string().nullable(),
+    analysis: z.object({ text: z.string(), json: z.unknown() }).nullable(),
+    analysisChatflowId: z.string().nullable(),
+    analysisStatus: z.enum(ANALYSIS_STATUSES).nullable(),
+    analysisError: z.string().nullable(),
+    analyzedAt: isoDate.nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: "Domain" });
+
+export const domainListResponseSchema = z
+  .object({ data: z.array(domainResponseSchema), pagination })
+  .meta({ id: "DomainList" });
+
+export const addDomainsResponseSchema = z
+  .object({
+    received: z.number().int(),
+    added: z.number().int(),
+    alreadyKnown: z.number().int(),
+    invalid: z.number().int(),
+    duplicates: z.number().int(),
+    empty: z.number().int(),
+    invalidNames: z.array(z.object({ name: z.string(), error: z.string().nullable() })),
+  })
+  .meta({ id: "AddDomainsResult" });
+
+export const analysisRunResponseSchema = z
+  .object({
+    id: z.string(),
+    chatflowId: z.string(),
+    status: z.string(),
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    createdAt: isoDate,
+    finishedAt: isoDate.nullable(),
+  })
+  .meta({ id: "AnalysisRun" });
+
+export const startAnalysisResponseSchema = z
+  .object({ run: analysisRunResponseSchema.nullable(), queued: z.number().int(), skipped: z.number().int() })
+  .meta({ id: "StartAnalysisResult" });
+
+/** What the embed widget reads for a public chatflow. */
+export const publicChatbotConfigResponseSchema = z
+  .looseObject({
+    chatflowId: z.string(),
+    title: z.string(),
+    welcomeMessage: z.string(),
+    starterPrompts: z.array(z.string()),
+    inputPlaceholder: z.string(),
+    theme: z.record(z.string(), z.unknown()),
+    uploads: z.looseObject({
+      images: z.boolean(),
+      audio: z.boolean(),
+      maxBytes: z.number().int(),
+      maxFiles: z.number().int(),
+    }),
+  })
+  .meta({ id: "PublicChatbotConfig" });

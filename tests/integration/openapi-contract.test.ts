@@ -1,0 +1,356 @@
+import path from "node:path";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as domainsAlias from "../../app/domains/route";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { resetEnvForTests } from "../../lib/env";
+import { METHOD_REFUSAL } from "../../lib/http/methods";
+import { routeOptionsOf } from "../../lib/http/route-options";
+import { openApiDocument } from "../../lib/openapi/document";
+import { OPERATIONS, type Operation } from "../../lib/openapi/operations";
+import { loadApiRoutes, type AppRoute } from "../support/app-server";
+import { multiStoreGraph } from "../support/docs-flows";
+import { auth, call } from "../support/http";
+
+// Issue 13: the OpenAPI document (lib/openapi) is checked against the code both ways.
+// 1. Every route file × exported method is documented, with the very policy and schemas the route
+//    validates with (route() handlers carry their options: lib/http/route-options.ts).
+// 2. Every documented operation is called on its real handler (PGlite, a model stub on 127.0.0.1),
+//    and the status and body are validated against the document's response schema for that
+//    status, with a JSON Schema validator (Ajv, draft 2020-12 as OpenAPI 3.1 uses), and against the
+//    zod schema the document was made from.
+
+type Doc = ReturnType<typeof openApiDocument>;
+type JsonSchema = Record<string, unknown>;
+type Handler = Parameters<typeof call>[0];
+
+/** Route files that are not part of the documented API, each with its reason. */
+const NOT_API: Record<string, string> = {
+  "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in endpoints for the studio (not an API)",
+  "app/api/[...path]/route.ts": "the catch-all answering unknown /api paths with 404 in the error shape",
+};
+/** Methods every route has without documenting them: HEAD (from GET) and CORS preflights. */
+const IMPLICIT_METHODS = new Set(["HEAD", "OPTIONS"]);
+
+const doc: Doc = openApiDocument();
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// The formats our zod schemas emit (Ajv ships none; ajv-formats is not installed).
+ajv.addFormat("date-time", (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s));
+ajv.addFormat("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
+ajv.addFormat("uri", (s: string) => URL.canParse(s));
+ajv.addFormat("binary", () => true);
+
+/** The document's operation object for an entry of OPERATIONS. */
+function documented(op: Operation): {
+  responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+} {
+  const item = doc.paths?.[op.path] as Record<string, ReturnType<typeof documented>> | undefined;
+  const operation = item?.[op.method];
+  if (!operation) throw new Error(`${op.method} ${op.path} is not in the document`);
+  return operation;
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/** The document's JSON schema for an operation's answer with this status (components inlined by $ref). */
+function responseValidator(op: Operation, status: number): ValidateFunction | null {
+  const key = `${op.method} ${op.path} ${status}`;
+  const cachedValidator = validators.get(key);
+  if (cachedValidator) return cachedValidator;
+  const response = documented(op).responses[String(status)];
+  if (!response) return null;
+  const schema = response.content?.["application/json"]?.schema ?? {};
+  const validate = ajv.compile({ ...schema, components: doc.components });
+  validators.set(key, validate);
+  return validate;
+}
+
+/** Asserts an answer is documented for its status and matches the document's schema (and the zod one). */
+function expectDocumented(op: Operation, res: { status: number; json: unknown; text: string }) {
+  const what = `${op.method.toUpperCase()} ${op.path} → ${res.status}: ${res.text.slice(0, 300)}`;
+  const validate = responseValidator(op, res.status);
+  expect(validate, `${what}: status not in the document`).not.toBeNull();
+  if (res.status === 204 || (res.text === "" && !op.responses[res.status]?.schema)) return;
+  expect(validate!(res.json), `${what}\n${ajv.errorsText(validate!.errors)}`).toBe(true);
+  const zod = op.responses[res.status]?.schema;
+  if (zod) expect(zod.safeParse(res.json).error, what).toBeUndefined();
+}
+
+let routes: AppRoute[];
+const handlerOf = (op: Operation): Handler => {
+  if (op.file === "app/domains/route.ts") return domainsAlias.GET as unknown as Handler;
+  const routeFile = routes.find((r) => r.file === op.file);
+  if (!routeFile) throw new Error(`${op.file}: no such route file`);
+  return routeFile.module[op.method.toUpperCase()] as Handler;
+};
+
+describe("the OpenAPI document covers every route", () => {
+  beforeAll(async () => {
+    routes = await loadApiRoutes();
+  });
+
+  it("documents every route file × method, and nothing else", () => {
+    const implemented = new Set<string>();
+    for (const r of routes) {
+      if (NOT_API[r.file]) continue;
+      for (const m of r.methods) {
+        if (IMPLICIT_METHODS.has(m) || (r.module[m] as Record<symbol, unknown>)[METHOD_REFUSAL]) continue;
+        implemented.add(`${m} ${r.file}`);
+      }
+    }
+    for (const m of ["GET"]) implemented.add(`${m} app/domains/route.ts`);
+    const documented = new Set(OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.file}`));
+    expect(
+      [...implemented].filter((k) => !documented.has(k)),
+      "routes the document lacks: add them to lib/openapi/operations.ts",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((k) => !implemented.has(k)),
+      "documented operations without a route",
+    ).toEqual([]);
+  });
+
+  it("puts each operation at the path of its route file, once", () => {
+    const keys = OPERATIONS.map((o) => `${o.method} ${o.path}`);
+    expect(keys.length).toBe(new Set(keys).size);
+    for (const op of OPERATIONS) {
+      const fromFile = `/${path.dirname(op.file).replace(/^app\/?/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
+      expect(op.path, op.file).toBe(fromFile);
+    }
+  });
+
+  it("names the very policy and schemas each route validates with", () => {
+    for (const op of OPERATIONS) {
+      const options = routeOptionsOf(handlerOf(op)) as
+        | { auth: unknown; params?: unknown; query?: unknown; body?: { json?: unknown; multipart?: unknown } }
+        | undefined;
+      const where = `${op.method.toUpperCase()} ${op.path}`;
+      if (!options) {
+        // Only handlers outside route() take no credentials and no input at all.
+        expect(op.auth, `${where} is not a route() handler: it must be public`).toBe("public");
+        expect([op.params, op.query, op.body], where).toEqual([undefined, undefined, undefined]);
+        continue;
+      }
+      expect(op.auth, `${where}: policy`).toEqual(options.auth);
+      expect(op.params === options.params, `${where}: the route's params schema`).toBe(true);
+      expect(op.query === options.query, `${where}: the route's query schema`).toBe(true);
+      expect(op.body === options.body?.json, `${where}: the route's body schema`).toBe(true);
+      expect(Boolean(op.multipart), `${where}: multipart body`).toBe(Boolean(options.body?.multipart));
+    }
+  });
+
+  it("documents the error shape on every operation, and success answers", () => {
+    for (const op of OPERATIONS) {
+      const { responses } = documented(op);
+      expect(Object.keys(responses), op.path).toContain("500");
+      expect(Object.keys(responses).some((s) => s.startsWith("2"))).toBe(true);
+      for (const status of Object.keys(responses).filter((s) => Number(s) >= 400)) {
+        expect(JSON.stringify(responses[status]), `${op.path} ${status}`).toContain("#/components/schemas/Error");
+      }
+    }
+  });
+});
+
+describe("every documented operation answers as documented", () => {
+  let stub: ModelStub;
+  let admin: Record<string, string>;
+  let adminId: string;
+  const ids: Record<string, string> = {};
+  const covered = new Set<string>();
+  const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+
+  const op = (method: Operation["method"], p: string) => {
+    const found = OPERATIONS.find((o) => o.method === method && o.path === p);
+    if (!found) throw new Error(`${method} ${p} is not documented`);
+    return found;
+  };
+
+  /** Calls an operation's real handler and checks the answer against the document. */
+  async function run(
+    method: Operation["method"],
+    p: string,
+    opts: { params?: Record<string, string>; body?: unknown; headers?: Record<string, string>; query?: string } = {},
+  ) {
+    const operation = op(method, p);
+    const url = p.replace(/\{(\w+)\}/g, (_, k) => opts.params?.[k] ?? "") + (opts.query ?? "");
+    const res = await call(handlerOf(operation), {
+      method: method.toUpperCase(),
+      path: url,
+      params: opts.params,
+      body: opts.body,
+      headers: { origin: "http://127.0.0.1:3000", ...(opts.headers ?? admin) },
+    });
+    expectDocumented(operation, res);
+    if (res.status < 300) covered.add(`${method} ${p}`);
+    return res;
+  }
+
+  beforeAll(async () => {
+    routes ??= await loadApiRoutes();
+    stub = await createModelStub();
+    Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
+    resetEnvForTests();
+    // Setup answers before any user exists.
+    expect((await run("get", "/api/v1/setup", { headers: {} })).json).toEqual({ needsSetup: true });
+    const created = await run("post", "/api/v1/setup", {
+      headers: {},
+      body: { email: "admin@contract.test", name: "Admin", password: "admin-pass-123" },
+    });
+    expect(created.status).toBe(201);
+    adminId = created.json.id;
+    admin = await auth.session(adminId, "admin@contract.test");
+  });
+  afterAll(() => stub?.close());
+
+  it("health, setup and this document", async () => {
+    await run("get", "/api/v1/ping", { headers: {} });
+    const self = await run("get", "/api/v1/openapi.json", { headers: {} });
+    expect(self.json.openapi).toBe("3.1.0");
+    expect(
+      (
+        await run("post", "/api/v1/setup", {
+          headers: {},
+          body: { email: "b@c.test", name: "x", password: "another-pass-1" },
+        })
+      ).status,
+    ).toBe(409);
+  });
+
+  it("chatflows, validation, nodes", async () => {
+    const flow = await run("post", "/api/v1/chatflows", {
+      body: { name: "Docs", graph: multiStoreGraph({ chatUrl: stub.url }), isPublic: true },
+    });
+    expect(flow.status).toBe(201);
+    ids.flow = flow.json.id;
+    await run("get", "/api/v1/chatflows");
+    await run("get", "/api/v1/chatflows/{id}", { params: { id: ids.flow } });
+    await run("put", "/api/v1/chatflows/{id}", { params: { id: ids.flow }, body: { description: "edited" } });
+    await run("get", "/api/v1/chatflows/{id}/validate", { params: { id: ids.flow } });
+    await run("get", "/api/v1/nodes");
+    const doomed = await run("post", "/api/v1/chatflows", { body: { name: "Doomed" } });
+    await run("delete", "/api/v1/chatflows/{id}", { params: { id: doomed.json.id } });
+  });
+
+  it("prediction, streaming check, widget config, upsert and stores", async () => {
+    await run("get", "/api/v1/chatflows-streaming/{id}", { params: { id: ids.flow }, headers: {} });
+    await run("get", "/api/v1/public-chatbotConfig/{id}", { params: { id: ids.flow }, headers: {} });
+    const upsert = await run("post", "/api/v1/vector/upsert/{id}", {
+      params: { id: ids.flow },
+      body: { stopNodeId: "keywordStore" },
+    });
+    // A JSON upsert without files loads nothing, as documented: counts are all there.
+    expect(upsert.status, upsert.text).toBe(200);
+    await run("get", "/api/v1/vector/stores/{id}", { params: { id: ids.flow } });
+    await run("delete", "/api/v1/vector/stores/{id}/{nodeId}", { params: { id: ids.flow, nodeId: "keywordStore" } });
+    const answer = await run("post", "/api/v1/prediction/{id}", {
+      params: { id: ids.flow },
+      body: { question: "Hi?" },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    // The streamed answer is the documented event stream.
+    const stream = await call(handlerOf(op("post", "/api/v1/prediction/{id}")), {
+      method: "POST",
+      path: `/api/v1/prediction/${ids.flow}`,
+      params: { id: ids.flow },
+      body: { question: "Hi?", streaming: true },
+      headers: admin,
+    });
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(Object.keys(documented(op("post", "/api/v1/prediction/{id}")).responses["200"].content ?? {})).toContain(
+      "text/event-stream",
+    );
+    expect(stream.text).toContain('"event":"end"');
+  });
+
+  it("messages and conversations", async () => {
+    const messages = await run("get", "/api/v1/chatmessage/{id}", { params: { id: ids.flow } });
+    // The documented header is there.
+    expect(Object.keys(documented(op("get", "/api/v1/chatmessage/{id}")).responses["200"]).join()).toContain("headers");
+    expect(Number(messages.headers.get("x-total-count"))).toBeGreaterThanOrEqual(messages.json.length);
+    await run("get", "/api/v1/chatmessage/{id}/sessions", { params: { id: ids.flow } });
+    await run("delete", "/api/v1/chatmessage/{id}", { params: { id: ids.flow } });
+  });
+
+  it("credentials, API keys and users", async () => {
+    const cred = await run("post", "/api/v1/credentials", {
+      body: { name: "OpenAI", type: "openai", data: { apiKey: "sk-contract" } },
+    });
+    await run("get", "/api/v1/credentials");
+    await run("put", "/api/v1/credentials/{id}", { params: { id: cred.json.id }, body: { name: "Renamed" } });
+    await run("delete", "/api/v1/credentials/{id}", { params: { id: cred.json.id } });
+    const key = await run("post", "/api/v1/apikey", { body: { name: "contract", permissions: ["chatflows"] } });
+    await run("get", "/api/v1/apikey");
+    // The key's caller kind gets the same documented shapes.
+    await run("get", "/api/v1/chatflows", { headers: auth.bearer(key.json.key) });
+    await run("delete", "/api/v1/apikey/{id}", { params: { id: key.json.id } });
+    const user = await run("post", "/api/v1/users", {
+      body: { email: "builder@contract.test", name: "Builder", password: "builder-pass-1" },
+    });
+    await run("get", "/api/v1/users");
+    await run("put", "/api/v1/users/{id}", { params: { id: user.json.id }, body: { role: "admin" } });
+    await run("delete", "/api/v1/users/{id}", { params: { id: user.json.id } });
+  });
+
+  it("domains and analysis runs", async () => {
+    await run("post", "/api/v1/domains", { body: { names: ["example.com", "not a domain", "example.com"] } });
+    const list = await run("get", "/api/v1/domains", { query: "?limit=5&sort=name" });
+    await run("get", "/domains", { query: "?isValid=true" });
+    await run("post", "/api/v1/domains/analyze", {
+      body: { chatflowId: ids.flow, filter: { searchTerm: "no-such-domain-at-all" } },
+    });
+    const started = await run("post", "/api/v1/domains/analyze", {
+      body: { chatflowId: ids.flow, ids: [list.json.data[0].id] },
+    });
+    expect(started.status, started.text).toBe(202);
+    await run("get", "/api/v1/domains/runs");
+    await run("get", "/api/v1/domains/runs/{id}", { params: { id: started.json.run.id } });
+  });
+
+  it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {
+    for (const operation of OPERATIONS) {
+      if (operation.params) {
+        const params = Object.fromEntries(operation.path.match(/\{\w+\}/g)!.map((k) => [k.slice(1, -1), "not-an-id"]));
+        const res = await run(operation.method, operation.path, { params, body: operation.body ? {} : undefined });
+        expect(res.status, `${operation.path}: ${res.text}`).toBe(400);
+        const unknown = Object.fromEntries(operation.path.match(/\{\w+\}/g)!.map((k) => [k.slice(1, -1), UNKNOWN]));
+        if (!unknown.nodeId && operation.body === undefined) {
+          const missing = await run(operation.method, operation.path, { params: unknown });
+          expect([404, 200], `${operation.path}: ${missing.text}`).toContain(missing.status);
+        }
+      }
+      if (operation.auth !== "public" && !operation.auth.anonymous) {
+        const params = Object.fromEntries(
+          (operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), UNKNOWN]),
+        );
+        const res = await run(operation.method, operation.path, {
+          params,
+          headers: {},
+          body: operation.body ? {} : undefined,
+        });
+        expect(res.status, `${operation.path}: ${res.text}`).toBe(401);
+      }
+    }
+  });
+
+  it("errors: a key without the needed permission gets the documented 403", async () => {
+    const domainsKey = (
+      await run("post", "/api/v1/apikey", { body: { name: "domains only", permissions: ["domains"] } })
+    ).json.key;
+    for (const operation of OPERATIONS) {
+      if (operation.auth === "public" || operation.auth.apiKey === "domains" || !operation.auth.session) continue;
+      const params = Object.fromEntries((operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), UNKNOWN]));
+      const res = await run(operation.method, operation.path, {
+        params,
+        headers: auth.bearer(domainsKey),
+        body: operation.body ? {} : undefined,
+      });
+      expect(res.status, `${operation.method} ${operation.path}: ${res.text}`).toBe(403);
+    }
+  });
+
+  it("called every documented operation successfully", () => {
+    const all = OPERATIONS.map((o) => `${o.method} ${o.path}`);
+    expect(all.filter((k) => !covered.has(k))).toEqual([]);
+  });
+});
