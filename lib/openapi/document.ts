@@ -41,7 +41,7 @@ export function securityOf(auth: Operation["auth"]): Record<string, string[]>[] 
 
 /** The error statuses an operation can answer, worked out from what it takes and who may call it. */
 export function errorStatuses(op: Operation): number[] {
-  const statuses = new Set<number>(op.errors ?? []);
+  const statuses = new Set<number>([...(op.errors ?? []), ...Object.keys(op.errorBodies ?? {}).map(Number)]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.auth !== "public") {
     // A wrong key or Basic pair is 401 even where anonymous callers are welcome.
@@ -72,10 +72,13 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     };
   }
   for (const status of errorStatuses(op)) {
+    const special = op.errorBodies?.[status];
+    const headers =
+      special?.headers ?? (status === 429 ? { "Retry-After": "Seconds to wait before trying again" } : undefined);
     responses[`${status}` as `4${string}`] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "Error",
-      content: { "application/json": { schema: errorResponseSchema } },
-      ...(status === 429 ? { headers: headersObject({ "Retry-After": "Seconds to wait before trying again" }) } : {}),
+      description: special?.description ?? ERROR_DESCRIPTIONS[status] ?? "Error",
+      content: { "application/json": { schema: special?.schema ?? errorResponseSchema } },
+      ...(headers ? { headers: headersObject(headers) } : {}),
     };
   }
   const requestContent: Record<string, { schema: NonNullable<Operation["body"]> }> = {};

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { API_KEY_PERMISSIONS } from "../access/callers";
+import { chatflowResponseSchema } from "./chatflow";
 import { ANALYSIS_STATUSES } from "./domain";
 
 /**
@@ -250,3 +251,122 @@ export const publicChatbotConfigResponseSchema = z
     }),
   })
   .meta({ id: "PublicChatbotConfig" });
+
+const serverMode = z.enum(["embedded", "queue"]);
+
+/** GET /api/v1/health: the process answers (no dependency asked). */
+export const livenessResponseSchema = z
+  .object({
+    status: z.literal("ok"),
+    mode: serverMode,
+    uptimeSec: z.number().int().meta({ description: "Seconds since this process started" }),
+  })
+  .meta({ id: "Liveness" });
+
+/** One readiness check (lib/services/health.ts CheckResult). */
+const readinessCheck = z
+  .object({
+    ok: z.boolean(),
+    ms: z.number().int().meta({ description: "How long the check took" }),
+    error: z.string().optional().meta({ description: "What failed, addresses as host:port only" }),
+    count: z.number().int().optional().meta({ description: "workers: how many heartbeats were seen recently" }),
+  })
+  .meta({ id: "ReadinessCheck" });
+
+const readinessChecks = z
+  .record(z.string(), readinessCheck)
+  .meta({ description: "`database` always; in queue mode also `redis` and `workers`" });
+
+/** GET /api/v1/health/ready, 200: every check passed. */
+export const readyResponseSchema = z
+  .object({ status: z.literal("ready"), mode: serverMode, checks: readinessChecks })
+  .meta({ id: "Ready" });
+
+/**
+ * GET /api/v1/health/ready, 503: the one error answer that is more than the error shape. It carries
+ * the checks beside `error` (code `not_ready`, the message naming each failing check).
+ */
+export const notReadyResponseSchema = z
+  .object({
+    status: z.literal("unavailable"),
+    mode: serverMode,
+    checks: readinessChecks,
+    error: errorResponseSchema.shape.error,
+  })
+  .meta({ id: "NotReady" });
+
+/** GET /api/v1/admin/queue (lib/services/queue-view.ts QueueView). */
+export const queueViewResponseSchema = z
+  .object({
+    mode: serverMode,
+    queues: z.array(
+      z.object({
+        name: z.string(),
+        waiting: z.number().int(),
+        active: z.number().int(),
+        delayed: z.number().int(),
+        failed: z.number().int(),
+        completed: z.number().int(),
+      }),
+    ),
+    active: z
+      .array(
+        z.object({
+          id: z.string(),
+          queue: z.string(),
+          name: z.string(),
+          chatflowId: z.string().optional(),
+          requestId: z.string().optional(),
+          attempt: z.number().int().meta({ description: "1 for the first try" }),
+          startedAt: isoDate.nullable(),
+        }),
+      )
+      .meta({ description: "Running jobs (queue mode; at most 100 per queue)" }),
+    workers: z
+      .array(
+        z.object({
+          workerId: z.string(),
+          host: z.string(),
+          pid: z.number().int(),
+          concurrency: z.number().int(),
+          queues: z.array(z.string()),
+          startedAt: isoDate,
+          activeJobs: z.number().int(),
+          seenAt: isoDate,
+        }),
+      )
+      .meta({ description: "Worker heartbeats (queue mode)" }),
+  })
+  .meta({ id: "QueueView" });
+
+/** Something the builder has to do or know after a Flowise import (lib/flowise/types.ts ImportWarning). */
+const importWarning = z.object({
+  nodeId: z.string(),
+  label: z.string(),
+  kind: z.enum(["credential", "approximated"]),
+  input: z.string().optional(),
+  message: z.string(),
+});
+
+/** POST /api/v1/chatflows/import, 201: the new chatflow with the import's warnings. */
+export const importedChatflowResponseSchema = chatflowResponseSchema
+  .extend({ warnings: z.array(importWarning) })
+  .meta({ id: "ImportedChatflow" });
+
+/** POST /api/v1/chatflows/import, 400 `import_unmapped`: what cannot be imported (nothing was saved). */
+export const importUnmappedResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.literal("import_unmapped"),
+      message: z.string(),
+      details: z.object({
+        unmappedNodes: z.array(
+          z.object({ nodeId: z.string(), label: z.string(), flowiseType: z.string(), reason: z.string() }),
+        ),
+        droppedInputs: z.array(
+          z.object({ nodeId: z.string(), label: z.string(), input: z.string(), reason: z.string() }),
+        ),
+      }),
+    }),
+  })
+  .meta({ id: "ImportUnmapped" });

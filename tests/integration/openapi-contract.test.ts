@@ -1,13 +1,20 @@
+import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import * as domainsAlias from "../../app/domains/route";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { freePort } from "../../dev/redis-server";
 import { resetEnvForTests } from "../../lib/env";
 import { METHOD_REFUSAL } from "../../lib/http/methods";
 import { routeOptionsOf } from "../../lib/http/route-options";
 import { openApiDocument } from "../../lib/openapi/document";
 import { OPERATIONS, type Operation } from "../../lib/openapi/operations";
+import { redisConnections } from "../../lib/redis";
+import { importUnmappedResponseSchema, type queueViewResponseSchema } from "../../lib/schemas/responses";
+import type { QueueView } from "../../lib/services/queue-view";
+import { forgetProcessState } from "../../lib/state";
 import { loadApiRoutes, type AppRoute } from "../support/app-server";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
@@ -23,6 +30,7 @@ import { auth, call } from "../support/http";
 type Doc = ReturnType<typeof openApiDocument>;
 type JsonSchema = Record<string, unknown>;
 type Handler = Parameters<typeof call>[0];
+type DocumentedQueueView = z.infer<typeof queueViewResponseSchema>;
 
 /** Route files that are not part of the documented API, each with its reason. */
 const NOT_API: Record<string, string> = {
@@ -49,6 +57,14 @@ function documented(op: Operation): {
   const operation = item?.[op.method];
   if (!operation) throw new Error(`${op.method} ${op.path} is not in the document`);
   return operation;
+}
+
+/** A `$ref` to a component schema resolved (one level), anything else as it is. */
+function resolved(schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = schema?.$ref;
+  if (typeof ref !== "string") return schema;
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, JsonSchema>;
+  return schemas[ref.replace("#/components/schemas/", "")];
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -146,7 +162,15 @@ describe("the OpenAPI document covers every route", () => {
       expect(Object.keys(responses), op.path).toContain("500");
       expect(Object.keys(responses).some((s) => s.startsWith("2"))).toBe(true);
       for (const status of Object.keys(responses).filter((s) => Number(s) >= 400)) {
-        expect(JSON.stringify(responses[status]), `${op.path} ${status}`).toContain("#/components/schemas/Error");
+        // The error shape itself (maybe among alternatives), or a richer body (op.errorBodies, e.g.
+        // readiness's 503) whose `error` is exactly the error shape's.
+        const schema = resolved(responses[status].content?.["application/json"]?.schema);
+        const errorShape = resolved({ $ref: "#/components/schemas/Error" }) ?? {};
+        const errorProperty = (errorShape.properties as JsonSchema).error;
+        const carriesError =
+          JSON.stringify(schema).includes('"#/components/schemas/Error"') ||
+          JSON.stringify((schema?.properties as JsonSchema | undefined)?.error) === JSON.stringify(errorProperty);
+        expect(carriesError, `${op.path} ${status}: ${JSON.stringify(schema)}`).toBe(true);
       }
     }
   });
@@ -205,6 +229,12 @@ describe("every documented operation answers as documented", () => {
 
   it("health, setup and this document", async () => {
     await run("get", "/api/v1/ping", { headers: {} });
+    const alive = await run("get", "/api/v1/health", { headers: {} });
+    expect(alive.json).toMatchObject({ status: "ok", mode: "embedded" });
+    // Embedded mode: ready with the database check alone.
+    const ready = await run("get", "/api/v1/health/ready", { headers: {} });
+    expect(ready.status, ready.text).toBe(200);
+    expect(Object.keys(ready.json.checks)).toEqual(["database"]);
     const self = await run("get", "/api/v1/openapi.json", { headers: {} });
     expect(self.json.openapi).toBe("3.1.0");
     expect(
@@ -228,6 +258,19 @@ describe("every documented operation answers as documented", () => {
     await run("put", "/api/v1/chatflows/{id}", { params: { id: ids.flow }, body: { description: "edited" } });
     await run("get", "/api/v1/chatflows/{id}/validate", { params: { id: ids.flow } });
     await run("get", "/api/v1/nodes");
+    const flowise = (file: string) =>
+      JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise", file), "utf8"));
+    const imported = await run("post", "/api/v1/chatflows/import", {
+      body: { name: "Imported", ...flowise("conversation.json") },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    expect(Array.isArray(imported.json.warnings)).toBe(true);
+    // The documented 400 import_unmapped, with its details' documented shape.
+    const refused = await run("post", "/api/v1/chatflows/import", {
+      body: flowise("marketplace-prompt-chaining.json"),
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(importUnmappedResponseSchema.safeParse(refused.json).error, refused.text).toBeUndefined();
     const doomed = await run("post", "/api/v1/chatflows", { body: { name: "Doomed" } });
     await run("delete", "/api/v1/chatflows/{id}", { params: { id: doomed.json.id } });
   });
@@ -248,6 +291,15 @@ describe("every documented operation answers as documented", () => {
       body: { question: "Hi?" },
     });
     expect(answer.status, answer.text).toBe(200);
+    // Flowise's multipart form, as documented: JSON values as text.
+    const form = new FormData();
+    form.set("question", "Hi from a form?");
+    form.set("history", JSON.stringify([{ role: "userMessage", content: "Earlier" }]));
+    form.set("streaming", "false");
+    const formAnswer = await run("post", "/api/v1/prediction/{id}", { params: { id: ids.flow }, body: form });
+    expect(formAnswer.status, formAnswer.text).toBe(200);
+    const multipart = (documented(op("post", "/api/v1/prediction/{id}")) as { requestBody?: unknown }).requestBody;
+    expect(JSON.stringify(multipart)).toContain("multipart/form-data");
     // The streamed answer is the documented event stream.
     const stream = await call(handlerOf(op("post", "/api/v1/prediction/{id}")), {
       method: "POST",
@@ -291,6 +343,45 @@ describe("every documented operation answers as documented", () => {
     await run("put", "/api/v1/users/{id}", { params: { id: user.json.id }, body: { role: "admin" } });
     await run("delete", "/api/v1/users/{id}", { params: { id: user.json.id } });
   });
+
+  it("the admin queue view (embedded mode)", async () => {
+    const view = await run("get", "/api/v1/admin/queue");
+    expect(view.status, view.text).toBe(200);
+    expect(view.json.mode).toBe("embedded");
+    // The documented schema and the service's type agree both ways (tsc checks these assignments).
+    const asService: QueueView = view.json as DocumentedQueueView;
+    const asDocumented: DocumentedQueueView = asService;
+    expect(asDocumented.workers).toEqual([]);
+  });
+
+  // Queue mode needs PostgreSQL (TEST_PG_URL): PGlite belongs to one process.
+  it.runIf(process.env.TEST_PG_URL)(
+    "readiness's 503: the checks and the error shape, as documented",
+    {
+      timeout: 20_000,
+    },
+    async () => {
+      // Queue mode with nothing listening at the Redis address: database ok, Redis and workers fail.
+      const url = `redis://127.0.0.1:${await freePort()}`;
+      Object.assign(process.env, { MODE: "queue", REDIS_URL: url });
+      resetEnvForTests();
+      try {
+        const res = await run("get", "/api/v1/health/ready", { headers: {} });
+        expect(res.status, res.text).toBe(503);
+        expect(res.json).toMatchObject({ status: "unavailable", mode: "queue", error: { code: "not_ready" } });
+        expect(res.json.checks.database.ok).toBe(true);
+        expect(res.json.checks.redis.ok).toBe(false);
+      } finally {
+        const { command, subscriber } = redisConnections(url);
+        command.disconnect();
+        subscriber.disconnect();
+        forgetProcessState("redis");
+        process.env.MODE = "embedded";
+        delete process.env.REDIS_URL;
+        resetEnvForTests();
+      }
+    },
+  );
 
   it("domains and analysis runs", async () => {
     await run("post", "/api/v1/domains", { body: { names: ["example.com", "not a domain", "example.com"] } });
