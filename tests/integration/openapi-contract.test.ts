@@ -237,6 +237,8 @@ describe("every documented operation answers as documented", () => {
     expect(Object.keys(ready.json.checks)).toEqual(["database"]);
     const self = await run("get", "/api/v1/openapi.json", { headers: {} });
     expect(self.json.openapi).toBe("3.1.0");
+    // Served through openRoute like /health: a request id on the answer (and a log line).
+    expect(self.headers.get("x-request-id")).toBeTruthy();
     expect(
       (
         await run("post", "/api/v1/setup", {
