@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort, startRedisServer, stopRedisServer } from "../dev/redis-server";
 
@@ -262,7 +263,45 @@ async function main() {
       `   embedded (MODE=embedded)     p50 ${e50.toFixed(2)} ms   p99 ${pct(hop.embedded, 99).toFixed(2)} ms`,
     );
     console.log(`   queue (API + 1 worker)       p50 ${q50.toFixed(2)} ms   p99 ${pct(hop.queue, 99).toFixed(2)} ms`);
-    console.log(`   added by the queue hop       p50 ${(q50 - e50).toFixed(2)} ms\n`);
+    console.log(`   added by the queue hop       p50 ${(q50 - e50).toFixed(2)} ms`);
+    // What the hop is made of: Redis commands per prediction (from redis-server's own counters, so
+    // the workers' idle blocking reads count too) and one Redis round trip on this machine right now.
+    const probe = new Redis(redisPort, "127.0.0.1", { maxRetriesPerRequest: 1 });
+    cleanups.push(async () => probe.disconnect());
+    const commands = async () =>
+      new Map(
+        [...((await probe.info("commandstats")) as string).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [
+          m[1],
+          Number(m[2]),
+        ]),
+      );
+    let topCommands = "";
+    const perPrediction = async (base: string, n = 50) => {
+      const before = await commands();
+      for (let i = 0; i < n; i++) await ask(base);
+      const delta = [...(await commands())]
+        .map(([name, calls]) => [name, (calls - (before.get(name) ?? 0) - (name === "info" ? 1 : 0)) / n] as const)
+        .filter(([, per]) => per > 0)
+        .sort((a, b) => b[1] - a[1]);
+      topCommands = delta
+        .slice(0, 6)
+        .map(([name, per]) => `${name} ${per.toFixed(1)}`)
+        .join(", ");
+      return delta.reduce((sum, [, per]) => sum + per, 0);
+    };
+    const cmdEmbedded = await perPrediction(embeddedUrl);
+    const cmdQueue = await perPrediction(queueApi.url);
+    const pings: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      await probe.ping();
+      pings.push(performance.now() - t);
+    }
+    console.log(
+      `   Redis commands per prediction (those run inside BullMQ's Lua scripts included): embedded ${cmdEmbedded.toFixed(1)}, queue ${cmdQueue.toFixed(1)}\n` +
+        `   one Redis round trip (PING) now: p50 ${pct(pings, 50).toFixed(2)} ms, p99 ${pct(pings, 99).toFixed(2)} ms\n` +
+        `   most frequent in queue mode (per prediction): ${topCommands}\n`,
+    );
 
     // 2 and 3: throughput per worker count. Workers are added, so 2 and 4 include the earlier ones.
     type Row = Awaited<ReturnType<typeof load>> & { workers: number; clients: number };
