@@ -73,10 +73,40 @@ async function main() {
       }
     }
   };
+  let cleaning: Promise<void> | undefined;
+  /** Stops every child, the stub and servers, drops the database, stops redis-server (once, from finally or a signal). */
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      killAll();
+      for (const c of cleanups.reverse()) await c().catch(() => {});
+      try {
+        const { listProcessState } = await import("../lib/state/registry");
+        const created = new Set(
+          listProcessState()
+            .filter((s) => s.created)
+            .map((s) => s.name),
+        );
+        if (created.has("queue")) await (await import("../lib/queue")).closeQueueClient();
+        if (created.has("redis")) {
+          const { command, subscriber } = (await import("../lib/redis")).redisConnections(process.env.REDIS_URL!);
+          command.disconnect();
+          subscriber.disconnect();
+        }
+        await (await import("../lib/db/client")).closeDb();
+      } catch {
+        // best effort: the process exits below either way
+      }
+      if (dbCreated) {
+        const c = new pg.Client({ connectionString: pgServer });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+        await c.end();
+      }
+      if (redis) await stopRedisServer(redis);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    })());
   const onSignal = () => {
-    killAll();
-    redis?.kill("SIGKILL");
-    process.exit(130);
+    cleanup().finally(() => process.exit(130));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -357,33 +387,7 @@ async function main() {
         `measured in ${((performance.now() - began) / 1000).toFixed(0)} s.`,
     );
   } finally {
-    killAll();
-    for (const c of cleanups.reverse()) await c().catch(() => {});
-    try {
-      const { listProcessState } = await import("../lib/state/registry");
-      const created = new Set(
-        listProcessState()
-          .filter((s) => s.created)
-          .map((s) => s.name),
-      );
-      if (created.has("queue")) await (await import("../lib/queue")).closeQueueClient();
-      if (created.has("redis")) {
-        const { command, subscriber } = (await import("../lib/redis")).redisConnections(process.env.REDIS_URL!);
-        command.disconnect();
-        subscriber.disconnect();
-      }
-      await (await import("../lib/db/client")).closeDb();
-    } catch {
-      // best effort: the process exits below either way
-    }
-    if (dbCreated) {
-      const c = new pg.Client({ connectionString: pgServer });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await c.end();
-    }
-    if (redis) await stopRedisServer(redis);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
   process.exit(0);
 }
