@@ -112,6 +112,8 @@ async function main() {
   process.on("SIGTERM", onSignal);
 
   try {
+    const redisPort = await freePort();
+    redis = await startRedisServer(redisPort);
     const admin = new pg.Client({ connectionString: pgServer });
     await admin.connect();
     await admin.query(`CREATE DATABASE "${dbName}"`);
@@ -119,8 +121,6 @@ async function main() {
     await admin.end();
     const dbUrl = new URL(pgServer);
     dbUrl.pathname = `/${dbName}`;
-    const redisPort = await freePort();
-    redis = await startRedisServer(redisPort);
 
     const { createModelStub } = await import("../dev/model-stub/server");
     const stub = await createModelStub();
