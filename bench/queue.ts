@@ -110,6 +110,10 @@ async function main() {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("uncaughtException", (err) => {
+    console.error(err);
+    cleanup().finally(() => process.exit(1));
+  });
 
   try {
     const redisPort = await freePort();
@@ -368,7 +372,7 @@ async function main() {
     const cap = (CONCURRENCY * 1000) / MODEL_LATENCY_MS;
     table(
       `2. Network-bound: model answers after ${MODEL_LATENCY_MS} ms (timer), clients = 2 × slots, ${SECONDS} s per row; ` +
-        `ceiling ${cap} req/s per worker (goal speed-up ≥ 1.9× at 2, ≥ 3.5× at 4)`,
+        `ceiling ${cap} req/s per worker\n   (slots / 100 ms; less by the prediction's own time, see table 1) (goal speed-up ≥ 1.9× at 2, ≥ 3.5× at 4)`,
       rows.network,
     );
     console.log();
