@@ -16,6 +16,9 @@ const nextConfig = {
     "mammoth",
     "papaparse",
     "@langchain/textsplitters",
+    // Queue mode (lib/queue): BullMQ (with its child-process and worker-thread code) loaded by Node, not
+    // bundled; a precaution, as bundling it was not tried.
+    "bullmq",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -2,9 +2,6 @@
 // and domain analyses that API processes (`npm start`) queue in Redis; WORKER_CONCURRENCY jobs per
 // queue at once. SIGTERM/SIGINT: stop taking jobs and let running ones finish; a second signal exits at once.
 import { getEnv } from "../lib/env";
-import { migrateDatabase } from "../lib/db/migrate";
-import { closeWorkers } from "../lib/queue";
-import { startQueueWorkers } from "../lib/services/queue-workers";
 
 const say = (line: string) => console.log(`[switchyard worker] ${line}`);
 const fail = (line: string) => {
@@ -20,6 +17,11 @@ try {
   throw err;
 }
 if (env.MODE !== "queue") fail("refusing to start: set MODE=queue (with REDIS_URL and DATABASE_URL=postgresql://…)");
+
+// Loaded after the settings are checked: some modules read them when loaded.
+const { migrateDatabase } = await import("../lib/db/migrate");
+const { closeWorkers } = await import("../lib/queue");
+const { startQueueWorkers } = await import("../lib/services/queue-workers");
 
 try {
   // The API process migrates at start; a worker starting with it waits on the same advisory lock.

@@ -4,6 +4,7 @@
  * attempt or an error not worth retrying. Progress is whatever the handler writes to the database.
  */
 import { type Job, UnrecoverableError, Worker } from "bullmq";
+import { getEnv } from "../env";
 import type { JobDefinition, JobQueue } from "../jobs/types";
 import { addJobs, producer } from "./client";
 import { QUEUE_NAMES, QUEUE_PREFIX, type QueueName } from "./names";
@@ -69,7 +70,15 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
         throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
     },
-    { connection: newWorkerConnection(), prefix: QUEUE_PREFIX, concurrency: concurrency ?? def.concurrency ?? 4 },
+    {
+      connection: newWorkerConnection(),
+      prefix: QUEUE_PREFIX,
+      concurrency: concurrency ?? def.concurrency ?? 4,
+      // As for request jobs (worker.ts): a dead worker's job is taken over after the lock, once.
+      lockDuration: getEnv().JOB_LOCK_MS,
+      stalledInterval: getEnv().JOB_LOCK_MS,
+      maxStalledCount: 1,
+    },
   );
   worker.on("error", (err) => console.error(`[jobs:${def.name}] worker error:`, err.message));
   trackWorker(worker);

@@ -130,16 +130,14 @@ describe("SIGTERM on a worker with a job running", () => {
     plan = () => ({ text: "finished politely", delayMs: 1_500 });
     const pending = predict({ question: "take your time", chatId: "sigterm" });
     await waitFor(() => model.calls.length > first, 20_000);
-    let answeredFirst = false;
-    const exitOrder = w.exited.then((code) => ({ code, answeredFirst }));
     w.child.kill("SIGTERM");
     const res = await pending;
-    answeredFirst = true;
     expect(res.status).toBe(200);
     expect((await res.json()).text).toBe("finished politely");
-    const { code } = await exitOrder;
+    const code = await w.exited;
     expect(code).toBe(0);
-    expect(model.calls[first].closedEarly).toBe(false);
+    expect(model.calls[first]).toMatchObject({ closedEarly: false, done: true }); // not cut short, not retried
+    expect(model.calls).toHaveLength(first + 1);
     expect(w.output()).toMatch(/SIGTERM: finishing running jobs/);
   });
 });

@@ -4,6 +4,7 @@ import { exampleFlow } from "../../dev/flows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
+import { queueClient } from "../../lib/queue/client";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { auth } from "../support/http";
@@ -139,5 +140,17 @@ describe("through a worker", () => {
     // Nothing half-answered is stored.
     await new Promise((r) => setTimeout(r, 500));
     expect(await messagesOf("abort-1")).toHaveLength(0);
+  });
+
+  it("an outcome whose event never arrives (pub/sub lost it) is read from the job's state", async () => {
+    plan = () => ({ text: "polled answer", delayMs: 800 });
+    const before = model.calls.length;
+    const pending = predict({ question: "are you there?", chatId: "missed-1" });
+    await waitFor(() => model.calls.length > before, 10_000);
+    // As a reconnect would: this process stops hearing the job's channel before the result is published.
+    await queueClient().subscriber.unsubscribe();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ text: "polled answer", chatId: "missed-1" });
   });
 });
