@@ -1,4 +1,5 @@
 import { bufferMemory } from "./buffer-memory";
+import { calculator } from "./calculator";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
@@ -39,6 +40,7 @@ export const nodes: readonly NodeModule[] = [
   openApiChain,
   bufferMemory,
   chainTool,
+  calculator,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
