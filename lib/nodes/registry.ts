@@ -2,6 +2,7 @@ import { bufferMemory } from "./buffer-memory";
 import { calculator } from "./calculator";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
+import { chatOllama } from "./chat-ollama";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
 import { chatPromptTemplate } from "./chat-prompt-template";
 import { conversationChain } from "./conversation-chain";
@@ -33,6 +34,7 @@ import type { NodeDefinition } from "./types";
 export const nodes: readonly NodeModule[] = [
   chatOpenAICompatible,
   chatAnthropic,
+  chatOllama,
   promptTemplate,
   chatPromptTemplate,
   llmChain,

@@ -1,0 +1,61 @@
+import { T, type NodeDefinitionSpec } from "../types";
+
+export const chatOllamaDefinition = {
+  name: "chatOllama",
+  version: 1,
+  label: "Ollama Chat Model",
+  category: "Chat Models",
+  description:
+    "A chat model served by Ollama, called through Ollama's OpenAI-compatible endpoint (<base URL>/v1); needs no API key. A server on a private or loopback address must be allowed by the operator (OUTBOUND_ALLOW_HOSTS).",
+  inputs: [
+    {
+      kind: "param",
+      name: "baseUrl",
+      label: "Base URL",
+      type: "string",
+      default: "http://127.0.0.1:11434",
+      pattern: "^https?://",
+      description: "The Ollama server (without /v1).",
+    },
+    {
+      kind: "param",
+      name: "model",
+      label: "Model name",
+      type: "string",
+      placeholder: "llama3.2",
+      description: "A model the server has pulled (ollama pull <name>).",
+    },
+    { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.9, min: 0, max: 2 },
+    {
+      kind: "param",
+      name: "topP",
+      label: "Top P",
+      type: "number",
+      optional: true,
+      min: 0,
+      max: 1,
+      additional: true,
+    },
+    {
+      kind: "param",
+      name: "maxTokens",
+      label: "Max tokens",
+      type: "number",
+      optional: true,
+      integer: true,
+      min: 1,
+      additional: true,
+      description: "Most tokens to generate (Ollama's num_predict).",
+    },
+    {
+      kind: "param",
+      name: "allowImageUploads",
+      label: "Allow image uploads",
+      type: "boolean",
+      default: false,
+      description: "Send uploaded images to the model (a vision model such as llava).",
+    },
+  ],
+  outputs: [{ name: "chatModel", label: "Chat model", types: [T.chatModel, T.languageModel] }],
+  capabilities: { acceptsImages: { toggle: "allowImageUploads" } },
+} as const satisfies NodeDefinitionSpec;
