@@ -8,6 +8,7 @@ import { chatPromptTemplate } from "./chat-prompt-template";
 import { conversationChain } from "./conversation-chain";
 import { conversationalRetrievalQAChain } from "./conversational-retrieval-qa-chain";
 import { csvLoader } from "./csv-loader";
+import { currentDateTime } from "./current-date-time";
 import type { NodeModule } from "./define";
 import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
@@ -43,6 +44,7 @@ export const nodes: readonly NodeModule[] = [
   bufferMemory,
   chainTool,
   calculator,
+  currentDateTime,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
