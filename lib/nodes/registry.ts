@@ -21,6 +21,7 @@ import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
+import { requestsGet } from "./requests-get";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
@@ -45,6 +46,7 @@ export const nodes: readonly NodeModule[] = [
   chainTool,
   calculator,
   currentDateTime,
+  requestsGet,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
