@@ -1,5 +1,7 @@
 // The node types Flowise users bring (issue 13), run through the real prediction route: an agent on
 // an Ollama chat model (the OpenAI-wire model stub standing in for Ollama's /v1) using the Calculator.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { systemCaller } from "../../dev/callers";
@@ -12,24 +14,43 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { call } from "../support/http";
 
 let stub: ModelStub;
+let api: http.Server;
+let apiOrigin: string;
+const apiHits: string[] = [];
 beforeAll(async () => {
   stub = await createModelStub();
+  api = http.createServer((req, res) => {
+    apiHits.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ city: new URL(req.url ?? "/", "http://x").searchParams.get("city"), forecast: "sunny" }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   // Nothing of the server's OpenAI settings may be needed by an Ollama flow.
   delete process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_BASE_URL;
   process.env.OPENAI_MODEL = "unused-model";
   resetEnvForTests();
 });
-afterAll(() => stub.close());
+afterAll(async () => {
+  await stub.close();
+  await new Promise((resolve) => api.close(resolve));
+});
 
-async function agentFlow(ollama: Record<string, unknown>): Promise<string> {
+async function agentFlow(
+  ollama: Record<string, unknown>,
+  tools: { type: string; inputs?: Record<string, unknown> }[] = [{ type: "calculator" }],
+): Promise<string> {
   const graph = {
     nodes: [
       node("model", "chatOllama", { model: "llama3.2", temperature: 0, ...ollama }, "Local Llama"),
-      node("calc", "calculator"),
+      ...tools.map((t, i) => node(`tool${i}`, t.type, t.inputs ?? {})),
       node("agent", "toolAgent"),
     ],
-    edges: [edge("model", "chatModel", "agent", "model"), edge("calc", "tool", "agent", "tools")],
+    edges: [
+      edge("model", "chatModel", "agent", "model"),
+      ...tools.map((_, i) => edge(`tool${i}`, "tool", "agent", "tools")),
+    ],
   } as Graph;
   return (await createChatflow({ name: "ollama agent", graph: graph as never, isPublic: true }, systemCaller)).id;
 }
@@ -98,6 +119,46 @@ describe("Flowise node types through the prediction route", () => {
       expect(stub.requests).toEqual([]);
     } finally {
       process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+      resetEnvForTests();
+    }
+  });
+
+  it("Requests Get and Current Date and Time answer an agent; Requests Get stays behind the outbound guard", async () => {
+    /** Calls the weather tool, then the clock, then answers with both observations. */
+    const brain: Brain = ({ messages }) => {
+      const observations = messages.filter((m) => m.role === "tool").map((m) => textOf(m.content));
+      if (observations.length === 0)
+        return { toolCalls: [{ name: "weather", arguments: { queryParams: { city: "Oslo" } } }] };
+      if (observations.length === 1) return { toolCalls: [{ name: "current_date_time", arguments: {} }] };
+      return { content: observations.join(" | ") };
+    };
+    const tools = [
+      { type: "requestsGet", inputs: { url: `${apiOrigin}/forecast`, name: "weather" } },
+      { type: "currentDateTime", inputs: { timezone: "UTC" } },
+    ];
+    stub.setBrain(brain);
+    const id = await agentFlow({ baseUrl: stub.origin }, tools);
+    const res = await predict(id, "Weather in Oslo today?");
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const [weather, clock] = res.json.text.split(" | ");
+    expect(JSON.parse(weather)).toEqual({ city: "Oslo", forecast: "sunny" });
+    expect(JSON.parse(clock)).toMatchObject({ timezone: "UTC", timezoneOffset: "+00:00" });
+    expect(apiHits).toEqual(["/forecast?city=Oslo"]);
+
+    // The model server is allowed by name, the weather API is not: the tool call is refused (an
+    // observation naming the setting), and the API never sees a request.
+    process.env.OUTBOUND_ALLOW_PRIVATE = "false";
+    process.env.OUTBOUND_ALLOW_HOSTS = `127.0.0.1:${stub.port}`;
+    resetEnvForTests();
+    try {
+      stub.setBrain(brain);
+      const refused = await predict(await agentFlow({ baseUrl: stub.origin }, tools), "Weather in Oslo today?");
+      expect(refused.status, JSON.stringify(refused.json)).toBe(200);
+      expect(refused.json.usedTools[0].toolOutput).toMatch(/^Tool error: .*OUTBOUND_ALLOW_HOSTS/);
+      expect(apiHits).toHaveLength(1);
+    } finally {
+      process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+      process.env.OUTBOUND_ALLOW_HOSTS = "";
       resetEnvForTests();
     }
   });
