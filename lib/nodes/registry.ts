@@ -14,6 +14,7 @@ import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
 import { llmChain } from "./llm-chain";
+import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { pdfLoader } from "./pdf-loader";
@@ -59,6 +60,7 @@ export const nodes: readonly NodeModule[] = [
   openAIEmbeddings,
   pgvectorStore,
   keywordStore,
+  memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
 ];
