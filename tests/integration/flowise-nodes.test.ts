@@ -162,4 +162,59 @@ describe("Flowise node types through the prediction route", () => {
       resetEnvForTests();
     }
   });
+
+  it("an In-Memory Vector Store answers from its documents with no upsert, embedding them once per built flow", async () => {
+    const graph = {
+      nodes: [
+        node("text", "plainTextLoader", {
+          text: "Refunds are paid within 14 days to the original card.\n\nShipping is free above 50 euros.",
+          sourceName: "policy.txt",
+        }),
+        node("splitter", "recursiveTextSplitter", { chunkSize: 60, chunkOverlap: 0 }),
+        node("embeddings", "openAIEmbeddings", { baseURL: stub.url }),
+        node("store", "memoryVectorStore", { topK: 1 }),
+        node("model", "chatOllama", { baseUrl: stub.origin, model: "llama3.2" }),
+        node("qa", "conversationalRetrievalQAChain"),
+      ],
+      edges: [
+        edge("splitter", "textSplitter", "text", "textSplitter"),
+        edge("text", "document", "store", "document"),
+        edge("embeddings", "embeddings", "store", "embeddings"),
+        edge("store", "retriever", "qa", "retriever"),
+        edge("model", "chatModel", "qa", "model"),
+      ],
+    } as Graph;
+    const id = (await createChatflow({ name: "memory store", graph: graph as never, isPublic: true }, systemCaller)).id;
+    stub.requests.length = 0;
+    stub.setBrain(({ messages }) => {
+      const system = textOf(messages.find((m) => m.role === "system")?.content);
+      return { content: /paid within (\d+) days/.exec(system)?.[0] ?? "I don't know." };
+    });
+    const ask = (question: string) =>
+      call(prediction.POST, {
+        method: "POST",
+        params: { id },
+        body: { question, overrideConfig: { returnSourceDocuments: true } },
+      });
+    const res = await ask("How fast are refunds paid?");
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.text).toBe("paid within 14 days");
+    expect(res.json.sourceDocuments).toEqual([
+      expect.objectContaining({
+        pageContent: expect.stringContaining("Refunds are paid"),
+        metadata: expect.objectContaining({ source: "policy.txt" }),
+      }),
+    ]);
+    const documentEmbeddings = () =>
+      stub.requests.filter(
+        (r) =>
+          r.path === "/v1/embeddings" &&
+          Array.isArray((r.body as { input?: unknown }).input) &&
+          (r.body as { input: unknown[] }).input.length > 1,
+      ).length;
+    expect(documentEmbeddings()).toBe(1);
+    // The built flow is cached: a second question embeds only the query, not the documents again.
+    expect((await ask("How fast are refunds paid?")).status).toBe(200);
+    expect(documentEmbeddings()).toBe(1);
+  });
 });
