@@ -49,6 +49,16 @@ export const chatOllamaDefinition = {
     },
     {
       kind: "param",
+      name: "stop",
+      label: "Stop sequences",
+      type: "string",
+      optional: true,
+      additional: true,
+      placeholder: "AI assistant:",
+      description: "Comma-separated: generation stops at any of them.",
+    },
+    {
+      kind: "param",
       name: "allowImageUploads",
       label: "Allow image uploads",
       type: "boolean",

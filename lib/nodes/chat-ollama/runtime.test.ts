@@ -26,7 +26,14 @@ const build = (params: Record<string, unknown>) =>
 
 describe("Ollama chat model node", () => {
   it("calls <base URL>/v1/chat/completions with the model and sampling params, no credential", async () => {
-    const model = await build({ baseUrl: stub.origin, model: "llama3.2", temperature: 0.2, topP: 0.5, maxTokens: 64 });
+    const model = await build({
+      baseUrl: stub.origin,
+      model: "llama3.2",
+      temperature: 0.2,
+      topP: 0.5,
+      maxTokens: 64,
+      stop: "User:, END",
+    });
     const reply = await model.invoke([new HumanMessage("hello")]);
     expect(reply.content).toBe("hi from llama");
     expect(stub.requests.at(-1)).toMatchObject({
@@ -36,6 +43,7 @@ describe("Ollama chat model node", () => {
         temperature: 0.2,
         top_p: 0.5,
         max_tokens: 64,
+        stop: ["User:", "END"],
         messages: [{ role: "user", content: "hello" }],
       },
     });

@@ -30,11 +30,16 @@ export function ollamaOpenAIUrl(baseUrl: string, requester: string): string {
 export const buildChatOllama: RuntimeOf<typeof chatOllamaDefinition> = async ({ params, ctx, label, nodeId }) => {
   const requester = requesterOf({ label, nodeId });
   const baseURL = ollamaOpenAIUrl(params.baseUrl, requester);
+  const stop = (params.stop ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return new ChatOpenAI({
     model: params.model,
     temperature: params.temperature,
     ...(params.topP === undefined ? {} : { topP: params.topP }),
     ...(params.maxTokens ? { maxTokens: params.maxTokens } : {}),
+    ...(stop.length ? { stop } : {}),
     apiKey: NO_KEY,
     timeout: sdkBackstopTimeout(ctx.env),
     configuration: { baseURL, fetch: ctx.modelFetch?.({ requester }) },
