@@ -23,6 +23,7 @@ import { plainTextLoader } from "./plain-text-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
 import { requestsGet } from "./requests-get";
+import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
@@ -48,6 +49,7 @@ export const nodes: readonly NodeModule[] = [
   calculator,
   currentDateTime,
   requestsGet,
+  requestsPost,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,

@@ -20,9 +20,19 @@ const apiHits: string[] = [];
 beforeAll(async () => {
   stub = await createModelStub();
   api = http.createServer((req, res) => {
-    apiHits.push(req.url ?? "");
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ city: new URL(req.url ?? "/", "http://x").searchParams.get("city"), forecast: "sunny" }));
+    apiHits.push(`${req.method} ${req.url ?? ""}`);
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      if (req.method === "POST") res.end(JSON.stringify({ booked: JSON.parse(body) }));
+      else
+        res.end(
+          JSON.stringify({ city: new URL(req.url ?? "/", "http://x").searchParams.get("city"), forecast: "sunny" }),
+        );
+    });
   });
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
@@ -143,7 +153,7 @@ describe("Flowise node types through the prediction route", () => {
     const [weather, clock] = res.json.text.split(" | ");
     expect(JSON.parse(weather)).toEqual({ city: "Oslo", forecast: "sunny" });
     expect(JSON.parse(clock)).toMatchObject({ timezone: "UTC", timezoneOffset: "+00:00" });
-    expect(apiHits).toEqual(["/forecast?city=Oslo"]);
+    expect(apiHits).toEqual(["GET /forecast?city=Oslo"]);
 
     // The model server is allowed by name, the weather API is not: the tool call is refused (an
     // observation naming the setting), and the API never sees a request.
@@ -216,5 +226,25 @@ describe("Flowise node types through the prediction route", () => {
     // The built flow is cached: a second question embeds only the query, not the documents again.
     expect((await ask("How fast are refunds paid?")).status).toBe(200);
     expect(documentEmbeddings()).toBe(1);
+  });
+
+  it("Requests Post sends the agent's body with the builder's fixed fields to the one URL", async () => {
+    apiHits.length = 0;
+    stub.setBrain(({ messages }) => {
+      const last = messages.at(-1);
+      if (last?.role !== "tool")
+        return { toolCalls: [{ name: "book_table", arguments: { body: { people: 4, restaurant: "other" } } }] };
+      return { content: `Done: ${textOf(last.content)}` };
+    });
+    const tools = [
+      {
+        type: "requestsPost",
+        inputs: { url: `${apiOrigin}/bookings`, name: "book_table", body: { restaurant: "Nordic" } },
+      },
+    ];
+    const res = await predict(await agentFlow({ baseUrl: stub.origin }, tools), "Book a table for 4");
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.text).toBe(`Done: ${JSON.stringify({ booked: { people: 4, restaurant: "Nordic" } })}`);
+    expect(apiHits).toEqual(["POST /bookings"]);
   });
 });
