@@ -7,6 +7,8 @@ export const STATUS_BY_CODE = {
   bad_request: 400,
   validation_failed: 400,
   invalid_id: 400,
+  /** A Flowise chatflow with nodes or inputs we cannot import (lib/services/flowise-import.ts). */
+  import_unmapped: 400,
   invalid_graph: 422,
   unprocessable: 422,
   openapi_no_operation: 422,

@@ -18,6 +18,7 @@ import { useCallback, type DragEvent } from "react";
 import { connectionProblem } from "@/lib/canvas/connection";
 import { edgeIdFor } from "@/lib/canvas/ids";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
+import { CanvasNotes } from "./CanvasNotes";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { FlowNode } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
@@ -144,6 +145,7 @@ export function Canvas({
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd5e1" />
+        <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
         <MiniMap
           position="bottom-right"

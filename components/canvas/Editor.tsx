@@ -71,8 +71,8 @@ function readGraph(raw: unknown): { graph: Graph; error?: string } {
 
 function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
   const { graph, error } = readGraph(raw);
-  const { nodes, edges } = graphToEditor(graph);
-  store.load(nodes, edges, true);
+  const { nodes, edges, notes } = graphToEditor(graph);
+  store.load(nodes, edges, true, notes);
   return { viewport: graph.viewport, error };
 }
 

@@ -16,7 +16,10 @@ export function useEditorActions(toast: PushToast) {
   const store = useEditorStore();
   const rf = useReactFlow<EditorNode, EditorEdge>();
   return useMemo(() => {
-    const currentGraph = () => editorToGraph(store.getState().nodes, store.getState().edges, rf.getViewport());
+    const currentGraph = () => {
+      const { nodes, edges, notes } = store.getState();
+      return editorToGraph(nodes, edges, rf.getViewport(), notes);
+    };
     const fit = () => rf.fitView({ padding: 0.2, maxZoom: 1, duration: 200 });
     return {
       currentGraph,
@@ -76,8 +79,8 @@ export function useEditorActions(toast: PushToast) {
       async importFile(file: File) {
         const result = parseImportFile(await file.text(), store.catalog.get);
         if (!result.ok) return toast("error", `Import failed: ${result.message}`);
-        const { nodes, edges } = graphToEditor(result.graph);
-        store.load(nodes, edges, false);
+        const { nodes, edges, notes } = graphToEditor(result.graph);
+        store.load(nodes, edges, false, notes);
         requestAnimationFrame(fit);
         toast(
           "success",

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { FlowiseImportDialog } from "./FlowiseImportDialog";
 import { useStudioUser } from "./StudioUser";
 
 type Owner = { id: string; name: string; email: string } | null;
@@ -35,13 +36,23 @@ export function ChatflowList() {
     onSuccess: refresh,
   });
   const [name, setName] = useState("");
+  const [importing, setImporting] = useState(false);
+  const { may } = useStudioUser();
 
   return (
     <>
       <PageHeader
         title="Chatflows"
         subtitle="Each chatflow is a graph of LangChain nodes, callable over the API and the widget."
+        actions={
+          may("chatflow.create") && (
+            <Button variant="secondary" onClick={() => setImporting(true)}>
+              Import from Flowise
+            </Button>
+          )
+        }
       />
+      {importing && <FlowiseImportDialog onClose={() => setImporting(false)} onImported={refresh} />}
       <Card className="mb-6 p-4">
         <form
           className="flex items-end gap-3"

@@ -165,6 +165,8 @@ export function policyFor(action: Action): AuthPolicy {
 
 /** Chatflow management: studio users, admins over Basic, keys with the `chatflows` permission. */
 export const manageChatflows = policyFor("chatflow.update");
+/** Importing a Flowise chatflow creates one: who may create chatflows. */
+export const importChatflows = policyFor("chatflow.create");
 /** API keys are managed by studio users and admins over Basic, never by other keys. */
 export const manageKeys = policyFor("apikey.create");
 /** User administration. */

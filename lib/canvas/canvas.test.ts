@@ -132,6 +132,30 @@ describe("import / export", () => {
       message: expect.stringMatching(/nope/),
     });
   });
+  it("keeps canvas notes through the editor, the save and the export file; removing one is a change", () => {
+    const notes = [{ id: "stickyNote_0", position: { x: 10, y: 20 }, text: "Rebuild the custom tool here" }];
+    const graph = { ...editorToGraph(nodes, []), notes };
+    const editor = graphToEditor(graph);
+    expect(editor.notes).toEqual(notes);
+    const store = createEditorStore(nodeCatalog(nodeDefinitions));
+    store.load(editor.nodes, editor.edges, true, editor.notes);
+    expect(editorToGraph(store.getState().nodes, store.getState().edges, undefined, store.getState().notes)).toEqual(
+      graph,
+    );
+    expect(parseImportFile(exportFileText("x", graph), getDefinition)).toMatchObject({ ok: true, graph });
+    const before = store.getState().revision;
+    store.removeNote("stickyNote_0");
+    expect(store.getState().notes).toEqual([]);
+    expect(store.getState().revision).toBe(before + 1);
+  });
+  it("sends a Flowise file to the Flowise import instead of failing on its node types", () => {
+    const flowise = readFileSync("../shared/fixtures/flowise/conversation.json", "utf8");
+    expect(parseImportFile(flowise, getDefinition)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Import from Flowise"),
+    });
+    expect(parseImportFile(JSON.stringify({ name: "x", flowData: "{}" }), getDefinition)).toMatchObject({ ok: false });
+  });
   it("reads the example product-search flow", () => {
     const text = readFileSync("flows/product-search-agent.json", "utf8");
     expect(parseImportFile(text, getDefinition).ok).toBe(true);

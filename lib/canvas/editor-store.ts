@@ -1,3 +1,4 @@
+import type { GraphNote } from "@/lib/schemas/graph";
 import type { GraphProblem } from "@/lib/schemas/problems";
 import type { NodeCatalog } from "@/lib/nodes/catalog";
 import { editorToGraph } from "./graph-convert";
@@ -17,6 +18,8 @@ interface Snapshot {
 }
 
 export interface EditorState extends Snapshot {
+  /** Canvas notes (e.g. imported Flowise sticky notes): shown and saved, never validated or run. */
+  notes: GraphNote[];
   history: History<Snapshot>;
   problems: Problems;
   serverProblems: GraphProblem[];
@@ -34,6 +37,7 @@ export function createEditorStore(catalog: NodeCatalog) {
   let state: EditorState = {
     nodes: [],
     edges: [],
+    notes: [],
     history: emptyHistory(),
     problems: NO_PROBLEMS,
     serverProblems: [],
@@ -104,11 +108,12 @@ export function createEditorStore(catalog: NodeCatalog) {
       return () => void listeners.delete(listener);
     },
     /** Replaces everything (a load from the server or an import); `saved` marks it as the saved state. */
-    load(nodes: EditorNode[], edges: EditorEdge[], saved: boolean) {
+    load(nodes: EditorNode[], edges: EditorEdge[], saved: boolean, notes: GraphNote[] = []) {
       set(
         {
           nodes,
           edges,
+          notes,
           history: saved ? emptyHistory() : checkpoint(state.history, { nodes: state.nodes, edges: state.edges }),
         },
         { content: true },
@@ -120,6 +125,10 @@ export function createEditorStore(catalog: NodeCatalog) {
     },
     setEdges(edges: EditorEdge[], change: Change) {
       set({ edges }, change);
+    },
+    /** Removes a canvas note (saved with the next save). */
+    removeNote(id: string) {
+      set({ notes: state.notes.filter((n) => n.id !== id) }, { content: true });
     },
     /** Remembers the current graph as an undo step (call before a change). */
     checkpoint(key?: string) {

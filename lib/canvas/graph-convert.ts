@@ -1,9 +1,10 @@
-import type { Graph } from "@/lib/schemas/graph";
+import type { Graph, GraphNote } from "@/lib/schemas/graph";
 import type { EditorEdge, EditorNode } from "./types";
 
 /** Saved graph → canvas nodes and edges. */
-export function graphToEditor(graph: Graph): { nodes: EditorNode[]; edges: EditorEdge[] } {
+export function graphToEditor(graph: Graph): { nodes: EditorNode[]; edges: EditorEdge[]; notes: GraphNote[] } {
   return {
+    notes: graph.notes ?? [],
     nodes: graph.nodes.map((n) => ({
       id: n.id,
       type: "flowNode",
@@ -33,7 +34,12 @@ function cleanInputs(inputs: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Canvas nodes and edges → the saved graph (no selection, sizes or other view state). */
-export function editorToGraph(nodes: EditorNode[], edges: EditorEdge[], viewport?: Graph["viewport"]): Graph {
+export function editorToGraph(
+  nodes: EditorNode[],
+  edges: EditorEdge[],
+  viewport?: Graph["viewport"],
+  notes: GraphNote[] = [],
+): Graph {
   return {
     nodes: nodes.map((n) => ({
       id: n.id,
@@ -49,6 +55,7 @@ export function editorToGraph(nodes: EditorNode[], edges: EditorEdge[], viewport
       target: e.target,
       targetHandle: e.targetHandle ?? "",
     })),
+    ...(notes.length ? { notes } : {}),
     ...(viewport ? { viewport } : {}),
   };
 }

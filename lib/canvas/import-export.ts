@@ -29,6 +29,17 @@ export type ImportResult = { ok: true; graph: Graph; name?: string } | { ok: fal
  * Reads an imported file: our export format or a bare graph. Checked with the saved-graph schema
  * and the node definitions, so a bad file gets a message naming what is wrong instead of a broken canvas.
  */
+/** A Flowise export or API record: nodes carrying Flowise's `data.name`, or a `flowData` string. */
+function isFlowiseExport(raw: unknown): boolean {
+  if (!raw || typeof raw !== "object") return false;
+  if (typeof (raw as { flowData?: unknown }).flowData === "string") return true;
+  const nodes = (raw as { nodes?: unknown }).nodes;
+  return (
+    Array.isArray(nodes) &&
+    nodes.some((n) => n && typeof n === "object" && typeof (n as { data?: { name?: unknown } }).data?.name === "string")
+  );
+}
+
 export function parseImportFile(text: string, getDefinition: DefinitionLookup): ImportResult {
   let raw: unknown;
   try {
@@ -38,6 +49,12 @@ export function parseImportFile(text: string, getDefinition: DefinitionLookup): 
   }
   const wrapped =
     raw && typeof raw === "object" && "graph" in raw ? (raw as { graph: unknown; name?: unknown }) : undefined;
+  if (isFlowiseExport(raw))
+    return {
+      ok: false,
+      message:
+        "This is a Flowise chatflow: bring it in with “Import from Flowise” on the chatflows list, which maps its nodes.",
+    };
   const parsed = graphSchema.safeParse(wrapped ? wrapped.graph : raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map(describeIssue);

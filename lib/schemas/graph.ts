@@ -35,12 +35,21 @@ export const graphEdgeSchema = z.object({
   targetHandle: z.string().min(1).max(500),
 });
 
+/** A note on the canvas (e.g. a Flowise sticky note): text at a position, never run. */
+export const graphNoteSchema = z.object({
+  id: z.string().min(1).max(200),
+  position: z.object({ x: z.number(), y: z.number() }),
+  text: z.string().max(20_000),
+});
+
 export const graphSchema = z.object({
   nodes: z.array(graphNodeSchema).max(2000),
   edges: z.array(graphEdgeSchema).max(10000),
+  notes: z.array(graphNoteSchema).max(500).optional(),
   viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
 });
 
 export type GraphNode = z.infer<typeof graphNodeSchema>;
 export type GraphEdge = z.infer<typeof graphEdgeSchema>;
+export type GraphNote = z.infer<typeof graphNoteSchema>;
 export type Graph = z.infer<typeof graphSchema>;

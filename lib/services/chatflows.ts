@@ -20,6 +20,8 @@ import {
 } from "../access/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
 import { on, processState, publishChange, stateBus, TtlCache } from "../state";
+import { getDefinition } from "../nodes/registry";
+import type { Graph } from "../schemas/graph";
 import { assertMayUseCredentials } from "./credentials";
 import { removeChatflowUploads } from "./chatflow-files";
 
@@ -110,10 +112,31 @@ export async function getChatflowOrThrow(
   return row;
 }
 
+/**
+ * Refuses a new graph holding node types we do not have, naming each: a Flowise graph posted here
+ * would otherwise be saved with every node's type lost (Flowise nodes are all "customNode") and
+ * could never run. Flowise chatflows go through the import, which maps them or says what it cannot.
+ */
+function assertOurNodeTypes(graph: Graph | undefined): void {
+  const details = (graph?.nodes ?? []).flatMap((n, i) =>
+    getDefinition(n.type)
+      ? []
+      : [{ field: `body.graph.nodes.${i}.type`, message: `"${n.type.slice(0, 100)}" is not a node type of ours` }],
+  );
+  if (!details.length) return;
+  throw new AppError(
+    "validation_failed",
+    `${details.map((d) => `${d.field}: ${d.message}`).join("; ")}. GET /api/v1/nodes lists our node types; ` +
+      "a Flowise chatflow is imported with POST /api/v1/chatflows/import, which maps its nodes or lists what it cannot.",
+    { details },
+  );
+}
+
 /** Creates a chatflow owned by the caller (a key: its owner). Keys scoped to chosen chatflows cannot. */
 export async function createChatflow(input: CreateChatflowInput, caller: Caller) {
   if (chatflowScope(caller))
     throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
+  assertOurNodeTypes(input.graph);
   await assertMayUseCredentials(caller, input.graph, input.speechToText);
   const ownerId = actingUserId(caller);
   const data = { graph: EMPTY_GRAPH, ...toColumns(input), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) };

@@ -8,6 +8,7 @@ import { call } from "./http";
 import type { Action } from "../../lib/access/permissions";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
+import * as chatflowImport from "../../app/api/v1/chatflows/import/route";
 import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as credentialById from "../../app/api/v1/credentials/[id]/route";
@@ -95,6 +96,13 @@ export const PROBES: Probe[] = [
     requires: ["chatflow.create"],
     ok: 201,
     run: (c) => send(chatflows.POST, "POST", c, { name: "new" }),
+  },
+  {
+    name: "POST /chatflows/import",
+    policy: "chatflow.create",
+    requires: ["chatflow.create"],
+    ok: 201,
+    run: (c) => send(chatflowImport.POST, "POST", c, { name: "imported", nodes: [], edges: [] }),
   },
   {
     name: "PUT /chatflows/{id}",

@@ -403,6 +403,14 @@ function validBody(file: string, fx: FuzzFixtures): Record<string, unknown> | un
   const bodies: [string, Record<string, unknown>][] = [
     ["prediction", { question: "hello there", overrideConfig: { sessionId: "fuzz-session" } }],
     ["chatflows/[id]", { name: "Renamed", description: "about" }],
+    [
+      "chatflows/import",
+      {
+        name: "Imported",
+        nodes: [{ id: "m_0", position: { x: 0, y: 0 }, data: { name: "bufferMemory", label: "Memory", inputs: {} } }],
+        edges: [],
+      },
+    ],
     ["chatflows", { name: "New flow", description: "about" }],
     ["users", { email: "new@fuzz.test", name: "New", password: "new-password-123", role: "builder" }],
     ["apikey", { name: "new key", permissions: ["predict"] }],

@@ -1,0 +1,240 @@
+import type { DefinitionLookup } from "../nodes/catalog";
+import { canConnect, handleId } from "../nodes/handles";
+import type { NodeDefinition } from "../nodes/types";
+import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "../schemas/graph";
+import { REFUSED_FLOWISE_TYPES } from "./refused";
+import { convertWith, isUnset, parseReference } from "./rules";
+import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";
+
+/**
+ * Converts a Flowise chatflow to our graph, without saving anything (HTTP- and database-free).
+ * Every Flowise node is either mapped (./mappings), a sticky note (kept as a canvas note), or
+ * listed in `unmapped`; every set input is mapped, explicitly ignored, or listed in `dropped`.
+ * The caller refuses the import when either list is not empty.
+ */
+
+export interface ConversionResult {
+  graph: Graph;
+  warnings: ImportWarning[];
+  unmapped: UnmappedNode[];
+  dropped: DroppedInput[];
+}
+
+interface Mapped {
+  flowise: FlowiseNode;
+  mapping: FlowiseMapping;
+  def: NodeDefinition;
+  label: string;
+}
+
+/** One connection into an anchor: from an edge (with its output name) or a `{{id.data.instance}}` value. */
+interface Connection {
+  source: string;
+  output?: string;
+  target: string;
+  input: string;
+}
+
+const CREDENTIAL_INPUT = "FLOWISE_CREDENTIAL_ID";
+
+function labelOf(node: FlowiseNode): string {
+  return String(node.data?.label || node.data?.name || node.id).slice(0, 200);
+}
+
+/** `<nodeId>-input-<name>-<type>` / `<nodeId>-output-<name>-<types>` → name. */
+function handleName(handle: string | undefined, nodeId: string, kind: "input" | "output"): string | undefined {
+  const prefix = `${nodeId}-${kind}-`;
+  if (!handle?.startsWith(prefix)) return undefined;
+  return handle.slice(prefix.length).split("-")[0] || undefined;
+}
+
+/** The node ids a value refers to: one reference, or a list of them (list anchors). */
+function references(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : [value];
+  return values.map(parseReference).filter((r): r is string => r !== undefined);
+}
+
+export function convertFlowiseFlow(
+  flow: FlowiseFlow,
+  mappings: readonly FlowiseMapping[],
+  getDefinition: DefinitionLookup,
+): ConversionResult {
+  const byFlowise = new Map(mappings.map((m) => [m.flowise, m]));
+  const unmapped: UnmappedNode[] = [];
+  const droppedByKey = new Map<string, DroppedInput>();
+  const warnings: ImportWarning[] = [];
+  const notes: GraphNote[] = [];
+  const mapped = new Map<string, Mapped>();
+  const nodes: GraphNode[] = [];
+  const allIds = new Set(flow.nodes.map((n) => n.id));
+
+  const drop = (nodeId: string, label: string, input: string, reason: string) => {
+    const key = `${nodeId}\u0000${input}`;
+    if (!droppedByKey.has(key)) droppedByKey.set(key, { nodeId, label, input, reason });
+  };
+
+  for (const node of flow.nodes) {
+    const name = node.data?.name ?? "";
+    const label = labelOf(node);
+    const position = { x: Number(node.position?.x) || 0, y: Number(node.position?.y) || 0 };
+    if (node.type === "stickyNote" || name === "stickyNote") {
+      const text = node.data?.inputs?.note;
+      notes.push({ id: node.id.slice(0, 200), position, text: typeof text === "string" ? text.slice(0, 20_000) : "" });
+      continue;
+    }
+    const refused = REFUSED_FLOWISE_TYPES[name];
+    const mapping = byFlowise.get(name);
+    const def = mapping && getDefinition(mapping.type);
+    if (refused || !mapping || !def) {
+      unmapped.push({
+        nodeId: node.id,
+        label,
+        flowiseType: name,
+        reason: refused ?? "no equivalent node type: rebuild this part of the flow with our nodes",
+      });
+      continue;
+    }
+    if (mapped.has(node.id)) {
+      unmapped.push({ nodeId: node.id, label, flowiseType: name, reason: "another node has the same id" });
+      continue;
+    }
+    if (!nodeIdSchema.safeParse(node.id).success) {
+      unmapped.push({ nodeId: node.id, label, flowiseType: name, reason: "its id contains ':' or spaces" });
+      continue;
+    }
+    mapped.set(node.id, { flowise: node, mapping, def, label });
+
+    const params: Record<string, unknown> = {};
+    for (const [input, value] of Object.entries(node.data.inputs ?? {})) {
+      if (input === CREDENTIAL_INPUT) continue;
+      const rule = mapping.inputs[input];
+      if (rule?.kind === "anchor") continue; // with the connections, below
+      if (isUnset(value)) continue;
+      if (!rule) {
+        const refs = references(value);
+        drop(
+          node.id,
+          label,
+          input,
+          refs.length
+            ? `the connection from ${refs.join(", ")} has no equivalent input on our ${def.label}`
+            : `no equivalent setting on our ${def.label}`,
+        );
+        continue;
+      }
+      if (rule.kind === "ignore") {
+        if (!rule.when || rule.when(value)) {
+          if (rule.warning)
+            warnings.push({ nodeId: node.id, label, kind: "approximated", input, message: rule.warning });
+        } else drop(node.id, label, input, rule.reason);
+        continue;
+      }
+      const r = convertWith(rule.convert, value, { node, input });
+      if ("drop" in r) drop(node.id, label, input, r.drop);
+      else {
+        if ("value" in r) params[rule.to] = r.value;
+        if (r.warning) warnings.push({ nodeId: node.id, label, kind: "approximated", input, message: r.warning });
+      }
+    }
+
+    const credentialId = node.data.credential || node.data.inputs?.[CREDENTIAL_INPUT];
+    if (!isUnset(credentialId)) {
+      if (mapping.credential)
+        warnings.push({
+          nodeId: node.id,
+          label,
+          kind: "credential",
+          input: mapping.credential,
+          message: `Connect a credential: Flowise credential ${String(credentialId)} stays in Flowise (credentials are never exported).`,
+        });
+      else drop(node.id, label, "credential", `our ${def.label} takes no credential`);
+    }
+
+    nodes.push({
+      id: node.id,
+      type: def.name,
+      version: def.version,
+      position,
+      data: { inputs: params, label },
+    });
+  }
+
+  // Connections: Flowise keeps them twice, as edges and as `{{id.data.instance}}` values of the
+  // anchor inputs (an API-made record may have only the latter). Both are read, once each.
+  const connections = new Map<string, Connection>();
+  const connect = (c: Connection) => {
+    const key = `${c.source}\u0000${c.target}\u0000${c.input}`;
+    const known = connections.get(key);
+    if (!known || (!known.output && c.output)) connections.set(key, c);
+  };
+  for (const e of flow.edges) {
+    const input = handleName(e.targetHandle, e.target, "input");
+    if (!input) continue; // not a Flowise input handle (e.g. a note's); nothing to keep
+    connect({ source: e.source, output: handleName(e.sourceHandle, e.source, "output"), target: e.target, input });
+  }
+  for (const { flowise, mapping } of mapped.values()) {
+    for (const [input, value] of Object.entries(flowise.data.inputs ?? {})) {
+      if (mapping.inputs[input]?.kind !== "anchor") continue;
+      for (const source of references(value)) connect({ source, target: flowise.id, input });
+    }
+  }
+
+  const edges: GraphEdge[] = [];
+  const perAnchor = new Map<string, number>();
+  for (const c of connections.values()) {
+    const target = mapped.get(c.target);
+    if (!target) continue; // the target node is listed as unmapped already
+    const rule = target.mapping.inputs[c.input];
+    const source = mapped.get(c.source);
+    if (!allIds.has(c.source)) {
+      drop(c.target, target.label, c.input, `refers to node ${c.source}, which is not in the flow`);
+      continue;
+    }
+    if (rule?.kind !== "anchor") {
+      drop(
+        c.target,
+        target.label,
+        c.input,
+        `the connection from ${c.source} has no equivalent on our ${target.def.label}`,
+      );
+      continue;
+    }
+    if (!source) continue; // the source node is listed as unmapped already
+    const outName = c.output ?? String(source.flowise.data.outputs?.output ?? source.flowise.data.name);
+    const ourOutput =
+      source.mapping.outputs?.[outName] ??
+      (outName === source.flowise.data.name && source.def.outputs.length === 1
+        ? source.def.outputs[0].name
+        : undefined);
+    if (!ourOutput) {
+      drop(c.target, target.label, c.input, `"${source.label}" (${c.source}) output "${outName}" has no equivalent`);
+      continue;
+    }
+    if (!canConnect(source.def, ourOutput, target.def, rule.to)) {
+      drop(c.target, target.label, c.input, `our ${source.def.label} cannot feed ${target.def.label} "${rule.to}"`);
+      continue;
+    }
+    const anchorKey = `${c.target}\u0000${rule.to}`;
+    const count = (perAnchor.get(anchorKey) ?? 0) + 1;
+    perAnchor.set(anchorKey, count);
+    const list = target.def.inputs.some((i) => i.kind === "anchor" && i.name === rule.to && i.list);
+    if (count > 1 && !list) {
+      drop(c.target, target.label, c.input, "takes one connection; the Flowise flow has several");
+      continue;
+    }
+    edges.push({
+      id: `${c.source}-${c.target}-${rule.to}${count > 1 ? `-${count}` : ""}`,
+      source: c.source,
+      sourceHandle: handleId(c.source, ourOutput, "out"),
+      target: c.target,
+      targetHandle: handleId(c.target, rule.to, "in"),
+    });
+  }
+
+  return {
+    graph: { nodes, edges, ...(notes.length ? { notes } : {}) },
+    warnings,
+    unmapped,
+    dropped: [...droppedByKey.values()],
+  };
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { getDefinition } from "../nodes/registry";
+import { convertFlowiseFlow } from "./convert";
+import { flowiseMappings } from "./mappings";
+import { REFUSED_FLOWISE_TYPES } from "./refused";
+import { dataUrlText, promptValues } from "./rules";
+import type { FlowiseFlow } from "./types";
+
+const ctx = { node: { id: "n", data: { name: "x" } }, input: "i" };
+
+describe("Flowise mappings", () => {
+  it("each maps a distinct Flowise type onto inputs and outputs our node really has", () => {
+    const names = flowiseMappings.map((m) => m.flowise);
+    expect(new Set(names).size).toBe(names.length);
+    for (const m of flowiseMappings) {
+      const def = getDefinition(m.type);
+      expect(def, `${m.flowise} → ${m.type}`).toBeDefined();
+      if (!def) continue;
+      for (const [input, rule] of Object.entries(m.inputs)) {
+        if (rule.kind === "ignore") continue;
+        const ours = def.inputs.find((i) => i.name === rule.to);
+        expect(ours?.kind, `${m.flowise}.${input} → ${m.type}.${rule.to}`).toBe(rule.kind);
+      }
+      for (const out of Object.values(m.outputs ?? {}))
+        expect(
+          def.outputs.map((o) => o.name),
+          `${m.flowise} output → ${out}`,
+        ).toContain(out);
+      if (m.credential)
+        expect(def.inputs.find((i) => i.name === m.credential)).toMatchObject({ kind: "param", type: "credential" });
+    }
+  });
+
+  it("never maps a custom-code type (they are refused by name)", () => {
+    for (const m of flowiseMappings) expect(REFUSED_FLOWISE_TYPES[m.flowise]).toBeUndefined();
+    const flow: FlowiseFlow = {
+      nodes: Object.keys(REFUSED_FLOWISE_TYPES).map((name, i) => ({ id: `n${i}`, data: { name, label: name } })),
+      edges: [],
+    };
+    const r = convertFlowiseFlow(flow, flowiseMappings, getDefinition);
+    expect(r.graph.nodes).toEqual([]);
+    expect(r.unmapped.map((u) => u.flowiseType)).toEqual(Object.keys(REFUSED_FLOWISE_TYPES));
+  });
+});
+
+describe("converters", () => {
+  it("read Flowise uploads: data URL with its filename, a one-file list; refuse Flowise storage and several files", () => {
+    const b64 = Buffer.from("openapi: 3.0.1\n").toString("base64");
+    expect(dataUrlText(`data:application/x-yaml;base64,${b64},filename:spec.yaml`, ctx)).toEqual({
+      value: "openapi: 3.0.1\n",
+    });
+    expect(dataUrlText(JSON.stringify([`data:text/yaml;base64,${b64},filename:a.yaml`]), ctx)).toEqual({
+      value: "openapi: 3.0.1\n",
+    });
+    expect(dataUrlText("FILE-STORAGE::spec.yaml", ctx)).toMatchObject({ drop: expect.stringContaining("storage") });
+    expect(dataUrlText(JSON.stringify(["data:,a", "data:,b"]), ctx)).toMatchObject({ drop: expect.any(String) });
+  });
+
+  it("keep fixed prompt values, leave {{question}} to our default and refuse other references", () => {
+    expect(promptValues('{"a":"x","q":"{{question}}"}', ctx)).toEqual({ value: { a: "x" } });
+    expect(promptValues({ q: "{{question}}" }, ctx)).toEqual({ skip: true });
+    expect(promptValues('{"h":"{{chat_history}}"}', ctx)).toMatchObject({ drop: expect.stringContaining("h") });
+    expect(promptValues("not json", ctx)).toMatchObject({ drop: expect.any(String) });
+  });
+});
+
+describe("sticky notes and connections", () => {
+  it("keeps sticky notes as canvas notes with their position and text", () => {
+    const r = convertFlowiseFlow(
+      {
+        nodes: [
+          {
+            id: "stickyNote_0",
+            type: "stickyNote",
+            position: { x: 5, y: 6 },
+            data: { name: "stickyNote", inputs: { note: "Read me" } },
+          },
+        ],
+        edges: [],
+      },
+      flowiseMappings,
+      getDefinition,
+    );
+    expect(r.graph.notes).toEqual([{ id: "stickyNote_0", position: { x: 5, y: 6 }, text: "Read me" }]);
+    expect(r.unmapped).toEqual([]);
+  });
+
+  it("refuses a reference to a node that is not in the flow, and several connections into a single anchor", () => {
+    const r = convertFlowiseFlow(
+      {
+        nodes: [
+          { id: "m1", data: { name: "chatOpenAI", inputs: {} } },
+          { id: "m2", data: { name: "chatOpenAI", inputs: {} } },
+          {
+            id: "c",
+            data: {
+              name: "conversationChain",
+              inputs: { model: "{{m1.data.instance}}", memory: "{{gone.data.instance}}" },
+            },
+          },
+        ],
+        edges: [
+          {
+            source: "m2",
+            sourceHandle: "m2-output-chatOpenAI-X",
+            target: "c",
+            targetHandle: "c-input-model-BaseChatModel",
+          },
+        ],
+      },
+      flowiseMappings,
+      getDefinition,
+    );
+    expect(r.dropped.map((d) => [d.nodeId, d.input, d.reason])).toEqual([
+      ["c", "model", expect.stringContaining("one connection")],
+      ["c", "memory", expect.stringContaining("gone")],
+    ]);
+  });
+});
+
+describe("document loaders", () => {
+  it("keep the uploaded file with its name, the splitter connection and the metadata", () => {
+    const pdf = `data:application/pdf;base64,${Buffer.from("%PDF-1.4").toString("base64")},filename:guide.pdf`;
+    const r = convertFlowiseFlow(
+      {
+        nodes: [
+          {
+            id: "splitter_0",
+            data: {
+              name: "recursiveCharacterTextSplitter",
+              inputs: { chunkSize: "500", chunkOverlap: 50, separators: '["\\n\\n"]' },
+            },
+          },
+          {
+            id: "pdf_0",
+            data: {
+              name: "pdfFile",
+              inputs: {
+                pdfFile: pdf,
+                usage: "perFile",
+                textSplitter: "{{splitter_0.data.instance}}",
+                metadata: '{"team":"docs"}',
+                legacyBuild: false,
+              },
+            },
+          },
+        ],
+        edges: [],
+      },
+      flowiseMappings,
+      getDefinition,
+    );
+    expect(r.unmapped).toEqual([]);
+    expect(r.dropped).toEqual([]);
+    expect(r.graph.nodes.map((n) => [n.type, n.data.inputs])).toEqual([
+      ["recursiveTextSplitter", { chunkSize: 500, chunkOverlap: 50, separators: ["\n\n"] }],
+      [
+        "pdfLoader",
+        {
+          file: `data:application/pdf;name=guide.pdf;base64,${Buffer.from("%PDF-1.4").toString("base64")}`,
+          usage: "perFile",
+          metadata: { team: "docs" },
+        },
+      ],
+    ]);
+    expect(r.graph.edges.map((e) => [e.sourceHandle, e.targetHandle])).toEqual([
+      ["splitter_0:out:textSplitter", "pdf_0:in:textSplitter"],
+    ]);
+  });
+});

@@ -1,0 +1,24 @@
+import { defineMapping, ignore, oneOf, param, toBoolean, toHttpUrl, toInteger, toNumber, toText } from "../rules";
+
+const perRequest = "streaming is chosen per request (the prediction's `streaming`), not on the model";
+
+/** Flowise "ChatOpenAI" → our OpenAI-compatible chat model (its base path becomes our base URL). */
+export const chatOpenAI = defineMapping({
+  flowise: "chatOpenAI",
+  type: "chatOpenAICompatible",
+  credential: "credential",
+  inputs: {
+    modelName: param("model", toText),
+    temperature: param("temperature", toNumber),
+    maxTokens: param("maxTokens", toInteger),
+    basepath: param("baseURL", toHttpUrl),
+    allowImageUploads: param("allowImageUploads", toBoolean),
+    streaming: ignore(perRequest),
+    imageResolution: ignore(
+      "only the provider's default image resolution is supported",
+      oneOf("low", "auto", "high"),
+      "the image resolution is not carried over: images are sent at the provider's default",
+    ),
+    reasoning: ignore("reasoning options have no equivalent", oneOf(false, "false")),
+  },
+});

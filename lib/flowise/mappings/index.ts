@@ -1,0 +1,51 @@
+import type { FlowiseMapping } from "../types";
+import { textFile } from "./textFile";
+import { pdfFile } from "./pdfFile";
+import { csvFile } from "./csvFile";
+import { jsonFile } from "./jsonFile";
+import { docxFile } from "./docxFile";
+import { plainText } from "./plainText";
+import { recursiveCharacterTextSplitter } from "./recursiveCharacterTextSplitter";
+import { openAIEmbeddings } from "./openAIEmbeddings";
+import { retrieverTool } from "./retrieverTool";
+import { conversationalRetrievalQAChain } from "./conversationalRetrievalQAChain";
+import { bufferMemory } from "./bufferMemory";
+import { bufferWindowMemory } from "./bufferWindowMemory";
+import { chainTool } from "./chainTool";
+import { chatAnthropic } from "./chatAnthropic";
+import { chatOpenAI } from "./chatOpenAI";
+import { chatPromptTemplate } from "./chatPromptTemplate";
+import { conversationChain } from "./conversationChain";
+import { llmChain } from "./llmChain";
+import { openApiChain } from "./openApiChain";
+import { promptTemplate } from "./promptTemplate";
+import { toolAgent } from "./toolAgent";
+
+/**
+ * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
+ * type not listed here is refused by name (400 import_unmapped), never saved half-imported.
+ */
+export const flowiseMappings: readonly FlowiseMapping[] = [
+  chatOpenAI,
+  chatAnthropic,
+  promptTemplate,
+  chatPromptTemplate,
+  llmChain,
+  conversationChain,
+  openApiChain,
+  bufferMemory,
+  bufferWindowMemory,
+  chainTool,
+  toolAgent,
+  // Documents: loaders, splitter, embeddings, retrieval.
+  textFile,
+  pdfFile,
+  csvFile,
+  jsonFile,
+  docxFile,
+  plainText,
+  recursiveCharacterTextSplitter,
+  openAIEmbeddings,
+  retrieverTool,
+  conversationalRetrievalQAChain,
+];

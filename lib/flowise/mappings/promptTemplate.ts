@@ -1,0 +1,12 @@
+import { defineMapping, param, promptValues, toText } from "../rules";
+
+/** Flowise "Prompt Template" → our Prompt Template. */
+export const promptTemplate = defineMapping({
+  flowise: "promptTemplate",
+  type: "promptTemplate",
+  inputs: {
+    template: param("template", toText),
+    promptValues: param("promptValues", promptValues),
+  },
+  outputs: { promptTemplate: "prompt" },
+});

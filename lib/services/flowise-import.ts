@@ -1,0 +1,80 @@
+import type { Caller } from "../access/callers";
+import { chatflowScope } from "../access/permissions";
+import { AppError } from "../errors";
+import { convertFlowiseFlow } from "../flowise/convert";
+import { flowiseMappings } from "../flowise/mappings";
+import type { FlowiseFlow, ImportWarning } from "../flowise/types";
+import { getDefinition } from "../nodes/registry";
+import { type FlowiseImportInput, flowiseGraphSchema } from "../schemas/flowise-import";
+import { createChatflow } from "./chatflows";
+
+/**
+ * Import of Flowise chatflows (issue 13): a Flowise export or API record → our graph
+ * (lib/flowise/convert.ts with the mappings of lib/flowise/mappings), saved as a new chatflow of the
+ * caller. Anything that cannot be mapped refuses the import before anything is saved: one 400
+ * `import_unmapped` listing every unmapped node and every dropped input.
+ */
+
+export const DEFAULT_IMPORT_NAME = "Imported Flowise chatflow";
+
+export interface FlowiseImport {
+  name: string;
+  description: string;
+  flow: FlowiseFlow;
+}
+
+function issuesMessage(where: string, issues: { path: PropertyKey[]; message: string }[]) {
+  const details = issues.map((i) => ({ field: [where, ...i.path.map(String)].join("."), message: i.message }));
+  return new AppError("validation_failed", details.map((d) => `${d.field}: ${d.message}`).join("; "), { details });
+}
+
+/**
+ * The Flowise graph of an import body: `nodes`/`edges` as given, or `flowData` parsed (the caller
+ * checks the text's nesting depth first). 400 naming the field when it is not a Flowise graph.
+ */
+export function readFlowiseImport(body: FlowiseImportInput): FlowiseImport {
+  let raw: unknown = { nodes: body.nodes, edges: body.edges ?? [] };
+  const where = body.flowData === undefined ? "body" : "body.flowData";
+  if (body.flowData !== undefined) {
+    try {
+      raw = JSON.parse(body.flowData);
+    } catch {
+      throw new AppError(
+        "validation_failed",
+        "body.flowData: must be the JSON text of a Flowise graph ({nodes, edges}).",
+      );
+    }
+  }
+  const parsed = flowiseGraphSchema.safeParse(raw);
+  if (!parsed.success) throw issuesMessage(where, parsed.error.issues);
+  return {
+    name: body.name ?? DEFAULT_IMPORT_NAME,
+    description: (body.description ?? "").slice(0, 5000),
+    flow: parsed.data as unknown as FlowiseFlow,
+  };
+}
+
+/** Converts and saves; 400 import_unmapped (nothing saved) when anything cannot be imported. */
+export async function importFlowiseChatflow(input: FlowiseImport, caller: Caller) {
+  if (chatflowScope(caller))
+    throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
+  const result = convertFlowiseFlow(input.flow, flowiseMappings, getDefinition);
+  const { unmapped, dropped } = result;
+  if (unmapped.length || dropped.length) {
+    const parts = [
+      ...unmapped.map((n) => `node "${n.label}" (${n.nodeId}, Flowise type ${n.flowiseType}): ${n.reason}`),
+      ...dropped.map((d) => `input "${d.input}" of "${d.label}" (${d.nodeId}): ${d.reason}`),
+    ];
+    throw new AppError(
+      "import_unmapped",
+      `This Flowise chatflow cannot be imported as it is; nothing was saved. Rebuild or remove: ${parts.join("; ")}.`,
+      { details: { unmappedNodes: unmapped, droppedInputs: dropped } },
+    );
+  }
+  const chatflow = await createChatflow(
+    { name: input.name, description: input.description, graph: result.graph as never },
+    caller,
+  );
+  const warnings: ImportWarning[] = result.warnings;
+  return { ...chatflow, warnings };
+}
