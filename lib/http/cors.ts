@@ -8,8 +8,11 @@
 type RouteParams = Record<string, string | string[]>;
 type NextRouteContext = { params: Promise<RouteParams> };
 type Handler = (req: Request, ctx: NextRouteContext) => Promise<Response>;
-/** Which browser origins may call, given the route's (unvalidated) path params. */
-export type OriginResolver = (params: RouteParams) => Promise<readonly string[]>;
+/**
+ * Which browser origins may call, given the route's (unvalidated) path params and the requesting
+ * origin (for routes whose chatflow is in the body, e.g. POST /leads: is it allowed by any?).
+ */
+export type OriginResolver = (params: RouteParams, origin: string) => Promise<readonly string[]>;
 
 const MAX_AGE_SECONDS = "600";
 /** The widget reads Retry-After to say how long to wait after a 429. */
@@ -36,9 +39,13 @@ export function withHeaders(res: Response, headers: Record<string, string>): Res
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
 }
 
-async function allowedFor(resolve: OriginResolver, ctx: NextRouteContext | undefined): Promise<readonly string[]> {
+async function allowedFor(
+  resolve: OriginResolver,
+  ctx: NextRouteContext | undefined,
+  origin: string,
+): Promise<readonly string[]> {
   try {
-    return await resolve(ctx ? await ctx.params : {});
+    return await resolve(ctx ? await ctx.params : {}, origin);
   } catch {
     // A lookup failure must not turn into an open door, nor hide the handler's own answer.
     return [];
@@ -51,7 +58,7 @@ export function withCors(handler: Handler, resolve: OriginResolver): Handler {
     const res = await handler(req, ctx);
     const origin = req.headers.get("origin");
     if (!origin) return withHeaders(res, { vary: "Origin" });
-    return withHeaders(res, corsHeaders(origin, await allowedFor(resolve, ctx)));
+    return withHeaders(res, corsHeaders(origin, await allowedFor(resolve, ctx, origin)));
   };
 }
 
@@ -59,7 +66,7 @@ export function withCors(handler: Handler, resolve: OriginResolver): Handler {
 export function preflight(resolve: OriginResolver, methods: string[]): Handler {
   return async (req, ctx) => {
     const origin = req.headers.get("origin");
-    const base = corsHeaders(origin, origin ? await allowedFor(resolve, ctx) : []);
+    const base = corsHeaders(origin, origin ? await allowedFor(resolve, ctx, origin) : []);
     const headers: Record<string, string> = { ...base, allow: [...methods, "OPTIONS"].join(", ") };
     if (base["access-control-allow-origin"]) {
       headers["access-control-allow-methods"] = [...methods, "OPTIONS"].join(", ");

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
-import { findChatflowById } from "../db/queries/chatflows";
+import { existsPublicChatflowWithOrigin, findChatflowById } from "../db/queries/chatflows";
+import { findFeedbackById } from "../db/queries/feedback";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
 import { takesImages } from "../nodes/capabilities";
@@ -166,4 +167,21 @@ export async function corsOriginsForChatflow(chatflowId: string): Promise<string
   if (!z.uuid().safeParse(chatflowId).success) return [];
   const chatflow = await findChatflowById({ id: chatflowId });
   return chatflow?.isPublic ? chatflow.allowedOrigins : [];
+}
+
+/** CORS for a route whose id is a chatflow's or a feedback's (POST and PUT /feedback/{id}). */
+export async function corsOriginsForChatflowOrFeedback(id: string): Promise<string[]> {
+  if (!z.uuid().safeParse(id).success) return [];
+  const direct = await corsOriginsForChatflow(id);
+  if (direct.length) return direct;
+  const feedback = await findFeedbackById(id);
+  return feedback ? corsOriginsForChatflow(feedback.chatflowId) : [];
+}
+
+/**
+ * CORS for a route whose chatflow is named in the body (POST /leads): an origin some public
+ * chatflow allows. The service still refuses (403) an origin that chatflow does not list.
+ */
+export async function corsOriginsForAnyPublicChatflow(origin: string): Promise<string[]> {
+  return (await existsPublicChatflowWithOrigin({ origin })) ? [origin] : [];
 }

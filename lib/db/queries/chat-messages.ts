@@ -18,6 +18,8 @@ export type MessageWhere = {
   messageId?: string;
   memoryType?: string;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
+  /** "any": rated messages; "none": unrated ones; a rating: rated so. */
+  feedback?: "any" | "none" | "THUMBS_UP" | "THUMBS_DOWN";
 };
 
 function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
@@ -29,6 +31,9 @@ function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
     ...(f.messageId ? { id: f.messageId } : {}),
     ...(f.memoryType ? { memoryType: f.memoryType } : {}),
     ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+    ...(f.feedback === "any" ? { feedback: { isNot: null } } : {}),
+    ...(f.feedback === "none" ? { feedback: { is: null } } : {}),
+    ...(f.feedback === "THUMBS_UP" || f.feedback === "THUMBS_DOWN" ? { feedback: { is: { rating: f.feedback } } } : {}),
   };
 }
 
@@ -48,7 +53,13 @@ export async function findChatMessages({
   const w = toWhere(where);
   const [total, rows] = await Promise.all([
     db.chatMessage.count({ where: w }),
-    db.chatMessage.findMany({ where: w, orderBy: [{ createdAt: direction }, { id: direction }], skip, take }),
+    db.chatMessage.findMany({
+      where: w,
+      orderBy: [{ createdAt: direction }, { id: direction }],
+      skip,
+      take,
+      include: { feedback: true },
+    }),
   ]);
   return { total, rows };
 }
@@ -207,4 +218,28 @@ export async function insertExchange(input: {
     ],
   );
   return { userMessageId, apiMessageId };
+}
+
+/** The newest stored upload named `name` in a chat of a chatflow (GET /get-upload-file), or null. */
+export async function findUploadInChat({
+  chatflowId,
+  chatId,
+  name,
+}: {
+  chatflowId: string;
+  chatId: string;
+  name: string;
+}): Promise<{ path: string; mime: string | null } | null> {
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ path: string | null; mime: string | null }[]>`
+    SELECT f->>'path' AS "path", f->>'mime' AS "mime"
+    FROM "ChatMessage" m
+    CROSS JOIN LATERAL jsonb_array_elements(
+      CASE WHEN jsonb_typeof(m."fileUploads") = 'array' THEN m."fileUploads" ELSE '[]'::jsonb END) f
+    WHERE m."chatflowId" = ${chatflowId}::uuid AND m."chatId" = ${chatId} AND m."fileUploads" IS NOT NULL
+      AND f->>'name' = ${name} AND jsonb_typeof(f->'path') = 'string'
+    ORDER BY m."createdAt" DESC, m."id" DESC
+    LIMIT 1`;
+  const row = rows[0];
+  return row?.path ? { path: row.path, mime: row.mime } : null;
 }
