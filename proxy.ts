@@ -16,7 +16,8 @@ export function proxy(req: NextRequest): NextResponse {
   const { pathname } = req.nextUrl;
   const slashless = withoutTrailingSlash(pathname);
   if (slashless !== pathname) {
-    const url = req.nextUrl.clone();
+    // A plain URL: NextURL would put the trailing slash it was built with back on.
+    const url = new URL(req.url);
     url.pathname = slashless;
     // Flowise's clients call API paths with a trailing slash (flowise-embed posts to /api/v1/leads/):
     // served as they are, since a redirect would cost a CORS round trip and drop nothing but time.
