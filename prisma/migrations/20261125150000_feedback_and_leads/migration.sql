@@ -1,5 +1,6 @@
--- Written by hand: Flowise's feedback (thumbs on an answer, one per message) and leads (the widget's
--- contact form). Both go with their chatflow; feedback also goes with its message.
+-- Written by hand: feedback as Flowise stores it (thumbs on an answer, one per message) and leads
+-- (the contact form of the widget). Both go with their chatflow, feedback also with its message.
+-- No semicolons or quotes in these comments: the server adapter splits scripts on semicolons.
 
 -- CreateEnum
 CREATE TYPE "FeedbackRating" AS ENUM ('THUMBS_UP', 'THUMBS_DOWN');
