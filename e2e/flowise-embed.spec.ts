@@ -140,10 +140,7 @@ test("flowise-embed: config, leads, starter prompts, streaming, feedback, memory
   await e.root.locator('input[placeholder="Name"]').fill("Ada Lovelace");
   await e.root.locator('input[placeholder="Email Address"]').fill("ada@example.com");
   await expect(e.root.locator('input[placeholder="Phone Number"]')).toHaveCount(0);
-  await e.root
-    .locator("form")
-    .getByRole("button", { name: /submit/i })
-    .click();
+  await e.root.locator('form:has(input[placeholder="Name"]) button[type="submit"]').click();
   await expect(e.root.getByText("Thanks, we will be in touch")).toBeVisible();
   const leads = await (await request.get(`/api/v1/leads/${flowId}`, { headers: adminAuth })).json();
   expect(leads).toEqual([expect.objectContaining({ name: "Ada Lovelace", email: "ada@example.com" })]);
