@@ -31,8 +31,9 @@ const filterFields = {
     .trim()
     .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,99}$/u, 'must be a memory type name such as "Buffer Memory"')
     .optional(),
-  // Flowise's feedback filters: `feedback=true` keeps rated messages (`false`: unrated ones);
-  // `feedbackType` keeps those rated so (and implies `feedback=true`).
+  // Flowise's feedback filters: `feedbackType` keeps the exchanges (the answer and its question)
+  // rated so, `feedback=true` those rated at all (`false`: the others). Every record carries its
+  // rating whatever the filters (Flowise joins it only with `feedback=true`).
   feedback: z
     .preprocess(
       (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
@@ -40,8 +41,21 @@ const filterFields = {
     )
     .transform((v) => v === "true")
     .optional(),
+  // One rating, a comma list or Flowise's JSON array (`["THUMBS_UP","THUMBS_DOWN"]`).
   feedbackType: z
-    .preprocess(upper, z.enum(["THUMBS_UP", "THUMBS_DOWN"], { error: "must be THUMBS_UP or THUMBS_DOWN" }))
+    .preprocess(
+      (v) =>
+        typeof v === "string"
+          ? v
+              .replace(/[[\]"\s]/g, "")
+              .toUpperCase()
+              .split(",")
+              .filter(Boolean)
+          : v,
+      z
+        .array(z.enum(["THUMBS_UP", "THUMBS_DOWN"], { error: "must be THUMBS_UP or THUMBS_DOWN" }))
+        .min(1, "must be THUMBS_UP or THUMBS_DOWN"),
+    )
     .optional(),
 };
 
@@ -50,20 +64,21 @@ const filterFields = {
 const sortEnum = z.preprocess(upper, z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }));
 
 function checkRange(
-  q: { startDate?: { at: Date }; endDate?: { at: Date }; feedback?: boolean; feedbackType?: string },
+  q: { startDate?: { at: Date }; endDate?: { at: Date }; feedback?: boolean; feedbackType?: string[] },
   ctx: z.RefinementCtx,
 ) {
   if (q.startDate && q.endDate && q.startDate.at > q.endDate.at) {
     ctx.addIssue({ code: "custom", path: ["startDate"], message: "must not be after endDate" });
   }
-  if (q.feedback === false && q.feedbackType) {
+  if (q.feedback === false && q.feedbackType?.length) {
     ctx.addIssue({ code: "custom", path: ["feedbackType"], message: "cannot be combined with feedback=false" });
   }
 }
 
 /** The feedback filters as one: undefined (none), "none" (unrated), "any" or a rating. */
-function feedbackFilter(feedback?: boolean, feedbackType?: "THUMBS_UP" | "THUMBS_DOWN") {
-  if (feedbackType) return feedbackType;
+function feedbackFilter(feedback?: boolean, feedbackType?: ("THUMBS_UP" | "THUMBS_DOWN")[]) {
+  // Both ratings asked for: any rating.
+  if (feedbackType) return new Set(feedbackType).size === 1 ? feedbackType[0] : ("any" as const);
   if (feedback === undefined) return undefined;
   return feedback ? ("any" as const) : ("none" as const);
 }

@@ -104,19 +104,27 @@ describe("GET /api/v1/chatmessage/{id}: every Flowise filter", () => {
     ]);
   });
 
-  it("feedback=true keeps rated answers (with their rating); feedbackType keeps those rated so", async () => {
+  it("feedbackType keeps the exchanges rated so (answer and its question, as Flowise); feedback=true any rating", async () => {
     const rated = await list(s.flowId, "feedback=true");
-    expect(rated.json.map((m: { content: string }) => m.content)).toEqual(["answer s1", "answer s2"]);
-    expect(rated.json[0].feedback).toMatchObject({ rating: "THUMBS_UP", content: "great" });
-    expect(await contents(s.flowId, "feedback=true&feedbackType=THUMBS_DOWN")).toEqual(["answer s2"]);
-    expect(await contents(s.flowId, "feedbackType=thumbs_up")).toEqual(["answer s1"]);
-    // false: the unrated messages.
-    expect(await contents(s.flowId, "feedback=false&chatType=EXTERNAL")).toEqual([
+    expect(rated.json.map((m: { content: string }) => m.content)).toEqual([
       "question s1",
+      "answer s1",
       "question s2",
-      "question s4",
-      "answer s4",
+      "answer s2",
     ]);
+    expect(rated.json[1].feedback).toMatchObject({ rating: "THUMBS_UP", content: "great" });
+    expect(rated.json[0].feedback).toBeNull();
+    expect(await contents(s.flowId, "feedback=true&feedbackType=THUMBS_DOWN")).toEqual(["question s2", "answer s2"]);
+    expect(await contents(s.flowId, "feedbackType=thumbs_up")).toEqual(["question s1", "answer s1"]);
+    // Flowise's JSON array (and a comma list): both ratings.
+    expect(await contents(s.flowId, `feedbackType=${encodeURIComponent('["THUMBS_UP","THUMBS_DOWN"]')}`)).toHaveLength(
+      4,
+    );
+    expect(await contents(s.flowId, "feedbackType=THUMBS_DOWN,THUMBS_DOWN")).toEqual(["question s2", "answer s2"]);
+    // With other filters: both apply.
+    expect(await contents(s.flowId, "feedback=true&sessionId=s2&order=DESC")).toEqual(["answer s2", "question s2"]);
+    // false: the unrated exchanges.
+    expect(await contents(s.flowId, "feedback=false&chatType=EXTERNAL")).toEqual(["question s4", "answer s4"]);
     // Unrated messages carry feedback: null.
     expect((await list(s.flowId, `messageId=${s.answers.s4}`)).json[0].feedback).toBeNull();
   });
@@ -146,20 +154,22 @@ describe("DELETE /api/v1/chatmessage/{id}: filters never widen", () => {
     const s = await seed();
     const res = await del(s.flowId, "feedbackType=THUMBS_DOWN");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ deleted: 1 });
+    expect(res.json).toEqual({ deleted: 2 });
     expect(await remaining(s.flowId)).not.toContain("answer s2");
-    expect(await remaining(s.flowId)).toHaveLength(9);
+    expect(await remaining(s.flowId)).not.toContain("question s2");
+    expect(await remaining(s.flowId)).toHaveLength(8);
     const db = await getDb();
     expect(await db.chatMessageFeedback.count({ where: { chatflowId: s.flowId } })).toBe(1);
   });
 
-  it("feedback=true with sessionId deletes only that session's rated answer; feedback=false only unrated ones", async () => {
+  it("feedback=true with sessionId deletes only that session's rated exchange; feedback=false only unrated ones", async () => {
     const s = await seed();
-    expect((await del(s.flowId, "feedback=true&sessionId=s2")).json).toEqual({ deleted: 1 });
-    expect(await remaining(s.flowId)).toHaveLength(9);
-    expect((await del(s.flowId, "feedback=false&sessionId=s1")).json).toEqual({ deleted: 1 });
-    expect(await remaining(s.flowId)).toContain("answer s1");
-    expect(await remaining(s.flowId)).not.toContain("question s1");
+    expect((await del(s.flowId, "feedback=true&sessionId=s2")).json).toEqual({ deleted: 2 });
+    expect(await remaining(s.flowId)).toHaveLength(8);
+    // s1 is rated: nothing of it is unrated.
+    expect((await del(s.flowId, "feedback=false&sessionId=s1")).json).toEqual({ deleted: 0 });
+    expect((await del(s.flowId, "feedback=false&chatType=INTERNAL")).json).toEqual({ deleted: 4 });
+    expect(await remaining(s.flowId)).toEqual(["question s1", "answer s1", "question s4", "answer s4"]);
   });
 
   it("each other filter deletes only its matches", async () => {

@@ -18,23 +18,45 @@ export type MessageWhere = {
   messageId?: string;
   memoryType?: string;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
-  /** "any": rated messages; "none": unrated ones; a rating: rated so. */
+  /** "any": rated exchanges (answer and its question); "none": the others; a rating: exchanges rated so. */
   feedback?: "any" | "none" | "THUMBS_UP" | "THUMBS_DOWN";
 };
 
-function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
+function toWhere(f: MessageWhere, rated?: string[]): Prisma.ChatMessageWhereInput {
   return {
     chatflowId: f.chatflowId,
     ...(f.sessionId ? { sessionId: f.sessionId } : {}),
     ...(f.chatId ? { chatId: f.chatId } : {}),
     ...(f.chatType ? { chatType: f.chatType } : {}),
-    ...(f.messageId ? { id: f.messageId } : {}),
     ...(f.memoryType ? { memoryType: f.memoryType } : {}),
     ...(f.createdAt ? { createdAt: f.createdAt } : {}),
-    ...(f.feedback === "any" ? { feedback: { isNot: null } } : {}),
-    ...(f.feedback === "none" ? { feedback: { is: null } } : {}),
-    ...(f.feedback === "THUMBS_UP" || f.feedback === "THUMBS_DOWN" ? { feedback: { is: { rating: f.feedback } } } : {}),
+    AND: [
+      ...(f.messageId ? [{ id: f.messageId }] : []),
+      ...(rated && f.feedback === "none" ? [{ id: { notIn: rated } }] : []),
+      ...(rated && f.feedback !== "none" ? [{ id: { in: rated } }] : []),
+    ],
   };
+}
+
+/**
+ * The messages of rated exchanges, as Flowise's feedback filters keep them: each rated answer (of
+ * the rating asked, or any) and the question before it in its session. Undefined without a
+ * feedback filter.
+ */
+async function ratedExchangeIds(f: MessageWhere): Promise<string[] | undefined> {
+  if (!f.feedback) return undefined;
+  const rating = f.feedback === "THUMBS_UP" || f.feedback === "THUMBS_DOWN" ? f.feedback : null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ answer: string; question: string | null }[]>`
+    SELECT a."id"::text AS "answer",
+      (SELECT q."id"::text FROM "ChatMessage" q
+        WHERE q."chatflowId" = a."chatflowId" AND q."sessionId" = a."sessionId" AND q."role" = 'userMessage'
+          AND (q."createdAt" < a."createdAt" OR (q."createdAt" = a."createdAt" AND q."id" <> a."id"))
+        ORDER BY q."createdAt" DESC, q."id" DESC LIMIT 1) AS "question"
+    FROM "ChatMessage" a JOIN "ChatMessageFeedback" f ON f."messageId" = a."id"
+    WHERE a."chatflowId" = ${f.chatflowId}::uuid AND a."role" = 'apiMessage'
+      AND (${rating}::text IS NULL OR f."rating"::text = ${rating}::text)`;
+  return rows.flatMap((r) => (r.question ? [r.answer, r.question] : [r.answer]));
 }
 
 /** One page of matching messages and the total count, ordered by time (id breaks ties). */
@@ -50,7 +72,7 @@ export async function findChatMessages({
   take: number;
 }) {
   const db = await getDb();
-  const w = toWhere(where);
+  const w = toWhere(where, await ratedExchangeIds(where));
   const [total, rows] = await Promise.all([
     db.chatMessage.count({ where: w }),
     db.chatMessage.findMany({
@@ -70,7 +92,7 @@ export async function findChatMessages({
  */
 export async function deleteChatMessages({ where }: { where: MessageWhere }) {
   const db = await getDb();
-  const w = toWhere(where);
+  const w = toWhere(where, await ratedExchangeIds(where));
   return db.$transaction(async (tx) => {
     const withFiles = await tx.chatMessage.findMany({
       where: { AND: [w, { fileUploads: { not: Prisma.AnyNull } }] },
