@@ -217,7 +217,7 @@ describe("POST /api/v1/feedback/{chatflowid}", () => {
     expect((await call(feedbackById.GET, { params: { id }, headers: builder })).status).toBe(403);
   });
 
-  it("goes with its message and with its chatflow", async () => {
+  it("goes with its message and with its chatflow (leads too)", async () => {
     const { id, chatId, messageId } = await publicFlowWithAnswer();
     await rate(id, { chatId, messageId, rating: "THUMBS_UP" });
     const db = await getDb();
@@ -225,10 +225,17 @@ describe("POST /api/v1/feedback/{chatflowid}", () => {
     expect(await db.chatMessageFeedback.count({ where: { chatflowId: id } })).toBe(0);
     const second = await publicFlowWithAnswer();
     await rate(second.id, { chatId: second.chatId, messageId: second.messageId, rating: "THUMBS_UP" });
+    const lead = await call(leadsRoot.POST, {
+      method: "POST",
+      headers: { origin: SHOP, "x-switchyard-client-ip": nextIp() },
+      body: { chatflowid: second.id, chatId: second.chatId, email: "gone@example.com" },
+    });
+    expect(lead.status).toBe(200);
     expect(
       (await call(chatflowById.DELETE, { method: "DELETE", params: { id: second.id }, headers: admin })).status,
     ).toBe(200);
     expect(await db.chatMessageFeedback.count({ where: { chatflowId: second.id } })).toBe(0);
+    expect(await db.lead.count({ where: { chatflowId: second.id } })).toBe(0);
   });
 });
 
