@@ -21,6 +21,9 @@ const nextConfig = {
     "bullmq",
   ],
   poweredByHeader: false,
+  // proxy.ts handles trailing slashes: API paths are served as they are (Flowise's clients post to
+  // /api/v1/leads/), pages are redirected as Next would.
+  skipTrailingSlashRedirect: true,
   reactStrictMode: true,
   // A failing type check belongs to `npm run typecheck`, not to every start.
   typescript: { ignoreBuildErrors: false },

@@ -14,6 +14,17 @@ import {
  */
 export function proxy(req: NextRequest): NextResponse {
   const { pathname } = req.nextUrl;
+  const slashless = withoutTrailingSlash(pathname);
+  if (slashless !== pathname) {
+    // A plain URL: NextURL would put the trailing slash it was built with back on.
+    const url = new URL(req.url);
+    url.pathname = slashless;
+    // Flowise's clients call API paths with a trailing slash (flowise-embed posts to /api/v1/leads/):
+    // served as they are, since a redirect would cost a CORS round trip and drop nothing but time.
+    // Pages keep the redirect Next would have made (next.config.mjs turns Next's own off).
+    if (slashless.startsWith("/api/")) return withHeaders(NextResponse.rewrite(url), staticSecurityHeaders(slashless));
+    return withHeaders(NextResponse.redirect(url, 308), staticSecurityHeaders(pathname));
+  }
   if (responseKind(pathname) !== "page") return withHeaders(NextResponse.next(), staticSecurityHeaders(pathname));
   const csp = pageContentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(req.headers);
@@ -25,4 +36,10 @@ export function proxy(req: NextRequest): NextResponse {
 function withHeaders(res: NextResponse, headers: Record<string, string>): NextResponse {
   for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
   return res;
+}
+
+/** The path without trailing slashes (`/` stays `/`). */
+export function withoutTrailingSlash(pathname: string): string {
+  if (pathname.length <= 1 || !pathname.endsWith("/")) return pathname;
+  return pathname.replace(/\/+$/, "") || "/";
 }

@@ -24,8 +24,14 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
     { stdio: "ignore" },
   );
+  // Not on PATH (ENOENT) comes as an event: without a listener it would crash the process.
+  let spawnError: Error | undefined;
+  child.once("error", (err) => {
+    spawnError = err;
+  });
   const deadline = Date.now() + 10_000;
   for (;;) {
+    if (spawnError) throw new Error(`cannot start redis-server (is it on PATH?): ${spawnError.message}`);
     const probe = new Redis(port, "127.0.0.1", {
       lazyConnect: true,
       maxRetriesPerRequest: 0,

@@ -1,6 +1,7 @@
 /**
  * `tsx scripts/model-stub.ts`: the scripted OpenAI-compatible model stub on 127.0.0.1:4011
- * (MODEL_STUB_PORT / MODEL_STUB_HOST override; MODEL_STUB_TRANSCRIPT sets the transcription text).
+ * (MODEL_STUB_PORT / MODEL_STUB_HOST override; MODEL_STUB_TRANSCRIPT sets the transcription text;
+ * MODEL_STUB_LATENCY_MS delays every chat/embeddings answer, like a network-bound model).
  * Point the app at it with OPENAI_BASE_URL=http://127.0.0.1:4011/v1 OPENAI_API_KEY=stub.
  * Stops cleanly on SIGINT / SIGTERM.
  */
@@ -12,6 +13,7 @@ const envSchema = z.object({
   MODEL_STUB_PORT: z.coerce.number().int().min(0).max(65535).default(4011),
   MODEL_STUB_TRANSCRIPT: z.string().default(DEFAULT_TRANSCRIPT),
   MODEL_STUB_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(4096).default(64),
+  MODEL_STUB_LATENCY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 });
 
 async function main(): Promise<void> {
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     port: env.MODEL_STUB_PORT,
     transcript: env.MODEL_STUB_TRANSCRIPT,
     embeddingDimensions: env.MODEL_STUB_EMBEDDING_DIMENSIONS,
+    latencyMs: env.MODEL_STUB_LATENCY_MS,
   });
   console.log(`model-stub listening on ${stub.url} (OpenAI-compatible; set OPENAI_BASE_URL=${stub.url})`);
   const stop = (signal: string) => {

@@ -101,7 +101,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.replaceChildren(...rows);
     if (atBottom || chat.busy) log.scrollTop = log.scrollHeight;
-    starters.hidden = refused || chat.session.messages.length > 0 || !config?.starterPrompts.length;
+    starters.hidden = refused || chat.session.messages.length > 0 || !starterTexts(config).length;
     composer?.setBusy(chat.busy);
   }
 
@@ -114,7 +114,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     panel.setAttribute("aria-label", c.title);
     headerAvatar.replaceWith(avatarView(theme.avatarUrl));
     starters.replaceChildren(
-      ...c.starterPrompts.map((p) => {
+      ...starterTexts(c).map((p) => {
         const b = el("button", { type: "button" }, [p]);
         b.addEventListener("click", () => void chat.send(p));
         return b;
@@ -188,4 +188,13 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
       host.remove();
     },
   };
+}
+
+/** The starter prompts' texts, in order (the config sends Flowise's `{"0": {prompt}, …}`). */
+function starterTexts(c: PublicConfig | null): string[] {
+  if (!c) return [];
+  return Object.keys(c.starterPrompts)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => c.starterPrompts[k]?.prompt ?? "")
+    .filter((p) => p.trim() !== "");
 }

@@ -4,9 +4,12 @@ import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { neverOverridableNames } from "@/lib/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
+import type { ChatbotConfig, LeadsConfig } from "@/lib/schemas/chatflow";
 import type { Chatflow } from "./use-chatflow";
 
-export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList">;
+export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList"> & {
+  chatbotConfig: ChatbotConfig;
+};
 
 const input =
   "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
@@ -39,6 +42,12 @@ export function PublishSettings({
   const savedAllow = flow.overrideAllowList.filter((p) => !neverOverridable.includes(p));
   const [allow, setAllow] = useState<string[]>(savedAllow);
   const choices = [...new Set([...params, ...savedAllow])].filter((p) => !neverOverridable.includes(p));
+  // Flowise widget features (flowise-embed reads them from the widget config): thumbs and lead capture.
+  const widgetConfig = flow.chatbotConfig as ChatbotConfig;
+  const [feedback, setFeedback] = useState(widgetConfig.chatFeedback?.status === true);
+  const [leads, setLeads] = useState<LeadsConfig>(
+    widgetConfig.leads ?? { status: false, title: "", successMessage: "", name: true, email: true, phone: false },
+  );
   return (
     <form
       className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200"
@@ -53,6 +62,8 @@ export function PublishSettings({
             .map((o) => o.trim())
             .filter(Boolean),
           rateLimit: limited ? { max: Number(max), windowSec: Number(windowSec) } : null,
+          // The other widget settings are kept as saved.
+          chatbotConfig: { ...widgetConfig, chatFeedback: { status: feedback }, leads },
         });
       }}
     >
@@ -142,6 +153,63 @@ export function PublishSettings({
             </label>
           ))}
         </div>
+      </fieldset>
+      <fieldset className="text-sm">
+        <legend className="font-medium">Widget feedback and leads</legend>
+        <p className="text-xs text-slate-500">
+          Thumbs under answers and a contact form, in Flowise&apos;s widget (flowise-embed). Shown in Conversations.
+        </p>
+        <label className="mt-1 flex items-center gap-2 text-xs text-slate-600">
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-600"
+            checked={feedback}
+            onChange={(e) => setFeedback(e.target.checked)}
+          />
+          Ask for feedback (thumbs up / down)
+        </label>
+        <label className="mt-1 flex items-center gap-2 text-xs text-slate-600">
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-600"
+            checked={leads.status}
+            onChange={(e) => setLeads({ ...leads, status: e.target.checked })}
+          />
+          Ask for contact details (lead capture)
+        </label>
+        {leads.status && (
+          <div className="mt-2 space-y-2 text-xs">
+            <input
+              aria-label="Lead form title"
+              placeholder="Form title, e.g. Let us stay in touch"
+              maxLength={200}
+              className={input}
+              value={leads.title ?? ""}
+              onChange={(e) => setLeads({ ...leads, title: e.target.value })}
+            />
+            <input
+              aria-label="Lead form thank-you message"
+              placeholder="Thank-you message"
+              maxLength={1000}
+              className={input}
+              value={leads.successMessage ?? ""}
+              onChange={(e) => setLeads({ ...leads, successMessage: e.target.value })}
+            />
+            <div className="flex gap-3">
+              {(["name", "email", "phone"] as const).map((field) => (
+                <label key={field} className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    className="h-4 w-4 accent-brand-600"
+                    checked={leads[field] === true}
+                    onChange={(e) => setLeads({ ...leads, [field]: e.target.checked })}
+                  />
+                  {field === "email" ? "E-mail" : field === "name" ? "Name" : "Phone"}
+                </label>
+              ))}
+            </div>
+          </div>
+        )}
       </fieldset>
       <ErrorNote error={error} />
       <div className="flex items-center justify-end gap-3">

@@ -10,7 +10,14 @@ export type Chatflow = ChatflowResponse;
 /** The fields the editor saves (a PUT body of lib/schemas/chatflow.ts). */
 export type ChatflowUpdate = Pick<
   z.input<typeof updateChatflowSchema>,
-  "name" | "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList" | "graph" | "expectedVersion"
+  | "name"
+  | "isPublic"
+  | "allowedOrigins"
+  | "rateLimit"
+  | "overrideAllowList"
+  | "graph"
+  | "expectedVersion"
+  | "chatbotConfig"
 >;
 
 export const chatflowKey = (id: string) => ["chatflow", id] as const;

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { ExportButtons } from "./ExportButtons";
+import { LeadsCard } from "./LeadsCard";
 import { Transcript } from "./Transcript";
 import { filterQuery, type Filters, type SessionSummary } from "./types";
 
@@ -163,6 +164,7 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
           )}
         </Card>
       </div>
+      <LeadsCard chatflowId={chatflowId} />
     </>
   );
 }

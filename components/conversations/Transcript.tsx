@@ -54,6 +54,12 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
               ))}
             </details>
           )}
+          {m.feedback && (
+            <p className="mt-1 text-xs text-slate-600" data-testid={`feedback-${m.id}`}>
+              {m.feedback.rating === "THUMBS_UP" ? "👍 Helpful" : "👎 Not helpful"}
+              {m.feedback.content ? ` · “${m.feedback.content}”` : ""}
+            </p>
+          )}
           {m.fileUploads?.map((f) => (
             <p key={f.path} className="mt-1 text-xs">
               📎 {f.name} ({f.mime})

@@ -261,3 +261,82 @@ describe("admin endpoints for tests in other processes", () => {
     expect((await chat().invoke("hello")).content).toMatch(/^Hello!/);
   });
 });
+
+describe("latency (a network-bound model for benchmarks)", () => {
+  /** Milliseconds until the response headers (the first byte) of a raw call arrive. */
+  const firstByte = async (url: string, path: string, body: object) => {
+    const start = performance.now();
+    const res = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const ms = performance.now() - start;
+    await res.text();
+    return { ms, status: res.status };
+  };
+  const chatBody = { model: "stub-model", messages: [{ role: "user", content: "hi" }] };
+
+  it("holds back the first byte of chat (JSON and SSE) and embeddings answers by latencyMs", async () => {
+    const slow = await createModelStub({ latencyMs: 120 });
+    try {
+      // Node may fire a timer up to 1 ms early; nothing else here can make the answer come sooner.
+      for (const [path, body] of [
+        ["/chat/completions", chatBody],
+        ["/chat/completions", { ...chatBody, stream: true }],
+        ["/embeddings", { model: "stub-embedding", input: "hello" }],
+      ] as const) {
+        const { ms, status } = await firstByte(slow.url, path, body);
+        expect(status).toBe(200);
+        expect(ms, path).toBeGreaterThanOrEqual(118);
+      }
+      // The answer itself is unchanged.
+      const openai = new OpenAI({ apiKey: "test", baseURL: slow.url, maxRetries: 0 });
+      const reply = await openai.chat.completions.create({
+        model: "m",
+        messages: [{ role: "user", content: "hello" }],
+      });
+      expect(reply.choices[0].message.content).toMatch(/^Hello!/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("waits on a timer, so calls overlap: all are in before any answers", async () => {
+    const slow = await createModelStub({ latencyMs: 30_000 });
+    const abort = new AbortController();
+    let answered = 0;
+    try {
+      const calls = [1, 2, 3].map(() =>
+        fetch(`${slow.url}/chat/completions`, {
+          method: "POST",
+          body: JSON.stringify(chatBody),
+          signal: abort.signal,
+        }).then(
+          () => answered++,
+          () => {},
+        ),
+      );
+      const deadline = Date.now() + 10_000;
+      while (slow.requests.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(slow.requests).toHaveLength(3);
+      expect(answered).toBe(0);
+      abort.abort();
+      await Promise.all(calls);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("setLatency changes it for later calls; a negative or non-number latency is refused", async () => {
+    const slow = await createModelStub();
+    try {
+      slow.setLatency(150);
+      expect((await firstByte(slow.url, "/chat/completions", chatBody)).ms).toBeGreaterThanOrEqual(148);
+      expect(() => slow.setLatency(-1)).toThrow(RangeError);
+      await expect(createModelStub({ latencyMs: Number.NaN })).rejects.toThrow(RangeError);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -34,6 +34,11 @@ export interface ModelStubOptions {
   embeddingDimensions?: number;
   /** When set, requests must send `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`), else 401. */
   apiKey?: string;
+  /**
+   * Milliseconds every chat, Messages API and embeddings answer waits before its first byte (a
+   * timer: no CPU spent), like a network-bound real model. 0 (default) answers at once.
+   */
+  latencyMs?: number;
 }
 
 /** One API call the stub received (admin calls are not recorded). Multipart bodies are summarised. */
@@ -56,6 +61,8 @@ export interface ModelStub {
   requests: RecordedModelRequest[];
   setBrain(brain: Brain): void;
   setTranscript(text: string): void;
+  /** Changes `latencyMs` for the calls that arrive from now on. */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -202,6 +209,7 @@ interface StubState {
   transcript: string;
   dimensions: number;
   apiKey?: string;
+  latencyMs: number;
   requests: RecordedModelRequest[];
 }
 
@@ -262,6 +270,9 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
     authorization: req.headers.authorization,
     ...(xApiKey === undefined ? {} : { apiKey: xApiKey }),
   });
+  const modelPaths = ["/v1/chat/completions", "/v1/messages", "/v1/embeddings"];
+  if (state.latencyMs > 0 && modelPaths.includes(path))
+    await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
   if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
@@ -270,11 +281,16 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
 
 /** Start the stub on 127.0.0.1 (or `host`). Resolves once it listens. */
 export async function createModelStub(opts: ModelStubOptions = {}): Promise<ModelStub> {
+  const latency = (ms: number) => {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`latencyMs must be a number >= 0, got ${ms}`);
+    return ms;
+  };
   const state: StubState = {
     brain: opts.brain ?? demoBrain,
     transcript: opts.transcript ?? DEFAULT_TRANSCRIPT,
     dimensions: opts.embeddingDimensions ?? DEFAULT_EMBEDDING_DIMENSIONS,
     apiKey: opts.apiKey,
+    latencyMs: latency(opts.latencyMs ?? 0),
     requests: [],
   };
   const server = http.createServer((req, res) => {
@@ -303,6 +319,9 @@ export async function createModelStub(opts: ModelStubOptions = {}): Promise<Mode
     },
     setTranscript: (text) => {
       state.transcript = text;
+    },
+    setLatency: (ms) => {
+      state.latencyMs = latency(ms);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -28,11 +28,15 @@ export const PERMISSIONS = {
   "chatflow.update": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   "chatflow.delete": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   "chatflow.transfer": { roles: adminOnly, basic: true },
-  /** Run a chatflow (prediction, streaming check, widget config, domain analysis). Public flows: anyone. */
+  /**
+   * Run a chatflow (prediction, streaming and uploads checks, widget config, domain analysis) and
+   * what a chat visitor does beside it: rate an answer (POST/PUT /feedback), leave contact details
+   * (POST /leads), see the files of their chat (GET /get-upload-file). Public flows: anyone.
+   */
   "chatflow.predict": { roles: ownForBuilders, apiKey: "predict", basic: true, anonymous: true },
   /** Vector upsert and the store panel (counts, clearing a store). */
   "chatflow.upsert": { roles: ownForBuilders, apiKey: "upsert" },
-  /** The Message API: conversations are read and deleted by admins only. */
+  /** The Message API: conversations, with their feedback and leads (GET /feedback, /leads), are read and deleted by admins only. */
   "chatmessage.read": { roles: adminOnly, apiKey: "messages", basic: true },
   "chatmessage.delete": { roles: adminOnly, apiKey: "messages", basic: true },
   /** Builders also list credentials an admin shared with all builders (usable, not editable). */

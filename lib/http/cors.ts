@@ -10,8 +10,11 @@ import { keepRouteOptions } from "./route-options";
 type RouteParams = Record<string, string | string[]>;
 type NextRouteContext = { params: Promise<RouteParams> };
 type Handler = (req: Request, ctx: NextRouteContext) => Promise<Response>;
-/** Which browser origins may call, given the route's (unvalidated) path params. */
-export type OriginResolver = (params: RouteParams) => Promise<readonly string[]>;
+/**
+ * Which browser origins may call, given the route's (unvalidated) path params and the requesting
+ * origin (for routes whose chatflow is in the body, e.g. POST /leads: is it allowed by any?).
+ */
+export type OriginResolver = (params: RouteParams, origin: string) => Promise<readonly string[]>;
 
 const MAX_AGE_SECONDS = "600";
 /** The widget reads Retry-After to say how long to wait after a 429. */
@@ -38,9 +41,13 @@ export function withHeaders(res: Response, headers: Record<string, string>): Res
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
 }
 
-async function allowedFor(resolve: OriginResolver, ctx: NextRouteContext | undefined): Promise<readonly string[]> {
+async function allowedFor(
+  resolve: OriginResolver,
+  ctx: NextRouteContext | undefined,
+  origin: string,
+): Promise<readonly string[]> {
   try {
-    return await resolve(ctx ? await ctx.params : {});
+    return await resolve(ctx ? await ctx.params : {}, origin);
   } catch {
     // A lookup failure must not turn into an open door, nor hide the handler's own answer.
     return [];
@@ -53,7 +60,7 @@ export function withCors(handler: Handler, resolve: OriginResolver): Handler {
     const res = await handler(req, ctx);
     const origin = req.headers.get("origin");
     if (!origin) return withHeaders(res, { vary: "Origin" });
-    return withHeaders(res, corsHeaders(origin, await allowedFor(resolve, ctx)));
+    return withHeaders(res, corsHeaders(origin, await allowedFor(resolve, ctx, origin)));
   };
   return keepRouteOptions(wrapped, handler);
 }
@@ -62,7 +69,7 @@ export function withCors(handler: Handler, resolve: OriginResolver): Handler {
 export function preflight(resolve: OriginResolver, methods: string[]): Handler {
   return async (req, ctx) => {
     const origin = req.headers.get("origin");
-    const base = corsHeaders(origin, origin ? await allowedFor(resolve, ctx) : []);
+    const base = corsHeaders(origin, origin ? await allowedFor(resolve, ctx, origin) : []);
     const headers: Record<string, string> = { ...base, allow: [...methods, "OPTIONS"].join(", ") };
     if (base["access-control-allow-origin"]) {
       headers["access-control-allow-methods"] = [...methods, "OPTIONS"].join(", ");

@@ -20,7 +20,10 @@ const imageNodes = withCapability((d) => d.capabilities?.acceptsImages);
 const storeNodes = withCapability(storeKindOf);
 const memoryNodes = withCapability(isMemory);
 
-/** A credential for each credential param of a definition, with a key (models are built, never called). */
+/**
+ * A credential for each credential param of a definition, with a key (models are built, never
+ * called), and a value for each required string param without a default (e.g. Ollama's model name).
+ */
 function credentialsFor(def: NodeDefinition) {
   const creds: Record<string, { name: string; type: string; data: Record<string, string> }> = {};
   const inputs: Record<string, unknown> = {};
@@ -28,6 +31,8 @@ function credentialsFor(def: NodeDefinition) {
     creds[`cred-${p.name}`] = { name: p.label, type: p.credentialTypes?.[0] ?? "openai", data: { apiKey: "k" } };
     inputs[p.name] = `cred-${p.name}`;
   }
+  for (const p of paramInputs(def).filter((p) => p.type === "string" && !p.optional && p.default === undefined))
+    inputs[p.name] = p.placeholder ?? "x";
   return { creds, inputs };
 }
 
@@ -42,7 +47,7 @@ function chatGraph(def: NodeDefinition, toggle: string, on: boolean | string) {
 
 describe("declared capabilities", () => {
   it("are declared by the nodes that need them", () => {
-    expect(imageNodes.map((d) => d.name).sort()).toEqual(["chatAnthropic", "chatOpenAICompatible"]);
+    expect(imageNodes.map((d) => d.name).sort()).toEqual(["chatAnthropic", "chatOllama", "chatOpenAICompatible"]);
     expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
       pgvectorStore: "vector",
       keywordStore: "keyword",

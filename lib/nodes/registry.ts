@@ -1,16 +1,20 @@
 import { bufferMemory } from "./buffer-memory";
+import { calculator } from "./calculator";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
+import { chatOllama } from "./chat-ollama";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
 import { chatPromptTemplate } from "./chat-prompt-template";
 import { conversationChain } from "./conversation-chain";
 import { conversationalRetrievalQAChain } from "./conversational-retrieval-qa-chain";
 import { csvLoader } from "./csv-loader";
+import { currentDateTime } from "./current-date-time";
 import type { NodeModule } from "./define";
 import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
 import { llmChain } from "./llm-chain";
+import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { pdfLoader } from "./pdf-loader";
@@ -18,6 +22,8 @@ import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
+import { requestsGet } from "./requests-get";
+import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
@@ -32,6 +38,7 @@ import type { NodeDefinition } from "./types";
 export const nodes: readonly NodeModule[] = [
   chatOpenAICompatible,
   chatAnthropic,
+  chatOllama,
   promptTemplate,
   chatPromptTemplate,
   llmChain,
@@ -39,6 +46,10 @@ export const nodes: readonly NodeModule[] = [
   openApiChain,
   bufferMemory,
   chainTool,
+  calculator,
+  currentDateTime,
+  requestsGet,
+  requestsPost,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
@@ -51,6 +62,7 @@ export const nodes: readonly NodeModule[] = [
   openAIEmbeddings,
   pgvectorStore,
   keywordStore,
+  memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
 ];

@@ -13,6 +13,8 @@ const COLUMNS = [
   "sourceDocuments",
   "fileUploads",
 ] as const;
+/** The answer's rating and comment (empty when unrated). */
+const FEEDBACK_COLUMNS = ["feedbackRating", "feedbackContent"] as const;
 
 /** One CSV field: quoted when needed, and a leading = + - @ neutralised so spreadsheets do not run it as a formula. */
 export function csvField(value: unknown): string {
@@ -23,7 +25,10 @@ export function csvField(value: unknown): string {
 
 /** Messages as CSV (RFC 4180, CRLF line ends, header row); JSON fields are written as JSON text. */
 export function chatMessagesToCsv(records: ChatMessageRecord[]): string {
-  const lines = [COLUMNS.join(",")];
-  for (const r of records) lines.push(COLUMNS.map((c) => csvField(r[c])).join(","));
+  const lines = [[...COLUMNS, ...FEEDBACK_COLUMNS].join(",")];
+  for (const r of records)
+    lines.push(
+      [...COLUMNS.map((c) => csvField(r[c])), csvField(r.feedback?.rating), csvField(r.feedback?.content)].join(","),
+    );
   return lines.join("\r\n") + "\r\n";
 }

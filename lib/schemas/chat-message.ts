@@ -31,20 +31,56 @@ const filterFields = {
     .trim()
     .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,99}$/u, 'must be a memory type name such as "Buffer Memory"')
     .optional(),
-  // Flowise filters by feedback; none is stored here yet, so ignoring the filter would widen a
-  // DELETE to messages the caller never meant. Refused until feedback exists.
-  feedback: z.never({ error: "feedback filters are not supported yet" }).optional(),
-  feedbackType: z.never({ error: "feedback filters are not supported yet" }).optional(),
+  // Flowise's feedback filters: `feedbackType` keeps the exchanges (the answer and its question)
+  // rated so, `feedback=true` those rated at all (`false`: the others). Every record carries its
+  // rating whatever the filters (Flowise joins it only with `feedback=true`).
+  feedback: z
+    .preprocess(
+      (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+      z.enum(["true", "false"], { error: "must be true or false" }),
+    )
+    .transform((v) => v === "true")
+    .optional(),
+  // One rating, a comma list or Flowise's JSON array (`["THUMBS_UP","THUMBS_DOWN"]`).
+  feedbackType: z
+    .preprocess(
+      (v) =>
+        typeof v === "string"
+          ? v
+              .replace(/[[\]"\s]/g, "")
+              .toUpperCase()
+              .split(",")
+              .filter(Boolean)
+          : v,
+      z
+        .array(z.enum(["THUMBS_UP", "THUMBS_DOWN"], { error: "must be THUMBS_UP or THUMBS_DOWN" }))
+        .min(1, "must be THUMBS_UP or THUMBS_DOWN"),
+    )
+    .optional(),
 };
 
 // Parameters these schemas do not declare are refused before them, 400 naming them (route() →
 // readQuery in the HTTP layer's input-checks.ts): a typo never widens a DELETE.
 const sortEnum = z.preprocess(upper, z.enum(["ASC", "DESC"], { error: "must be ASC or DESC" }));
 
-function checkRange(q: { startDate?: { at: Date }; endDate?: { at: Date } }, ctx: z.RefinementCtx) {
+function checkRange(
+  q: { startDate?: { at: Date }; endDate?: { at: Date }; feedback?: boolean; feedbackType?: string[] },
+  ctx: z.RefinementCtx,
+) {
   if (q.startDate && q.endDate && q.startDate.at > q.endDate.at) {
     ctx.addIssue({ code: "custom", path: ["startDate"], message: "must not be after endDate" });
   }
+  if (q.feedback === false && q.feedbackType?.length) {
+    ctx.addIssue({ code: "custom", path: ["feedbackType"], message: "cannot be combined with feedback=false" });
+  }
+}
+
+/** The feedback filters as one: undefined (none), "none" (unrated), "any" or a rating. */
+function feedbackFilter(feedback?: boolean, feedbackType?: ("THUMBS_UP" | "THUMBS_DOWN")[]) {
+  // Both ratings asked for: any rating.
+  if (feedbackType) return new Set(feedbackType).size === 1 ? feedbackType[0] : ("any" as const);
+  if (feedback === undefined) return undefined;
+  return feedback ? ("any" as const) : ("none" as const);
 }
 
 /** GET query: filters, `sort` (or Flowise's `order`) ASC|DESC, `page` from 1, `limit` up to the cap. */
@@ -57,9 +93,10 @@ export const listChatMessagesQuery = z
     limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
   })
   .superRefine(checkRange)
-  .transform(({ startDate, endDate, sort, order, page, limit, feedback: _f, feedbackType: _ft, ...rest }) => ({
+  .transform(({ startDate, endDate, sort, order, page, limit, feedback, feedbackType, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),
+    feedback: feedbackFilter(feedback, feedbackType),
     direction: (sort ?? order ?? "ASC") === "ASC" ? ("asc" as const) : ("desc" as const),
     page: page ?? 1,
     limit: limit ?? MESSAGES_MAX_LIMIT,
@@ -75,12 +112,11 @@ export const deleteChatMessagesQuery = z
     limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
   })
   .superRefine(checkRange)
-  .transform(
-    ({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback: _f, feedbackType: _ft, ...rest }) => ({
-      ...rest,
-      createdAt: dateRange(startDate, endDate),
-    }),
-  );
+  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback, feedbackType, ...rest }) => ({
+    ...rest,
+    createdAt: dateRange(startDate, endDate),
+    feedback: feedbackFilter(feedback, feedbackType),
+  }));
 
 /** Sessions overview (studio Conversations view): date and type filters plus paging. */
 export const listSessionsQuery = z
@@ -120,6 +156,15 @@ export const chatMessageRecordSchema = z
       .array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() }))
       .nullable(),
     createdDate: z.string(),
+    /** The answer's rating (Flowise's field), or null. */
+    feedback: z
+      .object({
+        id: z.string(),
+        rating: z.enum(["THUMBS_UP", "THUMBS_DOWN"]),
+        content: z.string(),
+        createdDate: z.string(),
+      })
+      .nullable(),
   })
   .meta({ id: "ChatMessage" });
 

@@ -56,6 +56,17 @@ export const widgetThemeSchema = z
   })
   .catchall(z.string().max(200));
 
+export const leadsConfigSchema = z
+  .object({
+    status: z.boolean(),
+    title: z.string().max(200).optional(),
+    successMessage: z.string().max(1000).optional(),
+    name: z.boolean().optional(),
+    email: z.boolean().optional(),
+    phone: z.boolean().optional(),
+  })
+  .strict();
+
 export const chatbotConfigSchema = z
   .object({
     title: z.string().max(200).optional(),
@@ -64,9 +75,14 @@ export const chatbotConfigSchema = z
     /** Placeholder of the widget's message box. */
     inputPlaceholder: z.string().max(200).optional(),
     theme: widgetThemeSchema.optional(),
+    /** Flowise's thumbs under each answer (stored as feedback, shown in Conversations). */
+    chatFeedback: z.object({ status: z.boolean() }).strict().optional(),
+    /** Flowise's lead capture form: which fields it asks for, its title and thank-you text. */
+    leads: leadsConfigSchema.optional(),
   })
   .strict();
 
+export type LeadsConfig = z.infer<typeof leadsConfigSchema>;
 export type WidgetTheme = z.infer<typeof widgetThemeSchema>;
 export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
 

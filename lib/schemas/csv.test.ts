@@ -21,11 +21,12 @@ describe("CSV export of messages", () => {
         usedTools: [{ tool: "t" }],
         fileUploads: null,
         createdDate: "2025-01-01T00:00:00.000Z",
+        feedback: { id: "fb", rating: "THUMBS_DOWN", content: "wrong, again", createdDate: "2025-01-01T00:00:01.000Z" },
       },
     ]);
     expect(csv).toBe(
-      "id,createdDate,sessionId,chatId,chatType,role,content,memoryType,usedTools,sourceDocuments,fileUploads\r\n" +
-        '1,2025-01-01T00:00:00.000Z,s,c,EXTERNAL,apiMessage,"a,b",,"[{""tool"":""t""}]",,\r\n',
+      "id,createdDate,sessionId,chatId,chatType,role,content,memoryType,usedTools,sourceDocuments,fileUploads,feedbackRating,feedbackContent\r\n" +
+        '1,2025-01-01T00:00:00.000Z,s,c,EXTERNAL,apiMessage,"a,b",,"[{""tool"":""t""}]",,,THUMBS_DOWN,"wrong, again"\r\n',
     );
   });
 });

@@ -1,7 +1,9 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { getEnv, resetEnvForTests } from "../env";
 import { assertCredentialHost, credentialHosts } from "./credential-hosts";
-import { operatorPolicy } from "./outbound-policy";
+import { createModelFetch, operatorPolicy } from "./outbound-policy";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -26,6 +28,30 @@ describe("the operator's outbound policy", () => {
     process.env.OUTBOUND_ALLOW_HOSTS = "http://127.0.0.1:4010";
     resetEnvForTests();
     expect(() => getEnv()).toThrow(/OUTBOUND_ALLOW_HOSTS/);
+  });
+});
+
+describe("the model fetch's deadline", () => {
+  it("a node's timeout shortens MODEL_TIMEOUT_MS and never extends it", async () => {
+    // A server that never answers: each call ends at its deadline, which the error names.
+    const server = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    Object.assign(process.env, { OUTBOUND_ALLOW_PRIVATE: "true", MODEL_TIMEOUT_MS: "600" });
+    resetEnvForTests();
+    try {
+      const failure = (timeoutMs?: number) =>
+        createModelFetch({ requester: "Model", timeoutMs })(url, { method: "POST", body: "{}" }).then(
+          () => new Error("answered"),
+          (err: Error) => err,
+        );
+      expect((await failure(200)).message).toMatch(/within 200 ms/);
+      expect((await failure(60_000)).message).toMatch(/within 600 ms/);
+      expect((await failure()).message).toMatch(/within 600 ms/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -42,6 +42,8 @@ export interface ModelFetchOptions {
   requester: string;
   allowedHosts?: string[];
   authHint?: string;
+  /** A node's own deadline (ms): only ever shortens MODEL_TIMEOUT_MS, never extends it. */
+  timeoutMs?: number;
 }
 
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
@@ -74,13 +76,14 @@ function upstreamStatusError(requester: string, res: Response, authHint?: string
  * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
  * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch({ requester, allowedHosts, authHint }: ModelFetchOptions): typeof fetch {
+export function createModelFetch({ requester, allowedHosts, authHint, timeoutMs }: ModelFetchOptions): typeof fetch {
+  const operatorTimeout = getEnv().MODEL_TIMEOUT_MS;
   const guarded = createGuardedFetch({
     ...operatorPolicy(),
     allowedHosts,
     requester,
     streamResponse: true,
-    timeoutMs: getEnv().MODEL_TIMEOUT_MS,
+    timeoutMs: timeoutMs ? Math.min(timeoutMs, operatorTimeout) : operatorTimeout,
     maxResponseBytes: MODEL_MAX_RESPONSE_BYTES,
   });
   const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -1,5 +1,5 @@
 import { getEnv } from "../env";
-import type { ChatMessage } from "../db/generated/client";
+import type { ChatMessage, ChatMessageFeedback } from "../db/generated/client";
 import {
   deleteChatMessages as deleteRows,
   findChatMessages,
@@ -20,7 +20,7 @@ import { getChatflowOrThrow } from "./chatflows";
 type FileUpload = { type: string; name: string; mime: string; path: string };
 
 /** The Message API's view of a stored message (Flowise's field names). */
-export function toChatMessageRecord(row: ChatMessage): ChatMessageRecord {
+export function toChatMessageRecord(row: ChatMessage & { feedback?: ChatMessageFeedback | null }): ChatMessageRecord {
   return {
     id: row.id,
     role: row.role,
@@ -34,6 +34,14 @@ export function toChatMessageRecord(row: ChatMessage): ChatMessageRecord {
     usedTools: row.usedTools ?? null,
     fileUploads: (row.fileUploads as FileUpload[] | null) ?? null,
     createdDate: row.createdAt.toISOString(),
+    feedback: row.feedback
+      ? {
+          id: row.feedback.id,
+          rating: row.feedback.rating,
+          content: row.feedback.content,
+          createdDate: row.feedback.createdAt.toISOString(),
+        }
+      : null,
   };
 }
 

@@ -57,8 +57,14 @@ export function mayRunAsManager(chatflow: Pick<Chatflow, "id" | "ownerId">, call
   return mayAct(caller, "chatflow.predict", chatflow.ownerId);
 }
 
-/** Who may call: its manager (see mayRunAsManager), or anyone on a public chatflow. */
-async function checkAccess(chatflow: Chatflow, req: PredictionRequest): Promise<void> {
+/**
+ * Who may chat with a chatflow (predict, rate answers, leave a lead): its manager, or anyone on a
+ * public chatflow from an allowed origin (or no browser origin), within the public rate limit.
+ */
+export async function assertMayChat(
+  chatflow: Chatflow,
+  req: { chatflowId: string; caller: Caller; origin: string | null; clientIp: string },
+): Promise<void> {
   if (mayRunAsManager(chatflow, req.caller)) return;
   // Another user's private chatflow is unknown to every other caller, anonymous ones included: the
   // same answer as for an unknown id, so nobody can learn which private ids exist.
@@ -104,7 +110,7 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 /** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
   const chatflow = await getChatflowForRun(req.chatflowId);
-  await checkAccess(chatflow, req);
+  await assertMayChat(chatflow, req);
   const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
   // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
   const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
@@ -128,7 +134,7 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
   if (getEnv().MODE !== "queue") return preparePrediction(req, chatType);
   const chatflow = await getChatflowForRun(req.chatflowId);
-  await checkAccess(chatflow, req);
+  await assertMayChat(chatflow, req);
   const { body } = req;
   const uploads = body.uploads?.length ?? 0;
   if (uploads > getEnv().UPLOAD_MAX_FILES)

@@ -2,23 +2,47 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
-import { findChatflowById } from "../db/queries/chatflows";
+import { existsPublicChatflowWithOrigin, findChatflowById } from "../db/queries/chatflows";
+import { findFeedbackById } from "../db/queries/feedback";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
 import { takesImages } from "../nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
-import { chatbotConfigSchema, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
+import { chatbotConfigSchema, type LeadsConfig, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
+import { IMAGE_TYPES } from "../security/uploads";
 import { speechSettings } from "./speech";
+
+/**
+ * What uploads a chatflow takes: ours (images, audio, maxBytes, maxFiles) and, next to them, the
+ * fields Flowise's clients read (GET /chatflows-uploads/{id}, the embed's upload and mic buttons).
+ */
+export interface UploadsConfig {
+  images: boolean;
+  audio: boolean;
+  maxBytes: number;
+  maxFiles: number;
+  isImageUploadAllowed: boolean;
+  isSpeechToTextEnabled: boolean;
+  isRAGFileUploadAllowed: false;
+  /** Flowise's shape: accepted media types and the most megabytes per file. */
+  imgUploadSizeAndTypes: { fileTypes: string[]; maxUploadSize: number }[];
+  fileUploadSizeAndTypes: never[];
+}
 
 /** What the widget may know about a chatflow: looks and enabled features, nothing else. */
 export interface PublicChatbotConfig {
   chatflowId: string;
   title: string;
   welcomeMessage: string;
-  starterPrompts: string[];
+  /** Flowise's shape (`{"0": {prompt}, …}`), which flowise-embed reads and our widget too. */
+  starterPrompts: Record<string, { prompt: string }>;
   inputPlaceholder: string;
   theme: WidgetTheme;
-  uploads: { images: boolean; audio: boolean; maxBytes: number; maxFiles: number };
+  uploads: UploadsConfig;
+  /** Flowise's thumbs under answers. */
+  chatFeedback: { status: boolean };
+  /** Flowise's lead capture form, when the chatflow asks for leads. */
+  leads?: LeadsConfig;
   /** Whether the requesting page's origin may chat (null: the request came from no browser page). */
   originAllowed: boolean | null;
 }
@@ -64,6 +88,38 @@ function readConfig(raw: unknown) {
     welcomeMessage: ok(shape.welcomeMessage.safeParse(source.welcomeMessage)),
     starterPrompts: ok(shape.starterPrompts.safeParse(source.starterPrompts)),
     inputPlaceholder: ok(shape.inputPlaceholder.safeParse(source.inputPlaceholder)),
+    chatFeedback: ok(shape.chatFeedback.safeParse(source.chatFeedback)),
+    leads: ok(shape.leads.safeParse(source.leads)),
+  };
+}
+
+/** Whether a chatflow's widget shows thumbs (feedback is accepted only then). */
+export function feedbackEnabled(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
+  return readConfig(chatflow.chatbotConfig).chatFeedback?.status === true;
+}
+
+/** Whether a chatflow's widget asks for leads (leads are accepted only then). */
+export function leadsEnabled(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
+  return readConfig(chatflow.chatbotConfig).leads?.status === true;
+}
+
+/** A chatflow's uploads in our fields and Flowise's. */
+export function uploadsConfig(chatflow: Pick<Chatflow, "graph" | "speechToText">): UploadsConfig {
+  const env = getEnv();
+  const images = graphAllowsImages(chatflow.graph);
+  const audio = speechSettings(chatflow.speechToText) !== null;
+  return {
+    images,
+    audio,
+    maxBytes: env.UPLOAD_MAX_BYTES,
+    maxFiles: env.UPLOAD_MAX_FILES,
+    isImageUploadAllowed: images,
+    isSpeechToTextEnabled: audio,
+    isRAGFileUploadAllowed: false,
+    imgUploadSizeAndTypes: images
+      ? [{ fileTypes: [...IMAGE_TYPES], maxUploadSize: Math.floor((env.UPLOAD_MAX_BYTES / 1024 / 1024) * 100) / 100 }]
+      : [],
+    fileUploadSizeAndTypes: [],
   };
 }
 
@@ -88,20 +144,17 @@ export async function getPublicChatbotConfig(args: {
   if (!chatflow || !(chatflow.isPublic || manager))
     throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
   const config = readConfig(chatflow.chatbotConfig);
-  const env = getEnv();
+  const prompts = (config.starterPrompts ?? []).filter((p) => p.trim() !== "");
   return {
     chatflowId: chatflow.id,
     title: config.title?.trim() || chatflow.name,
     welcomeMessage: config.welcomeMessage ?? "",
-    starterPrompts: (config.starterPrompts ?? []).filter((p) => p.trim() !== ""),
+    starterPrompts: Object.fromEntries(prompts.map((prompt, i) => [String(i), { prompt }])),
     inputPlaceholder: config.inputPlaceholder ?? "",
     theme: publicTheme((chatflow.chatbotConfig as { theme?: unknown } | null)?.theme),
-    uploads: {
-      images: graphAllowsImages(chatflow.graph),
-      audio: speechSettings(chatflow.speechToText) !== null,
-      maxBytes: env.UPLOAD_MAX_BYTES,
-      maxFiles: env.UPLOAD_MAX_FILES,
-    },
+    uploads: uploadsConfig(chatflow),
+    chatFeedback: { status: config.chatFeedback?.status === true },
+    ...(config.leads ? { leads: config.leads } : {}),
     originAllowed: args.origin === null ? null : manager || originMayChat(chatflow, args.origin),
   };
 }
@@ -114,4 +167,21 @@ export async function corsOriginsForChatflow(chatflowId: string): Promise<string
   if (!z.uuid().safeParse(chatflowId).success) return [];
   const chatflow = await findChatflowById({ id: chatflowId });
   return chatflow?.isPublic ? chatflow.allowedOrigins : [];
+}
+
+/** CORS for a route whose id is a chatflow's or a feedback's (POST and PUT /feedback/{id}). */
+export async function corsOriginsForChatflowOrFeedback(id: string): Promise<string[]> {
+  if (!z.uuid().safeParse(id).success) return [];
+  const direct = await corsOriginsForChatflow(id);
+  if (direct.length) return direct;
+  const feedback = await findFeedbackById(id);
+  return feedback ? corsOriginsForChatflow(feedback.chatflowId) : [];
+}
+
+/**
+ * CORS for a route whose chatflow is named in the body (POST /leads): an origin some public
+ * chatflow allows. The service still refuses (403) an origin that chatflow does not list.
+ */
+export async function corsOriginsForAnyPublicChatflow(origin: string): Promise<string[]> {
+  return (await existsPublicChatflowWithOrigin({ origin })) ? [origin] : [];
 }

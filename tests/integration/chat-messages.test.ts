@@ -135,6 +135,8 @@ describe("GET /api/v1/chatmessage/{id}", () => {
       usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }],
       fileUploads: null,
       createdDate: "2025-03-01T08:00:01.000Z",
+      // Flowise's field: the answer's rating, none here.
+      feedback: null,
     });
   });
 

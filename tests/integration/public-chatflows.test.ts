@@ -75,10 +75,24 @@ describe("GET /api/v1/public-chatbotConfig/{id}", () => {
       chatflowId: id,
       title: "Shop helper",
       welcomeMessage: "Hi!",
-      starterPrompts: ["Find a laptop"],
+      // Flowise's shape, which flowise-embed reads (and our widget too).
+      starterPrompts: { "0": { prompt: "Find a laptop" } },
       inputPlaceholder: "",
       theme: { primaryColor: "#0f766e", position: "left" },
-      uploads: { images: true, audio: true, maxBytes: expect.any(Number), maxFiles: expect.any(Number) },
+      uploads: {
+        images: true,
+        audio: true,
+        maxBytes: expect.any(Number),
+        maxFiles: expect.any(Number),
+        isImageUploadAllowed: true,
+        isSpeechToTextEnabled: true,
+        isRAGFileUploadAllowed: false,
+        imgUploadSizeAndTypes: [
+          { fileTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"], maxUploadSize: expect.any(Number) },
+        ],
+        fileUploadSizeAndTypes: [],
+      },
+      chatFeedback: { status: false },
       originAllowed: true,
     });
     // Speech settings, graph and origins stay private.

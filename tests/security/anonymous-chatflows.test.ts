@@ -7,6 +7,10 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
 import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as chatflowRoutes from "../../app/api/v1/chatflows/route";
+import * as chatflowUploads from "../../app/api/v1/chatflows-uploads/[id]/route";
+import * as feedback from "../../app/api/v1/feedback/[id]/route";
+import * as leads from "../../app/api/v1/leads/route";
+import * as uploadFile from "../../app/api/v1/get-upload-file/route";
 import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
 
@@ -47,6 +51,18 @@ const anonymousRoutes: Record<string, (id: string) => Promise<{ status: number; 
   "public-chatbotConfig": (id) =>
     call(publicConfig.GET, { params: { id }, headers: { origin: "https://shop.example" } }),
   "chatflows-streaming": (id) => call(streaming.GET, { params: { id } }),
+  // What flowise-embed calls beside predictions.
+  "chatflows-uploads": (id) => call(chatflowUploads.GET, { params: { id } }),
+  feedback: (id) =>
+    call(feedback.POST, {
+      method: "POST",
+      params: { id },
+      headers: ip(2),
+      body: { chatId: "c", messageId: UNKNOWN, rating: "THUMBS_UP" },
+    }),
+  leads: (id) =>
+    call(leads.POST, { method: "POST", headers: ip(3), body: { chatflowid: id, chatId: "c", name: "Ada" } }),
+  "get-upload-file": (id) => call(uploadFile.GET, { path: `/x?chatflowId=${id}&chatId=c&fileName=a.png` }),
 };
 
 beforeAll(async () => {
@@ -68,7 +84,13 @@ describe("anonymous callers cannot tell a private chatflow from an unknown one",
   });
   const notFound = { status: 404, body: { error: { code: "not_found", message: "Chatflow <id> not found." } } };
   // flowise-sdk asks chatflows-streaming without its key: the anonymous answer is the same for every id.
-  const expected: Record<string, unknown> = { "chatflows-streaming": { status: 200, body: { isStreaming: true } } };
+  const expected: Record<string, unknown> = {
+    "chatflows-streaming": { status: 200, body: { isStreaming: true } },
+    "get-upload-file": {
+      status: 404,
+      body: { error: { code: "not_found", message: "File a.png not found in chat c." } },
+    },
+  };
 
   for (const [name, send] of Object.entries(anonymousRoutes)) {
     it(`${name}: the same status, code and message for both`, async () => {
@@ -101,6 +123,16 @@ describe("public chatflows without their own limit get the server's default", ()
     // Counted per client IP and per chatflow.
     expect((await ask(id, 21)).status).toBe(200);
     expect((await ask(other, 20)).status).toBe(200);
+  });
+
+  it("counts anonymous feedback and leads like predictions (a visitor cannot flood them)", async () => {
+    const id = await createFlow({ isPublic: true, chatbotConfig: { leads: { status: true } } });
+    const lead = () =>
+      call(leads.POST, { method: "POST", headers: ip(50), body: { chatflowid: id, chatId: "c", name: "Ada" } });
+    for (let i = 0; i < 3; i++) expect((await lead()).status).toBe(200);
+    const limited = await lead();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("uses the chatflow's own limit when it has one", async () => {

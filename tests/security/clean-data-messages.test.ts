@@ -78,11 +78,15 @@ describe("Message API filters: honoured or refused", () => {
     for (const s of ["A", "A", "B"]) expect((await predict(flowId, s, "Hello there")).status).toBe(200);
   });
 
-  it("DELETE ?sessionId=A&feedbackType=X is refused and deletes nothing (feedback filters are not supported yet)", async () => {
-    for (const q of ["sessionId=A&feedbackType=THUMBS_UP", "sessionId=A&feedback=true"]) {
+  it("DELETE with a bad feedback filter is refused and deletes nothing (honoured filters: flowise-compat-chatmessage-filters)", async () => {
+    for (const q of [
+      "sessionId=A&feedbackType=THUMBS_SIDEWAYS",
+      "sessionId=A&feedback=maybe",
+      "sessionId=A&feedback=false&feedbackType=THUMBS_UP",
+    ]) {
       const res = await del(flowId, q);
-      expect(res.status).toBe(400);
-      expect(res.json.error.message).toMatch(/feedback filters are not supported yet/);
+      expect(res.status, q).toBe(400);
+      expect(res.json.error.message).toMatch(/feedback/);
     }
     expect(await count(flowId)).toBe(6);
   });

@@ -21,7 +21,26 @@ const ANY_ORIGIN_READS = new Set([
   "OPTIONS /api/v1/public-chatbotConfig/[id]",
 ]);
 
-const PREDICTION = new Set(["POST /api/v1/prediction/[id]", "OPTIONS /api/v1/prediction/[id]"]);
+/**
+ * What a chat visitor's browser calls on a public chatflow (our widget, flowise-embed, flowise-sdk):
+ * predictions, the streaming and uploads checks, feedback and leads. Only the chatflow's allowed
+ * origins get CORS there (for /feedback and /leads, whose chatflow is in the body: an origin some
+ * public chatflow allows; the service refuses any other chatflow's origin with 403).
+ */
+const PREDICTION = new Set(
+  [
+    "POST prediction/[id]",
+    "GET chatflows-streaming/[id]",
+    "GET chatflows-uploads/[id]",
+    "POST feedback",
+    "POST feedback/[id]",
+    "PUT feedback/[id]",
+    "POST leads",
+  ].flatMap((r) => {
+    const [method, path] = r.split(" ");
+    return [`${method} /api/v1/${path}`, `OPTIONS /api/v1/${path}`];
+  }),
+);
 
 let stub: ModelStub;
 let routes: ApiRoute[];
@@ -75,7 +94,7 @@ describe("permissive CORS", () => {
           const label = `${route} as ${kind} from ${origin} → ${res.status}`;
           if (res.headers.get("access-control-allow-credentials")) wrong.push(`${label}: allows credentials`);
           if (acao === EVIL) wrong.push(`${label}: reflects ${EVIL}`);
-          // The flow's own allowed origin may call its predictions, and nothing else.
+          // The flow's own allowed origin may chat with it (predict, rate, leave a lead), and nothing else.
           if (acao === SHOP && !PREDICTION.has(route)) wrong.push(`${label}: allows ${SHOP} off the prediction route`);
           if (acao === "*" && !ANY_ORIGIN_READS.has(route)) wrong.push(`${label}: allows any origin`);
         }

@@ -26,6 +26,9 @@ import * as stores from "../../app/api/v1/vector/stores/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nodes from "../../app/api/v1/nodes/route";
 import * as adminQueue from "../../app/api/v1/admin/queue/route";
+import * as chatflowUploads from "../../app/api/v1/chatflows-uploads/[id]/route";
+import * as feedback from "../../app/api/v1/feedback/[id]/route";
+import * as leads from "../../app/api/v1/leads/[id]/route";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
@@ -148,6 +151,14 @@ export const PROBES: Probe[] = [
     run: (c) => get(streaming.GET, c),
   },
   {
+    name: "GET /chatflows-uploads/{id}",
+    policy: "chatflow.predict",
+    requires: ["chatflow.predict"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(chatflowUploads.GET, c),
+  },
+  {
     name: "GET /public-chatbotConfig/{id}",
     policy: "chatflow.predict",
     requires: ["chatflow.predict"],
@@ -192,6 +203,22 @@ export const PROBES: Probe[] = [
     object: "chatflow",
     ok: 200,
     run: (c) => get(messages.GET, c),
+  },
+  {
+    name: "GET /feedback/{id}",
+    policy: "chatmessage.read",
+    requires: ["chatmessage.read"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(feedback.GET, c),
+  },
+  {
+    name: "GET /leads/{id}",
+    policy: "chatmessage.read",
+    requires: ["chatmessage.read"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(leads.GET, c),
   },
   {
     name: "GET /chatmessage/{id}/sessions",

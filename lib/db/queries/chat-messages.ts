@@ -18,18 +18,45 @@ export type MessageWhere = {
   messageId?: string;
   memoryType?: string;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
+  /** "any": rated exchanges (answer and its question); "none": the others; a rating: exchanges rated so. */
+  feedback?: "any" | "none" | "THUMBS_UP" | "THUMBS_DOWN";
 };
 
-function toWhere(f: MessageWhere): Prisma.ChatMessageWhereInput {
+function toWhere(f: MessageWhere, rated?: string[]): Prisma.ChatMessageWhereInput {
   return {
     chatflowId: f.chatflowId,
     ...(f.sessionId ? { sessionId: f.sessionId } : {}),
     ...(f.chatId ? { chatId: f.chatId } : {}),
     ...(f.chatType ? { chatType: f.chatType } : {}),
-    ...(f.messageId ? { id: f.messageId } : {}),
     ...(f.memoryType ? { memoryType: f.memoryType } : {}),
     ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+    AND: [
+      ...(f.messageId ? [{ id: f.messageId }] : []),
+      ...(rated && f.feedback === "none" ? [{ id: { notIn: rated } }] : []),
+      ...(rated && f.feedback !== "none" ? [{ id: { in: rated } }] : []),
+    ],
   };
+}
+
+/**
+ * The messages of rated exchanges, as Flowise's feedback filters keep them: each rated answer (of
+ * the rating asked, or any) and the question before it in its session. Undefined without a
+ * feedback filter.
+ */
+async function ratedExchangeIds(f: MessageWhere): Promise<string[] | undefined> {
+  if (!f.feedback) return undefined;
+  const rating = f.feedback === "THUMBS_UP" || f.feedback === "THUMBS_DOWN" ? f.feedback : null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ answer: string; question: string | null }[]>`
+    SELECT a."id"::text AS "answer",
+      (SELECT q."id"::text FROM "ChatMessage" q
+        WHERE q."chatflowId" = a."chatflowId" AND q."sessionId" = a."sessionId" AND q."role" = 'userMessage'
+          AND (q."createdAt" < a."createdAt" OR (q."createdAt" = a."createdAt" AND q."id" <> a."id"))
+        ORDER BY q."createdAt" DESC, q."id" DESC LIMIT 1) AS "question"
+    FROM "ChatMessage" a JOIN "ChatMessageFeedback" f ON f."messageId" = a."id"
+    WHERE a."chatflowId" = ${f.chatflowId}::uuid AND a."role" = 'apiMessage'
+      AND (${rating}::text IS NULL OR f."rating"::text = ${rating}::text)`;
+  return rows.flatMap((r) => (r.question ? [r.answer, r.question] : [r.answer]));
 }
 
 /** One page of matching messages and the total count, ordered by time (id breaks ties). */
@@ -45,10 +72,16 @@ export async function findChatMessages({
   take: number;
 }) {
   const db = await getDb();
-  const w = toWhere(where);
+  const w = toWhere(where, await ratedExchangeIds(where));
   const [total, rows] = await Promise.all([
     db.chatMessage.count({ where: w }),
-    db.chatMessage.findMany({ where: w, orderBy: [{ createdAt: direction }, { id: direction }], skip, take }),
+    db.chatMessage.findMany({
+      where: w,
+      orderBy: [{ createdAt: direction }, { id: direction }],
+      skip,
+      take,
+      include: { feedback: true },
+    }),
   ]);
   return { total, rows };
 }
@@ -59,7 +92,7 @@ export async function findChatMessages({
  */
 export async function deleteChatMessages({ where }: { where: MessageWhere }) {
   const db = await getDb();
-  const w = toWhere(where);
+  const w = toWhere(where, await ratedExchangeIds(where));
   return db.$transaction(async (tx) => {
     const withFiles = await tx.chatMessage.findMany({
       where: { AND: [w, { fileUploads: { not: Prisma.AnyNull } }] },
@@ -235,4 +268,28 @@ export async function findExchangeOfRun(runId: string) {
   const user = rows.find((r) => r.id === userMessageId);
   const api = rows.find((r) => r.id === apiMessageId);
   return user && api ? { user, api } : null;
+}
+
+/** The newest stored upload named `name` in a chat of a chatflow (GET /get-upload-file), or null. */
+export async function findUploadInChat({
+  chatflowId,
+  chatId,
+  name,
+}: {
+  chatflowId: string;
+  chatId: string;
+  name: string;
+}): Promise<{ path: string; mime: string | null } | null> {
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ path: string | null; mime: string | null }[]>`
+    SELECT f->>'path' AS "path", f->>'mime' AS "mime"
+    FROM "ChatMessage" m
+    CROSS JOIN LATERAL jsonb_array_elements(
+      CASE WHEN jsonb_typeof(m."fileUploads") = 'array' THEN m."fileUploads" ELSE '[]'::jsonb END) f
+    WHERE m."chatflowId" = ${chatflowId}::uuid AND m."chatId" = ${chatId} AND m."fileUploads" IS NOT NULL
+      AND f->>'name' = ${name} AND jsonb_typeof(f->'path') = 'string'
+    ORDER BY m."createdAt" DESC, m."id" DESC
+    LIMIT 1`;
+  const row = rows[0];
+  return row?.path ? { path: row.path, mime: row.mime } : null;
 }

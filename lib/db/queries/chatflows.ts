@@ -65,3 +65,9 @@ export async function countChatflows() {
 export async function claimUnownedChatflows({ ownerId }: { ownerId: string }) {
   return (await getDb()).chatflow.updateMany({ where: { ownerId: null }, data: { ownerId } });
 }
+
+/** Whether some public chatflow lists `origin` among its allowed origins (preflights of POST /leads). */
+export async function existsPublicChatflowWithOrigin({ origin }: { origin: string }) {
+  const db = await getDb();
+  return (await db.chatflow.count({ where: { isPublic: true, allowedOrigins: { has: origin } }, take: 1 })) > 0;
+}

@@ -20,6 +20,13 @@ import { llmChain } from "./llmChain";
 import { openApiChain } from "./openApiChain";
 import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
+import { calculator } from "./calculator";
+import { chatOllama } from "./chatOllama";
+import { chatOpenAICustom } from "./chatOpenAICustom";
+import { currentDateTime } from "./currentDateTime";
+import { memoryVectorStore } from "./memoryVectorStore";
+import { requestsGet } from "./requestsGet";
+import { requestsPost } from "./requestsPost";
 
 /**
  * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
@@ -27,7 +34,9 @@ import { toolAgent } from "./toolAgent";
  */
 export const flowiseMappings: readonly FlowiseMapping[] = [
   chatOpenAI,
+  chatOpenAICustom,
   chatAnthropic,
+  chatOllama,
   promptTemplate,
   chatPromptTemplate,
   llmChain,
@@ -36,6 +45,10 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   bufferMemory,
   bufferWindowMemory,
   chainTool,
+  calculator,
+  currentDateTime,
+  requestsGet,
+  requestsPost,
   toolAgent,
   // Documents: loaders, splitter, embeddings, retrieval.
   textFile,
@@ -46,6 +59,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   plainText,
   recursiveCharacterTextSplitter,
   openAIEmbeddings,
+  memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
 ];

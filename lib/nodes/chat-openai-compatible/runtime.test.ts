@@ -9,7 +9,9 @@ import { chatOpenAICompatible } from ".";
 
 let stub: ModelStub;
 beforeAll(async () => {
-  stub = await createModelStub({ brain: scriptedBrain([{ toolCalls: [{ name: "lookup", arguments: { q: "x" } }] }]) });
+  stub = await createModelStub({
+    brain: scriptedBrain([{ toolCalls: [{ name: "lookup", arguments: { q: "x" } }] }, { content: "ok" }]),
+  });
 });
 afterAll(() => stub.close());
 
@@ -45,6 +47,44 @@ describe("OpenAI-compatible chat model node", () => {
       messages: [{ role: "user", content: "find x" }],
       tools: [{ type: "function", function: { name: "lookup" } }],
     });
+  });
+
+  it("sends Flowise ChatOpenAI's sampling params (top P, frequency and presence penalty) when set", async () => {
+    const params = paramsSchemaFor(getDefinition("chatOpenAICompatible")!).parse({
+      model: "gpt-x",
+      baseURL: stub.url,
+      topP: 0.3,
+      frequencyPenalty: 0.5,
+      presencePenalty: -0.5,
+      timeout: 5000,
+    });
+    // The node's timeout goes to the guarded model fetch (which caps it at MODEL_TIMEOUT_MS).
+    const fetchOptions: unknown[] = [];
+    const ctx = {
+      ...testContext(),
+      modelFetch: (opts: unknown) => {
+        fetchOptions.push(opts);
+        return fetch;
+      },
+    };
+    const model = (await chatOpenAICompatible.runtime({
+      nodeId: "m",
+      label: "Model",
+      params,
+      inputs: {},
+      ctx,
+    })) as ChatOpenAI;
+    expect(fetchOptions).toEqual([expect.objectContaining({ requester: "Model (node m)", timeoutMs: 5000 })]);
+    await model.invoke([new HumanMessage("hi")]);
+    expect(stub.requests.at(-1)?.body).toMatchObject({
+      model: "gpt-x",
+      top_p: 0.3,
+      frequency_penalty: 0.5,
+      presence_penalty: -0.5,
+    });
+    expect(paramsSchemaFor(getDefinition("chatOpenAICompatible")!).safeParse({ frequencyPenalty: 3 }).success).toBe(
+      false,
+    );
   });
 
   it("falls back to the environment from the build context and refuses to build with no key at all", async () => {

@@ -22,6 +22,9 @@ export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDef
     model: params.model || ctx.env.OPENAI_MODEL,
     temperature: params.temperature,
     ...(params.maxTokens ? { maxTokens: params.maxTokens } : {}),
+    ...(params.topP === undefined ? {} : { topP: params.topP }),
+    ...(params.frequencyPenalty === undefined ? {} : { frequencyPenalty: params.frequencyPenalty }),
+    ...(params.presencePenalty === undefined ? {} : { presencePenalty: params.presencePenalty }),
     ...connection,
     streamUsage: false,
     // No retries: the call's deadline is MODEL_TIMEOUT_MS, not a multiple of it, and a refusal

@@ -30,7 +30,7 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
 
 /** What an OpenAI-compatible node's definition provides (openAICredentialParam, openAIBaseUrlParam). */
 type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & {
-  params: { credential?: string; baseURL?: string };
+  params: { credential?: string; baseURL?: string; timeout?: number };
 };
 
 /**
@@ -51,7 +51,8 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Op
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
     const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
-    return { apiKey, timeout, configuration: { baseURL, fetch: ctx.modelFetch?.({ requester, allowedHosts }) } };
+    const fetch = ctx.modelFetch?.({ requester, allowedHosts, timeoutMs: params.timeout });
+    return { apiKey, timeout, configuration: { baseURL, fetch } };
   }
   const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
   const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;
@@ -67,6 +68,11 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Op
   const authHint = onServerHost
     ? undefined
     : `No key was sent: the server's OPENAI_API_KEY only goes to ${serverHost}. Choose a credential for this server.`;
-  const fetch = ctx.modelFetch?.({ requester, allowedHosts: apiKey ? [serverHost] : undefined, authHint });
+  const fetch = ctx.modelFetch?.({
+    requester,
+    allowedHosts: apiKey ? [serverHost] : undefined,
+    authHint,
+    timeoutMs: params.timeout,
+  });
   return { apiKey: apiKey || NO_KEY, timeout, configuration: { ...(baseURL ? { baseURL } : {}), fetch } };
 }

@@ -26,7 +26,19 @@ export const ANONYMOUS_ROUTES = new Set([
   "/api/v1/prediction/[id]",
   "/api/v1/public-chatbotConfig/[id]",
   "/api/v1/chatflows-streaming/[id]",
+  // What flowise-embed calls beside predictions (public chatflows only; files: their chat's only).
+  "/api/v1/chatflows-uploads/[id]",
+  "/api/v1/feedback",
+  "/api/v1/leads",
+  "/api/v1/get-upload-file",
 ]);
+
+/** Anonymous methods of routes whose other methods are protected (reading feedback is for admins). */
+export const ANONYMOUS_METHODS = new Set(["POST /api/v1/feedback/[id]", "PUT /api/v1/feedback/[id]"]);
+
+/** Whether an anonymous caller may reach this route and method at all. */
+export const isAnonymousRoute = (r: { method: string; template: string }) =>
+  ANONYMOUS_ROUTES.has(r.template) || ANONYMOUS_METHODS.has(`${r.method} ${r.template}`);
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

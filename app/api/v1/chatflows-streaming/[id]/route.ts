@@ -1,7 +1,15 @@
 import { idParams, route } from "@/lib/http/route";
+import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { runChatflow } from "@/lib/access/permissions";
 import { getRunnableChatflow } from "@/lib/services/predictions";
+import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+
+/** Browsers (flowise-sdk, flowise-embed) get CORS headers only from a public chatflow's allowed origins. */
+const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
+
+// flowise-sdk sends `Content-Type: application/json` on this GET, so browsers preflight it.
+export const OPTIONS = preflight(corsOrigins, ["GET"]);
 
 /**
  * Flowise clients (flowise-sdk, the embed) ask this before streaming, without credentials; every
@@ -9,9 +17,12 @@ import { refuseOtherMethods } from "@/lib/http/methods";
  * oracle for private ids; the prediction decides access). Keys and users are checked: a key scoped
  * elsewhere gets 403, another user's private chatflow 404.
  */
-export const GET = route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
-  if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
-  return { isStreaming: true };
-});
+export const GET = withCors(
+  route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
+    if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
+    return { isStreaming: true };
+  }),
+  corsOrigins,
+);
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

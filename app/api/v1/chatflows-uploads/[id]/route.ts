@@ -1,0 +1,24 @@
+import { idParams, route } from "@/lib/http/route";
+import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
+import { runChatflow } from "@/lib/access/permissions";
+import { getRunnableChatflow } from "@/lib/services/predictions";
+import { corsOriginsForChatflow, uploadsConfig } from "@/lib/services/public-chatbot";
+import { refuseOtherMethods } from "@/lib/http/methods";
+
+const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
+
+export const OPTIONS = preflight(corsOrigins, ["GET"]);
+
+/**
+ * Flowise's uploads check: which uploads a chatflow takes (`isImageUploadAllowed`,
+ * `isSpeechToTextEnabled`, `imgUploadSizeAndTypes`, …, and our own fields). Public chatflows: anyone;
+ * a private one only for its managers (404 for everyone else, like an unknown id).
+ */
+export const GET = withCors(
+  route({ auth: runChatflow, params: idParams }, async ({ params, caller }) =>
+    uploadsConfig(await getRunnableChatflow(params.id, caller)),
+  ),
+  corsOrigins,
+);
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

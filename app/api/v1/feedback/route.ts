@@ -1,0 +1,28 @@
+import { route } from "@/lib/http/route";
+import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
+import { clientIp } from "@/lib/access/client-ip";
+import { runChatflow } from "@/lib/access/permissions";
+import { createFeedbackSchema } from "@/lib/schemas/feedback";
+import { chatflowIdOf, createFeedback } from "@/lib/services/feedback";
+import { corsOriginsForAnyPublicChatflow } from "@/lib/services/public-chatbot";
+import { refuseOtherMethods } from "@/lib/http/methods";
+
+/** The chatflow is in the body: preflights pass for origins some public chatflow allows; the service checks this one's. */
+const corsOrigins: OriginResolver = (_params, origin) => corsOriginsForAnyPublicChatflow(origin);
+
+export const OPTIONS = preflight(corsOrigins, ["POST"]);
+
+/** POST /api/v1/feedback (Flowise): rates an answer, the chatflow named by `chatflowid` in the body. */
+export const POST = withCors(
+  route(
+    { auth: runChatflow, body: { json: createFeedbackSchema, maxBytes: 64 * 1024 } },
+    async ({ req, body, caller }) =>
+      createFeedback(
+        { ...body, chatflowId: chatflowIdOf(undefined, body.chatflowid) },
+        { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+      ),
+  ),
+  corsOrigins,
+);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

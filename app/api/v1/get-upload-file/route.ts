@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { runChatflow } from "@/lib/access/permissions";
+import { readUploadFile } from "@/lib/services/upload-files";
+import { refuseOtherMethods } from "@/lib/http/methods";
+
+const query = z.object({
+  chatflowId: z.uuid({ error: "must be a chatflow UUID" }),
+  chatId: z.string().trim().min(1, "is required").max(200),
+  fileName: z.string().min(1, "is required").max(255),
+});
+
+/**
+ * GET /api/v1/get-upload-file?chatflowId&chatId&fileName (Flowise; flowise-embed shows uploaded
+ * images and audio with it). Served with its checked media type, never sniffed; anything but an
+ * image is a download; a sandboxing CSP in case a browser renders it anyway.
+ */
+export const GET = route({ auth: runChatflow, query }, async ({ query: q, caller }) => {
+  const file = await readUploadFile(q, caller);
+  const disposition = file.mime.startsWith("image/") ? "inline" : "attachment";
+  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return new Response(new Uint8Array(file.bytes), {
+    headers: {
+      "content-type": file.mime,
+      "content-length": String(file.bytes.length),
+      "x-content-type-options": "nosniff",
+      "content-disposition": `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cache-control": "private, max-age=300",
+    },
+  });
+});
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

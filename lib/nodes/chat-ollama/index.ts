@@ -1,0 +1,5 @@
+import { defineNode } from "../define";
+import { chatOllamaDefinition } from "./definition";
+import { buildChatOllama } from "./runtime";
+
+export const chatOllama = defineNode({ definition: chatOllamaDefinition, runtime: buildChatOllama });

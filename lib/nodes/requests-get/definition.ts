@@ -1,0 +1,61 @@
+import { T, type NodeDefinitionSpec } from "../types";
+
+export const requestsGetDefinition = {
+  name: "requestsGet",
+  version: 1,
+  label: "Requests Get",
+  category: "Tools",
+  description:
+    "Lets an agent GET one URL (with query parameters it chooses) and read the answer. Only that URL's host is reachable, through the outbound guard.",
+  inputs: [
+    {
+      kind: "param",
+      name: "url",
+      label: "URL",
+      type: "string",
+      pattern: "^https?://",
+      placeholder: "https://api.example.com/items",
+    },
+    {
+      kind: "param",
+      name: "headersCredential",
+      label: "Request headers",
+      type: "credential",
+      credentialTypes: ["httpHeaders"],
+      optional: true,
+      additional: true,
+      description: "Headers sent with every request (e.g. an API key); the credential must allow the URL's host.",
+    },
+    {
+      kind: "param",
+      name: "name",
+      label: "Tool name",
+      type: "string",
+      default: "requests_get",
+      pattern: "^[a-zA-Z0-9_-]{1,64}$",
+      additional: true,
+    },
+    {
+      kind: "param",
+      name: "description",
+      label: "Description",
+      type: "text",
+      default: "Use this when you need to execute a GET request to get data from a website.",
+      additional: true,
+      description: "Tells the agent when to use the tool.",
+    },
+    {
+      kind: "param",
+      name: "maxOutputLength",
+      label: "Max output length",
+      type: "number",
+      default: 2000,
+      integer: true,
+      min: 1,
+      max: 100_000,
+      additional: true,
+      description: "Characters of the answer the agent reads.",
+    },
+  ],
+  outputs: [{ name: "tool", label: "Tool", types: [T.tool] }],
+} as const satisfies NodeDefinitionSpec;

@@ -1,0 +1,71 @@
+import { T, type NodeDefinitionSpec } from "../types";
+
+export const requestsPostDefinition = {
+  name: "requestsPost",
+  version: 1,
+  label: "Requests Post",
+  category: "Tools",
+  description:
+    "Lets an agent POST a JSON body to one URL and read the answer. Only that URL's host is reachable, through the outbound guard.",
+  inputs: [
+    {
+      kind: "param",
+      name: "url",
+      label: "URL",
+      type: "string",
+      pattern: "^https?://",
+      placeholder: "https://api.example.com/orders",
+    },
+    {
+      kind: "param",
+      name: "body",
+      label: "Fixed body fields",
+      type: "json",
+      optional: true,
+      additional: true,
+      description: "A JSON object sent with every request; its fields win over the agent's.",
+    },
+    {
+      kind: "param",
+      name: "headersCredential",
+      label: "Request headers",
+      type: "credential",
+      credentialTypes: ["httpHeaders"],
+      optional: true,
+      additional: true,
+      description: "Headers sent with every request (e.g. an API key); the credential must allow the URL's host.",
+    },
+    {
+      kind: "param",
+      name: "name",
+      label: "Tool name",
+      type: "string",
+      default: "requests_post",
+      pattern: "^[a-zA-Z0-9_-]{1,64}$",
+      additional: true,
+    },
+    {
+      kind: "param",
+      name: "description",
+      label: "Description",
+      type: "text",
+      default:
+        "Use this when you want to execute a POST request to create or update a resource. The input is the JSON body.",
+      additional: true,
+      description: "Tells the agent when to use the tool and what the body holds.",
+    },
+    {
+      kind: "param",
+      name: "maxOutputLength",
+      label: "Max output length",
+      type: "number",
+      default: 2000,
+      integer: true,
+      min: 1,
+      max: 100_000,
+      additional: true,
+      description: "Characters of the answer the agent reads.",
+    },
+  ],
+  outputs: [{ name: "tool", label: "Tool", types: [T.tool] }],
+} as const satisfies NodeDefinitionSpec;
