@@ -62,9 +62,13 @@ export function errorStatuses(op: Operation): number[] {
 function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: ZodOpenApiOperationObject["responses"] = {};
   for (const [status, spec] of Object.entries(op.responses)) {
-    const content: Record<string, { schema: NonNullable<typeof spec.schema> } | { schema: { type: "string" } }> = {};
+    const content: Record<
+      string,
+      { schema: NonNullable<typeof spec.schema> } | { schema: { type: "string"; format?: "binary" } }
+    > = {};
     if (spec.schema) content["application/json"] = { schema: spec.schema };
     if (spec.eventStream) content["text/event-stream"] = { schema: { type: "string" } };
+    for (const media of spec.binary ?? []) content[media] = { schema: { type: "string", format: "binary" } };
     responses[status as `2${string}`] = {
       description: spec.eventStream ? `${spec.description}. ${spec.eventStream}` : spec.description,
       ...(Object.keys(content).length ? { content } : {}),

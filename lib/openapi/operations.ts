@@ -24,12 +24,20 @@ import {
 } from "../schemas/chat-message";
 import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "../schemas/chatflow";
 import { createCredentialSchema, updateCredentialSchema } from "../schemas/credential";
+import {
+  createFeedbackSchema,
+  createLeadSchema,
+  listFeedbackQuery,
+  listLeadsQuery,
+  updateFeedbackSchema,
+} from "../schemas/feedback";
 import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
 import { flowiseImportSchema } from "../schemas/flowise-import";
 import { storeNodeParams } from "../schemas/graph";
 import { predictionBodySchema } from "../schemas/prediction";
 import { predictionResponseSchema } from "../schemas/prediction-stream";
 import * as r from "../schemas/responses";
+import { getUploadFileQuery } from "../schemas/upload-file";
 import { upsertJsonBodySchema } from "../schemas/upsert";
 import { createUserSchema, setupAdminSchema, updateUserSchema } from "../schemas/user";
 
@@ -53,6 +61,8 @@ export type ResponseSpec = {
   headers?: Record<string, string>;
   /** Also answers Server-Sent Events with this description (prediction with `streaming: true`). */
   eventStream?: string;
+  /** Answers file bytes of these media types (ranges like `image/*` allowed) instead of JSON. */
+  binary?: string[];
 };
 
 export type Operation = {
@@ -350,6 +360,118 @@ export const OPERATIONS: Operation[] = [
     responses: {
       200: { description: "Title, welcome, prompts, theme, features", schema: r.publicChatbotConfigResponseSchema },
     },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows-uploads/{id}",
+    file: "app/api/v1/chatflows-uploads/[id]/route.ts",
+    summary: "Which uploads a chatflow takes (Flowise's uploads check)",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "public chatflows only for anonymous callers",
+    params: idParams,
+    responses: {
+      200: { description: "Ours (images, audio, limits) and Flowise's fields", schema: r.uploadsConfigResponseSchema },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/get-upload-file",
+    file: "app/api/v1/get-upload-file/route.ts",
+    summary: "A chat's uploaded file (Flowise; the widget shows uploads with it)",
+    description:
+      "Served with its checked media type (`nosniff`, a sandboxing CSP); anything but an image is a download. Unknown chatflow, chat or name: 404.",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "public chatflows only for anonymous callers",
+    query: getUploadFileQuery,
+    responses: {
+      200: {
+        description: "The file's bytes",
+        binary: ["image/*", "audio/*"],
+        headers: { "Content-Disposition": "`inline` for images, else `attachment`, with the file name" },
+      },
+    },
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/api/v1/feedback",
+    file: "app/api/v1/feedback/route.ts",
+    summary: "Rate an answer (Flowise; the chatflow in `chatflowid`)",
+    description: "One rating per message: a second one replaces the first. The chatflow must have feedback on.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows with feedback on",
+    body: createFeedbackSchema,
+    responses: { 200: { description: "The stored feedback", schema: r.feedbackResponseSchema } },
+    errors: [404],
+    rateLimited: true,
+  },
+  {
+    method: "post",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "Rate an answer of the chatflow `{id}` (what flowise-embed calls)",
+    description: "One rating per message: a second one replaces the first. The chatflow must have feedback on.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows with feedback on",
+    params: idParams,
+    body: createFeedbackSchema,
+    responses: { 200: { description: "The stored feedback", schema: r.feedbackResponseSchema } },
+    rateLimited: true,
+  },
+  {
+    method: "put",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "Change the feedback `{id}`: the comment typed after a thumb, or the rating",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "as for rating; `{id}` is the feedback's",
+    params: idParams,
+    body: updateFeedbackSchema,
+    responses: { 200: { description: "The feedback", schema: r.feedbackResponseSchema } },
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "A chatflow's feedback (Flowise's filters)",
+    tag: "Feedback",
+    auth: messageAdmins,
+    params: idParams,
+    query: listFeedbackQuery,
+    responses: {
+      200: { description: "Feedback, oldest first unless sortOrder=DESC", schema: z.array(r.feedbackResponseSchema) },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/leads",
+    file: "app/api/v1/leads/route.ts",
+    summary: "Leave a lead in the widget's form (Flowise)",
+    description: "Only for chatflows that ask for leads (`chatbotConfig.leads.status`); name, email or phone.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows asking for leads",
+    body: createLeadSchema,
+    responses: { 200: { description: "The stored lead", schema: r.leadResponseSchema } },
+    errors: [404],
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/leads/{id}",
+    file: "app/api/v1/leads/[id]/route.ts",
+    summary: "The leads left in a chatflow's widget",
+    tag: "Feedback",
+    auth: messageAdmins,
+    params: idParams,
+    query: listLeadsQuery,
+    responses: { 200: { description: "Leads", schema: z.array(r.leadResponseSchema) } },
   },
   {
     method: "post",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { API_KEY_PERMISSIONS } from "../access/callers";
-import { chatflowResponseSchema } from "./chatflow";
+import { chatflowResponseSchema, leadsConfigSchema } from "./chatflow";
+import { FEEDBACK_RATINGS } from "./feedback";
 import { ANALYSIS_STATUSES } from "./domain";
 
 /**
@@ -234,21 +235,47 @@ export const startAnalysisResponseSchema = z
   .object({ run: analysisRunResponseSchema.nullable(), queued: z.number().int(), skipped: z.number().int() })
   .meta({ id: "StartAnalysisResult" });
 
-/** What the embed widget reads for a public chatflow. */
+/**
+ * What uploads a chatflow takes (GET /api/v1/chatflows-uploads/{id}, and `uploads` of the widget's
+ * config): ours, and beside them the fields Flowise's clients read (lib/services/public-chatbot.ts UploadsConfig).
+ */
+export const uploadsConfigResponseSchema = z
+  .object({
+    images: z.boolean(),
+    audio: z.boolean(),
+    maxBytes: z.number().int(),
+    maxFiles: z.number().int(),
+    isImageUploadAllowed: z.boolean(),
+    isSpeechToTextEnabled: z.boolean(),
+    isRAGFileUploadAllowed: z.literal(false),
+    imgUploadSizeAndTypes: z.array(
+      z.object({
+        fileTypes: z.array(z.string()),
+        maxUploadSize: z.number().meta({ description: "Megabytes" }),
+      }),
+    ),
+    fileUploadSizeAndTypes: z.array(z.never()),
+  })
+  .meta({ id: "UploadsConfig" });
+
+/** What the embed widget reads for a public chatflow (lib/services/public-chatbot.ts PublicChatbotConfig). */
 export const publicChatbotConfigResponseSchema = z
   .looseObject({
     chatflowId: z.string(),
     title: z.string(),
     welcomeMessage: z.string(),
-    starterPrompts: z.array(z.string()),
+    starterPrompts: z
+      .record(z.string(), z.object({ prompt: z.string() }))
+      .meta({ description: 'Flowise\'s shape: `{"0": {prompt}, …}`' }),
     inputPlaceholder: z.string(),
     theme: z.record(z.string(), z.unknown()),
-    uploads: z.looseObject({
-      images: z.boolean(),
-      audio: z.boolean(),
-      maxBytes: z.number().int(),
-      maxFiles: z.number().int(),
-    }),
+    uploads: uploadsConfigResponseSchema,
+    chatFeedback: z.object({ status: z.boolean() }).meta({ description: "Flowise's thumbs under answers" }),
+    leads: leadsConfigSchema.optional().meta({ description: "The lead form, when the chatflow asks for leads" }),
+    originAllowed: z
+      .boolean()
+      .nullable()
+      .meta({ description: "Whether the requesting page's origin may chat (null: no browser page)" }),
   })
   .meta({ id: "PublicChatbotConfig" });
 
@@ -370,3 +397,29 @@ export const importUnmappedResponseSchema = z
     }),
   })
   .meta({ id: "ImportUnmapped" });
+
+/** A rating of an answer, in Flowise's shape (lib/schemas/feedback.ts FeedbackRecord). */
+export const feedbackResponseSchema = z
+  .object({
+    id: z.string(),
+    chatflowid: z.string(),
+    chatId: z.string(),
+    messageId: z.string(),
+    rating: z.enum(FEEDBACK_RATINGS),
+    content: z.string(),
+    createdDate: isoDate,
+  })
+  .meta({ id: "Feedback" });
+
+/** A lead left in the widget's form, in Flowise's shape (lib/schemas/feedback.ts LeadRecord). */
+export const leadResponseSchema = z
+  .object({
+    id: z.string(),
+    chatflowid: z.string(),
+    chatId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    createdDate: isoDate,
+  })
+  .meta({ id: "Lead" });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as domainsAlias from "../../app/domains/route";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { exampleFlow } from "../../dev/flows";
 import { freePort } from "../../dev/redis-server";
 import { resetEnvForTests } from "../../lib/env";
 import { METHOD_REFUSAL } from "../../lib/http/methods";
@@ -183,6 +184,10 @@ describe("every documented operation answers as documented", () => {
   const ids: Record<string, string> = {};
   const covered = new Set<string>();
   const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+  /** A valid query for operations whose query has required fields (else it answers 400 before any permission check). */
+  const REQUIRED_QUERY: Record<string, string> = {
+    "/api/v1/get-upload-file": `?${new URLSearchParams({ chatflowId: UNKNOWN, chatId: "c", fileName: "f.png" })}`,
+  };
 
   const op = (method: Operation["method"], p: string) => {
     const found = OPERATIONS.find((o) => o.method === method && o.path === p);
@@ -317,6 +322,59 @@ describe("every documented operation answers as documented", () => {
     expect(stream.text).toContain('"event":"end"');
   });
 
+  it("the widget's routes: uploads check, a form upload served back, feedback and leads", async () => {
+    const flow = await run("post", "/api/v1/chatflows", {
+      body: {
+        name: "Widget",
+        graph: exampleFlow("conversation.json", { allowImages: true }).graph,
+        isPublic: true,
+        allowedOrigins: ["http://127.0.0.1:3000"],
+        chatbotConfig: { chatFeedback: { status: true }, leads: { status: true, name: true, email: true } },
+      },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    const id = flow.json.id as string;
+    const uploads = await run("get", "/api/v1/chatflows-uploads/{id}", { params: { id }, headers: {} });
+    expect(uploads.json.isImageUploadAllowed).toBe(true);
+    // A multipart prediction with a file in `files`, as documented.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const form = new FormData();
+    form.set("question", "What is this?");
+    form.set("chatId", "docs-chat");
+    form.append("files", new Blob([png], { type: "image/png" }), "shot.png");
+    const answer = await run("post", "/api/v1/prediction/{id}", { params: { id }, body: form });
+    expect(answer.status, answer.text).toBe(200);
+    const file = await run("get", "/api/v1/get-upload-file", {
+      headers: {},
+      query: `?${new URLSearchParams({ chatflowId: id, chatId: "docs-chat", fileName: "shot.png" })}`,
+    });
+    expect(file.status, file.text).toBe(200);
+    // Its media type is among the documented ones.
+    const media = Object.keys(documented(op("get", "/api/v1/get-upload-file")).responses["200"].content ?? {});
+    expect(media).toContain(`${file.headers.get("content-type")?.split("/")[0]}/*`);
+
+    const rating = { chatId: "docs-chat", messageId: answer.json.chatMessageId, rating: "THUMBS_UP" };
+    const feedback = await run("post", "/api/v1/feedback", { headers: {}, body: { chatflowid: id, ...rating } });
+    expect(feedback.status, feedback.text).toBe(200);
+    await run("post", "/api/v1/feedback/{id}", { params: { id }, headers: {}, body: rating });
+    await run("put", "/api/v1/feedback/{id}", {
+      params: { id: feedback.json.id },
+      headers: {},
+      body: { content: "Clear answer" },
+    });
+    const listed = await run("get", "/api/v1/feedback/{id}", { params: { id }, query: "?sortOrder=DESC" });
+    expect(listed.json).toHaveLength(1);
+    const lead = await run("post", "/api/v1/leads", {
+      headers: {},
+      body: { chatflowid: id, chatId: "docs-chat", name: "Ada", email: "ada@example.com" },
+    });
+    expect(lead.status, lead.text).toBe(200);
+    await run("get", "/api/v1/leads/{id}", { params: { id } });
+  });
+
   it("messages and conversations", async () => {
     const messages = await run("get", "/api/v1/chatmessage/{id}", { params: { id: ids.flow } });
     // The documented header is there.
@@ -437,6 +495,7 @@ describe("every documented operation answers as documented", () => {
         params,
         headers: auth.bearer(domainsKey),
         body: operation.body ? {} : undefined,
+        query: REQUIRED_QUERY[operation.path],
       });
       expect(res.status, `${operation.method} ${operation.path}: ${res.text}`).toBe(403);
     }
