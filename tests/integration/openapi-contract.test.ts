@@ -13,7 +13,15 @@ import { routeOptionsOf } from "../../lib/http/route-options";
 import { openApiDocument } from "../../lib/openapi/document";
 import { OPERATIONS, type Operation } from "../../lib/openapi/operations";
 import { redisConnections } from "../../lib/redis";
-import { importUnmappedResponseSchema, type queueViewResponseSchema } from "../../lib/schemas/responses";
+import type { FeedbackRecord, LeadRecord } from "../../lib/schemas/feedback";
+import {
+  type feedbackResponseSchema,
+  importUnmappedResponseSchema,
+  type leadResponseSchema,
+  type queueViewResponseSchema,
+  type uploadsConfigResponseSchema,
+} from "../../lib/schemas/responses";
+import type { UploadsConfig } from "../../lib/services/public-chatbot";
 import type { QueueView } from "../../lib/services/queue-view";
 import { forgetProcessState } from "../../lib/state";
 import { loadApiRoutes, type AppRoute } from "../support/app-server";
@@ -32,6 +40,15 @@ type Doc = ReturnType<typeof openApiDocument>;
 type JsonSchema = Record<string, unknown>;
 type Handler = Parameters<typeof call>[0];
 type DocumentedQueueView = z.infer<typeof queueViewResponseSchema>;
+/** `true` only when each type is assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// The documented answers and the services' own types agree both ways (tsc fails here otherwise).
+export const documentedTypesMatch: [
+  Same<QueueView, DocumentedQueueView>,
+  Same<UploadsConfig, z.infer<typeof uploadsConfigResponseSchema>>,
+  Same<FeedbackRecord, z.infer<typeof feedbackResponseSchema>>,
+  Same<LeadRecord, z.infer<typeof leadResponseSchema>>,
+] = [true, true, true, true];
 
 /** Route files that are not part of the documented API, each with its reason. */
 const NOT_API: Record<string, string> = {
