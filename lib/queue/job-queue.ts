@@ -91,7 +91,6 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
       maxStalledCount: 1,
     },
   );
-  worker.on("error", (err) => console.error(`[jobs:${def.name}] worker error:`, err.message));
   // Final failures the processor never saw: a job that stalled too often (its workers died) is
   // failed by the next worker that takes it (BullMQ 6 "deferred failure"), emitting `failed` here only.
   worker.on("failed", (job, err) => {
@@ -109,6 +108,6 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
       ),
     );
   });
-  trackWorker(worker);
+  trackWorker(worker, `jobs:${def.name}`);
   return worker;
 }

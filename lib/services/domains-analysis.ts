@@ -166,7 +166,10 @@ export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Call
   } catch (err) {
     // The run is already visible: without this it would stay "queued" forever. The client gets the
     // add's error (503 queue_unavailable when Redis is down).
-    const reason = isAppError(err) && err.code === "queue_unavailable" ? "the job queue was unreachable" : "the jobs could not be queued";
+    const reason =
+      isAppError(err) && err.code === "queue_unavailable"
+        ? "the job queue was unreachable"
+        : "the jobs could not be queued";
     await failAnalysisRun({ runId: run.id, message: `Not analysed: ${reason}; analyse again.` }).catch((e) =>
       console.error("[switchyard] could not close an analysis run that failed to queue:", e),
     );

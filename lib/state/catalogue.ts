@@ -72,6 +72,12 @@ export const PROCESS_STATE = {
     holds: "Queue mode, worker side: the BullMQ workers of this process and the abort controllers of its running jobs.",
     freshness: "Reconnect by themselves (maxRetriesPerRequest null); closed on SIGTERM.",
   },
+  queueWorkerOutage: {
+    home: "lib/queue/worker.ts",
+    holds:
+      "Queue mode, worker side: whether this process reported a Redis outage (one line per outage, one when back).",
+    freshness: "Cleared when any of its Redis connections is ready again.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",

@@ -111,8 +111,7 @@ describe("a domain-analysis job whose worker dies twice", () => {
 
     // Stalled a second time: the next worker fails it without running it.
     const c = await spawnWorker();
-    const domain = () =>
-      getDb().then((db) => db.domain.findUniqueOrThrow({ where: { name: "stalls.example.com" } }));
+    const domain = () => getDb().then((db) => db.domain.findUniqueOrThrow({ where: { name: "stalls.example.com" } }));
     await waitFor(async () => (await domain()).analysisStatus === "failed", 30_000, c.output);
     expect((await domain()).analysisError).toMatch(/worker stopped more often than retries allow/);
     expect(await progressOf(runId)).toMatchObject({ status: "finished", total: 1, succeeded: 0, failed: 1 });
