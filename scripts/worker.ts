@@ -31,6 +31,14 @@ try {
   fail(`cannot start: ${((err instanceof Error && e.message) || e?.code || String(err)).replace(/\s+/g, " ")}`);
 }
 
+// Staged upserts an API process left behind when it died (older than JOB_TIMEOUT_MS × 2).
+const { sweepStaleStaging } = await import("../lib/services/upsert");
+const swept = await sweepStaleStaging().catch((err) => {
+  console.error(`[switchyard worker] could not sweep DATA_DIR/staging: ${err instanceof Error ? err.message : err}`);
+  return [];
+});
+if (swept.length) say(`removed ${swept.length} stale upload staging dir(s) from DATA_DIR/staging`);
+
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
 // wired at merge: start the worker heartbeat here (lib/queue/heartbeat.ts, from the queue-ops branch).
 say(`worker ready (pid ${process.pid}): queues ${queues.join(", ")}, concurrency ${env.WORKER_CONCURRENCY}`);

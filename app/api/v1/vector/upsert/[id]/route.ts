@@ -27,11 +27,19 @@ function upsertForm(): MultipartSpec<UpsertFile> {
 
 export const POST = route(
   { auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
-  async ({ params, body, caller }) => {
+  async ({ params, body, caller, req }) => {
     const chatflowId = params.id;
+    // The request's signal: in queue mode a client that goes away cancels the job and its staged files.
+    const signal = req.signal;
     if (body.form)
-      return startUpsert({ chatflowId, caller, files: body.form.files, ...fromMultipartFields(body.form.fields) });
-    return startUpsert({ chatflowId, caller, files: [], ...fromJsonBody(body.json) });
+      return startUpsert({
+        chatflowId,
+        caller,
+        files: body.form.files,
+        ...fromMultipartFields(body.form.fields),
+        signal,
+      });
+    return startUpsert({ chatflowId, caller, files: [], ...fromJsonBody(body.json), signal });
   },
 );
 
