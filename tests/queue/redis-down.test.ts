@@ -1,9 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as analyze from "../../app/api/v1/domains/analyze/route";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as runById from "../../app/api/v1/domains/runs/[id]/route";
 import { systemCaller } from "../../dev/callers";
+import { exampleFlow } from "../../dev/flows";
 import { freePort, startRedisServer, stopRedisServer } from "../../dev/redis-server";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
@@ -60,6 +63,31 @@ describe("an API process started while Redis is down", () => {
     expect((await listChatflowsFor(systemCaller)).map((f) => f.id)).toContain(analystFlowId);
     const list = await call(domains.GET, { headers: session });
     expect(list.status).toBe(200);
+  });
+
+  it("answers 503 queue_unavailable for a prediction and an upsert, naming Redis", async () => {
+    const flowId = (
+      await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
+    ).id;
+    const post = (handler: typeof prediction.POST, url: string, body: object) =>
+      handler(
+        new Request(url, {
+          method: "POST",
+          headers: { ...session, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        { params: Promise.resolve({ id: flowId }) },
+      );
+    for (const res of [
+      await post(prediction.POST, `http://127.0.0.1:3000/api/v1/prediction/${flowId}`, { question: "hi" }),
+      await post(upsert.POST, `http://127.0.0.1:3000/api/v1/vector/upsert/${flowId}`, {}),
+    ]) {
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toMatchObject({
+        code: "queue_unavailable",
+        message: expect.stringContaining(`127.0.0.1:${redisPort}`),
+      });
+    }
   });
 
   it("answers 503 queue_unavailable for a domain analysis, and the run and its domains are failed, not queued", async () => {
