@@ -60,6 +60,9 @@ export function extractJson(text: string): Record<string, unknown> | null {
 async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   const domain = await findDomainById({ id: job.domainId });
   if (!domain) throw new AppError("not_found", "The domain was deleted before it was analysed.");
+  // Its run was closed as failed because the add seemed to fail (startDomainAnalysis), yet the job got
+  // in (an add that outlived its time budget): nothing waits for it and the run is already counted.
+  if (domain.analysisRunId === job.runId && domain.analysisStatus === "failed") return;
   await updateDomain({ id: domain.id, data: { analysisStatus: "running" } });
   await markRunRunning({ runId: job.runId });
   const prepared = await preparePrediction(
