@@ -114,6 +114,8 @@ describe("a domain-analysis job whose worker dies twice", () => {
     const domain = () => getDb().then((db) => db.domain.findUniqueOrThrow({ where: { name: "stalls.example.com" } }));
     await waitFor(async () => (await domain()).analysisStatus === "failed", 30_000, c.output);
     expect((await domain()).analysisError).toMatch(/worker stopped more often than retries allow/);
+    // The handler marks the domain, then counts it on the run.
+    await waitFor(async () => (await progressOf(runId)).status === "finished", 10_000);
     expect(await progressOf(runId)).toMatchObject({ status: "finished", total: 1, succeeded: 0, failed: 1 });
     // Not run a third time.
     expect(model.calls.length).toBe(before + 2);
