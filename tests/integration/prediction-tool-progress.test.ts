@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auth } from "../support/http";
 import { exampleFlow } from "../../dev/flows";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
@@ -6,11 +6,13 @@ import { serveRoutes } from "../../dev/route-server";
 import { createProductApi, type ProductApi } from "../../dev/product-api/server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
-import { createChatflow } from "../../lib/services/chatflows";
+import { createChatflow, updateChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { readEventStream, type StreamEvent } from "../../lib/client/prediction-stream";
 import { predictionEventSchema, type ToolStart, type UsedTool } from "../../lib/schemas/prediction-stream";
+import { ChatController } from "../../widget/chat";
+import { SessionStore } from "../../widget/store";
 
 // Live tool progress: a `toolStart` event goes out while the product API call is still in flight,
 // i.e. before its result (usedTools) and before the tokens of the answer written from it.
@@ -95,5 +97,58 @@ describe("toolStart", () => {
     const json = await res.json();
     expect(json.usedTools?.[0]?.tool).toBe("product_search");
     expect(JSON.stringify(json)).not.toContain("toolStart");
+  });
+});
+
+describe("the widget's chat controller, against the real route (public chatflow, no key)", () => {
+  it("shows a running step while the tool runs, replaced by the finished call; nothing of it is kept", async () => {
+    vi.stubGlobal("window", { isSecureContext: true });
+    await updateChatflow(agentId, { isPublic: true }, systemCaller);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    productApi.setGate(() => held);
+    const fallback = setTimeout(() => release(), 10_000);
+    /** The bot message's running steps and finished calls at each change. */
+    const seen: { running: string[]; used: string[]; text: string }[] = [];
+    const saved: string[] = [];
+    const storage = {
+      getItem: () => null,
+      setItem: (_k: string, v: string) => void saved.push(v),
+    } as unknown as Storage;
+    try {
+      const chat: ChatController = new ChatController({
+        apiHost: server.url,
+        chatflowId: agentId,
+        store: new SessionStore(agentId, storage),
+        onChange: () => {
+          const bot = chat.session.messages.at(-1);
+          if (bot?.role !== "bot") return;
+          seen.push({
+            running: (bot.runningTools ?? []).map((s) => s.tool),
+            used: (bot.usedTools ?? []).map((t) => t.tool),
+            text: bot.text,
+          });
+          if (bot.runningTools?.length) release();
+        },
+      });
+      await chat.send("find me a laptop under 1500 in Germany");
+      const bot = chat.session.messages.at(-1)!;
+      expect(bot.error).toBeUndefined();
+      const firstRunning = seen.findIndex((s) => s.running.length > 0);
+      expect(firstRunning, JSON.stringify(seen)).toBeGreaterThanOrEqual(0);
+      expect(seen[firstRunning]).toMatchObject({ running: ["product_search"], used: [] });
+      const done = seen.findIndex((s) => s.used.length > 0);
+      expect(done).toBeGreaterThan(firstRunning);
+      expect(seen[done].running).toEqual([]);
+      expect(bot.usedTools?.map((t) => t.tool)).toEqual(["product_search"]);
+      expect(bot.runningTools).toBeUndefined();
+      expect(bot.text).toMatch(/Laptop/);
+      expect(saved.at(-1)).not.toContain("runningTools");
+    } finally {
+      clearTimeout(fallback);
+      productApi.setGate(undefined);
+      release();
+      vi.unstubAllGlobals();
+    }
   });
 });
