@@ -3,7 +3,7 @@ import { getDefinition } from "../nodes/registry";
 import { convertFlowiseFlow } from "./convert";
 import { flowiseMappings } from "./mappings";
 import { REFUSED_FLOWISE_TYPES } from "./refused";
-import { dataUrlText, promptValues } from "./rules";
+import { dataUrlText, promptValues, toText } from "./rules";
 import type { FlowiseFlow } from "./types";
 
 const ctx = { node: { id: "n", data: { name: "x" } }, input: "i" };
@@ -54,6 +54,12 @@ describe("converters", () => {
     });
     expect(dataUrlText("FILE-STORAGE::spec.yaml", ctx)).toMatchObject({ drop: expect.stringContaining("storage") });
     expect(dataUrlText(JSON.stringify(["data:,a", "data:,b"]), ctx)).toMatchObject({ drop: expect.any(String) });
+  });
+
+  it("refuse text that uses Flowise variables, keep other text", () => {
+    expect(toText("Hi {{$vars.company}}", ctx)).toMatchObject({ drop: expect.stringContaining("{{$vars.company}}") });
+    expect(toText("Session {{ $flow.sessionId }}", ctx)).toMatchObject({ drop: expect.any(String) });
+    expect(toText("Answer about {topic}", ctx)).toEqual({ value: "Answer about {topic}" });
   });
 
   it("keep fixed prompt values, leave {{question}} to our default and refuse other references", () => {

@@ -66,10 +66,16 @@ export const toBoolean: Convert = (value) => {
   return { drop: `"${String(value)}" is not true or false` };
 };
 
-export const toText: Convert = (value) =>
-  typeof value === "string" || typeof value === "number"
-    ? { value: String(value) }
-    : { drop: "is not text (it may come from a connection we cannot import)" };
+/** Flowise fills `{{$vars.x}}` (its variables) and `{{$flow.x}}` (the run's state) into text; we have neither. */
+const FLOWISE_VARIABLE = /\{\{\s*\$(vars|flow)\.[^}]*\}\}/;
+
+export const toText: Convert = (value) => {
+  if (typeof value === "number") return { value: String(value) };
+  if (typeof value !== "string") return { drop: "is not text (it may come from a connection we cannot import)" };
+  const variable = FLOWISE_VARIABLE.exec(value);
+  if (variable) return { drop: `uses ${variable[0]}, a Flowise variable we have no equivalent of: write the value in` };
+  return { value };
+};
 
 /** An http(s) URL (model base paths, spec links). */
 export const toHttpUrl: Convert = (value) => {

@@ -45,6 +45,9 @@ describe("studio views by role", () => {
     expect(builder).toContain("Shop bot");
     expect(builder).not.toContain("Owner:");
     expect(builder).not.toContain("Conversations of Shop bot");
+    // Both roles may create chatflows, so both may import one from Flowise.
+    expect(admin).toContain("Import from Flowise");
+    expect(builder).toContain("Import from Flowise");
   });
 
   it("lets admins share credentials and see owners; builders cannot edit one shared with them", () => {
