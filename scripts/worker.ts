@@ -39,6 +39,14 @@ try {
   fail(`cannot start: ${((err instanceof Error && e.message) || e?.code || String(err)).replace(/\s+/g, " ")}`);
 }
 
+// Staged upserts an API process left behind when it died (older than JOB_TIMEOUT_MS × 2).
+const { sweepStaleStaging } = await import("../lib/services/upsert");
+const swept = await sweepStaleStaging().catch((err) => {
+  log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not sweep DATA_DIR/staging");
+  return [];
+});
+if (swept.length) say(`removed ${swept.length} stale upload staging dir(s) from DATA_DIR/staging`);
+
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
 // Seen by /api/v1/health/ready ("at least one worker") and the admin queue view.
 const heartbeatRedis = createRedisConnection(env.REDIS_URL!, "command", (msg, err) =>

@@ -4,6 +4,7 @@ import type { PredictionMetadata } from "../lib/schemas/prediction-stream";
 import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
 import { streamErrorMessage } from "../lib/schemas/stream-error";
+import { readToolStart } from "../lib/client/tool-progress";
 
 interface Ask {
   question: string;
@@ -88,6 +89,8 @@ export class ChatController {
         user.error = e instanceof WidgetError ? e.message : "Something went wrong. Please try again.";
       }
     } finally {
+      // Steps of calls that never finished (a failure, a stop) are not kept with the conversation.
+      delete bot.runningTools;
       this.streamingId = null;
       this.abort = null;
       this.changed();
@@ -98,8 +101,15 @@ export class ChatController {
     if (e.event === "token" && typeof e.data === "string") {
       bot.text += e.data;
       this.tokenCounts.set(bot.id, (this.tokenCounts.get(bot.id) ?? 0) + 1);
-    } else if (e.event === "usedTools" && Array.isArray(e.data)) bot.usedTools = e.data as UsedTool[];
-    else if (e.event === "sourceDocuments" && Array.isArray(e.data)) bot.sourceDocuments = e.data as SourceDocument[];
+    } else if (e.event === "toolStart") {
+      const start = readToolStart(e.data);
+      if (!start) return;
+      bot.runningTools = [...(bot.runningTools ?? []), start];
+    } else if (e.event === "usedTools" && Array.isArray(e.data)) {
+      // The finished calls replace the running steps (the same calls, in the same order).
+      bot.usedTools = e.data as UsedTool[];
+      delete bot.runningTools;
+    } else if (e.event === "sourceDocuments" && Array.isArray(e.data)) bot.sourceDocuments = e.data as SourceDocument[];
     else if (e.event === "metadata") {
       const q = (e.data as Partial<PredictionMetadata> | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;

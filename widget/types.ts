@@ -1,9 +1,9 @@
 // The server's types, not copies: type-only imports are erased, so nothing of lib/ is bundled.
 import type { WidgetTheme } from "../lib/schemas/chatflow";
-import type { SourceDocument, UsedTool } from "../lib/schemas/prediction-stream";
+import type { SourceDocument, ToolStart, UsedTool } from "../lib/schemas/prediction-stream";
 export type { WidgetTheme };
 /** What the prediction stream's `usedTools` and `sourceDocuments` events carry. */
-export type { SourceDocument, UsedTool };
+export type { SourceDocument, ToolStart, UsedTool };
 /** GET /api/v1/public-chatbotConfig/{id}. */
 export type { PublicChatbotConfig as PublicConfig } from "../lib/services/public-chatbot";
 
@@ -41,6 +41,8 @@ export interface ChatMessage {
   attachments?: string[];
   voice?: boolean;
   usedTools?: UsedTool[];
+  /** Tool calls begun (toolStart) whose results have not arrived: running steps, while the answer streams. */
+  runningTools?: ToolStart[];
   sourceDocuments?: SourceDocument[];
   /** A bot answer the visitor stopped. */
   stopped?: boolean;

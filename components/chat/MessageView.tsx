@@ -1,7 +1,8 @@
 "use client";
 
 import { memo } from "react";
-import type { ChatMessage, SourceDocument, UsedTool } from "./types";
+import { runningStepLabel, summariseToolInput } from "@/lib/client/tool-progress";
+import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
@@ -22,6 +23,9 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
       {m.usedTools?.map((t, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: tool calls have no id; they are only appended, in order, never reordered
         <ToolCall key={i} t={t} />
+      ))}
+      {m.runningTools?.map((s, i) => (
+        <RunningTool key={s.runId ?? i} s={s} running={!!m.streaming} />
       ))}
       {(m.text || m.streaming) && (
         <div
@@ -52,6 +56,28 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
   );
 });
 
+/** A tool call begun and not reported finished: running while the answer streams, else it never finished. */
+function RunningTool({ s, running }: { s: ToolStart; running: boolean }) {
+  const summary = summariseToolInput(s.input);
+  return (
+    <div
+      className="flex items-center gap-2 rounded-lg border border-orange-200 bg-orange-50 px-3 py-1.5 text-xs text-orange-900"
+      data-testid="running-tool"
+      data-state={running ? "running" : "unfinished"}
+      role="status"
+    >
+      {running && (
+        <span
+          className="inline-block h-3 w-3 animate-spin rounded-full border-2 border-orange-300 border-t-orange-700"
+          aria-hidden
+        />
+      )}
+      <span className="font-medium">{running ? runningStepLabel(s) : <>{s.tool} did not finish</>}</span>
+      {summary && <code className="truncate font-mono text-[11px] text-orange-800">{summary}</code>}
+    </div>
+  );
+}
+
 function ToolCall({ t }: { t: UsedTool }) {
   return (
     <details className="rounded-lg border border-orange-200 bg-orange-50 text-xs" data-testid="used-tool" open>
@@ -75,9 +101,7 @@ function ToolCall({ t }: { t: UsedTool }) {
 function Sources({ docs }: { docs: SourceDocument[] }) {
   return (
     <details className="rounded-lg border border-slate-200 bg-slate-50 text-xs" data-testid="source-documents">
-      <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">
-        {docs.length} source {docs.length === 1 ? "document" : "documents"}
-      </summary>
+      <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">Sources ({docs.length})</summary>
       <ol className="space-y-2 px-3 pb-2">
         {docs.map((d, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: source documents have no id; the list of a finished answer never changes

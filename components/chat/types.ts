@@ -1,12 +1,14 @@
-import type { SourceDocument, UsedTool } from "@/lib/schemas/prediction-stream";
+import type { SourceDocument, ToolStart, UsedTool } from "@/lib/schemas/prediction-stream";
 
-/** What the prediction stream's `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
-export type { SourceDocument, UsedTool };
+/** What the prediction stream's `toolStart`, `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
+export type { SourceDocument, ToolStart, UsedTool };
 export type ChatMessage = {
   id: number;
   role: "user" | "bot";
   text: string;
   usedTools?: UsedTool[];
+  /** Tool calls begun (toolStart) whose results have not arrived yet: shown as running steps. */
+  runningTools?: ToolStart[];
   sourceDocuments?: SourceDocument[];
   error?: string;
   streaming?: boolean;

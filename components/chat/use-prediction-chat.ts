@@ -37,8 +37,12 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         case "token":
           patchLast((m) => ({ ...m, text: m.text + e.data }));
           break;
+        case "toolStart":
+          patchLast((m) => ({ ...m, runningTools: [...(m.runningTools ?? []), e.data] }));
+          break;
         case "usedTools":
-          patchLast((m) => ({ ...m, usedTools: e.data }));
+          // The finished calls replace the running steps (the same calls, in the same order).
+          patchLast((m) => ({ ...m, usedTools: e.data, runningTools: undefined }));
           break;
         case "sourceDocuments":
           patchLast((m) => ({ ...m, sourceDocuments: e.data }));

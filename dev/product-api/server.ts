@@ -47,6 +47,11 @@ export interface ProductApi {
   requests: RecordedRequest[];
   setUnavailable(on: boolean): void;
   isUnavailable(): boolean;
+  /**
+   * Holds every products reply until `gate()` resolves (a slow API, for tests that need to see what
+   * happens while a call is in flight); `undefined` answers at once again.
+   */
+  setGate(gate: (() => Promise<void>) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -138,10 +143,15 @@ export async function createProductApi(opts: ProductApiOptions = {}): Promise<Pr
     requests: [],
     unavailable: opts.unavailable ?? process.env.PRODUCT_API_UNAVAILABLE === "1",
   };
+  let gate: (() => Promise<void>) | undefined;
   const server = http.createServer((req, res) => {
     // Drain any request body so keep-alive connections stay usable.
     req.resume();
-    req.on("end", () => send(res, routeRequest(req, state)));
+    req.on("end", () => {
+      const reply = () => send(res, routeRequest(req, state));
+      if (gate && req.url?.startsWith(PRODUCTS_PATH)) void gate().then(reply, reply);
+      else reply();
+    });
   });
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
@@ -159,6 +169,9 @@ export async function createProductApi(opts: ProductApiOptions = {}): Promise<Pr
       state.unavailable = on;
     },
     isUnavailable: () => state.unavailable,
+    setGate: (g) => {
+      gate = g;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

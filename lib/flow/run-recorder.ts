@@ -1,12 +1,12 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
-import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, USED_TOOL_EVENT } from "../nodes/events";
-import type { SourceDocument, UsedTool } from "./types";
+import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, TOOL_START_EVENT, USED_TOOL_EVENT } from "../nodes/events";
+import type { SourceDocument, ToolStart, UsedTool } from "./types";
 
 /**
- * The callback handler of one run. It streams answer tokens to `onToken` and collects the tool
- * calls reported by the ending chain or agent. It asks models to stream (`lc_prefer_streaming`), so a
+ * The callback handler of one run. It streams answer tokens to `onToken`, tells `onToolStart` when
+ * a tool call of the ending chain or agent begins, and collects the tool calls it reports. It asks models to stream (`lc_prefer_streaming`), so a
  * ChatOpenAI built with `streaming: false` still streams, without its offline-stalling token count.
  *
  * Tokens and tool reports from inside a tool (e.g. the OpenAPI chain under a Chain Tool) are not the
@@ -24,7 +24,10 @@ export class RunRecorder extends BaseCallbackHandler {
   private readonly toolRuns = new Set<string>();
   private readonly silentRuns = new Set<string>();
 
-  constructor(private readonly onToken?: (token: string) => void) {
+  constructor(
+    private readonly onToken?: (token: string) => void,
+    private readonly onToolStart?: (start: ToolStart) => void,
+  ) {
     super();
   }
 
@@ -83,6 +86,11 @@ export class RunRecorder extends BaseCallbackHandler {
         )
           this.sourceDocuments.push(doc);
       }
+      return;
+    }
+    // Starts are filtered like usedTools: nobody sees a start of a call usedTools will not report.
+    if (eventName === TOOL_START_EVENT) {
+      if (!this.insideTool(runId)) this.onToolStart?.(data as ToolStart);
       return;
     }
     if (eventName !== USED_TOOL_EVENT || this.insideTool(runId)) return;

@@ -9,7 +9,7 @@ import type { RunInput, RunResult } from "./types";
  * provider failures become upstream AppErrors.
  */
 export async function runEndingChain(chain: BaseChain, input: RunInput, allowsImages: boolean): Promise<RunResult> {
-  const recorder = new RunRecorder(input.onToken);
+  const recorder = new RunRecorder(input.onToken, input.onToolStart);
   const values = {
     input: input.question,
     history: input.history ?? [],

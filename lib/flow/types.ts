@@ -1,7 +1,7 @@
 import type { ResolvedCredential } from "../security/credential-hosts";
 import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
-import type { SourceDocument, UsedTool } from "../schemas/prediction-stream";
+import type { SourceDocument, ToolStart, UsedTool } from "../schemas/prediction-stream";
 
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
@@ -68,10 +68,12 @@ export interface RunInput {
   signal?: AbortSignal;
   /** Called with each streamed token of the answer. */
   onToken?(token: string): void;
+  /** Called when a tool call of the answer begins (the calls usedTools reports once they end). */
+  onToolStart?(start: ToolStart): void;
 }
 
 /** A tool call and a retrieved document, as the prediction answer carries them (lib/schemas/prediction-stream.ts). */
-export type { SourceDocument, UsedTool };
+export type { SourceDocument, ToolStart, UsedTool };
 
 export interface RunResult {
   text: string;

@@ -3,13 +3,17 @@ import { sseResponse } from "./sse";
 
 /**
  * The streamed answer of a prediction, in the order lib/schemas/prediction-stream.ts describes:
- * `start`, the tokens as the model writes them, `usedTools` and `sourceDocuments` when there are
+ * `start`, the tokens as the model writes them (and a `toolStart` as each tool call begins), `usedTools` and `sourceDocuments` when there are
  * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
  */
 export function predictionStreamResponse(prepared: PredictionRun, requestSignal: AbortSignal): Response {
   return sseResponse(async (send, signal) => {
     send("start", "");
-    const result = await prepared.execute({ signal, onToken: (token) => send("token", token) });
+    const result = await prepared.execute({
+      signal,
+      onToken: (token) => send("token", token),
+      onToolStart: (start) => send("toolStart", start),
+    });
     if (result.usedTools) send("usedTools", result.usedTools);
     if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);
     send("metadata", {

@@ -1,10 +1,14 @@
 /**
  * The lib/jobs contract on BullMQ (queue mode): `add` is addBulk with the definition's attempts and
  * exponential backoff; workers run the definition's handler; `onFailed` runs once, after the last
- * attempt or an error not worth retrying. Progress is whatever the handler writes to the database.
+ * attempt or an error not worth retrying, and also for a job BullMQ fails without running it: in
+ * BullMQ 6 a job that stalled more than maxStalledCount times (its workers died) goes back to wait
+ * with a deferred failure, and the next worker to take it fails it at once and emits `failed` on
+ * that Worker, without calling the processor. Progress is whatever the handler writes to the database.
  */
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import { getEnv } from "../env";
+import { AppError } from "../errors";
 import type { JobDefinition, JobQueue } from "../jobs/types";
 import { addJobs, producer } from "./client";
 import { QUEUE_NAMES, QUEUE_PREFIX, type QueueName } from "./names";
@@ -57,6 +61,12 @@ export function createBullJobQueue<T>(def: JobDefinition<T>): JobQueue<T> {
 /** Runs a job definition's jobs in this (worker) process. */
 export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: number): Worker {
   const attempts = Math.max(1, def.attempts ?? 3);
+  /** Jobs whose final failure the processor already handed to onFailed (the `failed` event skips them). */
+  const handled = new Set<string>();
+  const runOnFailed = (data: T, error: unknown) =>
+    Promise.resolve(def.onFailed?.(data, error)).catch((err) =>
+      console.error(`[jobs:${def.name}] onFailed threw:`, err),
+    );
   const worker = new Worker<T>(
     queueOfDefinition(def),
     async (job: Job<T>) => {
@@ -66,7 +76,8 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
       } catch (error) {
         const retry = attempt < attempts && (def.isRetryable?.(error) ?? true);
         if (retry) throw error instanceof Error ? error : new Error(String(error));
-        await def.onFailed?.(job.data, error).catch((err) => console.error(`[jobs:${def.name}] onFailed threw:`, err));
+        await runOnFailed(job.data, error);
+        if (job.id) handled.add(job.id);
         throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
       }
     },
@@ -80,7 +91,23 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
       maxStalledCount: 1,
     },
   );
-  worker.on("error", (err) => console.error(`[jobs:${def.name}] worker error:`, err.message));
-  trackWorker(worker);
+  // Final failures the processor never saw: a job that stalled too often (its workers died) is
+  // failed by the next worker that takes it (BullMQ 6 "deferred failure"), emitting `failed` here only.
+  worker.on("failed", (job, err) => {
+    if (!job?.id || handled.delete(job.id)) return;
+    const final = err?.name === "UnrecoverableError" || job.attemptsMade >= attempts;
+    if (!final) return;
+    const stalled = /stalled/i.test(err?.message ?? "");
+    void runOnFailed(
+      job.data,
+      new AppError(
+        "worker_lost",
+        stalled
+          ? "The job did not finish: its worker stopped more often than retries allow."
+          : `The job failed: ${err?.message ?? "unknown error"}`,
+      ),
+    );
+  });
+  trackWorker(worker, `jobs:${def.name}`);
   return worker;
 }

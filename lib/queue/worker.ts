@@ -61,12 +61,56 @@ type WorkerState = {
 const log = (msg: string, err?: unknown) =>
   err === undefined ? rootLog.warn(msg) : rootLog.error({ err: errorText(err) }, msg);
 
+/**
+ * One line per Redis outage for the whole worker process (it holds a dozen connections: each
+ * BullMQ worker's, the publisher's, the control channel's), and one when Redis is back. A worker
+ * started while Redis is down waits like this instead of exiting; BullMQ takes jobs once it connects.
+ */
+const outage = () => processState("queueWorkerOutage", () => ({ down: false }));
+
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "6379"}`;
+  } catch {
+    return "REDIS_URL";
+  }
+}
+
+function redisDown(url: string, err: unknown): void {
+  if (outage().down) return;
+  outage().down = true;
+  log(`Redis at ${describeUrl(url)} is unreachable; waiting for it (jobs are taken once it is back)`, err);
+}
+
+function redisUp(url: string): void {
+  if (!outage().down) return;
+  outage().down = false;
+  log(`connected to Redis at ${describeUrl(url)} again: taking jobs`);
+}
+
+const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH", "EPIPE"]);
+
+/** An error of the connection itself (Redis down), not of a job or a command. */
+function isConnectionError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  if (typeof e?.code === "string" && CONNECTION_ERRORS.has(e.code)) return true;
+  const message = typeof e?.message === "string" ? e.message : "";
+  return /connect ECONNREFUSED|Connection is closed|connect ETIMEDOUT|Stream isn't writeable/i.test(message);
+}
+
+/** A BullMQ Worker's `error` listener: connection errors go to the outage line, others are logged. */
+function onWorkerError(url: string, label: string) {
+  return (err: Error) => (isConnectionError(err) ? redisDown(url, err) : log(`${label} worker error`, err));
+}
+
 function workerState(): WorkerState {
   return processState("queueWorker", () => {
     const url = getEnv().REDIS_URL;
     if (!url) throw new AppError("not_configured", "Queue mode needs REDIS_URL.");
-    const publisher = createRedisConnection(url, "command");
-    const control = createRedisConnection(url, "subscriber");
+    const publisher = createRedisConnection(url, "command", (_msg, err) => redisDown(url, err));
+    const control = createRedisConnection(url, "subscriber", (_msg, err) => redisDown(url, err));
+    for (const conn of [publisher, control]) conn.on("ready", () => redisUp(url));
     const state: WorkerState = { url, publisher, control, running: new Map(), abortedEarly: new Map(), workers: [] };
     control.on("message", (channel: string, raw: string) => {
       if (channel !== CONTROL_CHANNEL) return;
@@ -92,14 +136,8 @@ function workerConnection(url: string): Redis {
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
-  let reported = false;
-  redis.on("error", (err) => {
-    if (!reported) log("Redis connection failed (retrying)", err);
-    reported = true;
-  });
-  redis.on("ready", () => {
-    reported = false;
-  });
+  redis.on("error", (err) => redisDown(url, err));
+  redis.on("ready", () => redisUp(url));
   return redis;
 }
 
@@ -170,7 +208,7 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
       maxStalledCount: 1,
     },
   );
-  worker.on("error", (err) => log(`${queue} worker error`, err));
+  worker.on("error", onWorkerError(state.url, queue));
   state.workers.push(worker);
   return worker;
 }
@@ -180,9 +218,14 @@ export function runningJobCount(): number {
   return workerState().running.size;
 }
 
-/** Workers started with a raw BullMQ processor (lib/jobs definitions) join the same shutdown. */
-export function trackWorker(worker: Worker): void {
-  workerState().workers.push(worker);
+/**
+ * Workers started with a raw BullMQ processor (lib/jobs definitions) join the same shutdown and
+ * the same outage reporting.
+ */
+export function trackWorker(worker: Worker, label: string = worker.name): void {
+  const state = workerState();
+  worker.on("error", onWorkerError(state.url, label));
+  state.workers.push(worker);
 }
 
 /** A worker connection for raw BullMQ workers (lib/queue/job-queue.ts). */

@@ -12,6 +12,13 @@ describe("readPredictionEvent", () => {
     expect(readPredictionEvent({ event: "message", data: "not json" })).toBeUndefined();
   });
 
+  it("reads a toolStart (tool, input, runId) and refuses one without a tool name", () => {
+    const start = { tool: "product_search", input: { q: "laptop" }, runId: "r1" };
+    expect(readPredictionEvent({ event: "toolStart", data: start })).toEqual({ event: "toolStart", data: start });
+    expect(readPredictionEvent({ event: "toolStart", data: { input: {} } })).toBeUndefined();
+    expect(readPredictionEvent({ event: "toolStart", data: "product_search" })).toBeUndefined();
+  });
+
   it("keeps an error event whose data is a plain string (Flowise) as its message", () => {
     expect(readPredictionEvent({ event: "error", data: { code: "upstream_timeout", message: "slow" } })).toEqual({
       event: "error",

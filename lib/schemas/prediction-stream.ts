@@ -10,6 +10,10 @@ import { streamErrorMessage } from "./stream-error";
  * The stream is Flowise's: every message is one `data: {"event": E, "data": D}` line, in this
  * order: `start`, `token`s, then `usedTools` and `sourceDocuments` when there are any, then
  * `metadata`; a failure sends `error` instead of what is left; `end` ("[DONE]") always comes last.
+ * `toolStart` is ours (a Flowise client ignores it): sent when a tool call begins, among the tokens
+ * and before its result, for the same calls `usedTools` reports afterwards, in the same order.
+ * (Flowise's `calledTools` is not reused: it is an Agentflow v2 array per model turn in the
+ * usedTools shape with an empty output, not one event per call as it starts.)
  * Comment lines (`: heartbeat`) keep a quiet connection open.
  */
 
@@ -17,6 +21,14 @@ export const usedToolSchema = z.object({
   tool: z.string(),
   toolInput: z.unknown(),
   toolOutput: z.string(),
+});
+
+/** A tool call as it starts (the `toolStart` event): the tool's name, its input, and an id of the call. */
+export const toolStartSchema = z.object({
+  tool: z.string(),
+  input: z.unknown(),
+  /** Unique per call of the run; `usedTools` entries come in the order of the starts. */
+  runId: z.string().optional(),
 });
 
 export const sourceDocumentSchema = z.object({
@@ -39,7 +51,10 @@ export const predictionResponseSchema = predictionMetadataSchema
   .extend({
     text: z.string(),
     usedTools: z.array(usedToolSchema).optional(),
-    /** Only when the request asked for them (overrideConfig.returnSourceDocuments). */
+    /**
+     * When the flow's node reports source documents ("Return Source Documents" on) or the request
+     * asks (overrideConfig.returnSourceDocuments: true); `false` in the request leaves them out.
+     */
     sourceDocuments: z.array(sourceDocumentSchema).optional(),
   })
   .meta({ id: "PredictionResponse" });
@@ -50,6 +65,7 @@ export const streamErrorSchema = z.object({ code: z.string(), message: z.string(
 export const predictionEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("start"), data: z.literal("") }),
   z.object({ event: z.literal("token"), data: z.string() }),
+  z.object({ event: z.literal("toolStart"), data: toolStartSchema }),
   z.object({ event: z.literal("usedTools"), data: z.array(usedToolSchema) }),
   z.object({ event: z.literal("sourceDocuments"), data: z.array(sourceDocumentSchema) }),
   z.object({ event: z.literal("metadata"), data: predictionMetadataSchema }),
@@ -58,6 +74,7 @@ export const predictionEventSchema = z.discriminatedUnion("event", [
 ]);
 
 export type UsedTool = z.infer<typeof usedToolSchema>;
+export type ToolStart = z.infer<typeof toolStartSchema>;
 export type SourceDocument = z.infer<typeof sourceDocumentSchema>;
 export type PredictionMetadata = z.infer<typeof predictionMetadataSchema>;
 export type PredictionResponse = z.infer<typeof predictionResponseSchema>;

@@ -3,6 +3,8 @@ import { getEnv } from "../env";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
   countRunOutcome,
+  failAnalysisRun,
+  markRunRunning,
   failInterruptedAnalyses,
   findAnalysableDomainIds,
   findAnalysisRun,
@@ -59,7 +61,11 @@ export function extractJson(text: string): Record<string, unknown> | null {
 async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   const domain = await findDomainById({ id: job.domainId });
   if (!domain) throw new AppError("not_found", "The domain was deleted before it was analysed.");
+  // Its run was closed as failed because the add seemed to fail (startDomainAnalysis), yet the job got
+  // in (an add that outlived its time budget): nothing waits for it and the run is already counted.
+  if (domain.analysisRunId === job.runId && domain.analysisStatus === "failed") return;
   await updateDomain({ id: domain.id, data: { analysisStatus: "running" } });
+  await markRunRunning({ runId: job.runId });
   const prepared = await preparePrediction(
     {
       chatflowId: job.chatflowId,
@@ -157,9 +163,22 @@ export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Call
   const skipped = body.ids ? new Set(body.ids).size - ids.length : 0;
   if (!ids.length) return { run: null, queued: 0, skipped };
   const run = await insertAnalysisRun({ chatflowId: body.chatflowId, domainIds: ids });
-  await domainAnalysisQueue().add(
-    ids.map((domainId) => ({ domainId, runId: run.id, chatflowId: body.chatflowId, caller })),
-  );
+  try {
+    await domainAnalysisQueue().add(
+      ids.map((domainId) => ({ domainId, runId: run.id, chatflowId: body.chatflowId, caller })),
+    );
+  } catch (err) {
+    // The run is already visible: without this it would stay "queued" forever. The client gets the
+    // add's error (503 queue_unavailable when Redis is down).
+    const reason =
+      isAppError(err) && err.code === "queue_unavailable"
+        ? "the job queue was unreachable"
+        : "the jobs could not be queued";
+    await failAnalysisRun({ runId: run.id, message: `Not analysed: ${reason}; analyse again.` }).catch((e) =>
+      console.error("[switchyard] could not close an analysis run that failed to queue:", e),
+    );
+    throw err;
+  }
   return { run: toRunRecord(run), queued: ids.length, skipped };
 }
 

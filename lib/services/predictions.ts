@@ -10,7 +10,7 @@ import { enforcePublicChatflowLimit } from "../access/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
-import type { PredictionResponse } from "../schemas/prediction-stream";
+import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { type ProcessorContext, runJob } from "../queue";
 import { getChatflowForRun } from "./chatflows";
@@ -39,7 +39,12 @@ export type PredictionResult = PredictionResponse;
 export interface PredictionRun {
   chatId: string;
   sessionId: string;
-  execute(opts: { onToken?: (t: string) => void; signal?: AbortSignal }): Promise<PredictionResult>;
+  execute(opts: {
+    onToken?: (t: string) => void;
+    /** A tool call of the answer begins (streamed answers show it as a running step). */
+    onToolStart?: (start: ToolStart) => void;
+    signal?: AbortSignal;
+  }): Promise<PredictionResult>;
 }
 
 /** A checked prediction, ready to run: everything that can be refused with a 4xx already was. */
@@ -144,7 +149,7 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
   return {
     chatId,
     sessionId,
-    async execute({ onToken, signal }) {
+    async execute({ onToken, onToolStart, signal }) {
       let tokens = 0;
       const input: PredictionJob = { chatflowId: chatflow.id, body, chatId, sessionId, chatType, stream: !!onToken };
       return runJob<PredictionResult>("predictions", input, {
@@ -160,6 +165,8 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
             tokens++;
             onToken(event.data);
           }
+          if (event.type === "event" && event.name === "toolStart" && onToolStart && isToolStart(event.data))
+            onToolStart(event.data);
         },
       });
     },
@@ -204,9 +211,10 @@ export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext
         sessionId: api.sessionId,
         ...(api.memoryType ? { memoryType: api.memoryType } : {}),
         ...(usedTools ? { usedTools } : {}),
-        ...(body.overrideConfig?.returnSourceDocuments === true
-          ? { sourceDocuments: Array.isArray(api.sourceDocuments) ? api.sourceDocuments : [] }
-          : {}),
+        ...answerSources(
+          body,
+          Array.isArray(api.sourceDocuments) ? (api.sourceDocuments as SourceDocument[]) : undefined,
+        ),
       } as PredictionResult;
     }
   }
@@ -220,7 +228,12 @@ export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext
     uploads,
     runId: ctx.jobId,
     signal: ctx.signal,
-    ...(job.stream ? { onToken: (token: string) => ctx.emit("token", token) } : {}),
+    ...(job.stream
+      ? {
+          onToken: (token: string) => ctx.emit("token", token),
+          onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
+        }
+      : {}),
   });
 }
 
@@ -234,6 +247,7 @@ async function executePrediction(args: {
   chatType: ChatType;
   uploads: { images: CheckedUpload[]; audio: CheckedUpload[] };
   onToken?: (t: string) => void;
+  onToolStart?: (start: ToolStart) => void;
   signal?: AbortSignal;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
@@ -255,8 +269,8 @@ async function executePrediction(args: {
     images: uploads.images.map((u) => ({ mime: u.mime, base64: u.bytes.toString("base64") })),
     signal: args.signal,
     onToken: args.onToken,
+    onToolStart: args.onToolStart,
   });
-  const wantSources = body.overrideConfig?.returnSourceDocuments === true;
   const files = [...uploads.images, ...uploads.audio];
   // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
   const persist = async () =>
@@ -284,8 +298,25 @@ async function executePrediction(args: {
     sessionId,
     ...(flow.memoryType ? { memoryType: flow.memoryType } : {}),
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
-    ...(wantSources ? { sourceDocuments: result.sourceDocuments ?? [] } : {}),
+    ...answerSources(body, result.sourceDocuments),
   };
+}
+
+/**
+ * The source documents an answer carries: those the flow reported (its nodes report them only with
+ * "Return Source Documents" on), unless the caller says `returnSourceDocuments: false`; a caller
+ * asking with `true` always gets the field (empty when there are none), as before.
+ */
+function answerSources(body: PredictionBody, reported: SourceDocument[] | undefined) {
+  const asked = body.overrideConfig?.returnSourceDocuments;
+  if (asked === false) return {};
+  if (asked === true) return { sourceDocuments: reported ?? [] };
+  return reported?.length ? { sourceDocuments: reported } : {};
+}
+
+/** A relayed `toolStart` event's data (it crossed Redis as JSON). */
+function isToolStart(data: unknown): data is ToolStart {
+  return typeof data === "object" && data !== null && typeof (data as { tool?: unknown }).tool === "string";
 }
 
 async function storeUploads(chatflowId: string, uploads: CheckedUpload[]) {

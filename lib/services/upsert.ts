@@ -29,6 +29,8 @@ export interface UpsertRequest extends UpsertInput {
   files: UpsertFile[];
   /** The API request's id (lib/http/route.ts): a queued upsert's worker log lines carry it. */
   requestId?: string;
+  /** The client went away (queue mode: the job is cancelled and its staged files removed). */
+  signal?: AbortSignal;
 }
 
 export interface UpsertResult extends UpsertCounts {
@@ -129,7 +131,7 @@ export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
   await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
   const jobId = randomUUID();
   const stagingDir = path.join(stagingRoot(), jobId);
-  const { files, ...rest } = req;
+  const { files, signal, ...rest } = req;
   try {
     const staged = [];
     if (files.length) await fs.mkdir(stagingDir, { recursive: true });
@@ -141,12 +143,39 @@ export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
     const job: UpsertJob = { ...rest, files: staged, stagingDir };
     return await runJob<UpsertResult>("upserts", job, {
       jobId,
+      ...(signal ? { signal } : {}),
       ...(req.requestId ? { requestId: req.requestId } : {}),
+    }).catch((err) => {
+      // Nobody reads this answer; a 4xx rather than the abort reason reported as an internal error.
+      if (signal?.aborted)
+        throw new AppError("bad_request", "The client closed the request before the upsert finished.");
+      throw err;
     });
   } finally {
-    // The worker removes them once read; this covers a job that never ran.
+    // Whatever the outcome (result, error, 504 job_timeout, the client aborting, Redis down): the
+    // worker removes them once read; this covers a job that never ran or still runs. A process that
+    // dies here leaves them for the sweep at worker start (sweepStaleStaging).
     await fs.rm(stagingDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes staging dirs older than JOB_TIMEOUT_MS × 2 (no request waits for their job any more):
+ * left by an API process that died while it waited. Run at worker start. Returns the names removed.
+ */
+export async function sweepStaleStaging(now = Date.now()): Promise<string[]> {
+  const root = stagingRoot();
+  const maxAgeMs = getEnv().JOB_TIMEOUT_MS * 2;
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const dir = path.join(root, entry.name);
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (!stat || now - stat.mtimeMs <= maxAgeMs) continue;
+    await fs.rm(dir, { recursive: true, force: true });
+    removed.push(entry.name);
+  }
+  return removed;
 }
 
 /** Runs an upsert job on a worker (see startUpsert) and removes its staged files. */

@@ -82,6 +82,12 @@ export const PROCESS_STATE = {
     holds: "BullMQ Queue handles (queue mode) the admin queue view reads counts and active jobs through.",
     freshness: "-. They share the process's Redis command connection and reconnect with it.",
   },
+  queueWorkerOutage: {
+    home: "lib/queue/worker.ts",
+    holds:
+      "Queue mode, worker side: whether this process reported a Redis outage (one line per outage, one when back).",
+    freshness: "Cleared when any of its Redis connections is ready again.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",

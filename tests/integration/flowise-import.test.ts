@@ -299,7 +299,7 @@ describe("refusals", () => {
       targetHandle: "toolAgent_0-input-tools-Tool",
     });
     (inputsOf(flow, "toolAgent_0").tools as string[]).push("{{customTool_0.data.instance}}");
-    Object.assign(inputsOf(flow, "chatOpenAI_0"), { topP: 0.5, baseOptions: '{"X-Org":"a"}' });
+    Object.assign(inputsOf(flow, "chatOpenAI_0"), { proxyUrl: "http://proxy.example:8080", baseOptions: '{"X-Org":"a"}' });
     inputsOf(flow, "bufferMemory_0").sessionId = "fixed";
 
     const before = await count();
@@ -323,8 +323,8 @@ describe("refusals", () => {
     expect(
       res.json.error.details.droppedInputs.map((d: { nodeId: string; input: string }) => [d.nodeId, d.input]),
     ).toEqual([
-      ["chatOpenAI_0", "topP"],
       ["chatOpenAI_0", "baseOptions"],
+      ["chatOpenAI_0", "proxyUrl"],
       ["bufferMemory_0", "sessionId"],
     ]);
     expect(res.json.error.message).toContain("Custom Tool");

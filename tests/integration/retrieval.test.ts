@@ -10,6 +10,7 @@ import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { docsExample, multiStoreGraph, REFUNDS_MD } from "../support/docs-flows";
 import { auth, call } from "../support/http";
 import { textOf } from "../../dev/model-stub/brain";
+import { parseSse } from "../../dev/route-server";
 import { createModelStub, type Brain, type ModelStub } from "../../dev/model-stub/server";
 
 async function databaseHasPgvector(): Promise<boolean> {
@@ -106,8 +107,43 @@ describe("keyword store: answers from documents with no embeddings model", () =>
     expect(sources(res)![0]).toBe("refunds.md");
     expect(res.json.sourceDocuments[0].pageContent).toContain("paid within 14 days");
     expect(embeddingCalls()).toBe(before);
-    const quiet = await ask(id, "How long do refunds take?", {});
+    // The node's "Report source documents" (on in this example) is honoured without the caller asking.
+    const unasked = await ask(id, "How long do refunds take?", {});
+    expect(sources(unasked)![0]).toBe("refunds.md");
+    // The same in a streamed answer: a sourceDocuments event before metadata, unasked.
+    const streamed = await prediction.POST(
+      new Request(`http://127.0.0.1:3000/api/v1/prediction/${id}`, {
+        method: "POST",
+        headers: { ...auth.bearer(predictKey), "content-type": "application/json" },
+        body: JSON.stringify({ question: "How long do refunds take?", streaming: true }),
+      }),
+      { params: Promise.resolve({ id }) },
+    );
+    const events = parseSse(await streamed.text());
+    const names = events.map((e) => e.event);
+    expect(names.indexOf("sourceDocuments")).toBeGreaterThan(names.lastIndexOf("token"));
+    expect(names.indexOf("metadata")).toBeGreaterThan(names.indexOf("sourceDocuments"));
+    const docs = events.find((e) => e.event === "sourceDocuments")!.data as { metadata: { source: string } }[];
+    expect(docs[0].metadata.source).toBe("refunds.md");
+    const quiet = await ask(id, "How long do refunds take?", { returnSourceDocuments: false });
+    expect(quiet.status).toBe(200);
     expect(quiet.json.sourceDocuments).toBeUndefined();
+  });
+
+  it("with the node's 'Report source documents' off, an unasked answer has no sources; asking gets an empty list", async () => {
+    const example = docsExample("docs-qa-keyword.json");
+    const graph = structuredClone(example.graph);
+    const qa = graph.nodes.find((n) => n.id === "qa")!;
+    qa.data.inputs = { ...qa.data.inputs, returnSourceDocuments: false };
+    const id = await createFlow(`${example.name} (no sources)`, graph);
+    await call(upsert.POST, { method: "POST", params: { id }, headers: auth.bearer(upsertKey), body: {} });
+    await uploadRefunds(id);
+    const unasked = await ask(id, "How long do refunds take?", {});
+    expect(unasked.status, JSON.stringify(unasked.json)).toBe(200);
+    expect(unasked.json.text).toBe("Refunds are paid within 14 days.");
+    expect(unasked.json.sourceDocuments).toBeUndefined();
+    const asked = await ask(id, "How long do refunds take?");
+    expect(asked.json.sourceDocuments).toEqual([]);
   });
 
   it("a Tool Agent finds the documents through a Retriever Tool; its chunks become source documents", async () => {

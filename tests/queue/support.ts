@@ -77,8 +77,11 @@ export function sseEvents(text: string): { event: string; data: unknown }[] {
 
 export type ModelCall = { messages: ChatMessage[]; stream: boolean; closedEarly: boolean; done: boolean };
 
-/** What the model answers one call: text, a wait before it, a wait between streamed tokens, or never finishing. */
-export type Plan = { text: string; delayMs?: number; tokenMs?: number; hang?: boolean };
+/**
+ * What the model answers one call: text, a wait before it, a wait between streamed tokens, or never
+ * finishing. `gate`: the answer waits until the test resolves it (progress observed step by step, no timing).
+ */
+export type Plan = { text: string; delayMs?: number; tokenMs?: number; hang?: boolean; gate?: Promise<unknown> };
 
 /**
  * An OpenAI-compatible chat server of the queue tests: answers per `plan` (slow answers, tokens
@@ -104,6 +107,7 @@ export async function startModel(plan: (call: ModelCall, index: number) => Plan)
     const p = plan(call, calls.length - 1);
     const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
     await sleep(p.delayMs);
+    if (p.gate) await p.gate;
     if (res.destroyed) return;
     const reply = { content: p.text };
     if (!call.stream) {

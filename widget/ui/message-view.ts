@@ -1,6 +1,7 @@
 import { el, renderMarkdown } from "../render-markdown";
 import { safeHref } from "../markdown";
-import type { ChatMessage, SourceDocument, UsedTool } from "../types";
+import { runningStepLabel, summariseToolInput } from "../../lib/client/tool-progress";
+import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "../types";
 import { icon } from "./icons";
 
 export interface MessageViewOptions {
@@ -28,6 +29,22 @@ function toolsView(tools: UsedTool[]): HTMLElement {
       ]),
     ),
   ]);
+}
+
+/** Tool calls in flight: "Calling product_search…" and the input in one line. */
+function runningToolsView(starts: ToolStart[]): HTMLElement {
+  return el(
+    "div",
+    { class: "steps", role: "status", "aria-live": "polite" },
+    starts.map((s) => {
+      const summary = summariseToolInput(s.input);
+      return el("div", { class: "step", "data-tool": s.tool }, [
+        el("span", { class: "spin", "aria-hidden": "true" }),
+        el("span", {}, [runningStepLabel(s)]),
+        summary ? el("code", {}, [summary]) : null,
+      ]);
+    }),
+  );
 }
 
 function sourcesView(docs: SourceDocument[]): HTMLElement {
@@ -71,6 +88,7 @@ export function avatarView(url?: string): HTMLElement {
 export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLElement {
   const bubble = el("div", { class: "bubble" });
   if (m.role === "bot") {
+    if (opts.streaming && m.runningTools?.length) bubble.append(runningToolsView(m.runningTools));
     if (m.text) bubble.append(renderMarkdown(m.text));
     else if (opts.streaming) bubble.append(typingView());
     else if (m.stopped) bubble.append(el("p", {}, ["(stopped)"]));

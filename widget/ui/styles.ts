@@ -55,6 +55,12 @@ summary{cursor:pointer;color:var(--sy-muted);font-weight:600;display:flex;align-
 summary .icon{width:14px;height:14px}
 .bubble details pre{white-space:pre-wrap;max-height:200px;overflow:auto;background:#f9fafb;color:var(--sy-text);border:1px solid var(--sy-border)}
 .sources li{margin:4px 0}
+.steps{display:flex;flex-direction:column;gap:4px;margin-bottom:6px}
+.step{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--sy-muted);min-width:0}
+.step code{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:12px;min-width:0}
+.spin{width:12px;height:12px;flex:none;border-radius:50%;border:2px solid var(--sy-border);border-top-color:var(--sy-primary);animation:spin .8s linear infinite}
+@keyframes spin{to{transform:rotate(360deg)}}
+.streaming .bubble>.steps::after{display:none!important}
 .call{margin-top:6px}.call .label{font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--sy-muted);margin-top:6px}
 .bubble .call pre{margin:2px 0 0;max-height:160px}
 .starters{display:flex;flex-wrap:wrap;gap:8px;padding:0 16px 12px}

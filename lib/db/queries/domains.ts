@@ -200,6 +200,32 @@ export async function countRunOutcome({ runId, ok }: { runId: string; ok: boolea
   return db.domainAnalysisRun.update({ where: { id: runId }, data: { status: "finished", finishedAt: new Date() } });
 }
 
+/** A run whose first domain started is "running" (from "queued"; a finished run stays finished). */
+export async function markRunRunning({ runId }: { runId: string }) {
+  return (await getDb()).domainAnalysisRun.updateMany({
+    where: { id: runId, status: "queued" },
+    data: { status: "running" },
+  });
+}
+
+/**
+ * Closes a run whose jobs never reached the queue: its domains still queued for it are marked
+ * failed with `message` and the run is finished with them counted as failed.
+ */
+export async function failAnalysisRun({ runId, message }: { runId: string; message: string }) {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.domain.updateMany({
+      where: { analysisRunId: runId, analysisStatus: { in: ["queued", "running"] } },
+      data: { analysisStatus: "failed", analysisError: message },
+    });
+    return tx.domainAnalysisRun.update({
+      where: { id: runId },
+      data: { status: "finished", failed: { increment: count }, finishedAt: new Date() },
+    });
+  });
+}
+
 export async function findAnalysisRun({ id }: { id: string }) {
   return (await getDb()).domainAnalysisRun.findUnique({ where: { id } });
 }

@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
-import { NO_STREAM_TAG, recordUsedTool } from "../events";
+import { NO_STREAM_TAG, recordToolStart, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";
@@ -43,6 +43,7 @@ export class OpenApiChain extends FlowChain {
     const history = this.opts.memory ? this.opts.memory.messagesFor(turn.history) : [];
     const { op, rawArgs } = await this.chooseOperation(turn, history, runManager);
     const args = validateOperationArgs(op, rawArgs);
+    await recordToolStart(runManager, op.operationId, args);
     const response = await callOperation({
       fetch: this.opts.fetch,
       serverUrl: this.opts.serverUrl,

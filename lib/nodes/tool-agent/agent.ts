@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { recordUsedTool } from "../events";
+import { recordToolStart, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";
@@ -70,6 +70,7 @@ export class ToolAgentChain extends FlowChain {
     const tool = this.toolsByName.get(call.name);
     let output: string;
     let failed = false;
+    await recordToolStart(runManager, call.name, call.args);
     try {
       if (!tool)
         throw new Error(`there is no tool named "${call.name}"; available: ${[...this.toolsByName.keys()].join(", ")}`);

@@ -86,6 +86,30 @@ describe("Tool Agent", () => {
     expect(tokens.join("")).toBe("Here you go: Found: ZenBook Pro");
   });
 
+  it("tells onToolStart before the tool runs, only for the agent's own calls (not the OpenAPI chain inside)", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: "product_search", args: { input: "laptop in Germany up to 1500 EUR" } }])
+      .respondWithTools([{ name: "productsUsingGET", args: { countryCode: "DE", q: "laptop", max_price: 1500 } }])
+      .respond(new AIMessage("Found: ZenBook Pro"))
+      .respond(new AIMessage("Here you go."));
+    const before = api.requests.length;
+    const starts: { tool: string; input: unknown; apiRequestsSoFar: number }[] = [];
+    const result = await runEndingChain(
+      await productAgent(model),
+      {
+        question: "laptop please",
+        history: [],
+        onToolStart: (s) => starts.push({ tool: s.tool, input: s.input, apiRequestsSoFar: api.requests.length }),
+      },
+      false,
+    );
+    expect(starts).toEqual([
+      { tool: "product_search", input: { input: "laptop in Germany up to 1500 EUR" }, apiRequestsSoFar: before },
+    ]);
+    expect(result.usedTools.map((u) => u.tool)).toEqual(["product_search"]);
+    expect(api.requests.length).toBe(before + 1);
+  });
+
   it("gives an upstream 503 to the agent as an observation and still answers", async () => {
     const model = fakeModel()
       .respondWithTools([{ name: "product_search", args: { input: "phone in Sweden" } }])

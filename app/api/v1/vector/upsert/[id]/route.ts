@@ -27,8 +27,10 @@ function upsertForm(): MultipartSpec<UpsertFile> {
 
 export const POST = route(
   { auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
-  async ({ params, body, caller, requestId }) => {
+  async ({ params, body, caller, req, requestId }) => {
     const chatflowId = params.id;
+    // The request's signal: in queue mode a client that goes away cancels the job and its staged files.
+    const signal = req.signal;
     if (body.form)
       return startUpsert({
         chatflowId,
@@ -36,8 +38,9 @@ export const POST = route(
         requestId,
         files: body.form.files,
         ...fromMultipartFields(body.form.fields),
+        signal,
       });
-    return startUpsert({ chatflowId, caller, requestId, files: [], ...fromJsonBody(body.json) });
+    return startUpsert({ chatflowId, caller, requestId, files: [], ...fromJsonBody(body.json), signal });
   },
 );
 
