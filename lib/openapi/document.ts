@@ -41,7 +41,7 @@ export function securityOf(auth: Operation["auth"]): Record<string, string[]>[] 
 
 /** The error statuses an operation can answer, worked out from what it takes and who may call it. */
 export function errorStatuses(op: Operation): number[] {
-  const statuses = new Set<number>(op.errors ?? []);
+  const statuses = new Set<number>([...(op.errors ?? []), ...Object.keys(op.errorBodies ?? {}).map(Number)]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.auth !== "public") {
     // A wrong key or Basic pair is 401 even where anonymous callers are welcome.
@@ -62,9 +62,13 @@ export function errorStatuses(op: Operation): number[] {
 function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: ZodOpenApiOperationObject["responses"] = {};
   for (const [status, spec] of Object.entries(op.responses)) {
-    const content: Record<string, { schema: NonNullable<typeof spec.schema> } | { schema: { type: "string" } }> = {};
+    const content: Record<
+      string,
+      { schema: NonNullable<typeof spec.schema> } | { schema: { type: "string"; format?: "binary" } }
+    > = {};
     if (spec.schema) content["application/json"] = { schema: spec.schema };
     if (spec.eventStream) content["text/event-stream"] = { schema: { type: "string" } };
+    for (const media of spec.binary ?? []) content[media] = { schema: { type: "string", format: "binary" } };
     responses[status as `2${string}`] = {
       description: spec.eventStream ? `${spec.description}. ${spec.eventStream}` : spec.description,
       ...(Object.keys(content).length ? { content } : {}),
@@ -72,10 +76,13 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     };
   }
   for (const status of errorStatuses(op)) {
+    const special = op.errorBodies?.[status];
+    const headers =
+      special?.headers ?? (status === 429 ? { "Retry-After": "Seconds to wait before trying again" } : undefined);
     responses[`${status}` as `4${string}`] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "Error",
-      content: { "application/json": { schema: errorResponseSchema } },
-      ...(status === 429 ? { headers: headersObject({ "Retry-After": "Seconds to wait before trying again" }) } : {}),
+      description: special?.description ?? ERROR_DESCRIPTIONS[status] ?? "Error",
+      content: { "application/json": { schema: special?.schema ?? errorResponseSchema } },
+      ...(headers ? { headers: headersObject(headers) } : {}),
     };
   }
   const requestContent: Record<string, { schema: NonNullable<Operation["body"]> }> = {};

@@ -2,11 +2,13 @@ import { z, type ZodType } from "zod";
 import {
   adminsOnly,
   domainUsers,
+  importChatflows,
   listCredentialsPolicy,
   manageChatflows,
   manageCredentials,
   manageKeys,
   messageAdmins,
+  queueViewers,
   readNodes,
   runChatflow,
   upsertChatflow,
@@ -22,11 +24,20 @@ import {
 } from "../schemas/chat-message";
 import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "../schemas/chatflow";
 import { createCredentialSchema, updateCredentialSchema } from "../schemas/credential";
+import {
+  createFeedbackSchema,
+  createLeadSchema,
+  listFeedbackQuery,
+  listLeadsQuery,
+  updateFeedbackSchema,
+} from "../schemas/feedback";
 import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
+import { flowiseImportSchema } from "../schemas/flowise-import";
 import { storeNodeParams } from "../schemas/graph";
 import { predictionBodySchema } from "../schemas/prediction";
 import { predictionResponseSchema } from "../schemas/prediction-stream";
 import * as r from "../schemas/responses";
+import { getUploadFileQuery } from "../schemas/upload-file";
 import { upsertJsonBodySchema } from "../schemas/upsert";
 import { createUserSchema, setupAdminSchema, updateUserSchema } from "../schemas/user";
 
@@ -50,6 +61,8 @@ export type ResponseSpec = {
   headers?: Record<string, string>;
   /** Also answers Server-Sent Events with this description (prediction with `streaming: true`). */
   eventStream?: string;
+  /** Answers file bytes of these media types (ranges like `image/*` allowed) instead of JSON. */
+  binary?: string[];
 };
 
 export type Operation = {
@@ -77,6 +90,12 @@ export type Operation = {
   responses: Record<number, ResponseSpec>;
   /** Error statuses beyond those worked out from the spec (400 input, 401/403 auth, 404 ids, 413/415 bodies). */
   errors?: number[];
+  /**
+   * Error answers whose body says more than the plain error shape, by status (documented instead
+   * of it; the status is added to the errors). The schema still carries the error shape: it is
+   * `errorResponseSchema` among alternatives, or an object whose `error` is the error shape's.
+   */
+  errorBodies?: Record<number, ResponseSpec>;
   /** Answers a bad Basic password too often with 429 (sign-in limit), or rate-limits callers. */
   rateLimited?: boolean;
 };
@@ -88,6 +107,34 @@ const upsertForm = z
     returnSourceDocuments: z.enum(["true", "false"]).optional(),
   })
   .meta({ description: "Files in `files`; other fields are text (overrides as `overrideConfig[...]`)." });
+
+/**
+ * Flowise's multipart form of POST /api/v1/prediction/{id} (read by lib/services/prediction-input.ts
+ * fromMultipartForm): files in `files`, JSON values as JSON text; other text fields are overrides.
+ */
+const predictionForm = z
+  .looseObject({
+    question: z.string().optional(),
+    files: z
+      .array(z.string().meta({ format: "binary" }))
+      .optional()
+      .meta({ description: "Images or audio, each at most UPLOAD_MAX_BYTES, at most UPLOAD_MAX_FILES" }),
+    overrideConfig: z.string().optional().meta({ description: "A JSON object, as text" }),
+    history: z
+      .string()
+      .optional()
+      .meta({ description: "A JSON array of `{role, content}` (or `{type, message}`), as text" }),
+    uploads: z
+      .string()
+      .optional()
+      .meta({ description: "A JSON array of uploads as in the JSON body, as text; form files come after them" }),
+    chatId: z.string().optional(),
+    streaming: z.enum(["true", "false"]).optional(),
+  })
+  .meta({
+    description:
+      "Files in `files`; `overrideConfig`, `history`, `uploads` are JSON text; any other text field is an override (as `overrideConfig[field]`).",
+  });
 
 const UPSTREAM = [502, 503, 504];
 
@@ -112,6 +159,45 @@ export const OPERATIONS: Operation[] = [
     responses: {
       200: { description: "The OpenAPI 3.1 document of every route", schema: z.record(z.string(), z.unknown()) },
     },
+  },
+  {
+    method: "get",
+    path: "/api/v1/health",
+    file: "app/api/v1/health/route.ts",
+    summary: "Liveness: the process answers",
+    description: "Asks no dependency (load balancers call it often).",
+    tag: "Health",
+    auth: "public",
+    responses: { 200: { description: "Alive, with the mode and uptime", schema: r.livenessResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/health/ready",
+    file: "app/api/v1/health/ready/route.ts",
+    summary: "Readiness: the database, and in queue mode Redis and a worker, answer",
+    tag: "Health",
+    auth: "public",
+    responses: { 200: { description: "Every check passed", schema: r.readyResponseSchema } },
+    errorBodies: {
+      503: {
+        description:
+          "Not ready (Retry-After): the checks, and the error `not_ready` naming each failing one (addresses as host:port only)",
+        schema: r.notReadyResponseSchema,
+        headers: { "Retry-After": "Seconds to wait before asking again" },
+      },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/admin/queue",
+    file: "app/api/v1/admin/queue/route.ts",
+    summary: "Queue depths, running jobs and workers",
+    description:
+      "Queue mode reads the BullMQ queues and worker heartbeats (503 naming Redis when it is unreachable); embedded mode the in-process queues' counts.",
+    tag: "Health",
+    auth: queueViewers,
+    responses: { 200: { description: "The queues now", schema: r.queueViewResponseSchema } },
+    errors: [503],
   },
   {
     method: "get",
@@ -159,6 +245,30 @@ export const OPERATIONS: Operation[] = [
     auth: manageChatflows,
     body: createChatflowSchema,
     responses: { 201: { description: "The new chatflow", schema: chatflowResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/chatflows/import",
+    file: "app/api/v1/chatflows/import/route.ts",
+    summary: "Import a Flowise chatflow as a new chatflow",
+    description:
+      "A Flowise export (`{nodes, edges}`) or a Flowise API record (`{name, flowData}`). Anything that cannot be mapped refuses the whole import (400 `import_unmapped`, nothing saved).",
+    tag: "Chatflows",
+    auth: importChatflows,
+    body: flowiseImportSchema,
+    responses: {
+      201: {
+        description: "The new chatflow, with `warnings` (credentials to connect, settings approximated)",
+        schema: r.importedChatflowResponseSchema,
+      },
+    },
+    errorBodies: {
+      400: {
+        description:
+          "Bad input (names the field), or `import_unmapped`: `error.details` lists `unmappedNodes` and `droppedInputs`; nothing was saved",
+        schema: z.union([r.errorResponseSchema, r.importUnmappedResponseSchema]),
+      },
+    },
   },
   {
     method: "get",
@@ -227,6 +337,7 @@ export const OPERATIONS: Operation[] = [
     callersNote: "keys in scope; anyone: public chatflows only",
     params: idParams,
     body: predictionBodySchema,
+    multipart: predictionForm,
     responses: {
       200: {
         description: "The answer",
@@ -249,6 +360,118 @@ export const OPERATIONS: Operation[] = [
     responses: {
       200: { description: "Title, welcome, prompts, theme, features", schema: r.publicChatbotConfigResponseSchema },
     },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows-uploads/{id}",
+    file: "app/api/v1/chatflows-uploads/[id]/route.ts",
+    summary: "Which uploads a chatflow takes (Flowise's uploads check)",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "public chatflows only for anonymous callers",
+    params: idParams,
+    responses: {
+      200: { description: "Ours (images, audio, limits) and Flowise's fields", schema: r.uploadsConfigResponseSchema },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/get-upload-file",
+    file: "app/api/v1/get-upload-file/route.ts",
+    summary: "A chat's uploaded file (Flowise; the widget shows uploads with it)",
+    description:
+      "Served with its checked media type (`nosniff`, a sandboxing CSP); anything but an image is a download. Unknown chatflow, chat or name: 404.",
+    tag: "Prediction",
+    auth: runChatflow,
+    callersNote: "public chatflows only for anonymous callers",
+    query: getUploadFileQuery,
+    responses: {
+      200: {
+        description: "The file's bytes",
+        binary: ["image/*", "audio/*"],
+        headers: { "Content-Disposition": "`inline` for images, else `attachment`, with the file name" },
+      },
+    },
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/api/v1/feedback",
+    file: "app/api/v1/feedback/route.ts",
+    summary: "Rate an answer (Flowise; the chatflow in `chatflowid`)",
+    description: "One rating per message: a second one replaces the first. The chatflow must have feedback on.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows with feedback on",
+    body: createFeedbackSchema,
+    responses: { 200: { description: "The stored feedback", schema: r.feedbackResponseSchema } },
+    errors: [404],
+    rateLimited: true,
+  },
+  {
+    method: "post",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "Rate an answer of the chatflow `{id}` (what flowise-embed calls)",
+    description: "One rating per message: a second one replaces the first. The chatflow must have feedback on.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows with feedback on",
+    params: idParams,
+    body: createFeedbackSchema,
+    responses: { 200: { description: "The stored feedback", schema: r.feedbackResponseSchema } },
+    rateLimited: true,
+  },
+  {
+    method: "put",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "Change the feedback `{id}`: the comment typed after a thumb, or the rating",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "as for rating; `{id}` is the feedback's",
+    params: idParams,
+    body: updateFeedbackSchema,
+    responses: { 200: { description: "The feedback", schema: r.feedbackResponseSchema } },
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/feedback/{id}",
+    file: "app/api/v1/feedback/[id]/route.ts",
+    summary: "A chatflow's feedback (Flowise's filters)",
+    tag: "Feedback",
+    auth: messageAdmins,
+    params: idParams,
+    query: listFeedbackQuery,
+    responses: {
+      200: { description: "Feedback, oldest first unless sortOrder=DESC", schema: z.array(r.feedbackResponseSchema) },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/leads",
+    file: "app/api/v1/leads/route.ts",
+    summary: "Leave a lead in the widget's form (Flowise)",
+    description: "Only for chatflows that ask for leads (`chatbotConfig.leads.status`); name, email or phone.",
+    tag: "Feedback",
+    auth: runChatflow,
+    callersNote: "keys in scope; anyone: public chatflows asking for leads",
+    body: createLeadSchema,
+    responses: { 200: { description: "The stored lead", schema: r.leadResponseSchema } },
+    errors: [404],
+    rateLimited: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/leads/{id}",
+    file: "app/api/v1/leads/[id]/route.ts",
+    summary: "The leads left in a chatflow's widget",
+    tag: "Feedback",
+    auth: messageAdmins,
+    params: idParams,
+    query: listLeadsQuery,
+    responses: { 200: { description: "Leads", schema: z.array(r.leadResponseSchema) } },
   },
   {
     method: "post",

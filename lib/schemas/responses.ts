@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { API_KEY_PERMISSIONS } from "../access/callers";
+import { chatflowResponseSchema, leadsConfigSchema } from "./chatflow";
+import { FEEDBACK_RATINGS } from "./feedback";
 import { ANALYSIS_STATUSES } from "./domain";
 
 /**
@@ -233,20 +235,191 @@ export const startAnalysisResponseSchema = z
   .object({ run: analysisRunResponseSchema.nullable(), queued: z.number().int(), skipped: z.number().int() })
   .meta({ id: "StartAnalysisResult" });
 
-/** What the embed widget reads for a public chatflow. */
+/**
+ * What uploads a chatflow takes (GET /api/v1/chatflows-uploads/{id}, and `uploads` of the widget's
+ * config): ours, and beside them the fields Flowise's clients read (lib/services/public-chatbot.ts UploadsConfig).
+ */
+export const uploadsConfigResponseSchema = z
+  .object({
+    images: z.boolean(),
+    audio: z.boolean(),
+    maxBytes: z.number().int(),
+    maxFiles: z.number().int(),
+    isImageUploadAllowed: z.boolean(),
+    isSpeechToTextEnabled: z.boolean(),
+    isRAGFileUploadAllowed: z.literal(false),
+    imgUploadSizeAndTypes: z.array(
+      z.object({
+        fileTypes: z.array(z.string()),
+        maxUploadSize: z.number().meta({ description: "Megabytes" }),
+      }),
+    ),
+    fileUploadSizeAndTypes: z.array(z.never()),
+  })
+  .meta({ id: "UploadsConfig" });
+
+/** What the embed widget reads for a public chatflow (lib/services/public-chatbot.ts PublicChatbotConfig). */
 export const publicChatbotConfigResponseSchema = z
   .looseObject({
     chatflowId: z.string(),
     title: z.string(),
     welcomeMessage: z.string(),
-    starterPrompts: z.array(z.string()),
+    starterPrompts: z
+      .record(z.string(), z.object({ prompt: z.string() }))
+      .meta({ description: 'Flowise\'s shape: `{"0": {prompt}, …}`' }),
     inputPlaceholder: z.string(),
     theme: z.record(z.string(), z.unknown()),
-    uploads: z.looseObject({
-      images: z.boolean(),
-      audio: z.boolean(),
-      maxBytes: z.number().int(),
-      maxFiles: z.number().int(),
-    }),
+    uploads: uploadsConfigResponseSchema,
+    chatFeedback: z.object({ status: z.boolean() }).meta({ description: "Flowise's thumbs under answers" }),
+    leads: leadsConfigSchema.optional().meta({ description: "The lead form, when the chatflow asks for leads" }),
+    originAllowed: z
+      .boolean()
+      .nullable()
+      .meta({ description: "Whether the requesting page's origin may chat (null: no browser page)" }),
   })
   .meta({ id: "PublicChatbotConfig" });
+
+const serverMode = z.enum(["embedded", "queue"]);
+
+/** GET /api/v1/health: the process answers (no dependency asked). */
+export const livenessResponseSchema = z
+  .object({
+    status: z.literal("ok"),
+    mode: serverMode,
+    uptimeSec: z.number().int().meta({ description: "Seconds since this process started" }),
+  })
+  .meta({ id: "Liveness" });
+
+/** One readiness check (lib/services/health.ts CheckResult). */
+const readinessCheck = z
+  .object({
+    ok: z.boolean(),
+    ms: z.number().int().meta({ description: "How long the check took" }),
+    error: z.string().optional().meta({ description: "What failed, addresses as host:port only" }),
+    count: z.number().int().optional().meta({ description: "workers: how many heartbeats were seen recently" }),
+  })
+  .meta({ id: "ReadinessCheck" });
+
+const readinessChecks = z
+  .record(z.string(), readinessCheck)
+  .meta({ description: "`database` always; in queue mode also `redis` and `workers`" });
+
+/** GET /api/v1/health/ready, 200: every check passed. */
+export const readyResponseSchema = z
+  .object({ status: z.literal("ready"), mode: serverMode, checks: readinessChecks })
+  .meta({ id: "Ready" });
+
+/**
+ * GET /api/v1/health/ready, 503: the one error answer that is more than the error shape. It carries
+ * the checks beside `error` (code `not_ready`, the message naming each failing check).
+ */
+export const notReadyResponseSchema = z
+  .object({
+    status: z.literal("unavailable"),
+    mode: serverMode,
+    checks: readinessChecks,
+    error: errorResponseSchema.shape.error,
+  })
+  .meta({ id: "NotReady" });
+
+/** GET /api/v1/admin/queue (lib/services/queue-view.ts QueueView). */
+export const queueViewResponseSchema = z
+  .object({
+    mode: serverMode,
+    queues: z.array(
+      z.object({
+        name: z.string(),
+        waiting: z.number().int(),
+        active: z.number().int(),
+        delayed: z.number().int(),
+        failed: z.number().int(),
+        completed: z.number().int(),
+      }),
+    ),
+    active: z
+      .array(
+        z.object({
+          id: z.string(),
+          queue: z.string(),
+          name: z.string(),
+          chatflowId: z.string().optional(),
+          requestId: z.string().optional(),
+          attempt: z.number().int().meta({ description: "1 for the first try" }),
+          startedAt: isoDate.nullable(),
+        }),
+      )
+      .meta({ description: "Running jobs (queue mode; at most 100 per queue)" }),
+    workers: z
+      .array(
+        z.object({
+          workerId: z.string(),
+          host: z.string(),
+          pid: z.number().int(),
+          concurrency: z.number().int(),
+          queues: z.array(z.string()),
+          startedAt: isoDate,
+          activeJobs: z.number().int(),
+          seenAt: isoDate,
+        }),
+      )
+      .meta({ description: "Worker heartbeats (queue mode)" }),
+  })
+  .meta({ id: "QueueView" });
+
+/** Something the builder has to do or know after a Flowise import (lib/flowise/types.ts ImportWarning). */
+const importWarning = z.object({
+  nodeId: z.string(),
+  label: z.string(),
+  kind: z.enum(["credential", "approximated"]),
+  input: z.string().optional(),
+  message: z.string(),
+});
+
+/** POST /api/v1/chatflows/import, 201: the new chatflow with the import's warnings. */
+export const importedChatflowResponseSchema = chatflowResponseSchema
+  .extend({ warnings: z.array(importWarning) })
+  .meta({ id: "ImportedChatflow" });
+
+/** POST /api/v1/chatflows/import, 400 `import_unmapped`: what cannot be imported (nothing was saved). */
+export const importUnmappedResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.literal("import_unmapped"),
+      message: z.string(),
+      details: z.object({
+        unmappedNodes: z.array(
+          z.object({ nodeId: z.string(), label: z.string(), flowiseType: z.string(), reason: z.string() }),
+        ),
+        droppedInputs: z.array(
+          z.object({ nodeId: z.string(), label: z.string(), input: z.string(), reason: z.string() }),
+        ),
+      }),
+    }),
+  })
+  .meta({ id: "ImportUnmapped" });
+
+/** A rating of an answer, in Flowise's shape (lib/schemas/feedback.ts FeedbackRecord). */
+export const feedbackResponseSchema = z
+  .object({
+    id: z.string(),
+    chatflowid: z.string(),
+    chatId: z.string(),
+    messageId: z.string(),
+    rating: z.enum(FEEDBACK_RATINGS),
+    content: z.string(),
+    createdDate: isoDate,
+  })
+  .meta({ id: "Feedback" });
+
+/** A lead left in the widget's form, in Flowise's shape (lib/schemas/feedback.ts LeadRecord). */
+export const leadResponseSchema = z
+  .object({
+    id: z.string(),
+    chatflowid: z.string(),
+    chatId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    createdDate: isoDate,
+  })
+  .meta({ id: "Lead" });

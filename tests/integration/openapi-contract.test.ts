@@ -1,13 +1,29 @@
+import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import * as domainsAlias from "../../app/domains/route";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { exampleFlow } from "../../dev/flows";
+import { freePort } from "../../dev/redis-server";
 import { resetEnvForTests } from "../../lib/env";
 import { METHOD_REFUSAL } from "../../lib/http/methods";
 import { routeOptionsOf } from "../../lib/http/route-options";
 import { openApiDocument } from "../../lib/openapi/document";
 import { OPERATIONS, type Operation } from "../../lib/openapi/operations";
+import { redisConnections } from "../../lib/redis";
+import type { FeedbackRecord, LeadRecord } from "../../lib/schemas/feedback";
+import {
+  type feedbackResponseSchema,
+  importUnmappedResponseSchema,
+  type leadResponseSchema,
+  type queueViewResponseSchema,
+  type uploadsConfigResponseSchema,
+} from "../../lib/schemas/responses";
+import type { UploadsConfig } from "../../lib/services/public-chatbot";
+import type { QueueView } from "../../lib/services/queue-view";
+import { forgetProcessState } from "../../lib/state";
 import { loadApiRoutes, type AppRoute } from "../support/app-server";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call } from "../support/http";
@@ -23,6 +39,16 @@ import { auth, call } from "../support/http";
 type Doc = ReturnType<typeof openApiDocument>;
 type JsonSchema = Record<string, unknown>;
 type Handler = Parameters<typeof call>[0];
+type DocumentedQueueView = z.infer<typeof queueViewResponseSchema>;
+/** `true` only when each type is assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// The documented answers and the services' own types agree both ways (tsc fails here otherwise).
+void ([true, true, true, true] satisfies [
+  Same<QueueView, DocumentedQueueView>,
+  Same<UploadsConfig, z.infer<typeof uploadsConfigResponseSchema>>,
+  Same<FeedbackRecord, z.infer<typeof feedbackResponseSchema>>,
+  Same<LeadRecord, z.infer<typeof leadResponseSchema>>,
+]);
 
 /** Route files that are not part of the documented API, each with its reason. */
 const NOT_API: Record<string, string> = {
@@ -49,6 +75,14 @@ function documented(op: Operation): {
   const operation = item?.[op.method];
   if (!operation) throw new Error(`${op.method} ${op.path} is not in the document`);
   return operation;
+}
+
+/** A `$ref` to a component schema resolved (one level), anything else as it is. */
+function resolved(schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = schema?.$ref;
+  if (typeof ref !== "string") return schema;
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, JsonSchema>;
+  return schemas[ref.replace("#/components/schemas/", "")];
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -146,7 +180,15 @@ describe("the OpenAPI document covers every route", () => {
       expect(Object.keys(responses), op.path).toContain("500");
       expect(Object.keys(responses).some((s) => s.startsWith("2"))).toBe(true);
       for (const status of Object.keys(responses).filter((s) => Number(s) >= 400)) {
-        expect(JSON.stringify(responses[status]), `${op.path} ${status}`).toContain("#/components/schemas/Error");
+        // The error shape itself (maybe among alternatives), or a richer body (op.errorBodies, e.g.
+        // readiness's 503) whose `error` is exactly the error shape's.
+        const schema = resolved(responses[status].content?.["application/json"]?.schema);
+        const errorShape = resolved({ $ref: "#/components/schemas/Error" }) ?? {};
+        const errorProperty = (errorShape.properties as JsonSchema).error;
+        const carriesError =
+          JSON.stringify(schema).includes('"#/components/schemas/Error"') ||
+          JSON.stringify((schema?.properties as JsonSchema | undefined)?.error) === JSON.stringify(errorProperty);
+        expect(carriesError, `${op.path} ${status}: ${JSON.stringify(schema)}`).toBe(true);
       }
     }
   });
@@ -159,6 +201,10 @@ describe("every documented operation answers as documented", () => {
   const ids: Record<string, string> = {};
   const covered = new Set<string>();
   const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+  /** A valid query for operations whose query has required fields (else it answers 400 before any permission check). */
+  const REQUIRED_QUERY: Record<string, string> = {
+    "/api/v1/get-upload-file": `?${new URLSearchParams({ chatflowId: UNKNOWN, chatId: "c", fileName: "f.png" })}`,
+  };
 
   const op = (method: Operation["method"], p: string) => {
     const found = OPERATIONS.find((o) => o.method === method && o.path === p);
@@ -205,8 +251,16 @@ describe("every documented operation answers as documented", () => {
 
   it("health, setup and this document", async () => {
     await run("get", "/api/v1/ping", { headers: {} });
+    const alive = await run("get", "/api/v1/health", { headers: {} });
+    expect(alive.json).toMatchObject({ status: "ok", mode: "embedded" });
+    // Embedded mode: ready with the database check alone.
+    const ready = await run("get", "/api/v1/health/ready", { headers: {} });
+    expect(ready.status, ready.text).toBe(200);
+    expect(Object.keys(ready.json.checks)).toEqual(["database"]);
     const self = await run("get", "/api/v1/openapi.json", { headers: {} });
     expect(self.json.openapi).toBe("3.1.0");
+    // Served through openRoute like /health: a request id on the answer (and a log line).
+    expect(self.headers.get("x-request-id")).toBeTruthy();
     expect(
       (
         await run("post", "/api/v1/setup", {
@@ -228,6 +282,19 @@ describe("every documented operation answers as documented", () => {
     await run("put", "/api/v1/chatflows/{id}", { params: { id: ids.flow }, body: { description: "edited" } });
     await run("get", "/api/v1/chatflows/{id}/validate", { params: { id: ids.flow } });
     await run("get", "/api/v1/nodes");
+    const flowise = (file: string) =>
+      JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise", file), "utf8"));
+    const imported = await run("post", "/api/v1/chatflows/import", {
+      body: { name: "Imported", ...flowise("conversation.json") },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    expect(Array.isArray(imported.json.warnings)).toBe(true);
+    // The documented 400 import_unmapped, with its details' documented shape.
+    const refused = await run("post", "/api/v1/chatflows/import", {
+      body: flowise("marketplace-prompt-chaining.json"),
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(importUnmappedResponseSchema.safeParse(refused.json).error, refused.text).toBeUndefined();
     const doomed = await run("post", "/api/v1/chatflows", { body: { name: "Doomed" } });
     await run("delete", "/api/v1/chatflows/{id}", { params: { id: doomed.json.id } });
   });
@@ -248,6 +315,15 @@ describe("every documented operation answers as documented", () => {
       body: { question: "Hi?" },
     });
     expect(answer.status, answer.text).toBe(200);
+    // Flowise's multipart form, as documented: JSON values as text.
+    const form = new FormData();
+    form.set("question", "Hi from a form?");
+    form.set("history", JSON.stringify([{ role: "userMessage", content: "Earlier" }]));
+    form.set("streaming", "false");
+    const formAnswer = await run("post", "/api/v1/prediction/{id}", { params: { id: ids.flow }, body: form });
+    expect(formAnswer.status, formAnswer.text).toBe(200);
+    const multipart = (documented(op("post", "/api/v1/prediction/{id}")) as { requestBody?: unknown }).requestBody;
+    expect(JSON.stringify(multipart)).toContain("multipart/form-data");
     // The streamed answer is the documented event stream.
     const stream = await call(handlerOf(op("post", "/api/v1/prediction/{id}")), {
       method: "POST",
@@ -261,6 +337,59 @@ describe("every documented operation answers as documented", () => {
       "text/event-stream",
     );
     expect(stream.text).toContain('"event":"end"');
+  });
+
+  it("the widget's routes: uploads check, a form upload served back, feedback and leads", async () => {
+    const flow = await run("post", "/api/v1/chatflows", {
+      body: {
+        name: "Widget",
+        graph: exampleFlow("conversation.json", { allowImages: true }).graph,
+        isPublic: true,
+        allowedOrigins: ["http://127.0.0.1:3000"],
+        chatbotConfig: { chatFeedback: { status: true }, leads: { status: true, name: true, email: true } },
+      },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    const id = flow.json.id as string;
+    const uploads = await run("get", "/api/v1/chatflows-uploads/{id}", { params: { id }, headers: {} });
+    expect(uploads.json.isImageUploadAllowed).toBe(true);
+    // A multipart prediction with a file in `files`, as documented.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const form = new FormData();
+    form.set("question", "What is this?");
+    form.set("chatId", "docs-chat");
+    form.append("files", new Blob([png], { type: "image/png" }), "shot.png");
+    const answer = await run("post", "/api/v1/prediction/{id}", { params: { id }, body: form });
+    expect(answer.status, answer.text).toBe(200);
+    const file = await run("get", "/api/v1/get-upload-file", {
+      headers: {},
+      query: `?${new URLSearchParams({ chatflowId: id, chatId: "docs-chat", fileName: "shot.png" })}`,
+    });
+    expect(file.status, file.text).toBe(200);
+    // Its media type is among the documented ones.
+    const media = Object.keys(documented(op("get", "/api/v1/get-upload-file")).responses["200"].content ?? {});
+    expect(media).toContain(`${file.headers.get("content-type")?.split("/")[0]}/*`);
+
+    const rating = { chatId: "docs-chat", messageId: answer.json.chatMessageId, rating: "THUMBS_UP" };
+    const feedback = await run("post", "/api/v1/feedback", { headers: {}, body: { chatflowid: id, ...rating } });
+    expect(feedback.status, feedback.text).toBe(200);
+    await run("post", "/api/v1/feedback/{id}", { params: { id }, headers: {}, body: rating });
+    await run("put", "/api/v1/feedback/{id}", {
+      params: { id: feedback.json.id },
+      headers: {},
+      body: { content: "Clear answer" },
+    });
+    const listed = await run("get", "/api/v1/feedback/{id}", { params: { id }, query: "?sortOrder=DESC" });
+    expect(listed.json).toHaveLength(1);
+    const lead = await run("post", "/api/v1/leads", {
+      headers: {},
+      body: { chatflowid: id, chatId: "docs-chat", name: "Ada", email: "ada@example.com" },
+    });
+    expect(lead.status, lead.text).toBe(200);
+    await run("get", "/api/v1/leads/{id}", { params: { id } });
   });
 
   it("messages and conversations", async () => {
@@ -291,6 +420,45 @@ describe("every documented operation answers as documented", () => {
     await run("put", "/api/v1/users/{id}", { params: { id: user.json.id }, body: { role: "admin" } });
     await run("delete", "/api/v1/users/{id}", { params: { id: user.json.id } });
   });
+
+  it("the admin queue view (embedded mode)", async () => {
+    const view = await run("get", "/api/v1/admin/queue");
+    expect(view.status, view.text).toBe(200);
+    expect(view.json.mode).toBe("embedded");
+    // The documented schema and the service's type agree both ways (tsc checks these assignments).
+    const asService: QueueView = view.json as DocumentedQueueView;
+    const asDocumented: DocumentedQueueView = asService;
+    expect(asDocumented.workers).toEqual([]);
+  });
+
+  // Queue mode needs PostgreSQL (TEST_PG_URL): PGlite belongs to one process.
+  it.runIf(process.env.TEST_PG_URL)(
+    "readiness's 503: the checks and the error shape, as documented",
+    {
+      timeout: 20_000,
+    },
+    async () => {
+      // Queue mode with nothing listening at the Redis address: database ok, Redis and workers fail.
+      const url = `redis://127.0.0.1:${await freePort()}`;
+      Object.assign(process.env, { MODE: "queue", REDIS_URL: url });
+      resetEnvForTests();
+      try {
+        const res = await run("get", "/api/v1/health/ready", { headers: {} });
+        expect(res.status, res.text).toBe(503);
+        expect(res.json).toMatchObject({ status: "unavailable", mode: "queue", error: { code: "not_ready" } });
+        expect(res.json.checks.database.ok).toBe(true);
+        expect(res.json.checks.redis.ok).toBe(false);
+      } finally {
+        const { command, subscriber } = redisConnections(url);
+        command.disconnect();
+        subscriber.disconnect();
+        forgetProcessState("redis");
+        process.env.MODE = "embedded";
+        delete process.env.REDIS_URL;
+        resetEnvForTests();
+      }
+    },
+  );
 
   it("domains and analysis runs", async () => {
     await run("post", "/api/v1/domains", { body: { names: ["example.com", "not a domain", "example.com"] } });
@@ -344,6 +512,7 @@ describe("every documented operation answers as documented", () => {
         params,
         headers: auth.bearer(domainsKey),
         body: operation.body ? {} : undefined,
+        query: REQUIRED_QUERY[operation.path],
       });
       expect(res.status, `${operation.method} ${operation.path}: ${res.text}`).toBe(403);
     }

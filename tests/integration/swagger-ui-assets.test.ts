@@ -34,8 +34,9 @@ describe("Swagger UI's files and the document, served from our origin", () => {
   });
 
   it("the document is public, JSON, and API-kind (the API's CSP), the files static (no page CSP)", async () => {
-    const res = openapi.GET();
+    const res = await openapi.GET(new Request("http://127.0.0.1:3000/api/v1/openapi.json"));
     expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
     expect((await res.json()).info.title).toBe("Switchyard API");
     expect(responseKind("/api/v1/openapi.json")).toBe("api");
     expect(responseKind("/swagger-ui/swagger-ui-bundle.js")).toBe("static");

@@ -9,6 +9,7 @@ export type CallOptions = {
   path?: string;
   params?: Record<string, string>;
   headers?: Record<string, string>;
+  /** JSON-encoded, or sent as multipart/form-data when a FormData. */
   body?: unknown;
   rawBody?: string;
 };
@@ -16,8 +17,11 @@ export type CallOptions = {
 /** Calls a real route handler with a real Request and returns status, headers and parsed body. */
 export async function call(handler: Handler, opts: CallOptions = {}) {
   const headers = new Headers(opts.headers);
-  let body: string | undefined = opts.rawBody;
-  if (opts.body !== undefined) {
+  let body: string | FormData | undefined = opts.rawBody;
+  if (opts.body instanceof FormData) {
+    // A multipart form: Request sets the content-type with its boundary.
+    body = opts.body;
+  } else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }

@@ -1,14 +1,8 @@
-import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { runChatflow } from "@/lib/access/permissions";
+import { getUploadFileQuery as query } from "@/lib/schemas/upload-file";
 import { readUploadFile } from "@/lib/services/upload-files";
 import { refuseOtherMethods } from "@/lib/http/methods";
-
-const query = z.object({
-  chatflowId: z.uuid({ error: "must be a chatflow UUID" }),
-  chatId: z.string().trim().min(1, "is required").max(200),
-  fileName: z.string().min(1, "is required").max(255),
-});
 
 /**
  * GET /api/v1/get-upload-file?chatflowId&chatId&fileName (Flowise; flowise-embed shows uploaded
