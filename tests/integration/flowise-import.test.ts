@@ -299,7 +299,10 @@ describe("refusals", () => {
       targetHandle: "toolAgent_0-input-tools-Tool",
     });
     (inputsOf(flow, "toolAgent_0").tools as string[]).push("{{customTool_0.data.instance}}");
-    Object.assign(inputsOf(flow, "chatOpenAI_0"), { proxyUrl: "http://proxy.example:8080", baseOptions: '{"X-Org":"a"}' });
+    Object.assign(inputsOf(flow, "chatOpenAI_0"), {
+      proxyUrl: "http://proxy.example:8080",
+      baseOptions: '{"X-Org":"a"}',
+    });
     inputsOf(flow, "bufferMemory_0").sessionId = "fixed";
 
     const before = await count();
