@@ -11,7 +11,7 @@ setLogRole("worker");
 const say = (line: string) => log.info(line);
 const fail = (line: string) => {
   // One plain line on stderr, like the API's `cannot start:` (read by people and start-up scripts).
-  console.error(`[switchyard worker] ${line}`);
+  console.error(`[switchyard worker] ${line.replace(/\s+/g, " ").trim()}`);
   process.exit(1);
 };
 
@@ -19,7 +19,7 @@ let env: ReturnType<typeof getEnv>;
 try {
   env = getEnv();
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  fail(`cannot start: ${err instanceof Error ? err.message : String(err)}`);
   throw err;
 }
 if (env.MODE !== "queue") fail("refusing to start: set MODE=queue (with REDIS_URL and DATABASE_URL=postgresql://…)");
