@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 
-const file = process.env.QUEUE_TRACE_FILE;
+const file = () => process.env.QUEUE_TRACE_FILE;
 const JOB_CHANNEL = /:job:([0-9a-f-]{36})$/;
 const JOB_ID = /"jobId":"([0-9a-f-]{36})"/;
 /** The job a queue message is about: named by its channel (per-job channels) or in it (reply channels). */
@@ -19,14 +19,15 @@ const jobOf = (channel: unknown, message: unknown) =>
 export const now = () => performance.timeOrigin + performance.now();
 
 export function trace(jobId: string, step: string, at = now()): void {
-  if (file) fs.appendFileSync(file, `${at.toFixed(3)} ${jobId} ${step}\n`);
+  const to = file();
+  if (to) fs.appendFileSync(to, `${at.toFixed(3)} ${jobId} ${step}\n`);
 }
 
 let installed = false;
 
 /** Wraps the libraries once per process (no-op without QUEUE_TRACE_FILE). */
 export function installQueueTrace(): void {
-  if (installed || !file) return;
+  if (installed || !file()) return;
   installed = true;
   const add = Queue.prototype.add;
   Queue.prototype.add = async function (this: Queue, name, data, opts) {
