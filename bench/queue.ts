@@ -8,13 +8,18 @@
 //   2. network-bound: model stub answering after 100 ms (a timer), req/s, p50, p99, speed-up vs 1 worker;
 //   3. CPU-bound: instant model, the same, which the machine's cores cap.
 // `bench/queue.ts embedded` is the child of step 1 (not for direct use).
+// BENCH_HOP_ONLY=1 stops after step 1. BENCH_HOP_TRACE=1 also prints where the hop's time goes (median per
+// step of one prediction: API, Redis, worker), from timestamps bench/queue-trace.ts records in both processes.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort, startRedisServer, stopRedisServer } from "../dev/redis-server";
+import { QUEUE_PREFIX } from "../lib/queue/names";
+import { trace } from "./queue-trace";
 
 const root = path.resolve(import.meta.dirname, "..");
 const num = (name: string, fallback: number) => {
@@ -31,6 +36,8 @@ const SECONDS = num("BENCH_SECONDS", 4);
 const HOP_REQUESTS = num("BENCH_HOP_REQUESTS", 300);
 const MODEL_LATENCY_MS = 100;
 const WORKER_COUNTS = [1, 2, 4];
+const HOP_ONLY = process.env.BENCH_HOP_ONLY === "1";
+const HOP_TRACE = process.env.BENCH_HOP_TRACE === "1";
 
 type Routes = typeof import("../dev/route-server");
 
@@ -52,6 +59,7 @@ if (process.argv[2] === "embedded") {
   process.on("SIGTERM", () => process.exit(0));
 } else {
   await main();
+  process.exit(0);
 }
 
 async function main() {
@@ -123,6 +131,11 @@ async function main() {
     await admin.query(`CREATE DATABASE "${dbName}"`);
     dbCreated = true;
     await admin.end();
+    const traceFile = path.join(dataDir, "hop-trace.txt");
+    if (HOP_TRACE) {
+      process.env.QUEUE_TRACE_FILE = traceFile;
+      (await import("./queue-trace")).installQueueTrace();
+    }
     const dbUrl = new URL(pgServer);
     dbUrl.pathname = `/${dbName}`;
 
@@ -193,13 +206,28 @@ async function main() {
     const embedded = start(["bench/queue.ts", "embedded"], { MODE: "embedded" });
     const embeddedOut = output(embedded);
     const workers: ChildProcess[] = [];
+    const listing = new Queue("predictions", {
+      connection: { host: "127.0.0.1", port: redisPort },
+      prefix: QUEUE_PREFIX,
+    });
+    cleanups.push(() => listing.close());
     const addWorkers = async (n: number) => {
       const started = Array.from({ length: n }, () => {
-        const w = start(["scripts/worker.ts"], {});
+        const w = start(
+          HOP_TRACE ? ["--import", "./bench/queue-trace.ts", "scripts/worker.ts"] : ["scripts/worker.ts"],
+          {},
+        );
         workers.push(w);
-        return waitForLine(w, output(w), /started/, "worker");
+        return output(w);
       });
-      await Promise.all(started);
+      // Workers log at LOG_LEVEL=warn (no per-job lines), so "worker ready" is not printed: wait until
+      // Redis lists every worker of the predictions queue instead.
+      const deadline = Date.now() + 60_000;
+      while ((await listing.getWorkersCount()) < workers.length) {
+        const dead = workers.findIndex((w) => w.exitCode !== null);
+        if (dead >= 0 || Date.now() > deadline) throw new Error(`worker did not start:\n${started[0]()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     };
     const [, embeddedUrl] = await Promise.all([
       addWorkers(1),
@@ -211,6 +239,8 @@ async function main() {
     const ask = async (base: string) => {
       const i = seq++;
       const t = performance.now();
+      const traced = HOP_TRACE && base === queueApi.url;
+      if (traced) trace(`client-${i}`, "client.start");
       const res = await fetch(`${base}/api/v1/prediction/${flowId}`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
@@ -218,6 +248,7 @@ async function main() {
         body: JSON.stringify({ question: `Hello there ${i}`, overrideConfig: { sessionId: `bench-${i}` } }),
       });
       const body = await res.text();
+      if (traced) trace(`client-${i}`, "client.end");
       if (res.status !== 200) throw new Error(`HTTP ${res.status} from ${base}: ${body.slice(0, 300)}`);
       return performance.now() - t;
     };
@@ -268,6 +299,76 @@ async function main() {
         redisCpu: (cpuOf(redis?.pid) - r0) / wall,
       };
     }
+
+    /** Median time per step of a queued prediction, from the timestamps in the trace file. */
+    const printTrace = async () => {
+      fs.writeFileSync(traceFile, "");
+      for (let i = 0; i < HOP_REQUESTS; i++) await ask(queueApi.url);
+      await new Promise((r) => setTimeout(r, 200)); // the worker's last lines
+      const lines = fs
+        .readFileSync(traceFile, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" "))
+        .map(([at, id, step]) => ({ at: Number(at), id, step }));
+      const byId = new Map<string, Map<string, number>>();
+      for (const l of lines) {
+        if (!byId.has(l.id)) byId.set(l.id, new Map());
+        const steps = byId.get(l.id)!;
+        if (!steps.has(l.step)) steps.set(l.step, l.at);
+      }
+      const requests = [...byId.entries()].filter(([id]) => id.startsWith("client-"));
+      const jobs = [...byId.entries()].filter(([id]) => !id.startsWith("client-"));
+      const marks = [
+        "client.start",
+        "api.subscribe.start",
+        "api.subscribe.end",
+        "api.add.start",
+        "api.add.end",
+        "worker.picked",
+        "worker.publish.attempt.call",
+        "worker.publish.attempt.ack",
+        "worker.publish.result.call",
+        "api.received.result",
+        "client.end",
+      ];
+      const names = [
+        "HTTP in, auth, chatflow lookup",
+        "SUBSCRIBE job channel",
+        "(until the add starts)",
+        "BullMQ add",
+        "add done → worker picks it up",
+        "worker: job start → attempt publish",
+        "worker: attempt PUBLISH round trip",
+        "processor (flow run, DB writes)",
+        "result PUBLISH → API receives",
+        "API → response at the client",
+      ];
+      const spans: number[][] = names.map(() => []);
+      const totals: number[] = [];
+      for (const [, r] of requests) {
+        const s0 = r.get("client.start")!;
+        const s1 = r.get("client.end")!;
+        const job = jobs.find(([, j]) => (j.get("api.add.start") ?? 0) >= s0 && (j.get("api.add.start") ?? 0) <= s1);
+        if (!job) continue;
+        const at = (m: string) => (m.startsWith("client.") ? r.get(m) : job[1].get(m));
+        let prev = s0;
+        marks.slice(1).forEach((m, k) => {
+          const t = at(m);
+          if (t === undefined) return; // a step this version does not take
+          spans[k].push(t - prev);
+          prev = t;
+        });
+        totals.push(s1 - s0);
+      }
+      console.log(
+        `   where a queued prediction's time goes (median of ${totals.length}, ms; steps this version skips are blank):`,
+      );
+      names.forEach((n, k) => {
+        if (spans[k].length) console.log(`     ${n.padEnd(40)} ${pct(spans[k], 50).toFixed(3).padStart(8)}`);
+      });
+      console.log(`     ${"total (client round trip)".padEnd(40)} ${pct(totals, 50).toFixed(3).padStart(8)}\n`);
+    };
 
     const began = performance.now();
     const cores = os.cpus().length;
@@ -336,6 +437,8 @@ async function main() {
         `   one Redis round trip (PING) now: p50 ${pct(pings, 50).toFixed(2)} ms, p99 ${pct(pings, 99).toFixed(2)} ms\n` +
         `   most frequent in queue mode (per prediction): ${topCommands}\n`,
     );
+    if (HOP_TRACE) await printTrace();
+    if (HOP_ONLY) return;
 
     // 2 and 3: throughput per worker count. Workers are added, so 2 and 4 include the earlier ones.
     type Row = Awaited<ReturnType<typeof load>> & { workers: number; clients: number };

@@ -18,9 +18,9 @@ import {
   type JobData,
   type JobMessage,
   type JobOutcome,
-  jobChannel,
   parseMessage,
   rebuildError,
+  replyChannelOf,
 } from "./protocol";
 
 /**
@@ -33,7 +33,7 @@ const POLL_MS = 1_000;
 /** Finished jobs stay readable this long (seconds), for the polling above. */
 const KEEP_FINISHED_SEC = 3_600;
 
-type Listener = (raw: string) => void;
+type Listener = (msg: JobMessage) => void;
 
 const everReady = new WeakSet<Redis>();
 
@@ -42,7 +42,14 @@ type QueueClient = {
   command: Redis;
   subscriber: Redis;
   queues: Map<QueueName, Queue>;
+  /** The waiting runJob calls by job id. */
   listeners: Map<string, Listener>;
+  /** This process's reply channel: workers publish every job's messages here (`replyTo` in the job's data). */
+  replyChannel: string;
+  /** The SUBSCRIBE to the reply channel of the subscriber's current connection. */
+  subscribed?: Promise<unknown>;
+  /** Resolves at the subscriber's next connect (jobs added while it is down wait for it). */
+  connected?: Promise<void>;
 };
 
 function describeRedis(url: string): string {
@@ -69,8 +76,22 @@ export function queueClient(): QueueClient {
     command.on("ready", () => everReady.add(command));
     const subscriber = createRedisConnection(url, "subscriber");
     const listeners = new Map<string, Listener>();
-    subscriber.on("message", (channel: string, raw: string) => listeners.get(channel)?.(raw));
-    return { url, command, subscriber, queues: new Map(), listeners };
+    const replyChannel = replyChannelOf(randomUUID());
+    subscriber.on("message", (channel: string, raw: string) => {
+      if (channel !== replyChannel) return;
+      const msg = parseMessage<JobMessage>(raw);
+      if (msg && typeof msg.jobId === "string") listeners.get(msg.jobId)?.(msg);
+    });
+    const client: QueueClient = { url, command, subscriber, queues: new Map(), listeners, replyChannel };
+    // SUBSCRIBE only once the connection is ready: ioredis would send it during the handshake (it
+    // may run while Redis loads), before its INFO ready check, which then fails on a subscribed
+    // connection. Each (re)connect subscribes again, so a reconnect never leaves the channel unheard
+    // for longer than the outage (the poll in runJob covers that).
+    subscriber.on("ready", () => void subscribeReplies(client).catch(() => {}));
+    subscriber.on("close", () => {
+      client.subscribed = undefined;
+    });
+    return client;
   });
 }
 
@@ -124,6 +145,32 @@ async function ready(redis: Redis, url: string, deadline: number): Promise<void>
   );
 }
 
+/** SUBSCRIBEs to this process's reply channel (at each connect of the subscriber; again after a failure). */
+function subscribeReplies(client: QueueClient): Promise<unknown> {
+  client.subscribed ??= client.subscriber.subscribe(client.replyChannel).catch((err) => {
+    client.subscribed = undefined;
+    throw err;
+  });
+  return client.subscribed;
+}
+
+/**
+ * Resolves once this process hears its reply channel, so that no message of a job added after it
+ * is missed: at once when subscribed (no round trip: the subscription is made once per connect,
+ * not per job), else when the subscriber connects and subscribes.
+ */
+function repliesHeard(client: QueueClient): Promise<unknown> {
+  if (client.subscriber.status === "ready") return subscribeReplies(client);
+  // One listener for every job waiting through an outage.
+  client.connected ??= new Promise<void>((resolve) =>
+    client.subscriber.once("ready", () => {
+      client.connected = undefined;
+      resolve();
+    }),
+  );
+  return client.connected.then(() => subscribeReplies(client));
+}
+
 /** Adds jobs of the in-process kind (fire and forget, lib/jobs), within the add budget. */
 export async function addJobs(name: QueueName, jobs: { data: unknown; opts?: JobsOptions }[]): Promise<void> {
   const client = queueClient();
@@ -156,8 +203,9 @@ export interface RunJobOptions {
 /**
  * Runs one job on a worker and resolves with its result, or rejects with the worker's AppError
  * (rebuilt), 504 job_timeout, 503 queue_unavailable / worker_lost, or the abort reason.
- * Subscribes to the job's channel before adding it, so no event is missed; polls the job's state
- * too, so an event missed during a reconnect never leaves the request waiting.
+ * The worker publishes the job's messages on this process's reply channel, subscribed before the
+ * first add, so no event is missed; polls the job's state too, so an event missed during a
+ * reconnect never leaves the request waiting.
  */
 export async function runJob<R>(queueName: QueueName, input: unknown, opts: RunJobOptions = {}): Promise<R> {
   const client = queueClient();
@@ -165,14 +213,11 @@ export async function runJob<R>(queueName: QueueName, input: unknown, opts: RunJ
   const timeoutMs = opts.timeoutMs ?? getEnv().JOB_TIMEOUT_MS;
   const startedAt = Date.now();
   const addDeadline = startedAt + ADD_TIMEOUT_MS;
-  const channel = jobChannel(jobId);
   opts.signal?.throwIfAborted();
 
   let settle: { resolve: (r: R) => void; reject: (e: unknown) => void } | undefined;
   const early: JobMessage[] = [];
-  const handle = (raw: string) => {
-    const msg = parseMessage<JobMessage>(raw);
-    if (!msg) return;
+  const handle = (msg: JobMessage) => {
     if (settle) onMessage(msg);
     else early.push(msg);
   };
@@ -199,8 +244,7 @@ export async function runJob<R>(queueName: QueueName, input: unknown, opts: RunJ
     clearTimeout(timer);
     clearInterval(poller);
     opts.signal?.removeEventListener("abort", onAbort);
-    client.listeners.delete(channel);
-    client.subscriber.unsubscribe(channel).catch(() => {});
+    client.listeners.delete(jobId);
   };
   function finish(done: () => void) {
     if (finished) return;
@@ -211,11 +255,12 @@ export async function runJob<R>(queueName: QueueName, input: unknown, opts: RunJ
 
   try {
     await ready(client.command, client.url, addDeadline);
-    client.listeners.set(channel, handle);
-    await withinAddBudget(client.url, addDeadline, () => client.subscriber.subscribe(channel));
+    client.listeners.set(jobId, handle);
+    await withinAddBudget(client.url, addDeadline, () => client.subscribed ?? repliesHeard(client));
     const data: JobData<unknown> = {
       input,
       deadline: startedAt + timeoutMs,
+      replyTo: client.replyChannel,
       ...(opts.requestId ? { requestId: opts.requestId } : {}),
     };
     await withinAddBudget(client.url, addDeadline, () =>

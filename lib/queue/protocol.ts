@@ -1,7 +1,8 @@
 /**
  * What API processes and workers say to each other about one job (queue mode), all plain JSON:
  * - the job's data: `{ input, deadline, requestId? }` (runJob wraps the caller's input);
- * - events on the job's channel (`jobChannel(id)`): `attempt`, `event` (tokens, tool events…),
+ * - events on the API process's reply channel (`replyTo` in the job's data; `jobChannel(id)` when
+ *   absent), each naming its job: `attempt` (a retry: 2 and up), `event` (tokens, tool events…),
  *   `result`, `error`;
  * - the job's return value in BullMQ, the same outcome as `result`/`error`, read by the API when an
  *   event was missed (the subscriber reconnected);
@@ -11,24 +12,31 @@ import { AppError, type ErrorCode, isAppError, STATUS_BY_CODE } from "../errors"
 import { QUEUE_PREFIX } from "./names";
 
 export const CONTROL_CHANNEL = `${QUEUE_PREFIX}:job-control`;
+/** Where a worker publishes a job's messages when its data names no `replyTo` (jobs of an older API process). */
 export const jobChannel = (jobId: string) => `${QUEUE_PREFIX}:job:${jobId}`;
+/** An API process's reply channel: one per process, subscribed once, for all its jobs' messages. */
+export const replyChannelOf = (processId: string) => `${QUEUE_PREFIX}:reply:${processId}`;
 
 export type JobData<T> = {
   input: T;
   /** Epoch ms past which nobody waits for the result: a worker that picks the job up later skips it. */
   deadline: number;
   requestId?: string;
+  /** The API process's reply channel, where the worker publishes this job's messages. */
+  replyTo?: string;
 };
 
 export type SerializedError = { code: ErrorCode; message: string; details?: unknown };
 
 export type JobOutcome<R> = { ok: true; result: R } | { ok: false; error: SerializedError };
 
-export type JobMessage =
+/** Every message names its job: a reply channel carries the messages of all its process's jobs. */
+export type JobMessage = { jobId: string } & (
   | { type: "attempt"; attempt: number }
   | { type: "event"; name: string; data: unknown }
   | { type: "result"; result: unknown }
-  | { type: "error"; error: SerializedError };
+  | { type: "error"; error: SerializedError }
+);
 
 export type ControlMessage = { type: "abort"; jobId: string };
 

@@ -145,8 +145,8 @@ function workerConnection(url: string): Redis {
 export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T, R>, settings: WorkerSettings = {}) {
   const state = workerState();
   const lockMs = settings.lockMs ?? getEnv().JOB_LOCK_MS;
-  const publish = (jobId: string, msg: JobMessage) =>
-    state.publisher.publish(jobChannel(jobId), JSON.stringify(msg)).catch(() => {
+  const publish = (job: Job<JobData<T>>, msg: JobMessage) =>
+    state.publisher.publish(job.data.replyTo ?? jobChannel(msg.jobId), JSON.stringify(msg)).catch(() => {
       // Redis is down: the API reads the outcome from the job's state once it is back.
     });
 
@@ -175,25 +175,27 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
       const jobLog = jobLogger(job);
       const started = Date.now();
       jobLog.info({ queue, attempt }, "job started");
-      await publish(jobId, { type: "attempt", attempt });
+      // Only a retry is news to the API (it ends a stream that already relayed tokens); the first
+      // attempt starts at once, without waiting for a publish.
+      if (attempt > 1) await publish(job, { jobId, type: "attempt", attempt });
       const ctx: ProcessorContext = {
         jobId,
         attempt,
         signal: controller.signal,
-        emit: (name, data) => void publish(jobId, { type: "event", name, data }),
+        emit: (name, data) => void publish(job, { jobId, type: "event", name, data }),
         ...(requestId ? { requestId } : {}),
         log: (msg, err) => (err === undefined ? jobLog.warn(msg) : jobLog.error({ err: errorText(err) }, msg)),
       };
       try {
         const result = await processor(input, ctx);
         outcome = { ok: true, result };
-        await publish(jobId, { type: "result", result });
+        await publish(job, { jobId, type: "result", result });
         jobLog.info({ queue, attempt, ms: Date.now() - started }, "job done");
       } catch (err) {
         if (!(err instanceof AppError)) jobLog.error({ queue, err: errorText(err) }, "job failed");
         outcome = { ok: false, error: serializeError(err) };
         jobLog.info({ queue, attempt, ms: Date.now() - started, code: outcome.error.code }, "job answered an error");
-        await publish(jobId, { type: "error", error: outcome.error });
+        await publish(job, { jobId, type: "error", error: outcome.error });
       } finally {
         state.running.delete(jobId);
       }

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as ready from "../../app/api/v1/health/ready/route";
@@ -5,7 +7,9 @@ import { exampleFlow } from "../../dev/flows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
-import { queueClient } from "../../lib/queue/client";
+import { producer, queueClient } from "../../lib/queue/client";
+import { jobChannel } from "../../lib/queue/protocol";
+import type { PredictionJob } from "../../lib/services/predictions";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { auth } from "../support/http";
@@ -183,6 +187,51 @@ describe("through a worker", () => {
     // Nothing half-answered is stored.
     await new Promise((r) => setTimeout(r, 500));
     expect(await messagesOf("abort-1")).toHaveLength(0);
+  });
+
+  it("one SUBSCRIBE per API process serves every job (no SUBSCRIBE/UNSUBSCRIBE per prediction)", async () => {
+    plan = () => ({ text: "quick" });
+    const probe = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
+    try {
+      const calls = async (cmd: string) =>
+        Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(await probe.info("commandstats"))?.[1] ?? 0);
+      expect((await predict({ question: "warm", chatId: "sub-0" })).status).toBe(200);
+      const [sub0, unsub0] = [await calls("subscribe"), await calls("unsubscribe")];
+      for (let i = 1; i <= 3; i++) {
+        const res = await predict({ question: `q${i}`, chatId: `sub-${i}` });
+        expect(await res.json()).toMatchObject({ text: "quick", chatId: `sub-${i}` });
+      }
+      expect([await calls("subscribe"), await calls("unsubscribe")]).toEqual([sub0, unsub0]);
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it("a job queued without replyTo (by an API process of the previous version) is answered on its job channel", async () => {
+    plan = () => ({ text: "old style" });
+    const jobId = randomUUID();
+    const listener = new Redis(process.env.REDIS_URL!);
+    try {
+      const got = new Promise<unknown>((resolve) =>
+        listener.on("message", (_channel: string, raw: string) => {
+          const msg = JSON.parse(raw);
+          if (msg.type === "result") resolve(msg);
+        }),
+      );
+      await listener.subscribe(jobChannel(jobId));
+      const input: PredictionJob = {
+        chatflowId: flowId,
+        body: { question: "legacy?" },
+        chatId: "legacy-1",
+        sessionId: "legacy-1",
+        chatType: "EXTERNAL",
+        stream: false,
+      };
+      await producer("predictions").add("predictions", { input, deadline: Date.now() + 20_000 }, { jobId });
+      expect(await got).toMatchObject({ jobId, type: "result", result: { text: "old style", chatId: "legacy-1" } });
+    } finally {
+      listener.disconnect();
+    }
   });
 
   it("an outcome whose event never arrives (pub/sub lost it) is read from the job's state", async () => {
