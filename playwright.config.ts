@@ -19,11 +19,18 @@ console.log(s.map(x=>x.address().port).join(","));s.forEach(x=>x.close());});`;
   return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim().split(",").map(Number);
 }
 
-if (!process.env.E2E_PORT || !process.env.E2E_MODEL_STUB_PORT || !process.env.E2E_PRODUCT_API_PORT) {
-  const [app, model, product] = freePorts(3);
+if (
+  !process.env.E2E_PORT ||
+  !process.env.E2E_MODEL_STUB_PORT ||
+  !process.env.E2E_PRODUCT_API_PORT ||
+  !process.env.E2E_TOOL_PROXY_PORT
+) {
+  const [app, model, product, proxy] = freePorts(4);
   process.env.E2E_PORT ||= String(app);
   process.env.E2E_MODEL_STUB_PORT ||= String(model);
   process.env.E2E_PRODUCT_API_PORT ||= String(product);
+  // A spec's own proxy in front of the product API (e2e/tool-progress.spec.ts holds calls there).
+  process.env.E2E_TOOL_PROXY_PORT ||= String(proxy);
 }
 // Same rule for the data directory: one per run, shared by the workers.
 process.env.E2E_DATA_DIR ||= `./data/e2e-${Date.now()}`;
@@ -31,6 +38,7 @@ process.env.E2E_DATA_DIR ||= `./data/e2e-${Date.now()}`;
 const PORT = Number(process.env.E2E_PORT);
 const MODEL_STUB_PORT = Number(process.env.E2E_MODEL_STUB_PORT);
 const PRODUCT_API_PORT = Number(process.env.E2E_PRODUCT_API_PORT);
+const TOOL_PROXY_PORT = Number(process.env.E2E_TOOL_PROXY_PORT);
 const DATA_DIR = process.env.E2E_DATA_DIR;
 export const E2E_ADMIN = { email: "admin@e2e.test", password: "e2e-admin-pass" };
 
@@ -93,7 +101,7 @@ export default defineConfig({
         OPENAI_API_KEY: "stub-key",
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_STUB_PORT}/v1`,
         // The demo product API is a private address: allowed by the operator, as the README's demo does.
-        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${PRODUCT_API_PORT},127.0.0.1:${MODEL_STUB_PORT}`,
+        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${PRODUCT_API_PORT},127.0.0.1:${MODEL_STUB_PORT},127.0.0.1:${TOOL_PROXY_PORT}`,
         OPENAI_MODEL: "stub-model",
       },
     },

@@ -7,7 +7,7 @@ import { cspViolations, signIn } from "./helpers";
 
 test("the API reference lists the documented routes and runs under the studio's CSP", async ({ page, request }) => {
   await signIn(page);
-  await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "API" }).click();
+  await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "API", exact: true }).click();
   await expect(page).toHaveURL(/\/api-docs$/);
   const ui = page.getByTestId("swagger-ui");
   await expect(ui.getByText("Switchyard API")).toBeVisible();

@@ -14,6 +14,8 @@ function portOf(name: string): number {
 export const APP = `http://127.0.0.1:${portOf("E2E_PORT")}`;
 export const MODEL_STUB = `http://127.0.0.1:${portOf("E2E_MODEL_STUB_PORT")}`;
 const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
+/** A port the app may call besides the stubs (OUTBOUND_ALLOW_HOSTS), for a spec's own proxy. */
+export const TOOL_PROXY_PORT = portOf("E2E_TOOL_PROXY_PORT");
 
 /** An OpenAPI spec's text with the demo product API's fixed address replaced by this run's. */
 export function withProductApi(specText: string): string {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { SPEC_PRODUCT_API } from "../dev/product-api/spec";
 import { signIn, snap } from "./helpers";
-import { APP, withProductApi } from "./servers";
+import { APP, TOOL_PROXY_PORT, withProductApi } from "./servers";
 import { createChatflow, productSearchGraph, resetModel, startHostSite, widget } from "./fixtures/widget-support";
 
 // Live tool progress: while the product-search agent's API call is in flight, the test chat and
@@ -32,7 +32,8 @@ async function startHoldingProxy(target: string) {
       req.pipe(upstream);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // The one extra port the app may call (playwright.config.ts allows it in OUTBOUND_ALLOW_HOSTS).
+  await new Promise<void>((resolve) => server.listen(TOOL_PROXY_PORT, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     arrived: () => arrived,
@@ -87,7 +88,8 @@ test("the test chat shows a running step while the tool runs, then the finished 
   await expect(step).toContainText("Calling product_search…");
   await expect(step).toContainText("laptop");
   await expect(panel.getByTestId("used-tool")).toHaveCount(0);
-  expect(proxy.arrived()).toBeGreaterThan(before);
+  // The step shows when the tool starts; its API request follows (the chain first asks the model).
+  await expect.poll(() => proxy.arrived()).toBeGreaterThan(before);
   await snap(page, "test-chat-tool-running");
 
   proxy.release();
