@@ -127,6 +127,8 @@ test("a whole-graph problem is listed once in the problems panel, and a click se
   await expect(page.locator('.react-flow__node[data-id="conversation2"]')).toBeInViewport();
   await page.screenshot({ path: "test-results/problems-layout-panel-1280.png" });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload(); // as a phone opens it (the test chat starts closed)
+  await expect(panel.getByText(/more than one ending node/)).toHaveCount(1);
   await page.screenshot({ path: "test-results/problems-layout-panel-390.png" });
 });
 

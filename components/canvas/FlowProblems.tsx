@@ -54,7 +54,7 @@ export function FlowProblems() {
                       aria-label={`Select node ${n.label} (${n.id})`}
                       onClick={() => show(n.id)}
                     >
-                      {n.label}
+                      {n.label} <span className="font-mono text-[10px] text-amber-700">{n.id}</span>
                     </button>
                   ))}
                 </p>
