@@ -14,9 +14,10 @@ import {
   type NodeChange,
   type Viewport,
 } from "@xyflow/react";
-import { useCallback, type DragEvent } from "react";
+import { useCallback, useEffect, useState, type DragEvent } from "react";
 import { connectionProblem } from "@/lib/canvas/connection";
 import { edgeIdFor } from "@/lib/canvas/ids";
+import { autoLayout, findOverlaps, nodeBox } from "@/lib/canvas/layout";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
 import { CanvasNotes } from "./CanvasNotes";
 import { useEditorState, useEditorStore } from "./editor-context";
@@ -28,6 +29,27 @@ const viewOnly = new Set(["select", "dimensions"]);
 const deleteKeys = ["Backspace", "Delete"];
 const selectNodes = (s: { nodes: EditorNode[] }) => s.nodes;
 const selectEdges = (s: { edges: EditorEdge[] }) => s.edges;
+/** Where the cursor sits on a dropped node (flow units from its top left): on its header. */
+const DROP_OFFSET = { x: 24, y: 18 };
+
+/**
+ * After a load or an import, once the browser measured every node: if any two overlap (positions
+ * saved for other node sizes, or kept from a Flowise export), lay the flow out again from the
+ * measured sizes and fit it into view.
+ */
+function useLayoutOnOpen(nodes: EditorNode[]) {
+  const store = useEditorStore();
+  const rf = useReactFlow();
+  useEffect(() => {
+    const s = store.getState();
+    if (!s.layoutCheck) return;
+    if (!nodes.every((n) => n.measured?.width && n.measured?.height)) return;
+    store.layoutChecked();
+    if (findOverlaps(nodes.map(nodeBox), 8).length === 0) return;
+    store.setNodes(autoLayout(nodes, s.edges), { content: false });
+    requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4 }));
+  }, [nodes, store, rf]);
+}
 
 /** React Flow, controlled by the editor store. */
 export function Canvas({
@@ -43,6 +65,10 @@ export function Canvas({
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const rf = useReactFlow();
+  // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
+  // first dropped node and then moves the view away from where it was dropped.
+  const [fitOnOpen] = useState(() => !viewport && nodes.length > 0);
+  useLayoutOnOpen(nodes);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<EditorNode>[]) => {
@@ -78,6 +104,7 @@ export function Canvas({
         sourceHandle: c.sourceHandle!,
         targetHandle: c.targetHandle!,
       };
+      store.touch([c.source, c.target]);
       store.commit((g) => ({ ...g, edges: [...g.edges, edge] }));
     },
     [store],
@@ -108,7 +135,9 @@ export function Canvas({
       const defName = e.dataTransfer.getData(PALETTE_MIME);
       if (!defName) return;
       e.preventDefault();
-      onAdd(defName, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      // The cursor lands on the new node's header (near its top left corner), where it was dropped.
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      onAdd(defName, { x: at.x - DROP_OFFSET.x, y: at.y - DROP_OFFSET.y });
     },
     [rf, onAdd],
   );
@@ -136,7 +165,7 @@ export function Canvas({
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"
         defaultViewport={viewport}
-        fitView={!viewport}
+        fitView={fitOnOpen}
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
         minZoom={0.1}
         maxZoom={2}

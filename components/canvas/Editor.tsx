@@ -103,6 +103,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const save = useCallback(
     async (force = false) => {
       const revision = store.getState().revision;
+      store.revealAll(); // a save shows the problems of nodes not touched yet
       try {
         const saved = await update.mutateAsync({
           graph: actions.currentGraph(),

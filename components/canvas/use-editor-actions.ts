@@ -6,7 +6,7 @@ import { duplicateSelection } from "@/lib/canvas/duplicate";
 import { editorToGraph, graphToEditor } from "@/lib/canvas/graph-convert";
 import { nextNodeId } from "@/lib/canvas/ids";
 import { exportFileName, exportFileText, parseImportFile } from "@/lib/canvas/import-export";
-import { autoLayout } from "@/lib/canvas/layout";
+import { autoLayout, DEFAULT_SIZE, freeSpot, nodeBox } from "@/lib/canvas/layout";
 import type { EditorEdge, EditorNode } from "@/lib/canvas/types";
 import { useEditorStore } from "./editor-context";
 import type { PushToast } from "./Toasts";
@@ -26,17 +26,24 @@ export function useEditorActions(toast: PushToast) {
       fit,
       undo: () => store.undo(),
       redo: () => store.redo(),
-      /** Adds a node at a flow position (drop) or, without one, in the middle of the visible canvas. */
+      /**
+       * Adds a node at a flow position (drop) or, without one (palette click or keyboard), near the
+       * middle of the visible canvas on a spot no other node covers.
+       */
       addNode(defName: string, at?: { x: number; y: number }) {
         const def = store.catalog.get(defName);
         if (!def) return;
         const el = document.querySelector(".react-flow")?.getBoundingClientRect();
         const pos =
           at ??
-          rf.screenToFlowPosition({
-            x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130,
-            y: (el?.top ?? 0) + (el?.height ?? 600) / 3,
-          });
+          freeSpot(
+            store.getState().nodes.map(nodeBox),
+            DEFAULT_SIZE,
+            rf.screenToFlowPosition({
+              x: (el?.left ?? 0) + (el?.width ?? 800) / 2 - 130,
+              y: (el?.top ?? 0) + (el?.height ?? 600) / 3,
+            }),
+          );
         const id = nextNodeId(
           defName,
           store.getState().nodes.map((n) => n.id),
@@ -48,10 +55,7 @@ export function useEditorActions(toast: PushToast) {
           selected: true,
           data: { defName, version: def.version, inputs: {} },
         };
-        store.commit((s) => ({
-          ...s,
-          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
-        }));
+        store.addNode(node);
       },
       deleteSelected() {
         const { nodes, edges } = store.getState();
@@ -65,7 +69,8 @@ export function useEditorActions(toast: PushToast) {
       },
       layout() {
         store.commit((s) => ({ ...s, nodes: autoLayout(s.nodes, s.edges) }));
-        requestAnimationFrame(fit);
+        // Fit, but not below a readable zoom: a large flow is then panned, not shrunk to dots.
+        requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4, duration: 200 }));
       },
       exportFile(name: string) {
         const blob = new Blob([exportFileText(name, currentGraph())], { type: "application/json" });

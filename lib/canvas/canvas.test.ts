@@ -195,7 +195,10 @@ describe("groupProblems", () => {
     expect(grouped.byNode.get("prompt")).toEqual([
       { input: "template", message: 'Input "Template" is required.', fieldMessage: "Required." },
     ]);
-    expect(grouped.flow).toEqual(["The flow is empty: add a chain or an agent."]);
-    expect(grouped.count).toBe(3);
+    expect(grouped.panel.map((p) => [p.scope, p.text])).toEqual([
+      ["flow", "The flow is empty: add a chain or an agent."],
+      ["node", 'Node "Prompt Template" (prompt): input "Template" is required.'],
+    ]);
+    expect(grouped.count).toBe(2);
   });
 });

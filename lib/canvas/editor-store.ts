@@ -3,7 +3,7 @@ import type { GraphProblem } from "@/lib/schemas/problems";
 import type { NodeCatalog } from "@/lib/nodes/catalog";
 import { editorToGraph } from "./graph-convert";
 import { checkpoint, emptyHistory, redo, undo, type History } from "./history";
-import { graphProblems, groupProblems, NO_PROBLEMS, type Problems } from "./problems";
+import { graphProblems, groupProblems, hidePristine, NO_PROBLEMS, type Problems } from "./problems";
 import type { EditorEdge, EditorNode, FlowNodeData } from "./types";
 
 /**
@@ -23,6 +23,13 @@ export interface EditorState extends Snapshot {
   history: History<Snapshot>;
   problems: Problems;
   serverProblems: GraphProblem[];
+  /**
+   * Nodes added in this session and not touched yet (no field edited, no connection made): their
+   * problems stay hidden until touched, saved or run. Client-side only, never saved.
+   */
+  pristine: ReadonlySet<string>;
+  /** Set by a load or an import: the canvas checks the measured nodes for overlap once (and lays them out). */
+  layoutCheck: boolean;
   /** Bumped by every change of content (not selection or measured sizes). */
   revision: number;
   savedRevision: number;
@@ -41,11 +48,21 @@ export function createEditorStore(catalog: NodeCatalog) {
     history: emptyHistory(),
     problems: NO_PROBLEMS,
     serverProblems: [],
+    pristine: new Set(),
+    layoutCheck: false,
     revision: 0,
     savedRevision: 0,
   };
   const listeners = new Set<() => void>();
-  let checked: { data: FlowNodeData[]; ids: string[]; edges: EditorEdge[]; server: GraphProblem[] } | undefined;
+  let checked:
+    | {
+        data: FlowNodeData[];
+        ids: string[];
+        edges: EditorEdge[];
+        server: GraphProblem[];
+        pristine: ReadonlySet<string>;
+      }
+    | undefined;
 
   /** Re-validates only when something validation reads changed (not on moves or selection). */
   function revalidate(s: EditorState): Problems {
@@ -53,6 +70,7 @@ export function createEditorStore(catalog: NodeCatalog) {
       checked &&
       checked.edges === s.edges &&
       checked.server === s.serverProblems &&
+      checked.pristine === s.pristine &&
       checked.data.length === s.nodes.length &&
       s.nodes.every((n, i) => n.data === checked!.data[i] && n.id === checked!.ids[i]);
     if (same) return s.problems;
@@ -61,8 +79,12 @@ export function createEditorStore(catalog: NodeCatalog) {
       ids: s.nodes.map((n) => n.id),
       edges: s.edges,
       server: s.serverProblems,
+      pristine: s.pristine,
     };
-    return groupProblems([...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get), ...s.serverProblems]);
+    const all = [...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get), ...s.serverProblems];
+    const ids = s.nodes.map((n) => n.id);
+    const labels = new Map(s.nodes.map((n) => [n.id, n.data.label || catalog.get(n.data.defName)?.label || n.id]));
+    return groupProblems(hidePristine(all, s.pristine, ids), labels);
   }
 
   function emit() {
@@ -114,6 +136,8 @@ export function createEditorStore(catalog: NodeCatalog) {
           nodes,
           edges,
           notes,
+          pristine: new Set(),
+          layoutCheck: true,
           history: saved ? emptyHistory() : checkpoint(state.history, { nodes: state.nodes, edges: state.edges }),
         },
         { content: true },
@@ -139,7 +163,43 @@ export function createEditorStore(catalog: NodeCatalog) {
       store.checkpoint(key);
       set(fn({ nodes: state.nodes, edges: state.edges }), { content: true });
     },
+    /** Adds a node the user has not touched yet (its problems wait, see `pristine`). */
+    addNode(node: EditorNode) {
+      store.checkpoint();
+      set(
+        {
+          nodes: [...state.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
+          pristine: new Set([...state.pristine, node.id]),
+        },
+        { content: true },
+      );
+    },
+    /** The user edited or connected these nodes: their problems show from now on. */
+    touch(ids: string[]) {
+      if (!ids.some((id) => state.pristine.has(id))) return;
+      set({ pristine: new Set([...state.pristine].filter((id) => !ids.includes(id))) }, { content: false });
+    },
+    /** A save or a run: every node's problems show. */
+    revealAll() {
+      if (state.pristine.size > 0) set({ pristine: new Set() }, { content: false });
+    },
+    /** The canvas checked the loaded nodes for overlap. */
+    layoutChecked() {
+      state = { ...state, layoutCheck: false };
+    },
+    /** Selects exactly these nodes (the problems panel). */
+    select(ids: string[]) {
+      const sel = new Set(ids);
+      set(
+        {
+          nodes: state.nodes.map((n) => (!!n.selected === sel.has(n.id) ? n : { ...n, selected: sel.has(n.id) })),
+          edges: state.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+        },
+        { content: false },
+      );
+    },
     updateParam(nodeId: string, name: string, value: unknown) {
+      store.touch([nodeId]);
       store.commit(
         (s) => ({
           ...s,
@@ -161,8 +221,9 @@ export function createEditorStore(catalog: NodeCatalog) {
     markSaved(revision: number) {
       set({ savedRevision: revision }, { content: false });
     },
+    /** The server's problems from a run: shown for every node (a run reveals pristine nodes too). */
     setServerProblems(serverProblems: GraphProblem[]) {
-      set({ serverProblems }, { content: false });
+      set({ serverProblems, pristine: new Set() }, { content: false });
     },
   };
   return store;
