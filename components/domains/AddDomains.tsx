@@ -15,6 +15,17 @@ type AddResult = {
 };
 const CHUNK = 10_000;
 
+/**
+ * The names typed in the box: one per line or separated by commas. Spaces inside an entry are kept,
+ * so "not a domain" stays one entry that the server reports as invalid rather than three.
+ */
+export function namesFromText(text: string): string[] {
+  return text
+    .split(/[\n\r,]+/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}
+
 /** Sends names in calls of at most 10,000 and adds up the answers. */
 async function addAll(names: string[]) {
   const total = {
@@ -63,12 +74,14 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          submit(text.split(/[\s,;]+/).filter(Boolean));
+          submit(namesFromText(text));
         }}
       >
         <label className="flex min-w-72 flex-1 flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Add domains</span>
+          <span className="text-xs text-slate-500">One per line, or separated by commas.</span>
           <textarea
+            aria-label="Add domains"
             rows={2}
             value={text}
             onChange={(e) => setText(e.target.value)}
@@ -100,9 +113,11 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
         <div role="status" className="mt-3 text-sm text-slate-700">
           Added {result.added}, already known {result.alreadyKnown}, invalid {result.invalid}
           {result.duplicates ? `, ${result.duplicates} duplicates merged` : ""}.
+          {result.invalid > 0 && " Invalid names were not added:"}
           {result.invalidNames.length > 0 && (
             <ul className="mt-1 list-disc pl-5 text-xs text-slate-500">
               {result.invalidNames.map((n) => (
+                // Invalid names are not stored: listed here with why, to be fixed and added again.
                 <li key={n.name}>
                   <code>{n.name}</code>: {n.error}
                 </li>
