@@ -13,7 +13,6 @@ export const DEFAULT_RETURN_PATH = "/chatflows";
 export function safeReturnPath(raw: string | null | undefined): string | null {
   if (!raw || raw.length > 2000) return null;
   if (!raw.startsWith("/") || raw.startsWith("//")) return null;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (/[\\\u0000-\u001f\u007f]/.test(raw)) return null;
   const base = "http://switchyard.invalid";
   let url: URL;
