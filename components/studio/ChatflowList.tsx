@@ -74,7 +74,8 @@ export function ChatflowList({ templates = [] }: { templates?: Template[] }) {
           graph: f.graph,
           overrideAllowList: f.overrideAllowList,
           chatbotConfig: f.chatbotConfig,
-          speechToText: f.speechToText,
+          // Saved settings only: a chatflow never set up for speech holds {} (not a valid setting to send).
+          ...(Object.keys(f.speechToText ?? {}).length ? { speechToText: f.speechToText } : {}),
         },
       });
     },
@@ -154,7 +155,7 @@ export function ChatflowList({ templates = [] }: { templates?: Template[] }) {
         <p className="text-sm text-slate-500">No chatflows yet. Create the first one above.</p>
       )}
       {!!flows.data?.length && (
-        <div className="mb-3">
+        <div className="my-3">
           <input
             type="search"
             aria-label="Search chatflows"

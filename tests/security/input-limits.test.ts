@@ -212,7 +212,8 @@ describe("numbers beyond an integer column", () => {
         body: { name: "renamed", expectedVersion },
       });
       expect(res.status, res.text).toBe(400);
-      expect(res.json.error.message).toBe("body.expectedVersion: must be at most 2147483647");
+      expect(res.json.error.message).toBe("Expected version must be at most 2147483647.");
+      expect(res.json.error.details[0].field).toBe("body.expectedVersion");
     }
     expect(await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } })).toEqual(before);
     const stale = await call(chatflowById.PUT, {
