@@ -1,5 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_ADMIN } from "../playwright.config";
+
+const basic = { authorization: `Basic ${Buffer.from(`${E2E_ADMIN.email}:${E2E_ADMIN.password}`).toString("base64")}` };
 import { cspViolations, signIn } from "./helpers";
 
 test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
@@ -45,6 +47,19 @@ test("create opens the editor; duplicate and search in the list; a template beco
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);
   await expect(page.getByText("The flow is empty")).toBeVisible();
+  const flowId = page.url().split("/").pop();
+
+  // The Conversations date filter says at once, in words, that the range is backwards.
+  await page.goto(`/chatflows/${flowId}/conversations`);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("startDate=2025-03-02")) asked.push(r.url());
+  });
+  await page.getByLabel("From").fill("2025-03-02");
+  await page.getByLabel("To (inclusive)").fill("2025-03-01");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page.getByRole("alert")).toHaveText("The start date must not be after the end date.");
+  expect(asked).toEqual([]); // said by the page itself: no request (and no retried 400) behind it
 
   await page.goto("/chatflows");
   const list = page.getByRole("list", { name: "Chatflows" });
@@ -101,4 +116,24 @@ test("the domains box splits by lines and commas only, and lists invalid names w
   await page.getByLabel("Search name or analysis").fill("not a domain");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByTestId("domains-total")).toContainText("0 domains");
+});
+
+test("a builder sees 'Admins only.' on Conversations, and no Export buttons there", async ({ page, request }) => {
+  const builder = { email: `basics-builder-${Date.now()}@e2e.test`, password: "builder-pass-1" };
+  const created = await request.post("/api/v1/users", {
+    headers: basic,
+    data: { ...builder, name: "Basics Builder", role: "builder" },
+  });
+  expect(created.status()).toBe(201);
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(builder.email);
+  await page.getByLabel("Password").fill(builder.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/chatflows$/);
+  await page.getByLabel("New chatflow").fill(`Builder flow ${Date.now()}`);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);
+  await page.goto(`${page.url()}/conversations`);
+  await expect(page.getByText("Admins only.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Export/ })).toHaveCount(0);
 });
