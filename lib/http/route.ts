@@ -9,7 +9,7 @@ import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
 import { childLogger, type Logger } from "../log";
 import { ROUTE_OPTIONS } from "./route-options";
-import { describeIssues } from "./validation-words";
+import { describeIssues } from "../schemas/issue-words";
 
 type Ctx<P, Q, B> = {
   req: Request;

@@ -291,7 +291,8 @@ describe("uploads of type url", () => {
     );
     const notHttp = await send("vision", { question: "x", uploads: [urlUpload("", { data: "file:///etc/passwd" })] });
     expect(notHttp.status).toBe(400);
-    expect(notHttp.json.error.message).toMatch(/uploads\.0\.data/);
+    expect(notHttp.json.error.message).toMatch(/^Uploads data \(uploads item 1\)|^Data \(uploads item 1\)/);
+    expect(notHttp.json.error.details[0].field).toBe("body.uploads.0.data");
   });
 
   it("is not fetched for a flow that does not take images", async () => {
@@ -334,7 +335,8 @@ describe("history shapes", () => {
     ]) {
       const res = await send("plain", { question: "x", history: [item] });
       expect(res.status, JSON.stringify(item)).toBe(400);
-      expect(res.json.error.message).toMatch(/history\.0/);
+      expect(res.json.error.message).toMatch(/history item 1|History \(item 1\)/);
+      expect(res.json.error.details[0].field).toMatch(/^body\.history\.0/);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeIssues, fieldLabel } from "./validation-words";
+import { describeIssues, fieldLabel } from "./issue-words";
 
 const words = (schema: z.ZodType, input: unknown, where: "body" | "query" | "path" = "body") => {
   const r = schema.safeParse(input);

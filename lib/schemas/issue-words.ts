@@ -26,8 +26,16 @@ function subject(path: PropertyKey[], where: InputPlace): string {
   const keys = path.filter((p): p is string | number => typeof p !== "symbol");
   const lastName = [...keys].reverse().find((k) => typeof k === "string") as string | undefined;
   if (lastName === undefined) return where === "query" ? "The query" : where === "path" ? "The address" : "The request";
-  const label = fieldLabel(lastName);
   const at = keys.lastIndexOf(lastName);
+  // A generic key says little alone: "status" of `leads` is "Leads status".
+  const parent = keys[at - 1];
+  // A key a person chose (a header name such as X-Token) is quoted as it is, after its map's name.
+  const label =
+    typeof parent === "string" && !/^[a-z][A-Za-z0-9_]*$/.test(lastName)
+      ? `${fieldLabel(parent)} "${lastName}"`
+      : GENERIC_KEYS.has(lastName) && typeof parent === "string"
+        ? `${fieldLabel(parent)} ${fieldLabel(lastName).toLowerCase()}`
+        : fieldLabel(lastName);
   const index = keys.slice(at + 1).find((k) => typeof k === "number");
   if (typeof index === "number") return `${label} (item ${index + 1})`;
   // An entry inside a list: say which list and which item.
@@ -36,6 +44,9 @@ function subject(path: PropertyKey[], where: InputPlace): string {
     return `${label} (${fieldLabel(keys[listIndex - 1] as string).toLowerCase()} item ${(keys[listIndex] as number) + 1})`;
   return label;
 }
+
+/** Keys that need their parent's name to mean something to a person. */
+const GENERIC_KEYS = new Set(["status", "enabled", "value", "type", "data", "max", "min"]);
 
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 /** zod's own wording ("Invalid input: …", "Too big: …"), which people should not have to read. */
