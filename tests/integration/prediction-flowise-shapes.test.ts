@@ -73,7 +73,13 @@ function allowHosts(list: string) {
 beforeEach(() => allowHosts(""));
 
 /** The parts of an answer (or an error) these tests read. */
-type Answer = { text: string; question: string; chatId: string; sessionId: string; error: { message: string } };
+type Answer = {
+  text: string;
+  question: string;
+  chatId: string;
+  sessionId: string;
+  error: { message: string; details: { field: string }[] };
+};
 
 async function send(flow: string, body: FormData | object) {
   const form = body instanceof FormData;
