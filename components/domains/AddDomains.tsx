@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { api } from "@/lib/client/api";
-import { domainNamesFromCsv } from "@/lib/schemas/domain-csv";
+import { domainNamesFromCsv, domainNamesFromText } from "@/lib/schemas/domain-csv";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
 type AddResult = {
@@ -14,17 +14,6 @@ type AddResult = {
   invalidNames: { name: string; error: string }[];
 };
 const CHUNK = 10_000;
-
-/**
- * The names typed in the box: one per line or separated by commas. Spaces inside an entry are kept,
- * so "not a domain" stays one entry that the server reports as invalid rather than three.
- */
-export function namesFromText(text: string): string[] {
-  return text
-    .split(/[\n\r,]+/)
-    .map((n) => n.trim())
-    .filter(Boolean);
-}
 
 /** Sends names in calls of at most 10,000 and adds up the answers. */
 async function addAll(names: string[]) {
@@ -74,7 +63,7 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          submit(namesFromText(text));
+          submit(domainNamesFromText(text));
         }}
       >
         <label className="flex min-w-72 flex-1 flex-col gap-1 text-sm">
