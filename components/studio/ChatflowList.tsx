@@ -203,7 +203,7 @@ function ChatflowRow({
   const [draft, setDraft] = useState(flow.name);
   return (
     <li className="min-w-0">
-      <Card className="flex items-center gap-4 px-4 py-3">
+      <Card className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
         <div className="min-w-0 flex-1">
           {editing ? (
             <form
@@ -245,7 +245,7 @@ function ChatflowRow({
           )}
         </div>
         {!editing && (
-          <div className="flex flex-wrap justify-end gap-2">
+          <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
             {may("chatmessage.read") && (
               <a
                 href={`/chatflows/${flow.id}/conversations`}
