@@ -5,6 +5,7 @@ import {
   responseKind,
   staticSecurityHeaders,
 } from "@/lib/http/security-headers";
+import { PAGE_PATH_HEADER } from "@/lib/auth/return-path";
 
 /**
  * Runs before every request (Next 16's proxy, formerly middleware): adds the security headers, and
@@ -29,6 +30,9 @@ export function proxy(req: NextRequest): NextResponse {
   const csp = pageContentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(req.headers);
   requestHeaders.set("content-security-policy", csp);
+  // The page asked for, for the studio layout's redirect to sign-in (which then returns here).
+  // Set here on every page request, so a value the client sent is never what the layout reads.
+  requestHeaders.set(PAGE_PATH_HEADER, `${pathname}${req.nextUrl.search}`);
   const res = NextResponse.next({ request: { headers: requestHeaders } });
   return withHeaders(res, { ...staticSecurityHeaders(pathname), "Content-Security-Policy": csp });
 }

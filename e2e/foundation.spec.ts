@@ -13,6 +13,9 @@ test("a builder signs in, creates a chatflow, and a revoked API key stops workin
   const name = `Support bot ${Date.now()}`;
   await page.getByLabel("New chatflow").fill(name);
   await page.getByRole("button", { name: "Create" }).click();
+  // Create opens the new chatflow in the editor; it is in the list too.
+  await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);
+  await page.goto("/chatflows");
   const list = page.getByRole("list", { name: "Chatflows" });
   await expect(list.getByRole("link", { name, exact: true })).toBeVisible();
   await snap(page, "chatflows");

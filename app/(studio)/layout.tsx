@@ -1,18 +1,15 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { StudioNav } from "@/components/studio/StudioNav";
-import { StudioUserProvider } from "@/components/studio/StudioUser";
+import { StudioShell } from "@/components/studio/StudioShell";
 import { getStudioUser } from "@/lib/auth/studio-user";
 import { needsSetup } from "@/lib/services/users";
+import { PAGE_PATH_HEADER, signInPathFor } from "@/lib/auth/return-path";
 
 export const dynamic = "force-dynamic";
 
 export default async function StudioLayout({ children }: { children: React.ReactNode }) {
   const user = await getStudioUser();
-  if (!user) redirect((await needsSetup()) ? "/setup" : "/signin");
-  return (
-    <StudioUserProvider user={{ id: user.id, name: user.name, email: user.email, role: user.role }}>
-      <StudioNav user={{ name: user.name, email: user.email, role: user.role }} />
-      <main className="mx-auto max-w-6xl px-6 py-8">{children}</main>
-    </StudioUserProvider>
-  );
+  // Sign-in comes back to the page asked for (proxy.ts passes its path; only same-site paths are kept).
+  if (!user) redirect((await needsSetup()) ? "/setup" : signInPathFor((await headers()).get(PAGE_PATH_HEADER)));
+  return <StudioShell user={user}>{children}</StudioShell>;
 }

@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
+import { DEFAULT_RETURN_PATH, safeReturnPath } from "@/lib/auth/return-path";
 
 export function SignInForm() {
   const router = useRouter();
@@ -23,7 +24,8 @@ export function SignInForm() {
     });
     setBusy(false);
     if (res?.ok) {
-      router.replace(params.get("callbackUrl")?.startsWith("/") ? params.get("callbackUrl")! : "/chatflows");
+      // Back to the page asked for: only a path on this site, never another one (open redirect).
+      router.replace(safeReturnPath(params.get("callbackUrl")) ?? DEFAULT_RETURN_PATH);
       router.refresh();
     } else {
       setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Wrong e-mail or password.");

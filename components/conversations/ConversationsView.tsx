@@ -40,8 +40,15 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
       qc.invalidateQueries({ queryKey: ["sessions", chatflowId] });
     },
   });
+  const [draftError, setDraftError] = useState<string | null>(null);
   const apply = (e: React.FormEvent) => {
     e.preventDefault();
+    // Said at once, in words: the server would refuse the same range (400).
+    if (draft.startDate && draft.endDate && draft.startDate > draft.endDate) {
+      setDraftError("The start date must not be after the end date.");
+      return;
+    }
+    setDraftError(null);
     setFilters(draft);
     setPage(1);
     setSelected(null);
@@ -89,6 +96,7 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
             type="button"
             variant="ghost"
             onClick={() => {
+              setDraftError(null);
               setDraft(EMPTY);
               setFilters(EMPTY);
               setPage(1);
@@ -101,7 +109,7 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
           </div>
         </form>
       </Card>
-      <ErrorNote error={sessions.error ?? remove.error} />
+      <ErrorNote error={draftError ?? sessions.error ?? remove.error} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
         <Card className="overflow-hidden">
           <ul aria-label="Sessions" className="divide-y divide-slate-100">

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { api } from "@/lib/client/api";
-import { domainNamesFromCsv } from "@/lib/schemas/domain-csv";
+import { domainNamesFromCsv, domainNamesFromText } from "@/lib/schemas/domain-csv";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
 type AddResult = {
@@ -63,12 +63,14 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          submit(text.split(/[\s,;]+/).filter(Boolean));
+          submit(domainNamesFromText(text));
         }}
       >
         <label className="flex min-w-72 flex-1 flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Add domains</span>
+          <span className="text-xs text-slate-500">One per line, or separated by commas.</span>
           <textarea
+            aria-label="Add domains"
             rows={2}
             value={text}
             onChange={(e) => setText(e.target.value)}
@@ -100,9 +102,11 @@ export function AddDomains({ onAdded }: { onAdded: () => void }) {
         <div role="status" className="mt-3 text-sm text-slate-700">
           Added {result.added}, already known {result.alreadyKnown}, invalid {result.invalid}
           {result.duplicates ? `, ${result.duplicates} duplicates merged` : ""}.
+          {result.invalid > 0 && " Invalid names were not added:"}
           {result.invalidNames.length > 0 && (
             <ul className="mt-1 list-disc pl-5 text-xs text-slate-500">
               {result.invalidNames.map((n) => (
+                // Invalid names are not stored: listed here with why, to be fixed and added again.
                 <li key={n.name}>
                   <code>{n.name}</code>: {n.error}
                 </li>

@@ -1,10 +1,12 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
+import { type Template, TemplatesDialog } from "./TemplatesDialog";
 import { useStudioUser } from "./StudioUser";
 
 type Owner = { id: string; name: string; email: string } | null;
@@ -18,12 +20,65 @@ type Summary = {
   owner: Owner;
 };
 
-export function ChatflowList() {
+/** Longest chatflow name the API takes (lib/schemas/chatflow.ts). */
+const MAX_NAME = 200;
+
+/** The name of a copy: "… (copy)", shortened so it stays within the limit. */
+export function copyName(name: string): string {
+  const suffix = " (copy)";
+  return name.length + suffix.length <= MAX_NAME
+    ? `${name}${suffix}`
+    : `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+}
+
+/** Whether a chatflow matches the search box: every word in its name or description, any case. */
+export function matchesSearch(flow: { name: string; description: string }, search: string): boolean {
+  const text = `${flow.name} ${flow.description}`.toLowerCase();
+  return search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => text.includes(w));
+}
+
+type Full = Summary & {
+  graph: unknown;
+  overrideAllowList: string[];
+  chatbotConfig: Record<string, unknown>;
+  speechToText: Record<string, unknown>;
+};
+
+export function ChatflowList({ templates = [] }: { templates?: Template[] }) {
   const qc = useQueryClient();
+  const router = useRouter();
+  const open = (id: string) => router.push(`/chatflows/${id}`);
   const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Summary[]>("/api/v1/chatflows") });
   const refresh = () => qc.invalidateQueries({ queryKey: ["chatflows"] });
   const create = useMutation({
-    mutationFn: (name: string) => api("/api/v1/chatflows", { method: "POST", body: { name } }),
+    mutationFn: (name: string) => api<{ id: string }>("/api/v1/chatflows", { method: "POST", body: { name } }),
+    // A new chatflow is opened in the editor at once: that is where it gets its nodes.
+    onSuccess: (created) => {
+      refresh();
+      open(created.id);
+    },
+  });
+  // A copy is private and new: graph, texts and widget settings, not the publishing choices.
+  const duplicate = useMutation({
+    mutationFn: async (id: string) => {
+      const f = await api<Full>(`/api/v1/chatflows/${id}`);
+      return api<{ id: string }>("/api/v1/chatflows", {
+        method: "POST",
+        body: {
+          name: copyName(f.name),
+          description: f.description,
+          graph: f.graph,
+          overrideAllowList: f.overrideAllowList,
+          chatbotConfig: f.chatbotConfig,
+          // Saved settings only: a chatflow never set up for speech holds {} (not a valid setting to send).
+          ...(Object.keys(f.speechToText ?? {}).length ? { speechToText: f.speechToText } : {}),
+        },
+      });
+    },
     onSuccess: refresh,
   });
   const rename = useMutation({
@@ -37,6 +92,9 @@ export function ChatflowList() {
   });
   const [name, setName] = useState("");
   const [importing, setImporting] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const [search, setSearch] = useState("");
+  const shown = flows.data?.filter((f) => matchesSearch(f, search));
   const { may } = useStudioUser();
 
   return (
@@ -46,13 +104,28 @@ export function ChatflowList() {
         subtitle="Each chatflow is a graph of LangChain nodes, callable over the API and the widget."
         actions={
           may("chatflow.create") && (
-            <Button variant="secondary" onClick={() => setImporting(true)}>
-              Import from Flowise
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="secondary" onClick={() => setChoosing(true)}>
+                New from template
+              </Button>
+              <Button variant="secondary" onClick={() => setImporting(true)}>
+                Import from Flowise
+              </Button>
+            </div>
           )
         }
       />
       {importing && <FlowiseImportDialog onClose={() => setImporting(false)} onImported={refresh} />}
+      {choosing && (
+        <TemplatesDialog
+          templates={templates}
+          onClose={() => setChoosing(false)}
+          onCreated={(id) => {
+            refresh();
+            open(id);
+          }}
+        />
+      )}
       <Card className="mb-6 p-4">
         <form
           className="flex items-end gap-3"
@@ -76,18 +149,35 @@ export function ChatflowList() {
           <ErrorNote error={create.error} />
         </div>
       </Card>
-      <ErrorNote error={flows.error ?? rename.error ?? remove.error} />
+      <ErrorNote error={flows.error ?? rename.error ?? remove.error ?? duplicate.error} />
       {flows.isLoading && <p className="text-sm text-slate-500">Loading chatflows…</p>}
       {flows.data?.length === 0 && (
         <p className="text-sm text-slate-500">No chatflows yet. Create the first one above.</p>
       )}
+      {!!flows.data?.length && (
+        <div className="my-3">
+          <input
+            type="search"
+            aria-label="Search chatflows"
+            placeholder="Search by name or description"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100 sm:max-w-sm"
+          />
+        </div>
+      )}
+      {!!flows.data?.length && shown?.length === 0 && (
+        <p className="text-sm text-slate-500">No chatflow matches “{search.trim()}”.</p>
+      )}
       <ul className="grid gap-3" aria-label="Chatflows">
-        {flows.data?.map((f) => (
+        {shown?.map((f) => (
           <ChatflowRow
             key={f.id}
             flow={f}
             onRename={(n) => rename.mutate({ id: f.id, name: n })}
             onDelete={() => remove.mutate(f.id)}
+            onDuplicate={may("chatflow.create") ? () => duplicate.mutate(f.id) : undefined}
+            duplicating={duplicate.isPending && duplicate.variables === f.id}
           />
         ))}
       </ul>
@@ -99,17 +189,21 @@ function ChatflowRow({
   flow,
   onRename,
   onDelete,
+  onDuplicate,
+  duplicating,
 }: {
   flow: Summary;
   onRename: (n: string) => void;
   onDelete: () => void;
+  onDuplicate?: () => void;
+  duplicating: boolean;
 }) {
   const { may } = useStudioUser();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(flow.name);
   return (
     <li className="min-w-0">
-      <Card className="flex items-center gap-4 px-4 py-3">
+      <Card className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
         <div className="min-w-0 flex-1">
           {editing ? (
             <form
@@ -151,7 +245,7 @@ function ChatflowRow({
           )}
         </div>
         {!editing && (
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
             {may("chatmessage.read") && (
               <a
                 href={`/chatflows/${flow.id}/conversations`}
@@ -160,6 +254,16 @@ function ChatflowRow({
               >
                 Conversations
               </a>
+            )}
+            {onDuplicate && (
+              <Button
+                variant="secondary"
+                onClick={onDuplicate}
+                disabled={duplicating}
+                aria-label={`Duplicate ${flow.name}`}
+              >
+                {duplicating ? "Duplicating…" : "Duplicate"}
+              </Button>
             )}
             <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Rename ${flow.name}`}>
               Rename

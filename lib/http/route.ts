@@ -9,6 +9,7 @@ import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
 import { childLogger, type Logger } from "../log";
 import { ROUTE_OPTIONS } from "./route-options";
+import { describeIssues } from "../schemas/issue-words";
 
 type Ctx<P, Q, B> = {
   req: Request;
@@ -111,7 +112,11 @@ export function finishRequest(
   return res;
 }
 
-/** Parses with a schema and turns issues into a 400 naming each field. */
+/**
+ * Parses with a schema and turns issues into a 400: the message is sentences a person can act on
+ * ("Name is too long (at most 200 characters)."), and `details` names each field for API callers
+ * (`[{ field: "body.name", path, code, message }]`, zod's own code and message).
+ */
 export function parseWith<T>(
   schema: ZodType<T> | undefined,
   input: unknown,
@@ -120,9 +125,9 @@ export function parseWith<T>(
   if (!schema) return input;
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((i) => ({ field: [where, ...i.path].join("."), message: i.message }));
+  const { message, details } = describeIssues(parsed.error.issues, where);
   const code = where === "path" ? "invalid_id" : "validation_failed";
-  throw new AppError(code, details.map((d) => `${d.field}: ${d.message}`).join("; "), { details });
+  throw new AppError(code, message, { details });
 }
 
 const parseBody = <T>(schema: ZodType<T>, input: unknown) => parseWith(schema, input, "body") as T;

@@ -24,9 +24,25 @@ function booleanSchema() {
   return z.preprocess(fromString, z.boolean());
 }
 
+/**
+ * What a person reads when a value does not fit the param's pattern: a sentence about their field,
+ * never the regular expression (API callers find it in the node's definition, GET /api/v1/nodes).
+ */
+export function patternSentence(p: Pick<ParamInput, "label" | "pattern">): string {
+  const label = p.label || "This field";
+  if (p.pattern && /^\^\[a-z]*A-Z[a-z]*0-9_-\]\{1,(\d+)\}\$$/i.test(p.pattern)) {
+    const max = /\{1,(\d+)\}/.exec(p.pattern)?.[1];
+    return `${label} may use letters, digits, - and _ only (1 to ${max} characters, no spaces).`;
+  }
+  if (p.pattern === "^https?://") return `${label} must start with http:// or https://.`;
+  if (p.pattern === "^(/[^/]*)*$")
+    return `${label} must be a JSON pointer such as /items (or empty for the whole document).`;
+  return `${label} is not in the expected form.`;
+}
+
 function stringSchema(p: ParamInput) {
   let s = z.string().max(p.maxLength ?? 1_000_000);
-  if (p.pattern) s = s.regex(new RegExp(p.pattern), `must match ${p.pattern}`);
+  if (p.pattern) s = s.regex(new RegExp(p.pattern), { error: patternSentence(p) });
   return s;
 }
 

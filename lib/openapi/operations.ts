@@ -700,7 +700,12 @@ export const OPERATIONS: Operation[] = [
     tag: "Domains",
     auth: domainUsers,
     body: addDomainsBody,
-    responses: { 200: { description: "What was added, known or invalid", schema: r.addDomainsResponseSchema } },
+    responses: {
+      200: {
+        description: "What was added, known or invalid (invalid names are reported with why, never stored)",
+        schema: r.addDomainsResponseSchema,
+      },
+    },
   },
   {
     method: "post",

@@ -68,7 +68,7 @@ function checkRange(
   ctx: z.RefinementCtx,
 ) {
   if (q.startDate && q.endDate && q.startDate.at > q.endDate.at) {
-    ctx.addIssue({ code: "custom", path: ["startDate"], message: "must not be after endDate" });
+    ctx.addIssue({ code: "custom", path: ["startDate"], message: "The start date must not be after the end date." });
   }
   if (q.feedback === false && q.feedbackType?.length) {
     ctx.addIssue({ code: "custom", path: ["feedbackType"], message: "cannot be combined with feedback=false" });

@@ -40,3 +40,15 @@ export function domainNamesFromCsv(text: string): string[] {
   const rows = named >= 0 ? lines.slice(1) : lines;
   return rows.map((l) => (splitCsvLine(l, sep)[column] ?? "").trim()).filter(Boolean);
 }
+
+/**
+ * The names typed in the studio's box: one per line or separated by commas, each trimmed. Spaces
+ * inside an entry are kept, so "not a domain" stays one entry the server reports as invalid
+ * rather than three.
+ */
+export function domainNamesFromText(text: string): string[] {
+  return text
+    .split(/[\n\r,]+/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}

@@ -16,14 +16,19 @@ import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
 import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "../schemas/credential";
 import { publishChange } from "../state";
+import { describeIssues } from "../schemas/issue-words";
 
 function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];
   if (!schema) throw new AppError("validation_failed", `body.type: unknown credential type '${type}'.`);
   const parsed = (schema as z.ZodType<Record<string, unknown>>).safeParse(data);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `body.data.${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new AppError("validation_failed", msg);
+    // Sentences for people, the fields (body.data.…) in details, as for every other body (lib/http/route.ts).
+    const { message, details } = describeIssues(
+      parsed.error.issues.map((i) => ({ ...i, path: ["data", ...i.path] })),
+      "body",
+    );
+    throw new AppError("validation_failed", message, { details });
   }
   return parsed.data;
 }

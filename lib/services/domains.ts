@@ -37,9 +37,8 @@ const REPORTED_INVALID = 100;
 const MAX_STORED_NAME = 253;
 
 /**
- * Invalid names are stored too (to be listed and fixed), but a "name" longer than any host name is
- * not a domain typed by mistake, and a long one breaks the unique index on Domain.name (PostgreSQL
- * caps a btree row at ~2,700 bytes): refused, 400 naming the entry.
+ * A "name" longer than any host name is not a domain typed by mistake, and a long one breaks the
+ * unique index on Domain.name (PostgreSQL caps a btree row at ~2,700 bytes): refused, 400 naming the entry.
  */
 function refuseOverlongNames(names: (string | null)[], field: string): void {
   const i = names.findIndex((n) => n !== null && n.length > MAX_STORED_NAME);
@@ -53,7 +52,8 @@ function refuseOverlongNames(names: (string | null)[], field: string): void {
 
 /**
  * Adds domains: normalises each name, merges duplicates, checks syntax and public suffix, and
- * stores new names (invalid ones too, flagged with the reason, so they can be listed and fixed).
+ * stores the new valid names. Invalid names are never stored: they are counted and reported back
+ * (`invalidNames`, each with why) so the person can fix them and send them again.
  * Answers how many were added, already known, invalid, merged duplicates and empty entries.
  */
 export async function addDomains(body: AddDomainsBody) {
@@ -62,12 +62,13 @@ export async function addDomains(body: AddDomainsBody) {
   refuseOverlongNames(names, body.names ? "body.names" : "body.name");
   const unique = [...new Set(names.filter((n): n is string => n !== null))];
   const checked = unique.map(checkDomainName);
+  const valid = checked.filter((c) => c.isValid);
+  const invalid = checked.filter((c) => !c.isValid);
   let added = 0;
   // Names already stored (also by a concurrent call) are skipped by the insert, not refused.
-  for (let i = 0; i < checked.length; i += INSERT_CHUNK)
-    added += await insertDomains({ rows: checked.slice(i, i + INSERT_CHUNK) });
-  const alreadyKnown = checked.length - added;
-  const invalid = checked.filter((c) => !c.isValid);
+  for (let i = 0; i < valid.length; i += INSERT_CHUNK)
+    added += await insertDomains({ rows: valid.slice(i, i + INSERT_CHUNK) });
+  const alreadyKnown = valid.length - added;
   return {
     received: inputs.length,
     added,

@@ -156,8 +156,11 @@ describe("API keys", () => {
       body: { name: "", permissions: ["root"] },
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("body.name");
-    expect(bad.json.error.message).toContain("body.permissions");
+    // Words for people; the fields for API callers in details.
+    expect(bad.json.error.message).toContain("Name is required.");
+    expect(bad.json.error.message).toContain("Permissions (item 1) must be one of");
+    const fields = bad.json.error.details.map((d: { field: string }) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(["body.name", "body.permissions.0"]));
     const unknown = await call(apikeys.POST, {
       method: "POST",
       headers: session,

@@ -175,7 +175,9 @@ describe("graph checks", () => {
       body: { name: "Bad", graph: { nodes: [{ id: "a:b", type: "x" }], edges: [] } },
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("body.graph.nodes.0");
+    expect(bad.json.error.message).toContain("ID (nodes item 1) must not contain");
+    expect(bad.json.error.message).not.toContain("body.");
+    expect(bad.json.error.details[0].field).toMatch(/^body\.graph\.nodes\.0\./);
     const graph = {
       nodes: [{ id: "chain", type: "llmChain", position: { x: 0, y: 0 }, data: { inputs: {} } }],
       edges: [],

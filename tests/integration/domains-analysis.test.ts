@@ -55,15 +55,12 @@ beforeAll(async () => {
     method: "POST",
     headers: session,
     body: {
-      names: [
-        "shop.example.com",
-        "plain.example.org",
-        "flaky.example.net",
-        "broken.example.io",
-        "refused.example.com",
-        "bad.invalidtld",
-      ],
+      names: ["shop.example.com", "plain.example.org", "flaky.example.net", "broken.example.io", "refused.example.com"],
     },
+  });
+  // POST never stores an invalid name: one stored before that rule (or by hand) is put in directly.
+  await (await getDb()).domain.create({
+    data: { name: "bad.invalidtld", isValid: false, validationError: "'.invalidtld' is not a known public suffix" },
   });
 });
 afterAll(() => stub.close());

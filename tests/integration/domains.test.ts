@@ -23,7 +23,7 @@ const list = (query = "", headers = session, handler = domains.GET) =>
 const names = (res: { json: { data: { name: string }[] } }) => res.json.data.map((d) => d.name);
 
 describe("POST /api/v1/domains", () => {
-  it("normalises, merges duplicates, flags invalid names and counts added / known / invalid", async () => {
+  it("normalises, merges duplicates, reports invalid names without storing them, and counts added / known / invalid", async () => {
     const res = await add({
       names: [
         "Example.COM",
@@ -38,7 +38,7 @@ describe("POST /api/v1/domains", () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ received: 9, added: 6, alreadyKnown: 0, invalid: 3, duplicates: 1, empty: 2 });
+    expect(res.json).toMatchObject({ received: 9, added: 3, alreadyKnown: 0, invalid: 3, duplicates: 1, empty: 2 });
     expect(res.json.invalidNames).toEqual([
       { name: "co.uk", error: "'co.uk' is itself a public suffix" },
       { name: "foo.notarealtld", error: "'.notarealtld' is not a known public suffix" },
@@ -48,6 +48,16 @@ describe("POST /api/v1/domains", () => {
     expect(again.json).toMatchObject({ received: 1, added: 0, alreadyKnown: 1, invalid: 0 });
     const row = await (await getDb()).domain.findUniqueOrThrow({ where: { name: "xn--bcher-kva.de" } });
     expect(row).toMatchObject({ isValid: true, validationError: null });
+    // Invalid names are reported, never stored: sending them again reports them again.
+    const stored = await (await getDb()).domain.findMany({
+      where: { name: { in: ["co.uk", "foo.notarealtld", "a..b.com"] } },
+    });
+    expect(stored).toEqual([]);
+    const retry = await add({ names: ["foo.notarealtld", "good-one.example.com"] });
+    expect(retry.json).toMatchObject({ received: 2, added: 1, alreadyKnown: 0, invalid: 1 });
+    expect(retry.json.invalidNames).toEqual([
+      { name: "foo.notarealtld", error: "'.notarealtld' is not a known public suffix" },
+    ]);
   });
 
   it("takes 10,000 names in one call and refuses more; refuses a body with both or neither of name and names", async () => {

@@ -144,7 +144,11 @@ describe("GET /api/v1/chatmessage/{id}: every Flowise filter", () => {
     ]) {
       const res = await list(s.flowId, q);
       expect(res.status, q).toBe(400);
-      expect(res.json.error.message, q).toContain(`query.${field}`);
+      expect(res.json.error.message, q).not.toContain("query.");
+      expect(
+        res.json.error.details.map((d: { field: string }) => d.field),
+        q,
+      ).toEqual([expect.stringMatching(new RegExp(`^query\\.${field}(\\.|$)`))]);
     }
   });
 });

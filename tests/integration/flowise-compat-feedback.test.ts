@@ -138,9 +138,11 @@ describe("POST /api/v1/feedback/{chatflowid}", () => {
     const bad = async (body: object, status: number, match: RegExp) => {
       const res = await rate(id, body);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      expect(res.json.error.message).toMatch(match);
+      // Named in words in the message, or by its field in details.
+      const said = [res.json.error.message, ...(res.json.error.details ?? []).map((d: { field: string }) => d.field)];
+      expect(said.join(" ")).toMatch(match);
     };
-    await bad({ chatId, messageId, rating: "MEH" }, 400, /rating: must be THUMBS_UP or THUMBS_DOWN/);
+    await bad({ chatId, messageId, rating: "MEH" }, 400, /^Rating must be THUMBS_UP or THUMBS_DOWN\./);
     await bad({ chatId, messageId: "nope", rating: "THUMBS_UP" }, 400, /messageId/);
     await bad({ messageId, rating: "THUMBS_UP" }, 400, /chatId/);
     await bad({ chatId, messageId, rating: "THUMBS_UP", content: "x".repeat(5001) }, 400, /content/);
@@ -284,9 +286,11 @@ describe("POST /api/v1/leads", () => {
     const bad = async (body: object, status: number, match: RegExp, origin = SHOP) => {
       const res = await lead(body, origin);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      expect(res.json.error.message).toMatch(match);
+      // Named in words in the message, or by its field in details.
+      const said = [res.json.error.message, ...(res.json.error.details ?? []).map((d: { field: string }) => d.field)];
+      expect(said.join(" ")).toMatch(match);
     };
-    await bad({ chatflowid: id, chatId, email: "not-an-email" }, 400, /email/);
+    await bad({ chatflowid: id, chatId, email: "not-an-email" }, 400, /^Email must be an e-mail address/);
     await bad({ chatflowid: id, chatId, name: "x".repeat(201) }, 400, /name/);
     await bad({ chatflowid: id, chatId, phone: "<script>" }, 400, /phone/);
     await bad({ chatflowid: id, chatId }, 400, /name, email or phone is required/);
@@ -322,6 +326,7 @@ describe("the widget config", () => {
       },
     });
     expect(res.status).toBe(400);
-    expect(res.json.error.message).toMatch(/leads\.status/);
+    expect(res.json.error.message).toContain("Leads status must be a boolean.");
+    expect(res.json.error.details.map((d: { field: string }) => d.field)).toContain("body.chatbotConfig.leads.status");
   });
 });

@@ -73,7 +73,13 @@ function allowHosts(list: string) {
 beforeEach(() => allowHosts(""));
 
 /** The parts of an answer (or an error) these tests read. */
-type Answer = { text: string; question: string; chatId: string; sessionId: string; error: { message: string } };
+type Answer = {
+  text: string;
+  question: string;
+  chatId: string;
+  sessionId: string;
+  error: { message: string; details: { field: string }[] };
+};
 
 async function send(flow: string, body: FormData | object) {
   const form = body instanceof FormData;
@@ -291,7 +297,8 @@ describe("uploads of type url", () => {
     );
     const notHttp = await send("vision", { question: "x", uploads: [urlUpload("", { data: "file:///etc/passwd" })] });
     expect(notHttp.status).toBe(400);
-    expect(notHttp.json.error.message).toMatch(/uploads\.0\.data/);
+    expect(notHttp.json.error.message).toMatch(/^Uploads data \(uploads item 1\)|^Data \(uploads item 1\)/);
+    expect(notHttp.json.error.details[0].field).toBe("body.uploads.0.data");
   });
 
   it("is not fetched for a flow that does not take images", async () => {
@@ -334,7 +341,8 @@ describe("history shapes", () => {
     ]) {
       const res = await send("plain", { question: "x", history: [item] });
       expect(res.status, JSON.stringify(item)).toBe(400);
-      expect(res.json.error.message).toMatch(/history\.0/);
+      expect(res.json.error.message).toMatch(/history item 1|History \(item 1\)/);
+      expect(res.json.error.details[0].field).toMatch(/^body\.history\.0/);
     }
   });
 });

@@ -161,13 +161,16 @@ describe("validation and access", () => {
   it("names the bad field in a 400", async () => {
     const missing = await predict("conversation", {});
     expect(missing.status).toBe(400);
-    expect(missing.json.error.message).toContain("body.question");
+    expect(missing.json.error.message).toBe("Question is required unless an audio upload supplies it.");
+    expect(missing.json.error.details[0].field).toBe("body.question");
     const badRole = await predict("conversation", { question: "x", history: [{ role: "system", content: "x" }] });
     expect(badRole.status).toBe(400);
-    expect(badRole.json.error.message).toContain("body.history.0.role");
+    expect(badRole.json.error.message).toMatch(/^Role \(history item 1\)/);
+    expect(badRole.json.error.details[0].field).toBe("body.history.0.role");
     const badSession = await predict("conversation", { question: "x", overrideConfig: { sessionId: "../../etc" } });
     expect(badSession.status).toBe(400);
-    expect(badSession.json.error.message).toContain("body.overrideConfig.sessionId");
+    expect(badSession.json.error.message).toMatch(/^Session ID /);
+    expect(badSession.json.error.details[0].field).toBe("body.overrideConfig.sessionId");
   });
 
   it("answers 400/404/403 for bad ids, unknown flows, private flows without a key and keys out of scope", async () => {

@@ -14,7 +14,8 @@ describe("first run", () => {
       body: { email: "root@example.com", name: "Root", password: "short" },
     });
     expect(weak.status).toBe(400);
-    expect(weak.json.error.message).toContain("body.password");
+    expect(weak.json.error.message).toBe("Password must be at least 10 characters and not only spaces.");
+    expect(weak.json.error.details[0].field).toBe("body.password");
     const created = await call(setup.POST, {
       method: "POST",
       body: { email: "Root@Example.com", name: "Root", password: "long-enough-1" },

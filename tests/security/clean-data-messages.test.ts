@@ -86,7 +86,7 @@ describe("Message API filters: honoured or refused", () => {
     ]) {
       const res = await del(flowId, q);
       expect(res.status, q).toBe(400);
-      expect(res.json.error.message).toMatch(/feedback/);
+      expect(res.json.error.message).toMatch(/feedback/i);
     }
     expect(await count(flowId)).toBe(6);
   });
@@ -113,7 +113,8 @@ describe("Message API filters: honoured or refused", () => {
     for (const bad of ["%00Buffer", "x".repeat(300), "<script>"]) {
       const res = await del(flowId, `memoryType=${bad}`);
       expect(res.status, bad).toBe(400);
-      expect(res.json.error.message).toContain("query.memoryType");
+      // A NUL is refused before the schema (lib/http/input-checks.ts); the rest by the schema, in words.
+      expect(res.json.error.message).toMatch(/^(Memory type |query\.memoryType: must not contain a NUL)/);
     }
     expect(await count(flowId)).toBe(6);
     const listed = await list(flowId, "memoryType=Buffer%20Memory&sessionId=B");

@@ -172,12 +172,14 @@ describe("credential values sent as HTTP headers", () => {
       const res = await create("openai", { apiKey });
       expect(res.status, res.text).toBe(400);
       expect(res.json.error.message).toBe(
-        "body.data.apiKey: must be printable ASCII without line breaks (it is sent in an HTTP header)",
+        "API key must be printable ASCII without line breaks (it is sent in an HTTP header).",
       );
+      expect(res.json.error.details[0].field).toBe("body.data.apiKey");
     }
     const headers = await create("httpHeaders", { allowedHosts: ["api.example.com"], headers: { "X-Token": "a\nb" } });
     expect(headers.status, headers.text).toBe(400);
-    expect(headers.json.error.message).toContain("body.data.headers.X-Token: must be printable ASCII");
+    expect(headers.json.error.message).toContain('Headers "X-Token" must be printable ASCII');
+    expect(headers.json.error.details[0].field).toBe("body.data.headers.X-Token");
     expect(await (await getDb()).credential.count()).toBe(before);
   });
 
@@ -212,7 +214,8 @@ describe("numbers beyond an integer column", () => {
         body: { name: "renamed", expectedVersion },
       });
       expect(res.status, res.text).toBe(400);
-      expect(res.json.error.message).toBe("body.expectedVersion: must be at most 2147483647");
+      expect(res.json.error.message).toBe("Expected version must be at most 2147483647.");
+      expect(res.json.error.details[0].field).toBe("body.expectedVersion");
     }
     expect(await (await getDb()).chatflow.findUniqueOrThrow({ where: { id: flowId } })).toEqual(before);
     const stale = await call(chatflowById.PUT, {
