@@ -19,7 +19,7 @@ describe("editorLanguageOf", () => {
     const param = (node: string, name: string) => {
       const def = getDefinition(node);
       const p = def?.inputs.find((i) => i.name === name);
-      if (!p || p.kind !== "param") throw new Error(`${node}.${name} is not a param`);
+      if (p?.kind !== "param") throw new Error(`${node}.${name} is not a param`);
       return p;
     };
     expect(editorLanguageOf(param("promptTemplate", "template"))).toBe("prompt");
