@@ -1,12 +1,12 @@
 "use client";
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo, useCallback, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
 import { storeKindOf } from "@/lib/nodes/capabilities";
-import { anchorInputs, paramInputs, type AnchorInput, type NodeOutput } from "@/lib/nodes/types";
+import { anchorInputs, paramInputs, type AnchorInput, type NodeDefinition, type NodeOutput } from "@/lib/nodes/types";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";
@@ -23,6 +23,11 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     sameProblems,
   );
   const [showMore, setShowMore] = useState(false);
+  const [showInfo, setShowInfo] = useState(false);
+  // The info panel belongs to the selected node: it closes when the node is deselected.
+  useEffect(() => {
+    if (!selected) setShowInfo(false);
+  }, [selected]);
   const onChange = useCallback((name: string, value: unknown) => store.updateParam(id, name, value), [store, id]);
   const def = store.catalog.get(data.defName);
   if (!def) {
@@ -78,6 +83,15 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
             {def.category} · <span className="font-mono">{id}</span>
           </p>
         </div>
+        <button
+          type="button"
+          className={`nodrag grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ring-1 ${showInfo ? "bg-brand-600 text-white ring-brand-600" : "text-slate-500 ring-slate-300 hover:bg-slate-100"}`}
+          aria-label={`About ${data.label || def.label}`}
+          aria-expanded={showInfo}
+          onClick={() => setShowInfo((v) => !v)}
+        >
+          i
+        </button>
         {problems?.length ? (
           <span
             className="rounded-full bg-red-100 px-1.5 text-[11px] font-semibold text-red-700"
@@ -87,6 +101,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
           </span>
         ) : null}
       </header>
+      {showInfo && <NodeInfo def={def} />}
       {anchorInputs(def).length > 0 && (
         <section className="border-b border-slate-100 py-1">
           {anchorInputs(def).map((a) => (
@@ -129,6 +144,43 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     </article>
   );
 });
+
+/** The definition's description and each input's help, for the node's info panel. */
+function NodeInfo({ def }: { def: NodeDefinition }) {
+  return (
+    <section
+      aria-label="Node info"
+      className="nodrag nowheel max-h-72 overflow-y-auto border-b border-slate-100 bg-slate-50 px-3 py-2 text-[11px] leading-snug text-slate-700"
+    >
+      <p className="text-xs text-slate-800">{def.description}</p>
+      {def.inputs.length > 0 && (
+        <dl className="mt-2 space-y-1.5">
+          {def.inputs.map((i) => (
+            <div key={i.name}>
+              <dt className="font-semibold text-slate-800">
+                {i.label}{" "}
+                <span className="font-normal text-slate-500">
+                  {i.kind === "anchor" ? `connection: ${i.accepts.join(" | ")}` : i.type}
+                  {i.optional ? ", optional" : ""}
+                </span>
+              </dt>
+              <dd className="text-slate-600">{inputHelp(i)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** An input's help text: its description, else what can be said from the definition. */
+function inputHelp(i: NodeDefinition["inputs"][number]): string {
+  if (i.description) return i.description;
+  if (i.kind === "anchor") return i.list ? "Connect any number of nodes." : "Connect one node.";
+  if (i.options?.length) return `One of: ${i.options.map((o) => o.label).join(", ")}.`;
+  if (i.default !== undefined && typeof i.default !== "object") return `Default: ${String(i.default)}.`;
+  return "No further help.";
+}
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
 
