@@ -3,6 +3,7 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, useCallback, useEffect, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
+import { savedFilesInto } from "@/lib/canvas/saved-files";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
 import { storeKindOf } from "@/lib/nodes/capabilities";
@@ -188,9 +189,14 @@ const selectDirty = (s: { revision: number; savedRevision: number }) => s.revisi
 function VectorStoreSlot({ nodeId }: { nodeId: string }) {
   const { id } = useParams<{ id: string }>();
   const dirty = useEditorState(selectDirty);
+  const savedFiles = useEditorState(useCallback((s) => savedFilesInto(s, nodeId), [nodeId]));
   const { storePanel } = useEditorSlots();
   if (!storePanel) return null;
-  return <div className="border-t border-slate-100 px-3 py-2">{storePanel({ chatflowId: id, nodeId, dirty })}</div>;
+  return (
+    <div className="border-t border-slate-100 px-3 py-2">
+      {storePanel({ chatflowId: id, nodeId, dirty, savedFiles })}
+    </div>
+  );
 }
 
 function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorInput; error?: string }) {
