@@ -6,7 +6,7 @@ import { EditorView } from "@codemirror/view";
 import CodeMirror from "@uiw/react-codemirror";
 import { useMemo } from "react";
 import type { EditorLanguage } from "@/lib/nodes/editor-hint";
-import { useDarkMode } from "@/components/theme/use-dark-mode";
+import { useDarkMode } from "@/components/ui/use-dark-mode";
 
 type Props = {
   id: string;

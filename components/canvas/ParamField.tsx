@@ -261,7 +261,7 @@ function ExpandDialog({ title, onClose, children }: { title: string; onClose: ()
       ref={ref}
       aria-label={title}
       onClose={onClose}
-      className="nodrag nowheel m-auto w-[min(56rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      className="nodrag nowheel m-auto w-[min(56rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50"
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
         <h2 className="text-sm font-semibold">{title}</h2>
