@@ -1,6 +1,6 @@
 "use client";
 
-import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { Handle, Position, useStoreApi, type NodeProps } from "@xyflow/react";
 import { memo, useCallback, useEffect, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
 import { savedFilesInto } from "@/lib/canvas/saved-files";
@@ -25,6 +25,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   );
   const [showMore, setShowMore] = useState(false);
   const [showInfo, setShowInfo] = useState(false);
+  const flow = useStoreApi();
   // The info panel belongs to the selected node: it closes when the node is deselected.
   useEffect(() => {
     if (!selected) setShowInfo(false);
@@ -89,7 +90,11 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
           className={`nodrag grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ring-1 ${showInfo ? "bg-brand-600 text-white ring-brand-600" : "text-slate-500 ring-slate-300 hover:bg-slate-100"}`}
           aria-label={`About ${data.label || def.label}`}
           aria-expanded={showInfo}
-          onClick={() => setShowInfo((v) => !v)}
+          onClick={() => {
+            setShowInfo((v) => !v);
+            // Opening the info selects the node (a nodrag button does not), so it closes on deselect.
+            if (!selected) flow.getState().addSelectedNodes([id]);
+          }}
         >
           i
         </button>
