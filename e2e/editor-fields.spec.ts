@@ -157,6 +157,8 @@ test("the studio follows the system's dark preference, and the toggle overrides 
   await page.waitForSelector("body", { state: "attached" });
   expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
 
+  // The toggle shows the saved choice once the page has hydrated.
+  await expect(theme).toHaveValue("light");
   await page.emulateMedia({ colorScheme: "light" });
   await theme.selectOption("dark");
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
@@ -165,8 +167,9 @@ test("the studio follows the system's dark preference, and the toggle overrides 
   expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
 
   // The canvas in dark: React Flow and the code editor switch too.
-  await page.waitForLoadState("load");
+  await expect(theme).toHaveValue("dark");
   await page
+    .getByRole("list", { name: "Chatflows" })
     .getByRole("link", { name: /^OpenAPI chain only/ })
     .first()
     .click();
