@@ -6,7 +6,6 @@ import { APP } from "./servers";
 // Issue 14: code editor fields with an expand view, the node info panel, "Index saved files" on store
 // nodes, and dark mode (system + toggle) in the studio and the widget.
 
-test.describe.configure({ mode: "serial" });
 test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
 
 /** Screenshots at desktop and phone width, kept under test-results/. */
@@ -125,6 +124,8 @@ test("Index saved files on the Docs QA store uses the loaders' saved files and s
   await page.goto(`/chatflows/${id}`);
   const store = page.locator('.react-flow__node[data-id="vectorStore"]');
   await expect(store.getByTestId("store-chunk-count")).toHaveText("0 chunks stored");
+  // The example's chat model node sits over the store's lower half: selecting the store brings it to the front.
+  await store.locator("header h3").click();
   const button = store.getByRole("button", { name: /^Index saved files/ });
   await button.click();
   await expect(store.getByRole("button", { name: "Indexing…" })).toBeDisabled();
