@@ -18,7 +18,7 @@ export function ThemeToggle() {
         applyTheme(next);
       }}
     >
-      <option value="system">System theme</option>
+      <option value="system">System</option>
       <option value="light">Light</option>
       <option value="dark">Dark</option>
     </select>
