@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { THEME_SCRIPT } from "@/lib/client/theme";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -11,9 +13,17 @@ export const metadata: Metadata = {
 // prerendered at build time would have scripts without it and be blocked, so none is.
 export const dynamic = "force-dynamic";
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // The theme script runs inline before paint, so it needs this response's nonce (from the CSP proxy.ts set).
+  const csp = (await headers()).get("content-security-policy") ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   return (
-    <html lang="en">
+    // The head script sets the `dark` class before React hydrates: not a mismatch to report.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, no user data */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen">
         <Providers>{children}</Providers>
       </body>

@@ -110,6 +110,8 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const theme = { ...c.theme, ...opts.theme };
     for (const [key, cssVar] of THEME_VARS) if (theme[key]) shell.style.setProperty(cssVar, theme[key]!);
     shell.classList.toggle("left", theme.position === "left");
+    shell.classList.toggle("light", theme.colorScheme === "light");
+    shell.classList.toggle("dark", theme.colorScheme === "dark");
     titleEl.textContent = c.title;
     panel.setAttribute("aria-label", c.title);
     headerAvatar.replaceWith(avatarView(theme.avatarUrl));

@@ -1,5 +1,6 @@
 "use client";
 
+import { useDarkMode } from "@/components/ui/use-dark-mode";
 import {
   applyEdgeChanges,
   applyNodeChanges,
@@ -142,6 +143,7 @@ export function Canvas({
     [rf, onAdd],
   );
 
+  const dark = useDarkMode();
   return (
     <div className="relative h-full w-full" data-testid="canvas">
       <ReactFlow<EditorNode, EditorEdge>
@@ -172,8 +174,9 @@ export function Canvas({
         defaultEdgeOptions={{ style: { strokeWidth: 2, stroke: "#64748b" } }}
         connectionLineStyle={{ strokeWidth: 2, stroke: "#2563eb" }}
         proOptions={{ hideAttribution: true }}
+        colorMode={dark ? "dark" : "light"}
       >
-        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd5e1" />
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
         <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
         <MiniMap
@@ -183,7 +186,7 @@ export function Canvas({
           ariaLabel="Mini map"
           nodeColor="#c7d2fe"
           nodeStrokeColor="#6366f1"
-          maskColor="rgba(241,245,249,0.7)"
+          maskColor={dark ? "rgba(2,6,23,0.7)" : "rgba(241,245,249,0.7)"}
         />
       </ReactFlow>
       {nodes.length === 0 && (

@@ -1,12 +1,13 @@
 "use client";
 
-import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo, useCallback, useState } from "react";
+import { Handle, Position, useStoreApi, type NodeProps } from "@xyflow/react";
+import { memo, useCallback, useEffect, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
+import { savedFilesInto } from "@/lib/canvas/saved-files";
 import type { EditorNode } from "@/lib/canvas/types";
 import { handleId } from "@/lib/nodes/handles";
 import { storeKindOf } from "@/lib/nodes/capabilities";
-import { anchorInputs, paramInputs, type AnchorInput, type NodeOutput } from "@/lib/nodes/types";
+import { anchorInputs, paramInputs, type AnchorInput, type NodeDefinition, type NodeOutput } from "@/lib/nodes/types";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";
@@ -23,6 +24,12 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     sameProblems,
   );
   const [showMore, setShowMore] = useState(false);
+  const [showInfo, setShowInfo] = useState(false);
+  const flow = useStoreApi();
+  // The info panel belongs to the selected node: it closes when the node is deselected.
+  useEffect(() => {
+    if (!selected) setShowInfo(false);
+  }, [selected]);
   const onChange = useCallback((name: string, value: unknown) => store.updateParam(id, name, value), [store, id]);
   const def = store.catalog.get(data.defName);
   if (!def) {
@@ -78,6 +85,19 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
             {def.category} · <span className="font-mono">{id}</span>
           </p>
         </div>
+        <button
+          type="button"
+          className={`nodrag grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ring-1 ${showInfo ? "bg-brand-600 text-white ring-brand-600" : "text-slate-500 ring-slate-300 hover:bg-slate-100"}`}
+          aria-label={`About ${data.label || def.label}`}
+          aria-expanded={showInfo}
+          onClick={() => {
+            setShowInfo((v) => !v);
+            // Opening the info selects the node (a nodrag button does not), so it closes on deselect.
+            if (!selected) flow.getState().addSelectedNodes([id]);
+          }}
+        >
+          i
+        </button>
         {problems?.length ? (
           <span
             className="rounded-full bg-red-100 px-1.5 text-[11px] font-semibold text-red-700"
@@ -87,6 +107,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
           </span>
         ) : null}
       </header>
+      {showInfo && <NodeInfo def={def} />}
       {anchorInputs(def).length > 0 && (
         <section className="border-b border-slate-100 py-1">
           {anchorInputs(def).map((a) => (
@@ -130,15 +151,57 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   );
 });
 
+/** The definition's description and each input's help, for the node's info panel. */
+function NodeInfo({ def }: { def: NodeDefinition }) {
+  return (
+    <section
+      aria-label="Node info"
+      className="nodrag nowheel max-h-72 overflow-y-auto border-b border-slate-100 bg-slate-50 px-3 py-2 text-[11px] leading-snug text-slate-700"
+    >
+      <p className="text-xs text-slate-800">{def.description}</p>
+      {def.inputs.length > 0 && (
+        <dl className="mt-2 space-y-1.5">
+          {def.inputs.map((i) => (
+            <div key={i.name}>
+              <dt className="font-semibold text-slate-800">
+                {i.label}{" "}
+                <span className="font-normal text-slate-500">
+                  {i.kind === "anchor" ? `connection: ${i.accepts.join(" | ")}` : i.type}
+                  {i.optional ? ", optional" : ""}
+                </span>
+              </dt>
+              <dd className="text-slate-600">{inputHelp(i)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** An input's help text: its description, else what can be said from the definition. */
+function inputHelp(i: NodeDefinition["inputs"][number]): string {
+  if (i.description) return i.description;
+  if (i.kind === "anchor") return i.list ? "Connect any number of nodes." : "Connect one node.";
+  if (i.options?.length) return `One of: ${i.options.map((o) => o.label).join(", ")}.`;
+  if (i.default !== undefined && typeof i.default !== "object") return `Default: ${String(i.default)}.`;
+  return "No further help.";
+}
+
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
 
 /** Chunk count, uploads and clearing for a vector or keyword store node of this chatflow. */
 function VectorStoreSlot({ nodeId }: { nodeId: string }) {
   const { id } = useParams<{ id: string }>();
   const dirty = useEditorState(selectDirty);
+  const savedFiles = useEditorState(useCallback((s) => savedFilesInto(s, nodeId), [nodeId]));
   const { storePanel } = useEditorSlots();
   if (!storePanel) return null;
-  return <div className="border-t border-slate-100 px-3 py-2">{storePanel({ chatflowId: id, nodeId, dirty })}</div>;
+  return (
+    <div className="border-t border-slate-100 px-3 py-2">
+      {storePanel({ chatflowId: id, nodeId, dirty, savedFiles })}
+    </div>
+  );
 }
 
 function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorInput; error?: string }) {

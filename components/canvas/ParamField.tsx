@@ -1,6 +1,8 @@
 "use client";
 
-import { memo, useState } from "react";
+import dynamic from "next/dynamic";
+import { memo, useEffect, useRef, useState } from "react";
+import { editorLanguageOf, type EditorLanguage } from "@/lib/nodes/editor-hint";
 import type { ParamInput } from "@/lib/nodes/types";
 import { CredentialField } from "./CredentialField";
 import { describeFileValue, readFileValue } from "./file-value";
@@ -70,6 +72,8 @@ function Control({ id, p, value, set, invalid }: ControlProps) {
         : typeof value === "object"
           ? JSON.stringify(value, null, 2)
           : String(value);
+  const language = editorLanguageOf(p);
+  if (language) return <CodeControl id={id} p={p} language={language} value={text} set={set} invalid={invalid} />;
   switch (p.type) {
     case "number":
       return (
@@ -136,6 +140,142 @@ function Control({ id, p, value, set, invalid }: ControlProps) {
         />
       );
   }
+}
+
+/** The textarea shown while the code editor's chunk loads (and the same look without JavaScript). */
+function PlainCode({
+  id,
+  p,
+  value,
+  set,
+  rows,
+}: {
+  id: string;
+  p: ParamInput;
+  value: string;
+  set: (v: unknown) => void;
+  rows: number;
+}) {
+  return (
+    <textarea
+      id={id}
+      rows={rows}
+      spellCheck={false}
+      aria-label={p.label}
+      className={`${fieldClass} nowheel resize-y font-mono text-[11px]`}
+      value={value}
+      onChange={(e) => set(e.target.value)}
+    />
+  );
+}
+
+// CodeMirror is loaded on demand: only flows with code, JSON or prompt fields fetch it.
+const CodeEditor = dynamic(() => import("./CodeEditor"), { ssr: false, loading: () => null });
+
+type CodeControlProps = Omit<ControlProps, "value"> & { value: string; language: EditorLanguage };
+
+/** A code editor (YAML, JSON or a prompt) in the node, with an Expand button opening a big one in a dialog. */
+function CodeControl({ id, p, language, value, set, invalid }: CodeControlProps) {
+  const [expanded, setExpanded] = useState(false);
+  const isInvalid = "aria-invalid" in invalid;
+  const placeholder = p.placeholder ?? (p.default !== undefined ? String(p.default) : language === "json" ? "{ }" : "");
+  return (
+    <div className="flex flex-col gap-1">
+      <CodeEditorOrText
+        id={id}
+        p={p}
+        language={language}
+        value={value}
+        set={set}
+        height={language === "prompt" ? "72px" : "96px"}
+        placeholder={placeholder}
+        invalid={isInvalid}
+      />
+      <button
+        type="button"
+        className="nodrag self-end text-[11px] font-medium text-brand-600 hover:underline"
+        aria-label={`Expand ${p.label}`}
+        onClick={() => setExpanded(true)}
+      >
+        Expand
+      </button>
+      {expanded && (
+        <ExpandDialog title={p.label} onClose={() => setExpanded(false)}>
+          <CodeEditorOrText
+            id={`${id}-expanded`}
+            p={p}
+            language={language}
+            value={value}
+            set={set}
+            height="60vh"
+            placeholder={placeholder}
+            invalid={isInvalid}
+          />
+        </ExpandDialog>
+      )}
+    </div>
+  );
+}
+
+function CodeEditorOrText(props: {
+  id: string;
+  p: ParamInput;
+  language: EditorLanguage;
+  value: string;
+  set: (v: unknown) => void;
+  height: string;
+  placeholder: string;
+  invalid: boolean;
+}) {
+  const { id, p, language, value, set, height, placeholder, invalid } = props;
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    // Warm the chunk; until it arrives the plain textarea keeps the field usable.
+    void import("./CodeEditor").then(() => setReady(true));
+  }, []);
+  if (!ready) return <PlainCode id={id} p={p} value={value} set={set} rows={language === "prompt" ? 3 : 4} />;
+  return (
+    <CodeEditor
+      id={id}
+      label={p.label}
+      language={language}
+      value={value}
+      onChange={(v) => set(v)}
+      placeholder={placeholder}
+      height={height}
+      invalid={invalid}
+      describedBy={invalid ? `${id}-error` : undefined}
+    />
+  );
+}
+
+/** A modal dialog (native <dialog>: focus trap, Escape and the backdrop for free). */
+function ExpandDialog({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-label={title}
+      onClose={onClose}
+      className="nodrag nowheel m-auto w-[min(56rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50"
+    >
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
+        <h2 className="text-sm font-semibold">{title}</h2>
+        <button
+          type="button"
+          className="rounded-md bg-brand-600 px-3 py-1 text-sm font-medium text-white hover:bg-brand-700"
+          onClick={() => ref.current?.close()}
+        >
+          Done
+        </button>
+      </div>
+      <div className="p-3">{children}</div>
+    </dialog>
+  );
 }
 
 /** Reads the picked file in the browser; the param stores the content (text, or a base64 data: URL), not a path. */

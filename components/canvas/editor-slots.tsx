@@ -17,7 +17,13 @@ export type ChatPanelSlotProps = {
 export type EmbedPanelSlotProps = { chatflowId: string; isPublic: boolean };
 
 /** What a store node (vector or keyword store) hands the slot under its params. */
-export type StorePanelSlotProps = { chatflowId: string; nodeId: string; dirty: boolean };
+export type StorePanelSlotProps = {
+  chatflowId: string;
+  nodeId: string;
+  dirty: boolean;
+  /** How many loaders connected to this store have a file saved in the graph (they can be indexed). */
+  savedFiles: number;
+};
 
 /**
  * Parts of the editor that other features fill: the canvas feature never imports them; the page

@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { roleMay, type Action } from "@/lib/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
+import { ThemeToggle } from "@/components/ui/ThemeToggle";
 
 /** Each page with the action it needs (lib/access/permissions.ts): a role sees the pages it may use. None: every role. */
 const links: { href: string; label: string; action?: Action }[] = [
@@ -47,6 +48,7 @@ export function StudioNav({ user }: { user: { name: string; email: string; role:
           ))}
         </ul>
         <div className="ml-auto flex items-center gap-3 text-sm">
+          <ThemeToggle />
           <span className="whitespace-nowrap text-slate-500" title={user.email}>
             {user.name} · {user.role}
           </span>

@@ -19,15 +19,19 @@ export function VectorStorePanel({
   chatflowId,
   nodeId,
   dirty = false,
+  savedFiles = 0,
 }: {
   chatflowId: string;
   nodeId: string;
   dirty?: boolean;
+  /** Loaders with a file saved in the graph feeding this store: offers "Index saved files". */
+  savedFiles?: number;
 }) {
   const [info, setInfo] = useState<StoreInfo | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<UpsertSummary | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [indexing, setIndexing] = useState(false);
 
   const refresh = useCallback(async () => {
     try {
@@ -54,6 +58,26 @@ export function VectorStorePanel({
       setError(e);
     } finally {
       setProgress(null);
+    }
+  }
+
+  /** Upserts the loaders' saved files into this store: a request without files uses them (lib/vector/loaders.ts). */
+  async function indexSaved() {
+    setError(null);
+    setResult(null);
+    setIndexing(true);
+    try {
+      setResult(
+        await api<UpsertSummary>(`/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}`, {
+          method: "POST",
+          body: { stopNodeId: nodeId },
+        }),
+      );
+      await refresh();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setIndexing(false);
     }
   }
 
@@ -93,11 +117,32 @@ export function VectorStorePanel({
           }}
         />
       </label>
+      {savedFiles > 0 && (
+        <Button
+          variant="secondary"
+          onClick={() => void indexSaved()}
+          disabled={!info || indexing || progress !== null}
+          aria-busy={indexing}
+          title={`Index the file${savedFiles === 1 ? "" : "s"} saved on the ${savedFiles} connected loader${savedFiles === 1 ? "" : "s"}`}
+        >
+          {indexing ? (
+            <>
+              <span
+                aria-hidden
+                className="h-3 w-3 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600"
+              />
+              Indexing…
+            </>
+          ) : (
+            `Index saved files (${savedFiles})`
+          )}
+        </Button>
+      )}
       {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" className="w-full" />}
       {result && (
-        <p role="status">
-          Added {result.numAdded}, skipped {result.numSkipped}, replaced {result.numDeleted}
-          {result.numUpdated ? `, updated ${result.numUpdated}` : ""}.
+        <p role="status" data-testid="store-upsert-result">
+          Added {result.numAdded}, updated {result.numUpdated ?? 0}, skipped {result.numSkipped}, replaced{" "}
+          {result.numDeleted}.
         </p>
       )}
       <ErrorNote error={error} />

@@ -58,6 +58,11 @@ export const paramInputSchema = z.object({
   integer: z.boolean().optional(),
   /** For `file` params: accepted file extensions, e.g. [".yaml", ".json"]. */
   fileTypes: z.array(z.string()).optional(),
+  /**
+   * For `text`, `code` and `json` params: the studio's code editor language (lib/nodes/editor-hint.ts).
+   * `code` defaults to YAML and `json` to JSON; `prompt` marks a prompt template (plain text, wrapped).
+   */
+  editor: z.enum(["yaml", "json", "prompt"]).optional(),
 });
 
 export const anchorInputSchema = z.object({

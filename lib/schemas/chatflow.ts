@@ -53,6 +53,8 @@ export const widgetThemeSchema = z
       .optional(),
     /** Which corner the chat bubble sits in. */
     position: z.enum(["right", "left"]).optional(),
+    /** Light or dark widget; "auto" (or unset) follows the visitor's prefers-color-scheme. */
+    colorScheme: z.enum(["auto", "light", "dark"]).optional(),
   })
   .catchall(z.string().max(200));
 

@@ -55,6 +55,7 @@ const THEME_KEYS = [
   "userBubbleColor",
   "avatarUrl",
   "position",
+  "colorScheme",
 ] as const;
 
 /** Whether any node of a saved graph takes images now (read without building; see takesImages). */

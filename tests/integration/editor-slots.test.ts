@@ -67,7 +67,7 @@ describe("editor slots", () => {
   it("the studio fills every slot with the owning feature's component, props passed through", () => {
     const chat = { chatflowId: flow.id, dirty: true, onClose: () => {}, onServerProblems: () => {} };
     const embed = { chatflowId: flow.id, isPublic: true };
-    const store = { chatflowId: flow.id, nodeId: "faiss_0", dirty: false };
+    const store = { chatflowId: flow.id, nodeId: "faiss_0", dirty: false, savedFiles: 2 };
     const filled = [
       [studioSlots.chatPanel?.(chat), ChatPanel, chat],
       [studioSlots.embedPanel?.(embed), EmbedPanel, embed],

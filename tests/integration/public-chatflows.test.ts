@@ -65,7 +65,7 @@ describe("GET /api/v1/public-chatbotConfig/{id}", () => {
         title: "Shop helper",
         welcomeMessage: "Hi!",
         starterPrompts: ["Find a laptop", " "],
-        theme: { primaryColor: "#0f766e", position: "left", legacy: "x" },
+        theme: { primaryColor: "#0f766e", position: "left", colorScheme: "dark", legacy: "x" },
       },
       speechToText: { enabled: true, baseUrl: SECRET_SPEECH_URL, model: "whisper-1" },
     });
@@ -78,7 +78,7 @@ describe("GET /api/v1/public-chatbotConfig/{id}", () => {
       // Flowise's shape, which flowise-embed reads (and our widget too).
       starterPrompts: { "0": { prompt: "Find a laptop" } },
       inputPlaceholder: "",
-      theme: { primaryColor: "#0f766e", position: "left" },
+      theme: { primaryColor: "#0f766e", position: "left", colorScheme: "dark" },
       uploads: {
         images: true,
         audio: true,

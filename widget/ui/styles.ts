@@ -86,5 +86,9 @@ textarea:disabled{background:var(--sy-bot);cursor:not-allowed}
 .hint{font-size:12px;color:#b91c1c;margin-top:6px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:480px){.bubble-mode .panel{inset:0;width:100%;height:100%;border-radius:0;border:0}.bubble-mode.open .launcher{display:none}}
+/* Dark: follows prefers-color-scheme unless the theme's colorScheme says light (.light) or dark (.dark).
+   Colours the chatflow's theme sets stay as set (inline on .shell). */
+@media (prefers-color-scheme:dark){.shell:not(.light){--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell:not(.light) .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell:not(.light) .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell:not(.light) .error button{background:#1e293b;border-color:#7f1d1d}.shell:not(.light) details{background:rgba(15,23,42,.6)}.shell:not(.light) .bubble details pre{background:#0f172a}.shell:not(.light) .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell:not(.light) .tool.recording{color:#fca5a5;background:#450a0a}.shell:not(.light) .hint{color:#fca5a5}}
+.shell.dark{--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell.dark .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell.dark .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell.dark .error button{background:#1e293b;border-color:#7f1d1d}.shell.dark details{background:rgba(15,23,42,.6)}.shell.dark .bubble details pre{background:#0f172a}.shell.dark .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell.dark .tool.recording{color:#fca5a5;background:#450a0a}.shell.dark .hint{color:#fca5a5}
 @media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}
 `;

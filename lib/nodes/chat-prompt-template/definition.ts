@@ -12,9 +12,10 @@ export const chatPromptTemplateDefinition = {
       name: "systemMessage",
       label: "System message",
       type: "text",
+      editor: "prompt",
       placeholder: "You are a helpful assistant that translates {input_language} to {output_language}.",
     },
-    { kind: "param", name: "humanMessage", label: "Human message", type: "text", default: "{text}" },
+    { kind: "param", name: "humanMessage", label: "Human message", type: "text", editor: "prompt", default: "{text}" },
     {
       kind: "param",
       name: "promptValues",

@@ -14,6 +14,7 @@ export const conversationChainDefinition = {
       name: "systemMessage",
       label: "System message",
       type: "text",
+      editor: "prompt",
       default: "The following is a friendly conversation between a human and an AI. The AI is helpful and concise.",
       additional: true,
     },

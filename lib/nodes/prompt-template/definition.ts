@@ -12,6 +12,7 @@ export const promptTemplateDefinition = {
       name: "template",
       label: "Template",
       type: "text",
+      editor: "prompt",
       placeholder: "What is a good name for a company that makes {product}?",
     },
     {

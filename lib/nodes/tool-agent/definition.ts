@@ -16,6 +16,7 @@ export const toolAgentDefinition = {
       name: "systemMessage",
       label: "System message",
       type: "text",
+      editor: "prompt",
       default: "You are a helpful AI assistant. Use the tools when they help to answer.",
       additional: true,
     },
