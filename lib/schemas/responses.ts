@@ -239,7 +239,8 @@ export const publicChatbotConfigResponseSchema = z
     chatflowId: z.string(),
     title: z.string(),
     welcomeMessage: z.string(),
-    starterPrompts: z.array(z.string()),
+    /** Flowise's shape: `{"0": {prompt}, …}`. */
+    starterPrompts: z.record(z.string(), z.object({ prompt: z.string() })),
     inputPlaceholder: z.string(),
     theme: z.record(z.string(), z.unknown()),
     uploads: z.looseObject({
@@ -248,5 +249,7 @@ export const publicChatbotConfigResponseSchema = z
       maxBytes: z.number().int(),
       maxFiles: z.number().int(),
     }),
+    /** Whether visitors see the tools answers used (withheld from anonymous callers when false). */
+    showToolCalls: z.boolean(),
   })
   .meta({ id: "PublicChatbotConfig" });

@@ -43,6 +43,8 @@ export interface PublicChatbotConfig {
   chatFeedback: { status: boolean };
   /** Flowise's lead capture form, when the chatflow asks for leads. */
   leads?: LeadsConfig;
+  /** Whether visitors see the tools answers used (when false the server withholds them from anonymous callers). */
+  showToolCalls: boolean;
   /** Whether the requesting page's origin may chat (null: the request came from no browser page). */
   originAllowed: boolean | null;
 }
@@ -90,12 +92,18 @@ function readConfig(raw: unknown) {
     inputPlaceholder: ok(shape.inputPlaceholder.safeParse(source.inputPlaceholder)),
     chatFeedback: ok(shape.chatFeedback.safeParse(source.chatFeedback)),
     leads: ok(shape.leads.safeParse(source.leads)),
+    showToolCalls: ok(shape.showToolCalls.safeParse(source.showToolCalls)),
   };
 }
 
 /** Whether a chatflow's widget shows thumbs (feedback is accepted only then). */
 export function feedbackEnabled(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
   return readConfig(chatflow.chatbotConfig).chatFeedback?.status === true;
+}
+
+/** Whether anonymous visitors of a chatflow see its tool calls (usedTools, toolStart): off unless turned on. */
+export function visitorsSeeToolCalls(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
+  return readConfig(chatflow.chatbotConfig).showToolCalls === true;
 }
 
 /** Whether a chatflow's widget asks for leads (leads are accepted only then). */
@@ -155,6 +163,7 @@ export async function getPublicChatbotConfig(args: {
     uploads: uploadsConfig(chatflow),
     chatFeedback: { status: config.chatFeedback?.status === true },
     ...(config.leads ? { leads: config.leads } : {}),
+    showToolCalls: config.showToolCalls === true,
     originAllowed: args.origin === null ? null : manager || originMayChat(chatflow, args.origin),
   };
 }
