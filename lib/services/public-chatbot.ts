@@ -169,6 +169,17 @@ export async function getPublicChatbotConfig(args: {
 }
 
 /**
+ * What the full-page chat (/chat/{id}) needs to render: a public chatflow's id and title. Null for a
+ * private or unknown id, or one that is no UUID: the page answers 404 then, as the API does.
+ */
+export async function getPublicChatPage(id: string): Promise<{ chatflowId: string; title: string } | null> {
+  if (!z.uuid().safeParse(id).success) return null;
+  const chatflow = await findChatflowById({ id });
+  if (!chatflow?.isPublic) return null;
+  return { chatflowId: chatflow.id, title: readConfig(chatflow.chatbotConfig).title?.trim() || chatflow.name };
+}
+
+/**
  * The origins that get CORS headers for a chatflow's prediction endpoint: its allowed origins
  * when it is public, none otherwise (private chatflows are for server-side callers with keys).
  */
