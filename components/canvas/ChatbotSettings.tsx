@@ -70,6 +70,7 @@ export function ChatbotSettings({
       <label className="block">
         <span className="text-xs font-medium text-slate-600">Title</span>
         <input
+          aria-label="Chatbot title"
           className={`${input} mt-0.5`}
           maxLength={200}
           placeholder="The chatflow's name"
@@ -81,6 +82,7 @@ export function ChatbotSettings({
         <span className="text-xs font-medium text-slate-600">Welcome message</span>
         <textarea
           rows={2}
+          aria-label="Welcome message"
           className={`${input} mt-0.5`}
           maxLength={2000}
           value={value.welcomeMessage ?? ""}
@@ -92,6 +94,7 @@ export function ChatbotSettings({
         <span className="block text-xs text-slate-500">One per line, at most {MAX_STARTER_PROMPTS}.</span>
         <textarea
           rows={3}
+          aria-label="Starter prompts"
           className={`${input} mt-0.5`}
           value={prompts.join("\n")}
           onChange={(e) =>
@@ -130,6 +133,7 @@ export function ChatbotSettings({
           An https:// image URL, or pick a small image (up to {AVATAR_MAX_BYTES / 1024} KB).
         </span>
         <input
+          aria-label="Avatar URL"
           className={`${input} mt-0.5 font-mono text-xs`}
           placeholder="https://…"
           value={avatar.startsWith("data:") ? "(uploaded image)" : avatar}
@@ -170,6 +174,7 @@ export function ChatbotSettings({
       <label className="block">
         <span className="text-xs font-medium text-slate-600">Position</span>
         <select
+          aria-label="Widget position"
           className={`${input} mt-0.5`}
           value={theme.position ?? "right"}
           onChange={(e) => setTheme({ position: e.target.value as "left" | "right" })}
@@ -182,6 +187,7 @@ export function ChatbotSettings({
         <input
           type="checkbox"
           className="mt-0.5 h-4 w-4 accent-brand-600"
+          aria-label="Show tool calls to visitors"
           checked={value.showToolCalls === true}
           onChange={(e) => onChange({ ...value, showToolCalls: e.target.checked })}
         />
@@ -194,6 +200,7 @@ export function ChatbotSettings({
         <input
           type="checkbox"
           className="mt-0.5 h-4 w-4 accent-brand-600"
+          aria-label="Image uploads"
           checked={imagesOn}
           disabled={imageNodes.length === 0}
           onChange={(e) => {
@@ -213,6 +220,7 @@ export function ChatbotSettings({
         <input
           type="checkbox"
           className="mt-0.5 h-4 w-4 accent-brand-600"
+          aria-label="Speech-to-text"
           checked={speech}
           onChange={(e) => onSpeech(e.target.checked)}
         />
