@@ -248,6 +248,7 @@ export function cleanChatbotConfig(c: ChatbotConfig): ChatbotConfig {
   for (const [k, v] of Object.entries(c.theme ?? {})) {
     if (v === undefined || v === "") continue;
     if (COLOURS.some((col) => col.key === k) && !HEX.test(String(v))) continue;
+    if (k === "avatarUrl" && !/^(https:\/\/|data:image\/)/.test(String(v))) continue;
     theme[k] = v;
   }
   return {
