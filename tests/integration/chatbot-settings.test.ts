@@ -177,3 +177,15 @@ describe("show tool calls to visitors", () => {
     expect(json.usedTools?.[0]?.tool).toBe("product_search");
   });
 });
+
+describe("the full-page chat's own origin", () => {
+  it("is no foreign site: a public chatflow with no allowed origins answers the app's own pages, not others", async () => {
+    // tests/support/http.ts sends every request to http://127.0.0.1:3000: that is the app here.
+    const own = { origin: "http://127.0.0.1:3000" };
+    expect((await call(publicConfig.GET, { params: { id: agentId }, headers: own })).json.originAllowed).toBeNull();
+    expect((await predict(own, {})).status).toBe(200);
+    const other = { origin: "http://127.0.0.1:3001" };
+    expect((await call(publicConfig.GET, { params: { id: agentId }, headers: other })).json.originAllowed).toBe(false);
+    expect((await predict(other, {})).status).toBe(403);
+  });
+});
