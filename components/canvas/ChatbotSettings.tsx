@@ -254,6 +254,7 @@ export function cleanChatbotConfig(c: ChatbotConfig): ChatbotConfig {
   return {
     ...c,
     starterPrompts: (c.starterPrompts ?? []).map((p) => p.trim()).filter(Boolean),
+    showToolCalls: c.showToolCalls === true,
     theme: theme as WidgetTheme,
   };
 }
