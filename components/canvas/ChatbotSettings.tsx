@@ -1,6 +1,7 @@
 "use client";
 
-import { AVATAR_MAX_BYTES, type ChatbotConfig, MAX_STARTER_PROMPTS, type WidgetTheme } from "@/lib/schemas/chatflow";
+import type { ChatbotConfig, WidgetTheme } from "@/lib/schemas/chatflow";
+import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "@/lib/schemas/chatbot-limits";
 import { takesImages } from "@/lib/nodes/capabilities";
 import type { EditorNode } from "@/lib/canvas/types";
 import { useEditorState, useEditorStore } from "./editor-context";

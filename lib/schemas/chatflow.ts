@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { graphSchema } from "./graph";
 import { forbiddenOverrideNames } from "../nodes/overridable";
+import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "./chatbot-limits";
+
+export { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS };
 
 /** An origin like https://shop.example.com or http://127.0.0.1:5173 (no path). */
 export const originSchema = z
@@ -30,8 +33,6 @@ const hexColor = z
   .trim()
   .regex(/^#[0-9a-f]{6}$/i, "must be a colour as #rrggbb, e.g. #0f766e");
 
-/** Most bytes of an avatar given inline as a data:image URL (decoded). */
-export const AVATAR_MAX_BYTES = 64 * 1024;
 /** The longest avatar value: a data URL of AVATAR_MAX_BYTES in base64, plus its header. */
 const AVATAR_MAX_CHARS = Math.ceil(AVATAR_MAX_BYTES / 3) * 4 + 64;
 
@@ -74,9 +75,6 @@ export const leadsConfigSchema = z
     phone: z.boolean().optional(),
   })
   .strict();
-
-/** Most starter prompts the widget shows. */
-export const MAX_STARTER_PROMPTS = 10;
 
 export const chatbotConfigSchema = z
   .object({
