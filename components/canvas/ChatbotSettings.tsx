@@ -119,7 +119,14 @@ export function ChatbotSettings({
                   type="color"
                   aria-label={`${label} colour`}
                   className="h-7 w-9 cursor-pointer rounded border border-slate-300 bg-white p-0.5"
-                  value={typeof current === "string" && HEX.test(current) ? current : fallback}
+                  value={
+                    typeof current === "string" && HEX.test(current)
+                      ? current
+                      : // Unset, the visitor's bubble takes the accent colour (widget/ui/styles.ts).
+                        key === "userBubbleColor" && theme.primaryColor && HEX.test(theme.primaryColor)
+                        ? theme.primaryColor
+                        : fallback
+                  }
                   onChange={(e) => setTheme({ [key]: e.target.value })}
                 />
                 {label}
