@@ -87,11 +87,13 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const rows = [...welcome, ...chat.session.messages].map((m) => {
       const o = {
         avatarUrl: theme.avatarUrl,
+        // The server already withholds them from visitors when off; this hides them from builders' previews too.
+        showTools: config?.showToolCalls !== false,
         streaming: m.id === chat.streamingId,
         tokenCount: chat.tokenCounts.get(m.id),
         onRetry: m === last && chat.canRetry ? () => chat.retry() : undefined,
       };
-      const sig = JSON.stringify([m, o.avatarUrl, o.streaming, o.tokenCount, !!o.onRetry]);
+      const sig = JSON.stringify([m, o.avatarUrl, o.showTools, o.streaming, o.tokenCount, !!o.onRetry]);
       const hit = cache.get(m.id);
       const node = hit?.sig === sig ? hit.node : messageView(m, o);
       next.set(m.id, { sig, node });
@@ -105,7 +107,8 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     composer?.setBusy(chat.busy);
   }
 
-  function applyConfig(c: PublicConfig) {
+  function applyConfig(saved: PublicConfig) {
+    const c = withPreview(saved, opts.preview);
     config = c;
     const theme = { ...c.theme, ...opts.theme };
     for (const [key, cssVar] of THEME_VARS) if (theme[key]) shell.style.setProperty(cssVar, theme[key]!);
@@ -199,4 +202,23 @@ function starterTexts(c: PublicConfig | null): string[] {
     .sort((a, b) => Number(a) - Number(b))
     .map((k) => c.starterPrompts[k]?.prompt ?? "")
     .filter((p) => p.trim() !== "");
+}
+
+/** The saved config with a preview's unsaved texts and switches over it (Flowise's starter prompt shape kept). */
+function withPreview(c: PublicConfig, p: WidgetOptions["preview"]): PublicConfig {
+  if (!p) return c;
+  return {
+    ...c,
+    ...(p.title !== undefined ? { title: p.title.trim() || c.title } : {}),
+    ...(p.welcomeMessage !== undefined ? { welcomeMessage: p.welcomeMessage } : {}),
+    ...(p.inputPlaceholder !== undefined ? { inputPlaceholder: p.inputPlaceholder } : {}),
+    ...(p.showToolCalls !== undefined ? { showToolCalls: p.showToolCalls } : {}),
+    ...(p.starterPrompts
+      ? {
+          starterPrompts: Object.fromEntries(
+            p.starterPrompts.filter((t) => t.trim() !== "").map((prompt, i) => [String(i), { prompt }]),
+          ),
+        }
+      : {}),
+  };
 }

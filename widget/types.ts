@@ -22,6 +22,17 @@ export interface WidgetOptions {
   target?: HTMLElement | string;
   /** Open the chat at once (bubble mode). */
   open?: boolean;
+  /**
+   * Overrides the chatflow's saved texts and switches (the studio's live preview of unsaved
+   * chatbot settings). Only how the widget looks: the server still decides what it answers.
+   */
+  preview?: {
+    title?: string;
+    welcomeMessage?: string;
+    starterPrompts?: string[];
+    inputPlaceholder?: string;
+    showToolCalls?: boolean;
+  };
 }
 
 /** An upload as the prediction endpoint takes it. */

@@ -6,6 +6,7 @@ import { ErrorNote } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
 import { paramInputs } from "@/lib/nodes/types";
 import type { Graph } from "@/lib/schemas/graph";
+import type { ChatbotConfig } from "@/lib/schemas/chatflow";
 import { PublishSettings, type Settings } from "./PublishSettings";
 import { predictionSnippets } from "./publish-snippets";
 import { useEditorSlots } from "./editor-slots";
@@ -58,6 +59,8 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   const code = snippets.find((s) => s.id === tab)!.code;
+  // The chatbot settings being edited: the form changes them, the embed slot's live preview shows them.
+  const [chatbot, setChatbot] = useState<ChatbotConfig>(() => flow.chatbotConfig as ChatbotConfig);
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
@@ -73,7 +76,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
         role="dialog"
         aria-modal="true"
         aria-labelledby="publish-title"
-        className="flex max-h-[calc(100vh-2rem)] w-full max-w-3xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none"
+        className="flex max-h-[calc(100vh-2rem)] w-full max-w-5xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none"
       >
         <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
           <div>
@@ -93,7 +96,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
             ✕
           </button>
         </header>
-        <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[1fr_18rem]">
+        <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[minmax(0,1fr)_20rem]">
           <section className="min-w-0 space-y-3">
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
@@ -134,7 +137,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
             </div>
             <div>
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
-              {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic })}
+              {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic, chatbotConfig: chatbot })}
             </div>
           </section>
           <PublishSettings
@@ -144,6 +147,8 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
             error={update.error}
             onSave={(s: Settings) => update.mutate(s)}
             saved={update.isSuccess}
+            chatbot={chatbot}
+            onChatbot={setChatbot}
           />
         </div>
       </div>

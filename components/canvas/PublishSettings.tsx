@@ -4,11 +4,17 @@ import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { neverOverridableNames } from "@/lib/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
-import type { ChatbotConfig, LeadsConfig } from "@/lib/schemas/chatflow";
+import type { ChatbotConfig, LeadsConfig, speechToTextSchema } from "@/lib/schemas/chatflow";
+import type { z } from "zod";
+
+type SpeechToText = z.infer<typeof speechToTextSchema>;
 import type { Chatflow } from "./use-chatflow";
+import { ChatbotSettings, cleanChatbotConfig } from "./ChatbotSettings";
 
 export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList"> & {
   chatbotConfig: ChatbotConfig;
+  /** Sent only when the speech-to-text switch changed (the rest of the saved settings kept). */
+  speechToText?: SpeechToText;
 };
 
 const input =
@@ -22,8 +28,13 @@ export function PublishSettings({
   saved,
   error,
   onSave,
+  chatbot,
+  onChatbot,
 }: {
   flow: Chatflow;
+  /** The chatbot settings being edited (the dialog's live preview shows them). */
+  chatbot: ChatbotConfig;
+  onChatbot: (next: ChatbotConfig) => void;
   params: string[];
   saving: boolean;
   saved: boolean;
@@ -44,6 +55,8 @@ export function PublishSettings({
   const choices = [...new Set([...params, ...savedAllow])].filter((p) => !neverOverridable.includes(p));
   // Flowise widget features (flowise-embed reads them from the widget config): thumbs and lead capture.
   const widgetConfig = flow.chatbotConfig as ChatbotConfig;
+  const savedSpeech = flow.speechToText as Partial<SpeechToText>;
+  const [speech, setSpeech] = useState(savedSpeech.enabled === true);
   const [feedback, setFeedback] = useState(widgetConfig.chatFeedback?.status === true);
   const [leads, setLeads] = useState<LeadsConfig>(
     widgetConfig.leads ?? { status: false, title: "", successMessage: "", name: true, email: true, phone: false },
@@ -62,8 +75,8 @@ export function PublishSettings({
             .map((o) => o.trim())
             .filter(Boolean),
           rateLimit: limited ? { max: Number(max), windowSec: Number(windowSec) } : null,
-          // The other widget settings are kept as saved.
-          chatbotConfig: { ...widgetConfig, chatFeedback: { status: feedback }, leads },
+          chatbotConfig: cleanChatbotConfig({ ...chatbot, chatFeedback: { status: feedback }, leads }),
+          ...(speech !== (savedSpeech.enabled === true) ? { speechToText: { ...savedSpeech, enabled: speech } } : {}),
         });
       }}
     >
@@ -211,6 +224,7 @@ export function PublishSettings({
           </div>
         )}
       </fieldset>
+      <ChatbotSettings value={chatbot} onChange={onChatbot} speech={speech} onSpeech={setSpeech} />
       <ErrorNote error={error} />
       <div className="flex items-center justify-end gap-3">
         {saved && !saving && (

@@ -2,6 +2,7 @@
 
 import { createContext, type ReactNode, useContext } from "react";
 import type { EditorStore } from "@/lib/canvas/editor-store";
+import type { ChatbotConfig } from "@/lib/schemas/chatflow";
 
 /** What the editor hands the test-chat slot beside the canvas. */
 export type ChatPanelSlotProps = {
@@ -14,7 +15,12 @@ export type ChatPanelSlotProps = {
 };
 
 /** What the publish dialog hands the embed-the-widget slot. */
-export type EmbedPanelSlotProps = { chatflowId: string; isPublic: boolean };
+export type EmbedPanelSlotProps = {
+  chatflowId: string;
+  isPublic: boolean;
+  /** The chatbot settings being edited, unsaved (the live preview shows them). */
+  chatbotConfig?: ChatbotConfig;
+};
 
 /** What a store node (vector or keyword store) hands the slot under its params. */
 export type StorePanelSlotProps = {

@@ -18,6 +18,7 @@ export type ChatflowUpdate = Pick<
   | "graph"
   | "expectedVersion"
   | "chatbotConfig"
+  | "speechToText"
 >;
 
 export const chatflowKey = (id: string) => ["chatflow", id] as const;

@@ -4,6 +4,14 @@ import { useEffect, useRef, useState } from "react";
 import type { WidgetTheme } from "@/lib/schemas/chatflow";
 
 type Handle = { destroy(): void };
+
+/** Unsaved texts and switches the preview shows over the saved ones (the widget's `preview` option). */
+export type WidgetPreviewTexts = {
+  title?: string;
+  welcomeMessage?: string;
+  starterPrompts?: string[];
+  showToolCalls?: boolean;
+};
 type SwitchyardGlobal = { init(opts: Record<string, unknown>): Handle };
 
 let loading: Promise<SwitchyardGlobal> | null = null;
@@ -33,15 +41,26 @@ function loadEmbed(): Promise<SwitchyardGlobal> {
 export function WidgetPreview({
   chatflowId,
   theme,
+  preview,
   height = 480,
+  fill = false,
 }: {
   chatflowId: string;
   theme?: WidgetTheme;
+  preview?: WidgetPreviewTexts;
   height?: number;
+  /** Fill the parent instead (the full-page chat at /chat/{id}): no box, no fixed height. */
+  fill?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const themeKey = JSON.stringify(theme ?? {});
+  // Typing in the settings re-creates the widget: after a short pause, not on every key.
+  const key = JSON.stringify({ theme: theme ?? {}, preview });
+  const [settled, setSettled] = useState(key);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(key), 250);
+    return () => clearTimeout(t);
+  }, [key]);
 
   useEffect(() => {
     let handle: Handle | undefined;
@@ -54,7 +73,7 @@ export function WidgetPreview({
           apiHost: window.location.origin,
           mode: "full",
           target: box.current,
-          theme: JSON.parse(themeKey),
+          ...JSON.parse(settled),
         });
       },
       (e: Error) => setError(e.message),
@@ -63,14 +82,14 @@ export function WidgetPreview({
       cancelled = true;
       handle?.destroy();
     };
-  }, [chatflowId, themeKey]);
+  }, [chatflowId, settled]);
 
   return (
     <section
-      className="overflow-hidden rounded-xl ring-1 ring-slate-200"
-      style={{ height }}
-      data-testid="widget-preview"
-      aria-label="Widget preview"
+      className={fill ? "h-full overflow-hidden" : "overflow-hidden rounded-xl ring-1 ring-slate-200"}
+      style={fill ? undefined : { height }}
+      data-testid={fill ? "full-page-chat" : "widget-preview"}
+      aria-label={fill ? "Chat" : "Widget preview"}
     >
       {error ? <p className="p-4 text-sm text-red-700">{error}</p> : <div ref={box} className="h-full" />}
     </section>

@@ -31,6 +31,16 @@ function isOwnOrigin(origin: string, req: Request): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && ownHosts(req).includes(url.host.toLowerCase());
 }
 
+/**
+ * The browser origin a public chatflow's allow-list is checked against: the Origin header, or null
+ * when the request comes from our own pages (the full-page chat at /chat/{id}), which are no
+ * foreign site and need no entry in the list, the same as a caller with no browser origin.
+ */
+export function foreignOrigin(req: Request): string | null {
+  const origin = req.headers.get("origin");
+  return origin !== null && isOwnOrigin(origin, req) ? null : origin;
+}
+
 const refuse = (why: string) =>
   new AppError(
     "forbidden",

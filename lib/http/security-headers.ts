@@ -40,7 +40,8 @@ export function pageContentSecurityPolicy(nonce: string, opts: { dev?: boolean }
     // Next's dev server evaluates modules for fast refresh; production never needs eval.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // Chatbot avatars may be https images (the widget preview in the studio, the full-page chat at /chat/{id}).
+    "img-src 'self' data: blob: https:",
     "media-src 'self' blob:",
     "font-src 'self' data:",
     "connect-src 'self'",

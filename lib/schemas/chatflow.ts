@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { graphSchema } from "./graph";
 import { forbiddenOverrideNames } from "../nodes/overridable";
+import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "./chatbot-limits";
+
+export { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS };
 
 /** An origin like https://shop.example.com or http://127.0.0.1:5173 (no path). */
 export const originSchema = z
@@ -24,33 +27,39 @@ export const rateLimitSchema = z.object({
   windowSec: z.number().int().min(1).max(86_400),
 });
 
-/** A CSS colour the widget can use as a custom property: #hex, rgb()/rgba()/hsl()/hsla(), or a name. */
-const cssColor = z
+/** A colour of the widget's theme: `#rrggbb` (what a colour picker gives; nothing that could carry CSS). */
+const hexColor = z
   .string()
   .trim()
-  .max(60)
-  .regex(
-    /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,30})$/i,
-    "must be a CSS colour such as #0f766e or rgb(15 118 110)",
-  );
+  .regex(/^#[0-9a-f]{6}$/i, "must be a colour as #rrggbb, e.g. #0f766e");
+
+/** The longest avatar value: a data URL of AVATAR_MAX_BYTES in base64, plus its header. */
+const AVATAR_MAX_CHARS = Math.ceil(AVATAR_MAX_BYTES / 3) * 4 + 64;
+
+/** The bot's avatar: an https image URL, or a small data:image (png, jpeg, gif, webp) URL. */
+export const avatarUrlSchema = z
+  .string()
+  .trim()
+  .max(AVATAR_MAX_CHARS, `must be at most ${AVATAR_MAX_BYTES / 1024} KB (an inline image) or a shorter URL`)
+  .refine((s) => {
+    if (s.startsWith("data:")) return /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(s);
+    try {
+      const u = new URL(s);
+      return u.protocol === "https:" && !/\s/.test(s);
+    } catch {
+      return false;
+    }
+  }, "must be an https:// image URL or a data:image/png|jpeg|gif|webp;base64 URL");
 
 /** The embed widget's look. Unknown keys are kept (strings) so older saved themes stay valid. */
 export const widgetThemeSchema = z
   .object({
-    primaryColor: cssColor.optional(),
-    backgroundColor: cssColor.optional(),
-    textColor: cssColor.optional(),
-    botBubbleColor: cssColor.optional(),
-    userBubbleColor: cssColor.optional(),
-    /** The bot's avatar: an https/http image URL or a data:image URL. */
-    avatarUrl: z
-      .string()
-      .max(200_000)
-      .regex(
-        /^(https?:\/\/\S+|data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+)$/,
-        "must be an http(s) or data:image URL",
-      )
-      .optional(),
+    primaryColor: hexColor.optional(),
+    backgroundColor: hexColor.optional(),
+    textColor: hexColor.optional(),
+    botBubbleColor: hexColor.optional(),
+    userBubbleColor: hexColor.optional(),
+    avatarUrl: avatarUrlSchema.optional(),
     /** Which corner the chat bubble sits in. */
     position: z.enum(["right", "left"]).optional(),
     /** Light or dark widget; "auto" (or unset) follows the visitor's prefers-color-scheme. */
@@ -73,7 +82,7 @@ export const chatbotConfigSchema = z
   .object({
     title: z.string().max(200).optional(),
     welcomeMessage: z.string().max(2000).optional(),
-    starterPrompts: z.array(z.string().max(300)).max(10).optional(),
+    starterPrompts: z.array(z.string().max(300)).max(MAX_STARTER_PROMPTS).optional(),
     /** Placeholder of the widget's message box. */
     inputPlaceholder: z.string().max(200).optional(),
     theme: widgetThemeSchema.optional(),
@@ -81,6 +90,12 @@ export const chatbotConfigSchema = z
     chatFeedback: z.object({ status: z.boolean() }).strict().optional(),
     /** Flowise's lead capture form: which fields it asks for, its title and thank-you text. */
     leads: leadsConfigSchema.optional(),
+    /**
+     * Whether anonymous visitors (the widget, the full-page chat) see the tools an answer used: off
+     * by default, and then the server leaves usedTools and toolStart out of their answers. API keys
+     * and the studio always get them.
+     */
+    showToolCalls: z.boolean().optional(),
   })
   .strict();
 

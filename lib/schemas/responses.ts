@@ -276,6 +276,8 @@ export const publicChatbotConfigResponseSchema = z
       .boolean()
       .nullable()
       .meta({ description: "Whether the requesting page's origin may chat (null: no browser page)" }),
+    /** Whether visitors see the tools answers used (withheld from anonymous callers when false). */
+    showToolCalls: z.boolean(),
   })
   .meta({ id: "PublicChatbotConfig" });
 

@@ -17,6 +17,7 @@ import { getChatflowForRun } from "./chatflows";
 import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
+import { visitorsSeeToolCalls } from "./public-chatbot";
 
 /** How many stored messages of a session are read for memory nodes (they window further). */
 const HISTORY_READ_LIMIT = 200;
@@ -137,9 +138,40 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
  * on a worker (runPredictionJob), relaying its tokens.
  */
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
-  if (getEnv().MODE !== "queue") return preparePrediction(req, chatType);
+  if (getEnv().MODE !== "queue") {
+    const prepared = await preparePrediction(req, chatType);
+    return withholdToolCalls(prepared, prepared.chatflow, req.caller);
+  }
   const chatflow = await getChatflowForRun(req.chatflowId);
   await assertMayChat(chatflow, req);
+  return withholdToolCalls(queuedPrediction(req, chatType, chatflow), chatflow, req.caller);
+}
+
+/**
+ * What an anonymous caller (the widget, the full-page chat, any script without a key) sees of an
+ * answer's tool calls: nothing, unless the chatflow's chatbot settings show them to visitors. The
+ * stream's `toolStart` events and the answer's `usedTools` are left out here, on the server, so a
+ * visitor cannot read them off the wire either. API keys and studio users always get them; the
+ * stored exchange keeps them (Conversations shows them to the builder).
+ */
+function withholdToolCalls(
+  run: PredictionRun,
+  chatflow: Pick<Chatflow, "chatbotConfig">,
+  caller: Caller,
+): PredictionRun {
+  if (caller.kind !== "anonymous" || visitorsSeeToolCalls(chatflow)) return run;
+  return {
+    chatId: run.chatId,
+    sessionId: run.sessionId,
+    async execute({ onToolStart: _withheld, ...opts }) {
+      const { usedTools: _used, ...answer } = await run.execute(opts);
+      return answer;
+    },
+  };
+}
+
+/** Queue mode: the run goes to a worker (runPredictionJob); its tokens and tool starts are relayed. */
+function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: Chatflow): PredictionRun {
   const { body } = req;
   const uploads = body.uploads?.length ?? 0;
   if (uploads > getEnv().UPLOAD_MAX_FILES)

@@ -43,6 +43,8 @@ export interface PublicChatbotConfig {
   chatFeedback: { status: boolean };
   /** Flowise's lead capture form, when the chatflow asks for leads. */
   leads?: LeadsConfig;
+  /** Whether visitors see the tools answers used (when false the server withholds them from anonymous callers). */
+  showToolCalls: boolean;
   /** Whether the requesting page's origin may chat (null: the request came from no browser page). */
   originAllowed: boolean | null;
 }
@@ -91,12 +93,18 @@ function readConfig(raw: unknown) {
     inputPlaceholder: ok(shape.inputPlaceholder.safeParse(source.inputPlaceholder)),
     chatFeedback: ok(shape.chatFeedback.safeParse(source.chatFeedback)),
     leads: ok(shape.leads.safeParse(source.leads)),
+    showToolCalls: ok(shape.showToolCalls.safeParse(source.showToolCalls)),
   };
 }
 
 /** Whether a chatflow's widget shows thumbs (feedback is accepted only then). */
 export function feedbackEnabled(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
   return readConfig(chatflow.chatbotConfig).chatFeedback?.status === true;
+}
+
+/** Whether anonymous visitors of a chatflow see its tool calls (usedTools, toolStart): off unless turned on. */
+export function visitorsSeeToolCalls(chatflow: Pick<Chatflow, "chatbotConfig">): boolean {
+  return readConfig(chatflow.chatbotConfig).showToolCalls === true;
 }
 
 /** Whether a chatflow's widget asks for leads (leads are accepted only then). */
@@ -156,8 +164,20 @@ export async function getPublicChatbotConfig(args: {
     uploads: uploadsConfig(chatflow),
     chatFeedback: { status: config.chatFeedback?.status === true },
     ...(config.leads ? { leads: config.leads } : {}),
+    showToolCalls: config.showToolCalls === true,
     originAllowed: args.origin === null ? null : manager || originMayChat(chatflow, args.origin),
   };
+}
+
+/**
+ * What the full-page chat (/chat/{id}) needs to render: a public chatflow's id and title. Null for a
+ * private or unknown id, or one that is no UUID: the page answers 404 then, as the API does.
+ */
+export async function getPublicChatPage(id: string): Promise<{ chatflowId: string; title: string } | null> {
+  if (!z.uuid().safeParse(id).success) return null;
+  const chatflow = await findChatflowById({ id });
+  if (!chatflow?.isPublic) return null;
+  return { chatflowId: chatflow.id, title: readConfig(chatflow.chatbotConfig).title?.trim() || chatflow.name };
 }
 
 /**

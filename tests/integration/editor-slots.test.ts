@@ -53,7 +53,8 @@ describe("editor slots", () => {
         return createElement("p", { "data-testid": "embed-slot" }, "embed here");
       },
     });
-    expect(seen).toEqual([{ chatflowId: flow.id, isPublic: false }]);
+    // The unsaved chatbot settings go along for the live preview (the saved ones at first).
+    expect(seen).toEqual([{ chatflowId: flow.id, isPublic: false, chatbotConfig: {} }]);
     expect(html).toContain("Embed the chat widget");
     expect(html).toContain('data-testid="embed-slot"');
   });

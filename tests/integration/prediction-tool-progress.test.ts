@@ -103,7 +103,8 @@ describe("toolStart", () => {
 describe("the widget's chat controller, against the real route (public chatflow, no key)", () => {
   it("shows a running step while the tool runs, replaced by the finished call; nothing of it is kept", async () => {
     vi.stubGlobal("window", { isSecureContext: true });
-    await updateChatflow(agentId, { isPublic: true }, systemCaller);
+    // Visitors see tool calls only when the chatbot settings show them (off by default: chatbot-settings.test.ts).
+    await updateChatflow(agentId, { isPublic: true, chatbotConfig: { showToolCalls: true } }, systemCaller);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     productApi.setGate(() => held);

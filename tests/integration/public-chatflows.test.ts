@@ -93,6 +93,8 @@ describe("GET /api/v1/public-chatbotConfig/{id}", () => {
         fileUploadSizeAndTypes: [],
       },
       chatFeedback: { status: false },
+      // Visitors see no tool calls unless the chatbot settings say so (chatbot-settings.test.ts).
+      showToolCalls: false,
       originAllowed: true,
     });
     // Speech settings, graph and origins stay private.

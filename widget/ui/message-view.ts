@@ -6,6 +6,8 @@ import { icon } from "./icons";
 
 export interface MessageViewOptions {
   avatarUrl?: string;
+  /** Show the tools the answer used (false: the chatbot settings hide them from visitors). */
+  showTools?: boolean;
   streaming: boolean;
   /** Token events this answer arrived in (this page load only). */
   tokenCount?: number;
@@ -88,11 +90,12 @@ export function avatarView(url?: string): HTMLElement {
 export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLElement {
   const bubble = el("div", { class: "bubble" });
   if (m.role === "bot") {
-    if (opts.streaming && m.runningTools?.length) bubble.append(runningToolsView(m.runningTools));
+    if (opts.streaming && opts.showTools !== false && m.runningTools?.length)
+      bubble.append(runningToolsView(m.runningTools));
     if (m.text) bubble.append(renderMarkdown(m.text));
     else if (opts.streaming) bubble.append(typingView());
     else if (m.stopped) bubble.append(el("p", {}, ["(stopped)"]));
-    if (m.usedTools?.length) bubble.append(toolsView(m.usedTools));
+    if (opts.showTools !== false && m.usedTools?.length) bubble.append(toolsView(m.usedTools));
     if (m.sourceDocuments?.length) bubble.append(sourcesView(m.sourceDocuments));
     if (m.stopped && m.text) bubble.append(el("div", { class: "note" }, ["Stopped"]));
   } else {

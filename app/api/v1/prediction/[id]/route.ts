@@ -1,4 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
+import { foreignOrigin } from "@/lib/http/same-origin";
 import { readJsonField, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
@@ -43,7 +44,7 @@ export const POST = withCors(
     async ({ req, params, body: sent, caller, requestId }) => {
       const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
       const prepared = await startPrediction(
-        { chatflowId: params.id, body, caller, origin: req.headers.get("origin"), clientIp: clientIp(req), requestId },
+        { chatflowId: params.id, body, caller, origin: foreignOrigin(req), clientIp: clientIp(req), requestId },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
       );
       if (!body.streaming) return prepared.execute({ signal: req.signal });

@@ -1,4 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
+import { foreignOrigin } from "@/lib/http/same-origin";
 import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
 import { runChatflow } from "@/lib/access/permissions";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
@@ -10,7 +11,7 @@ import { keepRouteOptions } from "@/lib/http/route-options";
  * origin is not allowed can still learn that and tell its visitor; predicting stays refused there.
  */
 const handler = route({ auth: runChatflow, params: idParams }, async ({ req, params, caller }) =>
-  getPublicChatbotConfig({ chatflowId: params.id, caller, origin: req.headers.get("origin") }),
+  getPublicChatbotConfig({ chatflowId: params.id, caller, origin: foreignOrigin(req) }),
 );
 
 export const GET: typeof handler = keepRouteOptions(
