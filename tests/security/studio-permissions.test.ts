@@ -1,12 +1,15 @@
 // The studio offers what the permission table allows a role, and nothing more (server-rendered
 // markup of the real components with their queries' data; the API enforces the same table, see
 // permissions-matrix.test.ts).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { ApiKeyManager } from "../../components/studio/ApiKeyManager";
 import { ChatflowList } from "../../components/studio/ChatflowList";
+
+// Rendered to a string outside Next: the list's router (create and duplicate open the editor) is a stub.
+vi.mock("next/navigation", () => ({ useRouter: () => ({ push: () => {}, replace: () => {}, refresh: () => {} }) }));
 import { CredentialManager } from "../../components/studio/CredentialManager";
 import { StudioUserProvider, type StudioUserInfo } from "../../components/studio/StudioUser";
 
