@@ -34,6 +34,14 @@ export interface OpenDatabase {
   target: DatabaseTarget;
   factory: SqlMigrationAwareDriverAdapterFactory;
   /**
+   * Runs `fn` with a schema-engine factory (migrations) on a connection of its own, closed after.
+   * Prisma's engine takes a session advisory lock (72707369) and leaves its release to the end of
+   * the session: on a pooled connection that stays open (a server or worker that keeps running),
+   * the lock stayed held until the pool closed the idle connection 10 s later, so processes
+   * starting together came up 10 s apart each. Closing the connection releases it at once.
+   */
+  withEngineFactory<T>(fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
+  /**
    * Plain SQL on the same database, bypassing Prisma's query compiler and driver adapter. Only for
    * the prediction hot path (lib/db/queries/chat-messages.ts), where each Prisma round trip on PGlite
    * costs ~2 ms more than the query itself (measured: 2.8 ms vs 0.6 ms).
@@ -60,12 +68,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     await client.waitReady;
     const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
     const sql = async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
-    return { target, factory, sql, close: () => client.close() };
+    return { target, factory, withEngineFactory: (fn) => fn(factory), sql, close: () => client.close() };
   }
   const [{ PrismaPg }, { default: pg }] = await Promise.all([import("@prisma/adapter-pg"), import("pg")]);
   // Separate fields, not a connection string: the adapter's shadow-database switch needs them.
   const { kind: _kind, ...config } = target;
   const factory = new PrismaPg({ ...config, max: 10 });
+  const withEngineFactory = async <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T> => {
+    const enginePool = new pg.Pool({ ...config, max: 1 });
+    enginePool.on("error", () => {}); // the migration's own queries fail and say why
+    try {
+      return await fn(new PrismaPg(enginePool) as unknown as SqlMigrationAwareDriverAdapterFactory);
+    } finally {
+      await enginePool.end().catch(() => {});
+    }
+  };
   let pool: InstanceType<typeof pg.Pool> | undefined;
   const sql = async <T>(text: string, params: unknown[]) => {
     if (!pool) {
@@ -78,6 +95,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
   return {
     target,
     factory,
+    withEngineFactory,
     sql,
     close: async () => {
       await pool?.end();

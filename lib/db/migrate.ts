@@ -24,7 +24,7 @@ export async function deployMigrationsLocked(
   return withMigrationLock(
     open.target,
     async () => {
-      const applied = await deployMigrations(open.factory, opts.root);
+      const applied = await open.withEngineFactory((factory) => deployMigrations(factory, opts.root));
       await opts.andThen?.(applied);
       return applied;
     },

@@ -68,6 +68,23 @@ function watch(redis: Redis): Redis {
   return redis;
 }
 
+/**
+ * Waits for a connection's first connect (a process's first readiness check creates it); a
+ * connection with a known outage answers at once, so the check can say why.
+ */
+async function connected(redis: Redis): Promise<void> {
+  if (redis.status === "ready" || lastRedisError.get(redis)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      redis.off("ready", done);
+      redis.off("error", done);
+      resolve();
+    };
+    redis.once("ready", done);
+    redis.once("error", done);
+  });
+}
+
 /** Checks the database, and in queue mode Redis and the workers; `ready` only if all pass. */
 export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Readiness> {
   const env = getEnv();
@@ -101,6 +118,7 @@ export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Read
     };
     checks.redis = timed(
       async () => {
+        await connected(redis);
         await redis.ping();
         return undefined;
       },
@@ -109,6 +127,7 @@ export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Read
     );
     checks.workers = timed(
       async () => {
+        await connected(redis);
         const count = recentWorkers(await listWorkers(redis)).length;
         if (!count) throw new NoWorkers();
         return { count };

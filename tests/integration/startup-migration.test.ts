@@ -5,7 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { withMigrationLock, MIGRATION_LOCK_KEY } from "../../lib/db/migration-lock";
-import { parseDatabaseUrl } from "../../lib/db/connection";
+import { openDatabase, parseDatabaseUrl } from "../../lib/db/connection";
+import { deployMigrationsLocked } from "../../lib/db/migrate";
 import { readExampleFlows } from "../../lib/services/examples";
 
 // Start-up as `npm start` runs it (instrumentation.ts register()), in child processes. Several
@@ -125,5 +126,29 @@ describe.runIf(serverUrl)("start-up of several processes on one PostgreSQL datab
     }
     // Freed with its connection: the next one gets it at once.
     expect(await withMigrationLock(parseDatabaseUrl(serverUrl), async () => "ran", { waitMs: 600 })).toBe("ran");
+  });
+  it("a process that stays up after migrating holds no migration lock (the next process is not kept waiting)", {
+    timeout: 120_000,
+  }, async () => {
+    // The processes above exit after start-up, which frees every lock; servers and workers stay up.
+    // Prisma's schema engine takes its session advisory lock (72707369) and releases it later: both
+    // must run on one connection, or the lock stays with an idle pooled one (10 s per waiting process).
+    const lockName = `switchyard_lock_${process.pid}`;
+    await admin(`CREATE DATABASE "${lockName}"`);
+    const lockUrl = Object.assign(new URL(serverUrl!), { pathname: `/${lockName}` }).toString();
+    const open = await openDatabase(parseDatabaseUrl(lockUrl));
+    try {
+      for (let round = 0; round < 2; round++) {
+        await deployMigrationsLocked(open); // applies everything, then finds nothing pending
+        const held = await admin<{ pid: number }>(
+          `SELECT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+            WHERE l.locktype = 'advisory' AND l.granted AND d.datname = '${lockName}'`,
+        );
+        expect(held, `round ${round}: advisory locks still held after migrating`).toEqual([]);
+      }
+    } finally {
+      await open.close();
+      await admin(`DROP DATABASE IF EXISTS "${lockName}" WITH (FORCE)`);
+    }
   });
 });
