@@ -62,7 +62,13 @@ async function agentFlow(
       ...tools.map((_, i) => edge(`tool${i}`, "tool", "agent", "tools")),
     ],
   } as Graph;
-  return (await createChatflow({ name: "ollama agent", graph: graph as never, isPublic: true }, systemCaller)).id;
+  // Anonymous callers (as here) see the tool calls only where the builder shows them.
+  return (
+    await createChatflow(
+      { name: "ollama agent", graph: graph as never, isPublic: true, chatbotConfig: { showToolCalls: true } },
+      systemCaller,
+    )
+  ).id;
 }
 
 const predict = (id: string, question: string) =>
