@@ -168,6 +168,13 @@ test("dropped nodes stay calm until touched, land at the cursor, and keyboard ad
     await page.getByTestId(`palette-${def}`).dragTo(canvas, { targetPosition: { x, y: 10 } });
   }
   await expect(page.locator(".react-flow__node")).toHaveCount(4);
+  // The OpenAPI chain's spec editor (CodeMirror) loads after the node is drawn and makes it taller;
+  // free spots are found from measured sizes, so let it arrive first (a node growing later can still
+  // reach a neighbour: noted on issue 14).
+  await expect(
+    page.locator(".react-flow__node-openApiChain .cm-editor, [data-id^='openApiChain'] .cm-editor").first(),
+  ).toBeVisible();
+  await page.waitForTimeout(300);
   // Keyboard: focus the palette entry and press Enter, twice: each lands on a free spot.
   for (let i = 0; i < 2; i++) {
     await page.getByTestId("palette-bufferMemory").focus();
