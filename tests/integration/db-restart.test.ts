@@ -167,7 +167,3 @@ describe.skipIf(noPg)(`the database behind a TCP fault proxy${noPg ? ` (skipped:
     expect(after.viaPrisma).toBe(after.viaSql);
   });
 });
-
-describe.runIf(noPg)("PGlite pass", () => {
-  it.skip(`db-restart: ${noPg ?? ""}`, () => {});
-});
