@@ -1,4 +1,5 @@
-import { defineMapping, ignore, param, toHttpUrl, toInteger, toNumber, toText } from "../rules";
+import { defineMapping, ignore } from "../rules";
+import { openAIModelInputs } from "./chatOpenAI";
 
 /**
  * Flowise "ChatOpenAI Custom" (any OpenAI-compatible server, custom model name) → our
@@ -9,15 +10,7 @@ export const chatOpenAICustom = defineMapping({
   type: "chatOpenAICompatible",
   credential: "credential",
   inputs: {
-    modelName: param("model", toText),
-    temperature: param("temperature", toNumber),
-    maxTokens: param("maxTokens", toInteger),
-    topP: param("topP", toNumber),
-    frequencyPenalty: param("frequencyPenalty", toNumber),
-    presencePenalty: param("presencePenalty", toNumber),
-    timeout: param("timeout", toInteger),
-    basepath: param("baseURL", toHttpUrl),
-    streaming: ignore("streaming is chosen per request (the prediction's `streaming`), not on the model"),
+    ...openAIModelInputs,
     baseOptions: ignore(
       "extra request headers (BaseOptions) cannot be imported: put the key in an OpenAI credential with this base URL",
       () => false,
