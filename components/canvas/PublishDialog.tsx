@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { ErrorNote } from "@/components/ui/controls";
 import { api } from "@/lib/client/api";
 import { paramInputs } from "@/lib/nodes/types";
@@ -15,6 +15,7 @@ import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
 import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import { isNeverOverridable } from "@/lib/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
+import { ModalDialog } from "@/components/ui/ModalDialog";
 
 type ApiKey = {
   id: string;
@@ -49,109 +50,73 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
   const params = useMemo(() => overridableParams(graph(), catalog.get), [graph, catalog]);
   const update = useUpdateChatflow(flow.id);
   const slots = useEditorSlots();
-  const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    dialog.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
   const code = snippets.find((s) => s.id === tab)!.code;
   // The chatbot settings being edited: the form changes them, the embed slot's live preview shows them.
   const [chatbot, setChatbot] = useState<ChatbotConfig>(() => flow.chatbotConfig as ChatbotConfig);
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
-    <div
-      className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <ModalDialog
+      titleId="publish-title"
+      title={<>Publish “{flow.name}”</>}
+      subtitle="Call it from your app over the prediction API, or make it public for the chat widget."
+      widthClass="max-w-5xl"
+      onClose={onClose}
     >
-      <div
-        ref={dialog}
-        tabIndex={-1}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="publish-title"
-        className="flex max-h-[calc(100vh-2rem)] w-full max-w-5xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none"
-      >
-        <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
+      <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[minmax(0,1fr)_20rem]">
+        <section className="min-w-0 space-y-3">
           <div>
-            <h2 id="publish-title" className="text-base font-semibold">
-              Publish “{flow.name}”
-            </h2>
-            <p className="text-xs text-slate-500">
-              Call it from your app over the prediction API, or make it public for the chat widget.
-            </p>
+            <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
+            <div className="mt-1 flex items-center gap-2">
+              <code
+                className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs"
+                data-testid="endpoint"
+              >
+                POST {endpoint}
+              </code>
+              <CopyButton text={code} label="Copy code" />
+            </div>
           </div>
-          <button
-            type="button"
-            aria-label="Close"
-            onClick={onClose}
-            className="grid h-8 w-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
-          >
-            ✕
-          </button>
-        </header>
-        <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[minmax(0,1fr)_20rem]">
-          <section className="min-w-0 space-y-3">
-            <div>
-              <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
-              <div className="mt-1 flex items-center gap-2">
-                <code
-                  className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs"
-                  data-testid="endpoint"
-                >
-                  POST {endpoint}
-                </code>
-                <CopyButton text={code} label="Copy code" />
-              </div>
-            </div>
-            <SnippetTabs snippets={snippets} tab={tab} onTab={setTab} label="Snippet language" testId="snippet" wrap />
-            <div>
-              <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API keys that can call it</p>
-              {keys.isLoading && <p className="mt-1 text-sm text-slate-500">Loading keys…</p>}
-              <ErrorNote error={keys.error} />
-              {keys.data && callers.length === 0 && (
-                <p className="mt-1 text-sm text-slate-500">
-                  No active key with the Prediction permission covers this chatflow.{" "}
-                  <a className="text-brand-600 hover:underline" href="/api-keys">
-                    Create one
-                  </a>
-                  .
-                </p>
-              )}
-              <ul className="mt-1 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" aria-label="API keys">
-                {callers.map((k) => (
-                  <li key={k.id} className="flex items-center justify-between px-3 py-1.5 text-sm">
-                    <span className="font-medium">{k.name}</span>
-                    <span className="font-mono text-xs text-slate-500">
-                      {k.prefix}… · {k.allChatflows ? "all chatflows" : "this chatflow"}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-            <div>
-              <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
-              {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic, chatbotConfig: chatbot })}
-            </div>
-          </section>
-          <PublishSettings
-            flow={flow}
-            params={params}
-            saving={update.isPending}
-            error={update.error}
-            onSave={(s: Settings) => update.mutate(s)}
-            saved={update.isSuccess}
-            chatbot={chatbot}
-            onChatbot={setChatbot}
-          />
-        </div>
+          <SnippetTabs snippets={snippets} tab={tab} onTab={setTab} label="Snippet language" testId="snippet" wrap />
+          <div>
+            <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API keys that can call it</p>
+            {keys.isLoading && <p className="mt-1 text-sm text-slate-500">Loading keys…</p>}
+            <ErrorNote error={keys.error} />
+            {keys.data && callers.length === 0 && (
+              <p className="mt-1 text-sm text-slate-500">
+                No active key with the Prediction permission covers this chatflow.{" "}
+                <a className="text-brand-600 hover:underline" href="/api-keys">
+                  Create one
+                </a>
+                .
+              </p>
+            )}
+            <ul className="mt-1 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" aria-label="API keys">
+              {callers.map((k) => (
+                <li key={k.id} className="flex items-center justify-between px-3 py-1.5 text-sm">
+                  <span className="font-medium">{k.name}</span>
+                  <span className="font-mono text-xs text-slate-500">
+                    {k.prefix}… · {k.allChatflows ? "all chatflows" : "this chatflow"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
+            {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic, chatbotConfig: chatbot })}
+          </div>
+        </section>
+        <PublishSettings
+          flow={flow}
+          params={params}
+          saving={update.isPending}
+          error={update.error}
+          onSave={(s: Settings) => update.mutate(s)}
+          saved={update.isSuccess}
+          chatbot={chatbot}
+          onChatbot={setChatbot}
+        />
       </div>
-    </div>
+    </ModalDialog>
   );
 }

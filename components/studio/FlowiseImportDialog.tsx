@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { ApiError, api } from "@/lib/client/api";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
+import { ModalDialog } from "@/components/ui/ModalDialog";
 
 type UnmappedNode = { nodeId: string; label: string; flowiseType: string; reason: string };
 type DroppedInput = { nodeId: string; label: string; input: string; reason: string };
@@ -26,15 +27,6 @@ export function FlowiseImportDialog({ onClose, onImported }: { onClose: () => vo
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [imported, setImported] = useState<Imported | null>(null);
-  const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    dialog.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
 
   const submit = async () => {
     setError(null);
@@ -63,109 +55,81 @@ export function FlowiseImportDialog({ onClose, onImported }: { onClose: () => vo
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the keyboard ways out
-    <div
-      className="fixed inset-0 z-30 grid place-items-center bg-slate-900/40 p-4"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <ModalDialog
+      titleId="flowise-import-title"
+      title="Import from Flowise"
+      subtitle="A chatflow exported from Flowise, or a record of Flowise's API (with flowData). Credentials stay in Flowise: connect ours after the import."
+      widthClass="max-w-2xl"
+      onClose={onClose}
     >
-      <div
-        ref={dialog}
-        tabIndex={-1}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="flowise-import-title"
-        className="flex max-h-[calc(100vh-2rem)] w-full max-w-2xl flex-col overflow-hidden rounded-xl bg-white shadow-2xl outline-none"
-      >
-        <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
-          <div>
-            <h2 id="flowise-import-title" className="text-base font-semibold">
-              Import from Flowise
-            </h2>
-            <p className="text-xs text-slate-500">
-              A chatflow exported from Flowise, or a record of Flowise's API (with flowData). Credentials stay in
-              Flowise: connect ours after the import.
-            </p>
-          </div>
-          <button
-            type="button"
-            aria-label="Close"
-            onClick={onClose}
-            className="grid h-8 w-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
-          >
-            ✕
-          </button>
-        </header>
-        <div className="min-h-0 flex-1 space-y-4 overflow-y-auto p-5">
-          {imported ? (
-            <ImportedNote imported={imported} />
-          ) : (
-            <>
-              <label className="flex flex-col gap-1 text-sm">
-                <span className="font-medium text-slate-700">Flowise file</span>
-                <input
-                  type="file"
-                  accept=".json,application/json"
-                  aria-label="Flowise file"
-                  className="text-sm"
-                  onChange={async (e) => {
-                    const file = e.target.files?.[0];
-                    if (!file) return;
-                    setFileName(file.name);
-                    setText(await file.text());
-                    if (!name) setName(file.name.replace(/( Chatflow)?\.json$/i, ""));
-                  }}
-                />
-              </label>
-              <label className="flex flex-col gap-1 text-sm">
-                <span className="font-medium text-slate-700">
-                  {fileName ? `Content of ${fileName}` : "Or paste the JSON"}
-                </span>
-                <textarea
-                  aria-label="Flowise JSON"
-                  className="h-40 rounded-md border border-slate-300 px-3 py-2 font-mono text-xs"
-                  value={text}
-                  onChange={(e) => setText(e.target.value)}
-                  placeholder='{"nodes": [...], "edges": [...]}'
-                />
-              </label>
-              <TextInput
-                label="Name (optional)"
-                placeholder="The record's name, or “Imported Flowise chatflow”"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
+      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto p-5">
+        {imported ? (
+          <ImportedNote imported={imported} />
+        ) : (
+          <>
+            <label className="flex flex-col gap-1 text-sm">
+              <span className="font-medium text-slate-700">Flowise file</span>
+              <input
+                type="file"
+                accept=".json,application/json"
+                aria-label="Flowise file"
+                className="text-sm"
+                onChange={async (e) => {
+                  const file = e.target.files?.[0];
+                  if (!file) return;
+                  setFileName(file.name);
+                  setText(await file.text());
+                  if (!name) setName(file.name.replace(/( Chatflow)?\.json$/i, ""));
+                }}
               />
-              {isRefusal(error) ? <RefusalList refusal={error.details} /> : <ErrorNote error={error} />}
-            </>
-          )}
-        </div>
-        <footer className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
-          {imported ? (
-            <>
-              <Button variant="secondary" onClick={onClose}>
-                Close
-              </Button>
-              <a
-                href={`/chatflows/${imported.id}`}
-                className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
-              >
-                Open “{imported.name}”
-              </a>
-            </>
-          ) : (
-            <>
-              <Button variant="ghost" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button onClick={submit} disabled={!text.trim() || pending}>
-                {pending ? "Importing…" : "Import"}
-              </Button>
-            </>
-          )}
-        </footer>
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              <span className="font-medium text-slate-700">
+                {fileName ? `Content of ${fileName}` : "Or paste the JSON"}
+              </span>
+              <textarea
+                aria-label="Flowise JSON"
+                className="h-40 rounded-md border border-slate-300 px-3 py-2 font-mono text-xs"
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                placeholder='{"nodes": [...], "edges": [...]}'
+              />
+            </label>
+            <TextInput
+              label="Name (optional)"
+              placeholder="The record's name, or “Imported Flowise chatflow”"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+            {isRefusal(error) ? <RefusalList refusal={error.details} /> : <ErrorNote error={error} />}
+          </>
+        )}
       </div>
-    </div>
+      <footer className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
+        {imported ? (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Close
+            </Button>
+            <a
+              href={`/chatflows/${imported.id}`}
+              className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+            >
+              Open “{imported.name}”
+            </a>
+          </>
+        ) : (
+          <>
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={submit} disabled={!text.trim() || pending}>
+              {pending ? "Importing…" : "Import"}
+            </Button>
+          </>
+        )}
+      </footer>
+    </ModalDialog>
   );
 }
 
