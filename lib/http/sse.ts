@@ -43,7 +43,10 @@ export function sseResponse(
         const problem = asAppError(err);
         if (problem.code === "internal" && !abort.signal.aborted) log.error({ err }, "streaming run failed");
         const message = problem.code === "internal" ? "The chatflow failed to answer." : problem.message;
-        send("error", { code: problem.code, message });
+        // Details (which node failed, the host, the reason) travel too, as in a JSON error body.
+        const details =
+          problem.code === "internal" || problem.details === undefined ? {} : { details: problem.details };
+        send("error", { code: problem.code, message, ...details });
       } finally {
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);

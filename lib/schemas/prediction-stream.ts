@@ -59,8 +59,8 @@ export const predictionResponseSchema = predictionMetadataSchema
   })
   .meta({ id: "PredictionResponse" });
 
-/** The `error` event: the same `{ code, message }` as a JSON error body. */
-export const streamErrorSchema = z.object({ code: z.string(), message: z.string() });
+/** The `error` event: the same `{ code, message, details? }` as a JSON error body. */
+export const streamErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
 
 export const predictionEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("start"), data: z.literal("") }),

@@ -5,7 +5,7 @@
  * or OUTBOUND_ALLOW_PRIVATE=true); never because a builder, a caller or a fetched document named
  * them.
  */
-import { AppError } from "../errors";
+import { describeModelFailure, type ModelCaller, modelStatusFailure } from "./model-failure";
 import { getEnv } from "../env";
 import { createGuardedFetch, type GuardedFetchOptions } from "./outbound";
 
@@ -40,6 +40,8 @@ export function operatorPolicy(): OperatorPolicy {
 /** Who asks (starts every error), the only hosts it may reach, and why a key may have been refused. */
 export interface ModelFetchOptions {
   requester: string;
+  /** The node (and what it is) named in the sentence a failure reads as, and in `error.details`. */
+  caller?: ModelCaller;
   allowedHosts?: string[];
   authHint?: string;
   /** A node's own deadline (ms): only ever shortens MODEL_TIMEOUT_MS, never extends it. */
@@ -49,24 +51,12 @@ export interface ModelFetchOptions {
 /** Largest model answer (a big embeddings batch in base64 is a few MiB). */
 const MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-function upstreamStatusError(requester: string, res: Response, authHint?: string): AppError | undefined {
-  const host = new URL(res.url).host;
-  if (res.status === 401 || res.status === 403) {
-    const hint = authHint ? ` ${authHint}` : "";
-    return new AppError(
-      "upstream_error",
-      `${requester}: the model provider at ${host} refused the credentials (HTTP ${res.status}).${hint}`,
-    );
+function hostOfInput(input: RequestInfo | URL): string {
+  try {
+    return new URL(input instanceof Request ? input.url : String(input)).host;
+  } catch {
+    return String(input);
   }
-  if (res.status === 503 || res.status === 529) {
-    return new AppError(
-      "upstream_unavailable",
-      `${requester}: the model provider at ${host} is unavailable (HTTP ${res.status}).`,
-    );
-  }
-  if (res.status >= 500)
-    return new AppError("upstream_error", `${requester}: the model provider at ${host} failed (HTTP ${res.status}).`);
-  return undefined;
 }
 
 /**
@@ -76,19 +66,29 @@ function upstreamStatusError(requester: string, res: Response, authHint?: string
  * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
  * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch({ requester, allowedHosts, authHint, timeoutMs }: ModelFetchOptions): typeof fetch {
+export function createModelFetch({
+  requester,
+  caller = { kind: requester },
+  allowedHosts,
+  authHint,
+  timeoutMs,
+}: ModelFetchOptions): typeof fetch {
   const operatorTimeout = getEnv().MODEL_TIMEOUT_MS;
+  const deadline = timeoutMs ? Math.min(timeoutMs, operatorTimeout) : operatorTimeout;
   const guarded = createGuardedFetch({
     ...operatorPolicy(),
     allowedHosts,
     requester,
     streamResponse: true,
-    timeoutMs: timeoutMs ? Math.min(timeoutMs, operatorTimeout) : operatorTimeout,
+    timeoutMs: deadline,
     maxResponseBytes: MODEL_MAX_RESPONSE_BYTES,
   });
   const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const res = await guarded(input, init);
-    const failure = upstreamStatusError(requester, res, authHint);
+    const host = hostOfInput(input);
+    const res = await guarded(input, init).catch((err) => {
+      throw describeModelFailure(err, caller, host, deadline);
+    });
+    const failure = modelStatusFailure(caller, new URL(res.url || `http://${host}`).host, res.status, authHint);
     if (!failure) return res;
     await res.body?.cancel().catch(() => undefined);
     throw failure;

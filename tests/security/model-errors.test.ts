@@ -56,11 +56,19 @@ async function flowAt(baseURL: string): Promise<string> {
 
 const predict = (id: string, body: object) => call(prediction.POST, { method: "POST", params: { id }, body });
 
-function expectNamed(message: string, host: string) {
-  expect(message).toContain("Flaky model");
-  expect(message).toContain("chatModel");
-  expect(message).toContain(host);
-  expect(message).not.toContain(KEY);
+/** Issue 14: a sentence naming the node and the host; the node's id, the host and the reason in `details`. */
+function expectNamed(error: { message: string; details?: unknown }, host: string, reason: string) {
+  expect(error.message).toMatch(/^Chat model “Flaky model” /);
+  expect(error.message).toContain(host);
+  expect(error.message).toMatch(/\.$/);
+  expect(error.message).not.toContain(KEY);
+  expect(error.message).not.toContain("Outbound request");
+  expect(error.details).toMatchObject({
+    node: { id: "chatModel", label: "Flaky model" },
+    kind: "Chat model",
+    host,
+    reason,
+  });
 }
 
 describe("model failures in JSON", () => {
@@ -68,30 +76,57 @@ describe("model failures in JSON", () => {
     const res = await predict(await flowAt(refusedUrl), { question: "hello" });
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe("upstream_unavailable");
-    expectNamed(res.json.error.message, new URL(refusedUrl).host);
+    expectNamed(res.json.error, new URL(refusedUrl).host, "connection_refused");
+    expect(res.json.error.message).toBe(
+      `Chat model “Flaky model” could not be reached: connection refused at ${new URL(refusedUrl).host}.`,
+    );
   });
 
   it("an upstream 5xx answers 502 upstream_error naming node and host", async () => {
     const res = await predict(await flowAt(`${failing.origin}/v1`), { question: "hello" });
     expect(res.status).toBe(502);
     expect(res.json.error.code).toBe("upstream_error");
-    expectNamed(res.json.error.message, failing.host);
+    expectNamed(res.json.error, failing.host, "http_error");
+    expect(res.json.error.details.status).toBe(500);
     expect(failing.requests.length).toBe(1); // no retries: the deadline is the deadline
+  });
+
+  it("a host name that does not resolve answers 503 naming the node and the name (DNS)", async () => {
+    const res = await predict(await flowAt("http://no-such-model-host.invalid/v1"), { question: "hello" });
+    expect(res.status).toBe(503);
+    expect(res.json.error.code).toBe("upstream_unavailable");
+    expectNamed(res.json.error, "no-such-model-host.invalid", "dns");
+    expect(res.json.error.message).toContain("“no-such-model-host.invalid” could not be resolved");
+  });
+
+  it("a private address the operator did not allow is refused, naming the node, the host and the setting", async () => {
+    process.env.OUTBOUND_ALLOW_PRIVATE = "false";
+    resetEnvForTests();
+    try {
+      const res = await predict(await flowAt(`${failing.origin}/v1`), { question: "hello" });
+      expect(res.status).toBe(403);
+      expectNamed(res.json.error, failing.host, "refused_by_guard");
+      expect(res.json.error.message).toContain(`may not call ${failing.host}`);
+      expect(res.json.error.message).toContain("OUTBOUND_ALLOW_HOSTS");
+    } finally {
+      process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+      resetEnvForTests();
+    }
   });
 
   it("a model that never answers gives 504 upstream_timeout after MODEL_TIMEOUT_MS", async () => {
     const res = await predict(await flowAt(`${silent.origin}/v1`), { question: "hello" });
     expect(res.status).toBe(504);
     expect(res.json.error.code).toBe("upstream_timeout");
-    expectNamed(res.json.error.message, silent.host);
+    expectNamed(res.json.error, silent.host, "timeout");
     expect(res.json.error.message).toContain("400 ms");
   });
 });
 
 describe("model failures while streaming", () => {
-  for (const [what, url, code] of [
-    ["refused connection", () => refusedUrl, "upstream_unavailable"],
-    ["silent model", () => `${silent.origin}/v1`, "upstream_timeout"],
+  for (const [what, url, code, reason] of [
+    ["refused connection", () => refusedUrl, "upstream_unavailable", "connection_refused"],
+    ["silent model", () => `${silent.origin}/v1`, "upstream_timeout", "timeout"],
   ] as const) {
     it(`a ${what} becomes an SSE error event {code: ${code}, message} before end`, async () => {
       const res = await predict(await flowAt(url()), { question: "hello", streaming: true });
@@ -99,7 +134,7 @@ describe("model failures while streaming", () => {
       const events = parseSse(res.text);
       const error = events.find((e) => e.event === "error");
       expect(error?.data).toMatchObject({ code });
-      expectNamed((error!.data as { message: string }).message, new URL(url()).host);
+      expectNamed(error!.data as { message: string; details?: unknown }, new URL(url()).host, reason);
       expect(events.at(-1)?.event).toBe("end");
     });
   }

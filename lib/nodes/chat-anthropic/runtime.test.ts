@@ -77,7 +77,13 @@ describe("Anthropic chat model node", () => {
     for await (const chunk of await model.stream([new HumanMessage("Hi")]))
       if (typeof chunk.content === "string" && chunk.content) pieces.push(chunk.content);
     expect(pieces).toEqual(["Hello", " from", " Claude"]);
-    expect(asked).toEqual([{ requester: "Claude (node m)", allowedHosts: [new URL(baseURL).host] }]);
+    expect(asked).toEqual([
+      {
+        requester: "Claude (node m)",
+        caller: { kind: "Chat model", node: { id: "m", label: "Claude" } },
+        allowedHosts: [new URL(baseURL).host],
+      },
+    ]);
   });
 
   it("refuses a credential without a base URL anywhere but api.anthropic.com (it has no base URL param to move it)", async () => {

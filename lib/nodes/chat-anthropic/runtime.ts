@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { RuntimeOf } from "../define";
 import type { chatAnthropicDefinition } from "./definition";
-import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
+import { modelCallerOf, requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 
 /**
  * Builds a ChatAnthropic client from an "anthropic" credential ({ apiKey, baseURL? }). The key goes
@@ -24,7 +24,7 @@ export const buildChatAnthropic: RuntimeOf<typeof chatAnthropicDefinition> = asy
     apiKey,
     anthropicApiUrl: baseURL,
     clientOptions: {
-      fetch: ctx.modelFetch?.({ requester, allowedHosts }),
+      fetch: ctx.modelFetch?.({ requester, caller: modelCallerOf("Chat model", { label, nodeId }), allowedHosts }),
       timeout: sdkBackstopTimeout(ctx.env),
     },
     maxRetries: 0,

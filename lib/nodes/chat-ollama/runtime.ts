@@ -1,7 +1,7 @@
 import { ChatOpenAI } from "@langchain/openai";
 import { AppError } from "../../errors";
 import type { RuntimeOf } from "../define";
-import { requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
+import { modelCallerOf, requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 import type { chatOllamaDefinition } from "./definition";
 
 /** The SDK insists on a key; Ollama ignores it. */
@@ -42,7 +42,10 @@ export const buildChatOllama: RuntimeOf<typeof chatOllamaDefinition> = async ({ 
     ...(stop.length ? { stop } : {}),
     apiKey: NO_KEY,
     timeout: sdkBackstopTimeout(ctx.env),
-    configuration: { baseURL, fetch: ctx.modelFetch?.({ requester }) },
+    configuration: {
+      baseURL,
+      fetch: ctx.modelFetch?.({ requester, caller: modelCallerOf("Chat model", { label, nodeId }) }),
+    },
     streamUsage: false,
     maxRetries: 0,
   });

@@ -17,7 +17,7 @@ export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDef
   label,
   nodeId,
 }) => {
-  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
+  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId, kind: "Chat model" });
   return new ChatOpenAI({
     model: params.model || ctx.env.OPENAI_MODEL,
     temperature: params.temperature,

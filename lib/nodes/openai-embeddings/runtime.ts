@@ -15,7 +15,7 @@ export const buildOpenAIEmbeddings: RuntimeOf<typeof openAIEmbeddingsDefinition>
   label,
   nodeId,
 }) => {
-  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId });
+  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId, kind: "Embeddings model" });
   return new OpenAIEmbeddings({
     model: params.model || ctx.env.OPENAI_EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,
     ...connection,

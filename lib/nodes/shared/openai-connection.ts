@@ -5,6 +5,7 @@ import {
   PROVIDER_DEFAULT_URL,
   serverKeyHost,
 } from "../../security/credential-hosts";
+import type { ModelCaller } from "../../security/model-failure";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -28,9 +29,16 @@ export function requesterOf({ label, nodeId }: Pick<RuntimeArgs, "label" | "node
   return `${label} (node ${nodeId})`;
 }
 
+/** A model node as a failure names it: "Chat model “Support bot”" (its id goes to the error's details). */
+export function modelCallerOf(kind: string, { label, nodeId }: Pick<RuntimeArgs, "label" | "nodeId">): ModelCaller {
+  return { kind, node: { id: nodeId, label } };
+}
+
 /** What an OpenAI-compatible node's definition provides (openAICredentialParam, openAIBaseUrlParam). */
 type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & {
   params: { credential?: string; baseURL?: string; timeout?: number };
+  /** What the node is, for failures: "Chat model", "Embeddings model". */
+  kind: string;
 };
 
 /**
@@ -41,8 +49,9 @@ type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & {
  * (local servers such as Ollama need none). Throws `not_configured` when there is neither a key
  * nor a server to call.
  */
-export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: OpenAINodeArgs) {
+export async function resolveOpenAIConnection({ params, ctx, label, nodeId, kind }: OpenAINodeArgs) {
   const requester = requesterOf({ label, nodeId });
+  const caller = modelCallerOf(kind, { label, nodeId });
   const nodeBase = params.baseURL || undefined;
   const timeout = sdkBackstopTimeout(ctx.env);
   if (params.credential) {
@@ -51,7 +60,7 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Op
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
     const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
-    const fetch = ctx.modelFetch?.({ requester, allowedHosts, timeoutMs: params.timeout });
+    const fetch = ctx.modelFetch?.({ requester, caller, allowedHosts, timeoutMs: params.timeout });
     return { apiKey, timeout, configuration: { baseURL, fetch } };
   }
   const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
@@ -70,6 +79,7 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId }: Op
     : `No key was sent: the server's OPENAI_API_KEY only goes to ${serverHost}. Choose a credential for this server.`;
   const fetch = ctx.modelFetch?.({
     requester,
+    caller,
     allowedHosts: apiKey ? [serverHost] : undefined,
     authHint,
     timeoutMs: params.timeout,
