@@ -38,7 +38,9 @@ export default function CodeEditor({
 }: Props) {
   const dark = useDarkMode();
   const extensions = useMemo(() => {
-    const attrs: Record<string, string> = { id, "aria-label": label, "aria-multiline": "true" };
+    // tabindex: the editable area is a Tab stop anyway (contenteditable); said explicitly, checkers see the
+    // scrolling box has focusable content (axe's scrollable-region-focusable).
+    const attrs: Record<string, string> = { id, "aria-label": label, "aria-multiline": "true", tabindex: "0" };
     if (invalid) attrs["aria-invalid"] = "true";
     if (describedBy) attrs["aria-describedby"] = describedBy;
     return [

@@ -211,6 +211,7 @@ function AnchorRow({ nodeId, anchor, error }: { nodeId: string; anchor: AnchorIn
         type="target"
         position={Position.Left}
         id={handleId(nodeId, anchor.name, "in")}
+        role="img"
         aria-label={`${anchor.label} input`}
         className={`h-3! w-3! border-2! border-white! ${error ? "bg-red-500!" : "bg-slate-500!"}`}
       />
@@ -241,6 +242,7 @@ function OutputRow({ nodeId, output }: { nodeId: string; output: NodeOutput }) {
         type="source"
         position={Position.Right}
         id={handleId(nodeId, output.name, "out")}
+        role="img"
         aria-label={`${output.label} output`}
         className="h-3! w-3! border-2! border-white! bg-brand-600!"
       />

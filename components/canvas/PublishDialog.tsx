@@ -84,7 +84,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
             {keys.data && callers.length === 0 && (
               <p className="mt-1 text-sm text-slate-500">
                 No active key with the Prediction permission covers this chatflow.{" "}
-                <a className="text-brand-600 hover:underline" href="/api-keys">
+                <a className="text-brand-700 underline" href="/api-keys">
                   Create one
                 </a>
                 .

@@ -1,3 +1,4 @@
+import { skipLinkClass } from "@/components/ui/controls";
 import { StudioNav } from "./StudioNav";
 import { StudioUserProvider } from "./StudioUser";
 import type { Role } from "@/lib/db/generated/enums";
@@ -8,8 +9,16 @@ export type ShellUser = { id: string; name: string; email: string; role: Role };
 export function StudioShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
   return (
     <StudioUserProvider user={{ id: user.id, name: user.name, email: user.email, role: user.role }}>
+      {/* Skip links: the first stops of Tab. Pages add their own here (the editor: "Skip to test chat"). */}
+      <div id="skip-links" className="contents">
+        <a href="#main" className={skipLinkClass}>
+          Skip to main content
+        </a>
+      </div>
       <StudioNav user={{ name: user.name, email: user.email, role: user.role }} />
-      <main className="mx-auto max-w-6xl px-6 py-8">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-6 py-8 outline-none">
+        {children}
+      </main>
     </StudioUserProvider>
   );
 }

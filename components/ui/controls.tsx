@@ -71,3 +71,7 @@ export function PageHeader({
     </div>
   );
 }
+
+/** A skip link: hidden until Tab reaches it, then shown at the top left (StudioShell's, the editor's). */
+export const skipLinkClass =
+  "sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-700 focus:shadow-lg";
