@@ -143,30 +143,7 @@ export function PublishSettings({
           </div>
         )}
       </fieldset>
-      <fieldset className="text-sm">
-        <legend className="font-medium">Override allow-list</legend>
-        <p className="text-xs text-slate-500">
-          Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers
-          requests go to.
-        </p>
-        {choices.length === 0 && <p className="mt-1 text-xs text-slate-400">No params in this flow yet.</p>}
-        <div className="mt-1 flex max-h-32 flex-wrap gap-1.5 overflow-y-auto">
-          {choices.map((p) => (
-            <label
-              key={p}
-              className={`cursor-pointer rounded-full px-2 py-0.5 font-mono text-[11px] ring-1 ${allow.includes(p) ? "bg-brand-50 text-brand-700 ring-brand-500" : "bg-white text-slate-600 ring-slate-300"}`}
-            >
-              <input
-                type="checkbox"
-                className="sr-only"
-                checked={allow.includes(p)}
-                onChange={(e) => setAllow((a) => (e.target.checked ? [...a, p] : a.filter((x) => x !== p)))}
-              />
-              {p}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <OverrideAllowList choices={choices} allow={allow} onChange={setAllow} />
       <fieldset className="text-sm">
         <legend className="font-medium">Widget feedback and leads</legend>
         <p className="text-xs text-slate-500">
@@ -237,5 +214,100 @@ export function PublishSettings({
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The override allow-list: the allowed params stay in view as chips, each with its own remove button;
+ * the others are offered below (filterable when there are many) with an add button each.
+ */
+function OverrideAllowList({
+  choices,
+  allow,
+  onChange,
+}: {
+  choices: string[];
+  allow: string[];
+  onChange: (allow: string[]) => void;
+}) {
+  const [filter, setFilter] = useState("");
+  const offered = choices.filter((p) => !allow.includes(p) && p.toLowerCase().includes(filter.trim().toLowerCase()));
+  const chip = "inline-flex items-center gap-1 rounded-full py-0.5 font-mono text-[11px] ring-1";
+  return (
+    <fieldset className="text-sm">
+      <legend className="font-medium">Override allow-list</legend>
+      <p className="text-xs text-slate-500">
+        Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers
+        requests go to.
+      </p>
+      <p className="mt-2 text-xs font-medium text-slate-700" id="allowed-params">
+        Allowed ({allow.length})
+      </p>
+      {allow.length === 0 ? (
+        <p className="mt-1 text-xs text-slate-500">None: callers cannot override anything.</p>
+      ) : (
+        <ul className="mt-1 flex flex-wrap gap-1.5" aria-labelledby="allowed-params" data-testid="allowed-params">
+          {allow.map((p) => (
+            <li key={p} className={`${chip} bg-brand-50 pl-2 pr-0.5 text-brand-700 ring-brand-500`}>
+              {p}
+              <button
+                type="button"
+                aria-label={`Remove ${p}`}
+                className="grid h-4 w-4 place-items-center rounded-full hover:bg-brand-100"
+                onClick={() => onChange(allow.filter((x) => x !== p))}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {choices.length === 0 ? (
+        <p className="mt-2 text-xs text-slate-500">No params in this flow yet.</p>
+      ) : (
+        <>
+          <div className="mt-2 flex items-center justify-between gap-2">
+            <p className="text-xs font-medium text-slate-700" id="offered-params">
+              Add a param
+            </p>
+            {choices.length - allow.length > 8 && (
+              <input
+                type="search"
+                aria-label="Filter params"
+                placeholder="Filter…"
+                className={`${input} w-40 text-xs`}
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+              />
+            )}
+          </div>
+          {offered.length === 0 ? (
+            <p className="mt-1 text-xs text-slate-500">
+              {choices.length === allow.length ? "Every param is allowed." : "No param matches the filter."}
+            </p>
+          ) : (
+            <ul
+              className="mt-1 flex max-h-32 flex-wrap gap-1.5 overflow-y-auto p-0.5"
+              aria-labelledby="offered-params"
+              data-testid="offered-params"
+            >
+              {offered.map((p) => (
+                <li key={p}>
+                  <button
+                    type="button"
+                    aria-label={`Allow ${p}`}
+                    className={`${chip} bg-white px-2 text-slate-600 ring-slate-300 hover:bg-slate-100`}
+                    onClick={() => onChange([...allow, p])}
+                  >
+                    <span aria-hidden>+</span>
+                    {p}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </fieldset>
   );
 }
