@@ -6,7 +6,7 @@ import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
-import { type Template, TemplatesDialog } from "./TemplatesDialog";
+import { type FlowiseTemplate, type Template, TemplatesDialog } from "./TemplatesDialog";
 import { useStudioUser } from "./StudioUser";
 
 type Owner = { id: string; name: string; email: string } | null;
@@ -48,7 +48,13 @@ type Full = Summary & {
   speechToText: Record<string, unknown>;
 };
 
-export function ChatflowList({ templates = [] }: { templates?: Template[] }) {
+export function ChatflowList({
+  templates = [],
+  flowiseTemplates = [],
+}: {
+  templates?: Template[];
+  flowiseTemplates?: FlowiseTemplate[];
+}) {
   const qc = useQueryClient();
   const router = useRouter();
   const open = (id: string) => router.push(`/chatflows/${id}`);
@@ -119,6 +125,7 @@ export function ChatflowList({ templates = [] }: { templates?: Template[] }) {
       {choosing && (
         <TemplatesDialog
           templates={templates}
+          flowiseTemplates={flowiseTemplates}
           onClose={() => setChoosing(false)}
           onCreated={(id) => {
             refresh();

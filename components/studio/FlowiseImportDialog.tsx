@@ -11,7 +11,7 @@ type Warning = { nodeId: string; label: string; kind: "credential" | "approximat
 type Imported = { id: string; name: string; warnings: Warning[] };
 type Refusal = { unmappedNodes: UnmappedNode[]; droppedInputs: DroppedInput[] };
 
-function isRefusal(e: unknown): e is ApiError & { details: Refusal } {
+export function isRefusal(e: unknown): e is ApiError & { details: Refusal } {
   return e instanceof ApiError && e.code === "import_unmapped" && !!e.details;
 }
 
@@ -133,7 +133,7 @@ export function FlowiseImportDialog({ onClose, onImported }: { onClose: () => vo
   );
 }
 
-function RefusalList({ refusal }: { refusal: Refusal }) {
+export function RefusalList({ refusal }: { refusal: Refusal }) {
   return (
     <section role="alert" aria-label="Cannot be imported" className="rounded-md border border-red-200 bg-red-50 p-3">
       <p className="text-sm font-medium text-red-800">

@@ -63,3 +63,29 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
   });
   return examples.length;
 }
+
+const flowiseTemplateSchema = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  nodes: z.array(z.unknown()),
+  edges: z.array(z.unknown()).default([]),
+});
+
+/**
+ * Flowise templates shipped with the project (`flows/flowise/*.json`): written in Flowise's export
+ * format, as its marketplace templates are, and turned into chatflows by the Flowise import
+ * (POST /api/v1/chatflows/import) when a builder uses one from the templates gallery.
+ */
+export function readFlowiseTemplates(dir = path.resolve("flows/flowise")) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => {
+      const { name, description, nodes, edges } = flowiseTemplateSchema.parse(
+        JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")),
+      );
+      return { file: `flowise/${f}`, name, description, flowise: { nodes, edges } };
+    });
+}
