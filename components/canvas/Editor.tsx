@@ -3,7 +3,8 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useState } from "react";
-import { ErrorNote } from "@/components/ui/controls";
+import { createPortal } from "react-dom";
+import { ErrorNote, skipLinkClass } from "@/components/ui/controls";
 import { createEditorStore } from "@/lib/canvas/editor-store";
 import { nodeCatalog } from "@/lib/nodes/catalog";
 import type { NodeDefinition } from "@/lib/nodes/types";
@@ -40,7 +41,8 @@ export function ChatflowEditor({
 }) {
   const flow = useChatflow(id);
   return (
-    <div className="fixed inset-x-0 bottom-0 top-14 z-10 flex flex-col bg-slate-50">
+    // Below the studio's bar (StudioNav sets --studio-header: taller when its links wrap on a phone).
+    <div className="fixed inset-x-0 bottom-0 top-[var(--studio-header,3.5rem)] z-10 flex flex-col bg-slate-50">
       {flow.isLoading && <p className="m-auto text-sm text-slate-500">Loading chatflow…</p>}
       {flow.error && (
         <div className="m-auto max-w-md">
@@ -98,6 +100,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   // Beside the canvas when there is room; at 1024 wide the canvas gets the space first.
   const [chatOpen, setChatOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 1200);
   const [publishOpen, setPublishOpen] = useState(false);
+  // On a phone (below 768 px) the palette is a panel over the canvas, opened from the bar.
+  const [paletteOpen, setPaletteOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 768);
   const dirty = useEditorState(selectDirty);
 
   const save = useCallback(
@@ -145,6 +149,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
 
   return (
     <>
+      {slots.chatPanel && <SkipToChat open={() => setChatOpen(true)} />}
       <EditorToolbar
         name={flow.name}
         version={flow.version}
@@ -154,6 +159,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
         onSave={() => void save()}
         onPublish={() => setPublishOpen(true)}
         onToggleChat={() => setChatOpen((v) => !v)}
+        paletteOpen={paletteOpen}
+        onTogglePalette={() => setPaletteOpen((v) => !v)}
       />
       {conflict && (
         <div
@@ -181,8 +188,12 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
           </button>
         </div>
       )}
-      <div className="flex min-h-0 flex-1">
-        <Palette onAdd={actions.addNode} />
+      <div className="relative flex min-h-0 flex-1">
+        <div
+          className={`flex shrink-0 max-md:absolute max-md:inset-y-0 max-md:left-0 max-md:z-20 max-md:shadow-xl ${paletteOpen ? "" : "max-md:hidden"}`}
+        >
+          <Palette onAdd={actions.addNode} />
+        </div>
         <section className="relative min-w-0 flex-1" aria-label="Canvas">
           <Canvas
             onRefused={(why) => toast("error", `Connection refused: ${why}`)}
@@ -203,4 +214,36 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
       {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
     </>
   );
+}
+
+/** The test chat's message field (ChatPanel's input), where "Skip to test chat" lands. */
+const CHAT_INPUT_ID = "chat-question";
+
+/**
+ * "Skip to test chat": a skip link among the page's own (StudioShell's #skip-links, so it is one of
+ * the first stops of Tab), opening the test chat when it is closed and putting focus in its message field.
+ */
+function SkipToChat({ open }: { open: () => void }) {
+  const [target, setTarget] = useState<HTMLElement | null>(null);
+  useEffect(() => setTarget(document.getElementById("skip-links")), []);
+  const link = (
+    <a
+      href={`#${CHAT_INPUT_ID}`}
+      className={skipLinkClass}
+      onClick={(e) => {
+        e.preventDefault();
+        open();
+        // The panel may mount on this click: focus once React has drawn it.
+        const focus = (tries: number) => {
+          const input = document.getElementById(CHAT_INPUT_ID);
+          if (input) input.focus();
+          else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+        };
+        requestAnimationFrame(() => focus(10));
+      }}
+    >
+      Skip to test chat
+    </a>
+  );
+  return target ? createPortal(link, target) : null;
 }

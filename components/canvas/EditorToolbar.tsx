@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { useEditorState } from "./editor-context";
 import { Icon, type IconName } from "./icons";
@@ -16,6 +16,8 @@ type Props = {
   onSave: () => void;
   onPublish: () => void;
   onToggleChat: () => void;
+  paletteOpen: boolean;
+  onTogglePalette: () => void;
 };
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
@@ -50,34 +52,151 @@ function ToolButton({
   );
 }
 
-/** Name, save state and every command of the editor. */
-export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave, onPublish, onToggleChat }: Props) {
+type Command = { icon: IconName; label: string; shortcut?: string; run: () => void; disabled?: boolean; group: number };
+
+/**
+ * The commands that do not fit a phone's bar (below 768 px): a menu button with the same commands
+ * as menu items (arrow keys move, Escape closes and gives focus back to the button).
+ */
+function MoreMenu({ commands }: { commands: Command[] }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLButtonElement>("[role=menuitem]:not(:disabled)")?.focus();
+    const away = (e: PointerEvent) => {
+      if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", away);
+    return () => document.removeEventListener("pointerdown", away);
+  }, [open]);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return (
+    <div className="relative md:hidden">
+      <button
+        ref={button}
+        type="button"
+        aria-label="More commands"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+        className="grid h-8 w-8 place-items-center rounded-md text-slate-600 hover:bg-slate-100"
+      >
+        <Icon name="more" className="h-5 w-5" />
+      </button>
+      {open && (
+        <div
+          ref={menu}
+          role="menu"
+          aria-label="More commands"
+          tabIndex={-1}
+          className="absolute right-0 top-9 z-40 w-56 rounded-lg bg-white py-1 shadow-xl ring-1 ring-slate-200"
+          onKeyDown={(e) => {
+            const items = [
+              ...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]:not(:disabled)") ?? []),
+            ];
+            const at = items.indexOf(document.activeElement as HTMLButtonElement);
+            if (e.key === "Escape" || e.key === "Tab") {
+              e.preventDefault();
+              e.stopPropagation();
+              close();
+            } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              const next = (at + (e.key === "ArrowDown" ? 1 : -1) + items.length) % items.length;
+              items[next]?.focus();
+            }
+          }}
+        >
+          {commands.map((c, i) => (
+            <div key={c.label}>
+              {i > 0 && commands[i - 1].group !== c.group && <hr className="my-1 border-slate-200" />}
+              <button
+                type="button"
+                role="menuitem"
+                disabled={c.disabled}
+                onClick={() => {
+                  close();
+                  c.run();
+                }}
+                className="flex w-full items-center gap-2 px-3 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 disabled:opacity-40"
+              >
+                <Icon name={c.icon} />
+                <span className="flex-1">{c.label}</span>
+                {c.shortcut && <span className="text-xs text-slate-500">{c.shortcut}</span>}
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Name, save state and every command of the editor; below 768 px the icon commands move into a menu. */
+export function EditorToolbar({
+  name,
+  version,
+  saving,
+  chatOpen,
+  actions,
+  onSave,
+  onPublish,
+  onToggleChat,
+  paletteOpen,
+  onTogglePalette,
+}: Props) {
   const dirty = useEditorState(selectDirty);
   const canUndo = useEditorState(selectCanUndo);
   const canRedo = useEditorState(selectCanRedo);
   const problems = useEditorState(selectCount);
   const fileInput = useRef<HTMLInputElement>(null);
+  const commands: Command[] = [
+    { icon: "undo", label: "Undo", shortcut: "Ctrl+Z", run: () => actions.undo(), disabled: !canUndo, group: 0 },
+    { icon: "redo", label: "Redo", shortcut: "Ctrl+Shift+Z", run: () => actions.redo(), disabled: !canRedo, group: 0 },
+    { icon: "duplicate", label: "Duplicate selection", shortcut: "Ctrl+D", run: actions.duplicate, group: 1 },
+    { icon: "trash", label: "Delete selection", shortcut: "Delete", run: actions.deleteSelected, group: 1 },
+    { icon: "layout", label: "Auto-layout", run: actions.layout, group: 2 },
+    { icon: "fit", label: "Fit view", run: actions.fit, group: 2 },
+    { icon: "upload", label: "Import JSON", run: () => fileInput.current?.click(), group: 3 },
+    { icon: "download", label: "Export JSON", run: () => actions.exportFile(name), group: 3 },
+  ];
   return (
     <div
-      className="flex h-12 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3"
+      className="flex h-12 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-2 sm:gap-2 sm:px-3"
       role="toolbar"
       aria-label="Editor"
     >
       <Link
         href="/chatflows"
         aria-label="Back to chatflows"
-        className="grid h-8 w-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
+        className="grid h-8 w-8 shrink-0 place-items-center rounded-md text-slate-600 hover:bg-slate-100"
         onClick={(e) => {
           if (dirty && !confirm("You have unsaved changes. Leave without saving?")) e.preventDefault();
         }}
       >
         <Icon name="back" />
       </Link>
-      <div className="min-w-0">
+      <button
+        type="button"
+        aria-label="Nodes"
+        aria-pressed={paletteOpen}
+        onClick={onTogglePalette}
+        className={`grid h-8 w-8 shrink-0 place-items-center rounded-md md:hidden ${paletteOpen ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}
+      >
+        <Icon name="nodes" />
+      </button>
+      <div className="min-w-0 flex-1 md:flex-none">
         <h1 className="truncate text-sm font-semibold text-slate-900" title={name}>
           {name}
         </h1>
-        <p className="flex items-center gap-2 text-[11px] text-slate-500" data-testid="save-state">
+        <p
+          className="flex items-center gap-2 overflow-hidden whitespace-nowrap text-[11px] text-slate-500"
+          data-testid="save-state"
+        >
           <span>v{version}</span>
           {saving ? (
             <span>Saving…</span>
@@ -87,7 +206,9 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
               Unsaved changes
             </span>
           ) : (
-            <span className="text-emerald-700">All changes saved</span>
+            <span className="text-emerald-700">
+              All <span className="max-sm:hidden">changes </span>saved
+            </span>
           )}
           {problems > 0 && (
             <span className="flex items-center gap-1 text-red-700" data-testid="problem-count">
@@ -97,49 +218,45 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
           )}
         </p>
       </div>
-      <div className="ml-auto flex items-center gap-0.5">
-        <ToolButton icon="undo" label="Undo" shortcut="Ctrl+Z" onClick={() => actions.undo()} disabled={!canUndo} />
-        <ToolButton
-          icon="redo"
-          label="Redo"
-          shortcut="Ctrl+Shift+Z"
-          onClick={() => actions.redo()}
-          disabled={!canRedo}
-        />
-        <span className="mx-1 h-5 w-px bg-slate-200" />
-        <ToolButton icon="duplicate" label="Duplicate selection" shortcut="Ctrl+D" onClick={actions.duplicate} />
-        <ToolButton icon="trash" label="Delete selection" shortcut="Delete" onClick={actions.deleteSelected} />
-        <span className="mx-1 h-5 w-px bg-slate-200" />
-        <ToolButton icon="layout" label="Auto-layout" onClick={actions.layout} />
-        <ToolButton icon="fit" label="Fit view" onClick={actions.fit} />
-        <span className="mx-1 h-5 w-px bg-slate-200" />
-        <ToolButton icon="upload" label="Import JSON" onClick={() => fileInput.current?.click()} />
-        <input
-          ref={fileInput}
-          type="file"
-          accept=".json,application/json"
-          className="hidden"
-          data-testid="import-file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = "";
-            if (f) void actions.importFile(f);
-          }}
-        />
-        <ToolButton icon="download" label="Export JSON" onClick={() => actions.exportFile(name)} />
+      <div className="ml-auto hidden items-center gap-0.5 md:flex">
+        {commands.map((c, i) => (
+          <span key={c.label} className="contents">
+            {i > 0 && commands[i - 1].group !== c.group && <span className="mx-1 h-5 w-px bg-slate-200" />}
+            <ToolButton icon={c.icon} label={c.label} shortcut={c.shortcut} onClick={c.run} disabled={c.disabled} />
+          </span>
+        ))}
       </div>
-      <div className="flex items-center gap-2 pl-2">
-        <Button variant="secondary" onClick={onToggleChat} aria-pressed={chatOpen}>
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".json,application/json"
+        className="hidden"
+        data-testid="import-file"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = "";
+          if (f) void actions.importFile(f);
+        }}
+      />
+      <div className="flex shrink-0 items-center gap-1 sm:gap-2 md:pl-2">
+        <Button
+          variant="secondary"
+          onClick={onToggleChat}
+          aria-pressed={chatOpen}
+          aria-label="Test chat"
+          className="max-sm:px-2"
+        >
           <Icon name="chat" />
-          Test chat
+          <span className="max-sm:sr-only">Test chat</span>
         </Button>
-        <Button variant="secondary" onClick={onPublish}>
+        <Button variant="secondary" onClick={onPublish} aria-label="Publish" className="max-sm:px-2">
           <Icon name="publish" />
-          Publish
+          <span className="max-sm:sr-only">Publish</span>
         </Button>
-        <Button onClick={onSave} disabled={saving} title="Save (Ctrl+S)">
+        <Button onClick={onSave} disabled={saving} title="Save (Ctrl+S)" className="max-sm:px-2.5">
           Save
         </Button>
+        <MoreMenu commands={commands} />
       </div>
     </div>
   );

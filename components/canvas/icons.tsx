@@ -11,6 +11,8 @@ const paths = {
   back: "M15 18 9 12l6-6",
   publish: "M12 3v12m-4-8 4-4 4 4M5 13v7h14v-7",
   warning: "M12 3 2 20h20L12 3zM12 10v4M12 17h.01",
+  more: "M5 12h.01M12 12h.01M19 12h.01",
+  nodes: "M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM17 14v6M14 17h6",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -19,7 +19,7 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems }: Prop
   return (
     <aside
       aria-label="Test chat"
-      className="flex w-[22rem] shrink-0 flex-col border-l border-slate-200 bg-slate-50 max-[1100px]:w-80"
+      className="flex w-[22rem] shrink-0 flex-col border-l border-slate-200 bg-slate-50 max-[1100px]:w-80 max-md:absolute max-md:inset-y-0 max-md:right-0 max-md:z-20 max-md:w-full max-md:max-w-[24rem] max-md:shadow-xl"
     >
       <div className="flex h-11 items-center gap-2 border-b border-slate-200 bg-white px-3">
         <h2 className="flex-1 text-sm font-semibold">Test chat</h2>

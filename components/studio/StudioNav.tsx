@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { signOut } from "next-auth/react";
 import { roleMay, type Action } from "@/lib/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
@@ -21,8 +22,24 @@ const links: { href: string; label: string; action?: Action }[] = [
 export function StudioNav({ user }: { user: { name: string; email: string; role: Role } }) {
   const path = usePathname();
   const all = links.filter((l) => !l.action || roleMay(user.role, l.action));
+  const header = useRef<HTMLElement>(null);
+  // Full-screen pages (the editor) start below the bar: its height, which grows when the links wrap
+  // on a phone, as --studio-header on <html>.
+  useEffect(() => {
+    const el = header.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const update = () => root.style.setProperty("--studio-header", `${el.offsetHeight}px`);
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--studio-header");
+    };
+  }, []);
   return (
-    <header className="border-b border-slate-200 bg-white">
+    <header ref={header} className="border-b border-slate-200 bg-white">
       {/* On a phone the links drop to a second row that scrolls sideways instead of widening the page. */}
       <nav
         className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2 sm:px-6"
@@ -49,7 +66,7 @@ export function StudioNav({ user }: { user: { name: string; email: string; role:
         </ul>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <ThemeToggle />
-          <span className="whitespace-nowrap text-slate-500" title={user.email}>
+          <span className="whitespace-nowrap text-slate-500 max-sm:hidden" title={user.email}>
             {user.name} · {user.role}
           </span>
           <button
