@@ -267,7 +267,7 @@ function OverrideAllowList({
       ) : (
         <>
           <div className="mt-2 flex items-center justify-between gap-2">
-            <p className="text-xs font-medium text-slate-700" id="offered-params">
+            <p className="whitespace-nowrap text-xs font-medium text-slate-700" id="offered-params">
               Add a param
             </p>
             {choices.length - allow.length > 8 && (
