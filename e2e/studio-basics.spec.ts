@@ -84,7 +84,7 @@ test("create opens the editor; duplicate and search in the list; a template beco
   // Templates: the example flows; using one saves a new chatflow with its graph and opens it.
   await page.getByRole("button", { name: "New from template" }).click();
   const dialog = page.getByRole("dialog", { name: "Templates" });
-  await expect(dialog.getByRole("listitem")).toHaveCount(6);
+  await expect(dialog.getByRole("list", { name: "Switchyard examples" }).getByRole("listitem")).toHaveCount(6);
   await shots(page, "templates");
   await dialog.getByRole("button", { name: "Use template OpenAPI chain only" }).click();
   await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);
