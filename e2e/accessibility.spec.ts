@@ -6,8 +6,8 @@ import { adminAuth, createChatflow, productSearchGraph, startHostSite, widget } 
 
 // Issue 14, accessibility: axe-core (WCAG 2.x A/AA rules and best practices) on every studio page, the
 // full-page chatbot and the widget on a host page, in the light and the dark theme; no serious or
-// critical violation may remain. Nothing is disabled, with one exclusion: the body of Swagger UI on
-// /api-docs (third-party markup we do not write; our heading, text and landmarks around it are checked).
+// critical violation may remain. No rule is disabled; one region is excluded: the body of Swagger UI on
+// /api-docs (third-party markup we do not write; see there why).
 
 let shop: Awaited<ReturnType<typeof startHostSite>>;
 let publicId = "";
@@ -122,6 +122,10 @@ for (const scheme of ["light", "dark"] as const) {
 
     await page.goto("/api-docs");
     await expect(page.getByTestId("swagger-ui").locator(".swagger-ui")).toBeVisible();
+    // Swagger UI's own markup and stylesheet (5.35.0, served as published) are left out: axe finds
+    // nested-interactive on every operation row (its summary control holds buttons; only a fork could
+    // change that) and contrast in its method badges and version stamp (e.g. white on #61affe, 2.3:1).
+    // Our heading, text, link and landmarks around it are checked.
     await check("api-docs", ['[data-testid="swagger-ui"]']);
 
     await page.goto("/no-such-page");
