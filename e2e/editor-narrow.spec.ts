@@ -53,7 +53,17 @@ test("at 390 px the editor's bar fits: commands reachable, nothing cut off or co
   await expect(menu).toBeHidden();
   await expect(toolbar.getByTestId("save-state")).toContainText("Unsaved changes");
 
-  // Test chat opens over the canvas and can be closed again.
+  // The palette is a panel over the canvas, opened and closed from the bar.
+  const palette = page.getByRole("complementary", { name: "Node palette" });
+  await expect(palette).toBeHidden();
+  await toolbar.getByRole("button", { name: "Nodes" }).click();
+  await expect(palette).toBeVisible();
+  expect((await palette.boundingBox())!.width).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: "test-results/editor-narrow-390-palette.png" });
+  await toolbar.getByRole("button", { name: "Nodes" }).click();
+  await expect(palette).toBeHidden();
+
+  // Test chat opens over the canvas.
   await toolbar.getByRole("button", { name: "Test chat" }).click();
   await expect(page.getByRole("complementary", { name: "Test chat" })).toBeVisible();
   await page.screenshot({ path: "test-results/editor-narrow-390-chat.png" });
