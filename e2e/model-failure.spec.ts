@@ -48,6 +48,12 @@ test("the test chat says which node failed and why", async ({ page }) => {
   await chat.getByRole("button", { name: "Send" }).click();
   await expect(chat.getByTestId("chat-error")).toHaveText(sentence);
   await page.screenshot({ path: "test-results/model-failure-test-chat.png" });
+  // The node the error names is one click away on the canvas (by its id: labels may repeat).
+  const node = page.locator('.react-flow__node[data-id="chatModel"]');
+  await expect(node).not.toHaveClass(/\bselected\b/);
+  await chat.getByRole("button", { name: "Show “ChatOpenAI Compatible” on the canvas" }).click();
+  await expect(node).toHaveClass(/\bselected\b/);
+  await expect(node).toBeInViewport();
 });
 
 test("the widget on a host page says which node failed and why", async ({ page }) => {

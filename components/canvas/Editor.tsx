@@ -1,6 +1,6 @@
 "use client";
 
-import { ReactFlowProvider } from "@xyflow/react";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useState } from "react";
 import { createPortal } from "react-dom";
@@ -103,6 +103,16 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   // On a phone (below 768 px) the palette is a panel over the canvas, opened from the bar.
   const [paletteOpen, setPaletteOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 768);
   const dirty = useEditorState(selectDirty);
+  const rf = useReactFlow();
+  const showNode = useCallback(
+    (id: string) => {
+      if (!store.getState().nodes.some((n) => n.id === id)) return false;
+      store.select([id]);
+      void rf.fitView({ nodes: [{ id }], maxZoom: 1, minZoom: 0.5, duration: 200 });
+      return true;
+    },
+    [store, rf],
+  );
 
   const save = useCallback(
     async (force = false) => {
@@ -209,6 +219,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
             dirty,
             onClose: () => setChatOpen(false),
             onServerProblems: store.setServerProblems,
+            onShowNode: showNode,
           })}
       </div>
       {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}

@@ -12,6 +12,8 @@ export type ChatPanelSlotProps = {
   onClose: () => void;
   /** Problems the server found when it ran the flow, shown on the nodes. */
   onServerProblems: EditorStore["setServerProblems"];
+  /** Selects a node of the canvas and brings it into view (e.g. the node a failed run names); false when it is not there. */
+  onShowNode: (nodeId: string) => boolean;
 };
 
 /** What the publish dialog hands the embed-the-widget slot. */

@@ -5,10 +5,17 @@ import type { GraphProblem } from "@/lib/schemas/problems";
 import { MessageView } from "./MessageView";
 import { usePredictionChat } from "./use-prediction-chat";
 
-type Props = { chatflowId: string; dirty: boolean; onClose: () => void; onServerProblems: (p: GraphProblem[]) => void };
+type Props = {
+  chatflowId: string;
+  dirty: boolean;
+  onClose: () => void;
+  onServerProblems: (p: GraphProblem[]) => void;
+  /** Selects the node on the canvas (false when it is not there). */
+  onShowNode?: (nodeId: string) => boolean;
+};
 
 /** Test chat beside the canvas: talks to the saved flow, streaming. */
-export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems }: Props) {
+export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShowNode }: Props) {
   const { messages, busy, send, reset } = usePredictionChat(chatflowId, onServerProblems);
   const [draft, setDraft] = useState("");
   const list = useRef<HTMLOListElement>(null);
@@ -56,7 +63,7 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems }: Prop
           </li>
         )}
         {messages.map((m) => (
-          <MessageView key={m.id} m={m} />
+          <MessageView key={m.id} m={m} onShowNode={onShowNode} />
         ))}
       </ol>
       <form

@@ -7,7 +7,14 @@ import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
 /** A chat bubble; a bot answer also lists the tools it used and the documents it read. */
-export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) {
+export const MessageView = memo(function MessageView({
+  m,
+  onShowNode,
+}: {
+  m: ChatMessage;
+  /** Selects a node on the canvas (the test chat beside the editor); absent elsewhere. */
+  onShowNode?: (nodeId: string) => boolean;
+}) {
   if (m.role === "user") {
     return (
       <li
@@ -51,6 +58,15 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
         >
           {m.error}
         </p>
+      )}
+      {m.error && m.failedNode && onShowNode && (
+        <button
+          type="button"
+          className="-mt-1 self-start px-1 text-xs font-medium text-red-800 underline"
+          onClick={() => onShowNode(m.failedNode!.id)}
+        >
+          Show “{m.failedNode.label}” on the canvas
+        </button>
       )}
     </li>
   );

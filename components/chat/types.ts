@@ -11,5 +11,7 @@ export type ChatMessage = {
   runningTools?: ToolStart[];
   sourceDocuments?: SourceDocument[];
   error?: string;
+  /** The node a failure names (`error.details.node`: a model that could not be reached, …). */
+  failedNode?: { id: string; label: string };
   streaming?: boolean;
 };

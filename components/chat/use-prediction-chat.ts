@@ -14,6 +14,14 @@ function problemsOf(details: unknown): GraphProblem[] {
   return Array.isArray(details) ? details.map(toGraphProblem).filter((p) => p !== undefined) : [];
 }
 
+/** The node an error's details name (`{node: {id, label}}`, as model failures carry), if any. */
+function failedNodeOf(details: unknown): { id: string; label: string } | undefined {
+  const node = (details as { node?: { id?: unknown; label?: unknown } } | null)?.node;
+  return typeof node?.id === "string" && typeof node.label === "string"
+    ? { id: node.id, label: node.label }
+    : undefined;
+}
+
 /**
  * Chats with a saved chatflow over the streaming prediction API (studio session cookie; the server
  * stores these messages as chatType INTERNAL). Keeps chatId/sessionId for follow-ups until reset.
@@ -51,7 +59,11 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
           session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
           break;
         case "error":
-          patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
+          patchLast((m) => ({
+            ...m,
+            error: streamErrorMessage(e.data, "The chatflow failed to answer."),
+            failedNode: failedNodeOf(e.data.details),
+          }));
           break;
       }
     },
@@ -79,7 +91,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
       } catch (err) {
         if (err instanceof PredictionRefused) {
           if (Array.isArray(err.error?.details)) onServerProblems(problemsOf(err.error.details));
-          patchLast((m) => ({ ...m, error: err.message }));
+          patchLast((m) => ({ ...m, error: err.message, failedNode: failedNodeOf(err.error?.details) }));
         } else if ((err as Error).name !== "AbortError") {
           patchLast((m) => ({ ...m, error: `Could not reach the server: ${(err as Error).message}` }));
         }

@@ -66,7 +66,13 @@ describe("editor slots", () => {
   });
 
   it("the studio fills every slot with the owning feature's component, props passed through", () => {
-    const chat = { chatflowId: flow.id, dirty: true, onClose: () => {}, onServerProblems: () => {} };
+    const chat = {
+      chatflowId: flow.id,
+      dirty: true,
+      onClose: () => {},
+      onServerProblems: () => {},
+      onShowNode: () => false,
+    };
     const embed = { chatflowId: flow.id, isPublic: true };
     const store = { chatflowId: flow.id, nodeId: "faiss_0", dirty: false, savedFiles: 2 };
     const filled = [
