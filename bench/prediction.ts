@@ -17,140 +17,33 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { hasBuild, spawnReady } from "../dev/processes";
-import { freePort } from "../dev/redis-server";
+import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
-import { exampleFlow } from "../dev/flows";
+import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
-const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as "next" | "routes";
+const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const N = Number(process.env.BENCH_N ?? 300);
 const profileOut = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
-const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+const profDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-cpuprof-"));
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-"));
-const profDir = path.join(dataDir, "cpuprof");
 const stub = await createModelStub();
 const productApi = await createProductApi();
-const admin = { email: "bench@example.com", password: "bench-password-1" };
-const basic = `Basic ${Buffer.from(`${admin.email}:${admin.password}`).toString("base64")}`;
-
-// ---- the server process ----
-const port = await freePort();
-const env = {
-  HOST: "127.0.0.1",
-  PORT: String(port),
-  NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-  DATA_DIR: dataDir,
-  DATABASE_URL: process.env.BENCH_DATABASE_URL,
-  LOAD_EXAMPLE_FLOWS: "false",
-  ADMIN_EMAIL: admin.email,
-  ADMIN_PASSWORD: admin.password,
-  OPENAI_API_KEY: "bench",
-  OPENAI_BASE_URL: stub.url,
-  OPENAI_MODEL: "stub-model",
-  OUTBOUND_ALLOW_HOSTS: `${new URL(stub.url).host},${new URL(productApi.url).host}`,
-  PUBLIC_RATE_LIMIT_MAX: "0", // the anonymous rows would hit the default per-IP limit
-  MODE: "embedded",
-  REDIS_URL: undefined,
-};
-const nodeFlags = profileOut ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
-let baseUrl = `http://127.0.0.1:${port}`;
-const server = await spawnReady({
-  name: `${kind} server`,
-  command: process.execPath,
-  args:
-    kind === "next"
-      ? [...nodeFlags, "scripts/start.mjs", "--no-build"]
-      : [...nodeFlags, "--import", "tsx", "bench/serve-routes.ts"],
-  env,
+const server = await startBenchServer({
+  kind,
   cwd: root,
-  ready:
-    kind === "next"
-      ? {
-          poll: async () => {
-            const res = await fetch(`${baseUrl}/api/v1/ping`, { signal: AbortSignal.timeout(2_000) });
-            await res.body?.cancel();
-            return res.ok;
-          },
-        }
-      : {
-          line: (line) => {
-            const m = /^READY (\S+)/.exec(line);
-            if (m) baseUrl = m[1];
-            return !!m;
-          },
-        },
-  timeoutMs: 180_000,
+  modelUrl: stub.url,
+  productApiUrl: productApi.url,
+  nodeFlags: profileOut ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
 });
-const pid = server.child.pid!;
-
-// ---- /proc readings of the server process ----
-function cpuMs(): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
-}
-function memMB(field: "VmRSS" | "VmHWM"): number {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-const loadavg = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ");
+const { predict } = server;
+const cpuMs = () => server.cpuMs();
+const memMB = (f: "VmRSS" | "VmHWM") => server.memMB(f);
 /** Monotonic microseconds, the clock of V8's CPU profiles (both are CLOCK_MONOTONIC on Linux). */
 const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 const windows: { name: string; startUs: number; endUs: number; requests: number }[] = [];
-
-// ---- setup over the API (admin Basic) ----
-async function api(pathname: string, body: unknown) {
-  const res = await fetch(`${baseUrl}${pathname}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: basic },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${pathname}: HTTP ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
-const conversationId = (
-  await api("/api/v1/chatflows", {
-    name: "conversation",
-    graph: exampleFlow("conversation.json").graph,
-    isPublic: true,
-  })
-).id as string;
-const agentId = (
-  await api("/api/v1/chatflows", {
-    name: "product-search agent",
-    graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph,
-    isPublic: true,
-  })
-).id as string;
-const apiKey = (await api("/api/v1/apikey", { name: "bench", permissions: ["predict"] })).key as string;
-
-const QUESTIONS = { conversation: "Hello there", agent: "find me a laptop under 1500 in Germany" };
-type Flow = keyof typeof QUESTIONS;
-const ids: Record<Flow, string> = { conversation: conversationId, agent: agentId };
-type Variant = { key?: boolean; streaming?: boolean };
-
-async function predict(flow: Flow, i: number, v: Variant = { key: true }) {
-  const res = await fetch(`${baseUrl}/api/v1/prediction/${ids[flow]}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(v.key ? { authorization: `Bearer ${apiKey}` } : {}) },
-    body: JSON.stringify({
-      question: `${QUESTIONS[flow]} ${i % 7}`,
-      overrideConfig: { sessionId: `bench-${flow}-${i % 50}` },
-      ...(v.streaming ? { streaming: true } : {}),
-    }),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${flow}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  if (v.streaming && !text.includes("event")) throw new Error(`${flow}: no SSE events in ${text.slice(0, 200)}`);
-}
 
 // ---- the model-direct baseline: one prediction's outbound calls, replayed ----
 type Call = { url: string; init: RequestInit };
@@ -177,8 +70,6 @@ async function replay(calls: Call[]) {
   for (const c of calls) await (await fetch(c.url, c.init)).text();
 }
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** c=1, each prediction followed by the direct replay of its calls. */
@@ -348,14 +239,14 @@ console.log(`\nload average at end: ${loadavg()}\n`);
 console.log("| figure | value | baseline (same run) | goal |\n|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 
-const exit = await server.stop("SIGTERM");
+await server.stop();
 if (profileOut) {
   const file = fs.readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) throw new Error(`no .cpuprofile written (server exit ${JSON.stringify(exit)})`);
+  if (!file) throw new Error("no .cpuprofile written by the server");
   fs.copyFileSync(path.join(profDir, file), profileOut);
   fs.writeFileSync(`${profileOut}.windows.json`, `${JSON.stringify(windows, null, 2)}\n`);
   console.log(`\nCPU profile of the server: ${profileOut} (windows: ${profileOut}.windows.json)`);
 }
 await Promise.all([stub.close(), productApi.close()]);
-fs.rmSync(dataDir, { recursive: true, force: true });
+fs.rmSync(profDir, { recursive: true, force: true });
 process.exit(0);
