@@ -5,7 +5,8 @@
 // Prints per server: conversation c=1 latency p50 and server CPU per request, conversation c=8
 // requests/s and CPU per request, product-search agent c=1 p50 and CPU per request; each as the
 // median and range over the rounds. BENCH_SERVER=next compares production builds (each dir needs
-// one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build.
+// one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
+// may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
 // BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
@@ -25,7 +26,12 @@ const kind = (process.env.BENCH_SERVER ?? "routes") as ServerKind;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
-function checkout(refOrDir: string): { dir: string; label: string; temp: boolean } {
+type Side = { dir: string; label: string; temp: boolean; kind: ServerKind };
+function checkout(arg: string): Side {
+  const m = /^(next|routes):(.*)$/.exec(arg);
+  return { ...place(m ? m[2] : arg), kind: m ? (m[1] as ServerKind) : kind };
+}
+function place(refOrDir: string): { dir: string; label: string; temp: boolean } {
   if (fs.existsSync(refOrDir) && fs.statSync(refOrDir).isDirectory())
     return { dir: path.resolve(refOrDir), label: refOrDir, temp: false };
   const sha = execSync(`git rev-parse --short ${refOrDir}`, { cwd: root }).toString().trim();
@@ -34,17 +40,19 @@ function checkout(refOrDir: string): { dir: string; label: string; temp: boolean
   fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
   fs.rmSync(path.join(dir, "lib/db/generated"), { recursive: true, force: true });
   fs.cpSync(path.join(root, "lib/db/generated"), path.join(dir, "lib/db/generated"), { recursive: true });
+  // A production build of this checkout serves the extracted one too (when the change is outside it).
+  if (fs.existsSync(path.join(root, ".next"))) fs.symlinkSync(path.join(root, ".next"), path.join(dir, ".next"));
   return { dir, label: `${refOrDir} (${sha})`, temp: true };
 }
 const A = checkout(aArg);
-const B = bArg ? checkout(bArg) : { dir: root, label: "this checkout", temp: false };
+const B = bArg ? checkout(bArg) : { dir: root, label: "this checkout", temp: false, kind };
 
 const stub = await createModelStub();
 const productApi = await createProductApi();
-const start = (c: typeof A, name: string) =>
-  startBenchServer({ kind, cwd: c.dir, modelUrl: stub.url, productApiUrl: productApi.url, name });
+const start = (c: Side, name: string) =>
+  startBenchServer({ kind: c.kind, cwd: c.dir, modelUrl: stub.url, productApiUrl: productApi.url, name });
 const servers = { A: await start(A, "A"), B: await start(B, "B") };
-console.log(`A/B, ${kind} servers: A = ${A.label}, B = ${B.label}; load average ${loadavg()}`);
+console.log(`A/B: A = ${A.kind} server of ${A.label}, B = ${B.kind} server of ${B.label}; load average ${loadavg()}`);
 
 for (const s of Object.values(servers)) {
   for (let i = 0; i < 60; i++) await s.predict("conversation", i);

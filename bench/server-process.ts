@@ -22,6 +22,8 @@ export interface BenchServer {
   pid: number;
   url: string;
   process: RunningProcess;
+  ids: Record<Flow, string>;
+  apiKey: string;
   /** One prediction (200 expected, body read to its end). */
   predict(flow: Flow, i: number, v?: Variant): Promise<void>;
   /** CPU time (user + system, all threads) of the server process so far, in ms. */
@@ -123,6 +125,8 @@ export async function startBenchServer(opts: {
     pid,
     url,
     process: proc,
+    ids,
+    apiKey,
     async predict(flow, i, v = { key: true }) {
       const res = await fetch(`${url}/api/v1/prediction/${ids[flow]}`, {
         method: "POST",
