@@ -15,6 +15,8 @@ export type ServerKind = "next" | "routes";
 export const QUESTIONS = { conversation: "Hello there", agent: "find me a laptop under 1500 in Germany" };
 export type Flow = keyof typeof QUESTIONS;
 export type Variant = { key?: boolean; streaming?: boolean };
+/** Sessions the requests rotate over (BENCH_SESSIONS, default 50): fewer make longer stored histories. */
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 50);
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 
 export interface BenchServer {
@@ -133,7 +135,7 @@ export async function startBenchServer(opts: {
         headers: { "content-type": "application/json", ...(v.key ? { authorization: `Bearer ${apiKey}` } : {}) },
         body: JSON.stringify({
           question: `${QUESTIONS[flow]} ${i % 7}`,
-          overrideConfig: { sessionId: `bench-${flow}-${i % 50}` },
+          overrideConfig: { sessionId: `bench-${flow}-${i % SESSIONS}` },
           ...(v.streaming ? { streaming: true } : {}),
         }),
       });

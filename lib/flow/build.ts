@@ -1,6 +1,7 @@
 import type { BaseChain } from "@langchain/classic/chains";
 import { AppError } from "../errors";
 import { isMemory, takesImages } from "../nodes/capabilities";
+import { isChatHistoryMemory } from "../nodes/shared/memory";
 import { paramsSchemaFor } from "../nodes/params";
 import { getDefinition, getNode } from "../nodes/registry";
 import { anchorInputs } from "../nodes/types";
@@ -79,12 +80,25 @@ export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise
   const chain = built.get(ending.id) as BaseChain;
   const defs = graph.nodes.map((n) => ({ node: n, def: getDefinition(n.type)! }));
   const memory = defs.find((d) => isMemory(d.def));
+  const historyLimit = memoryWindow(defs.filter((d) => isMemory(d.def)).map((d) => built.get(d.node.id)));
   const allowsImages = defs.some((d) => takesImages(d.def, d.node.data.inputs));
   return {
     chatflowId: ctx.chatflowId,
     endingNodeId: ending.id,
     ...(memory ? { memoryType: memory.def.label } : {}),
+    ...(historyLimit ? { historyLimit } : {}),
     allowsImages,
     run: (input) => runEndingChain(chain, input, allowsImages),
   };
+}
+
+/** The largest window of the built memory nodes; undefined when one has none (it shows all history). */
+function memoryWindow(memories: unknown[]): number | undefined {
+  let largest = 0;
+  for (const m of memories) {
+    const window = isChatHistoryMemory(m) ? m.window : undefined;
+    if (!window) return undefined;
+    largest = Math.max(largest, window);
+  }
+  return largest || undefined;
 }
