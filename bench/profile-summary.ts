@@ -92,9 +92,15 @@ for (let i = 0; i < profile.samples.length; i++) {
     const f = byId.get(id)!.callFrame;
     if (f.functionName === "(root)") continue;
     const k = fnKey(f);
-    if (!seen.has(k)) seen.add(k), add(total, k, w);
+    if (!seen.has(k)) {
+      seen.add(k);
+      add(total, k, w);
+    }
     const p = packageOf(f);
-    if (!seenPkg.has(p)) seenPkg.add(p), add(pkgTotal, p, w);
+    if (!seenPkg.has(p)) {
+      seenPkg.add(p);
+      add(pkgTotal, p, w);
+    }
   }
 }
 
@@ -118,7 +124,9 @@ console.log(
     (window?.requests
       ? `; busy CPU of the main thread per request: ${(busy / 1000 / window.requests).toFixed(2)} ms`
       : "") +
-    ". Shares are of the busy samples.",
+    ". Shares are of the busy samples. Times are V8's sample intervals (wall time while the main thread was not idle): " +
+    "on a loaded machine they exceed its CPU time (the thread also waits for a core), so read the shares, and take CPU " +
+    "per request from the bench's /proc figures.",
 );
 table("By package, self time", pkgSelf, 20, "package");
 table("By package, total time (on the stack)", pkgTotal, 20, "package");
