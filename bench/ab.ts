@@ -14,7 +14,15 @@ import os from "node:os";
 import path from "node:path";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
-import { type BenchServer, type Flow, loadavg, pct, type ServerKind, startBenchServer } from "./server-process";
+import {
+  type BenchServer,
+  type Flow,
+  loadavg,
+  pct,
+  type ServerKind,
+  startBenchServer,
+  type Variant,
+} from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
 const [aArg, bArg] = process.argv.slice(2);
@@ -60,22 +68,31 @@ for (const s of Object.values(servers)) {
   for (let i = 0; i < 10; i++) await s.predict("conversation", i, { key: true, streaming: true });
 }
 
-type Acc = { c1: number[]; c1Cpu: number[]; c8: number[]; c8Cpu: number[]; agent: number[]; agentCpu: number[] };
+type Acc = {
+  c1: number[];
+  c1Cpu: number[];
+  c8: number[];
+  c8Cpu: number[];
+  agent: number[];
+  agentCpu: number[];
+  sse: number[];
+  sseCpu: number[];
+};
 const acc: Record<"A" | "B", Acc> = {
-  A: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [] },
-  B: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [] },
+  A: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
+  B: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
 };
 const perRound: Record<"A" | "B", { c1p50: number[]; c1Cpu: number[]; c8: number[]; c8Cpu: number[] }> = {
   A: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
   B: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
 };
 
-async function c1(s: BenchServer, flow: Flow, n: number, into: number[]) {
+async function c1(s: BenchServer, flow: Flow, n: number, into: number[], v: Variant = { key: true }) {
   const c0 = s.cpuMs();
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    await s.predict(flow, i);
+    await s.predict(flow, i, v);
     times.push(performance.now() - t);
   }
   into.push(...times);
@@ -108,6 +125,8 @@ for (let r = 0; r < ROUNDS; r++) {
     perRound[name].c8Cpu.push(many.cpu);
     const ag = await c1(s, "agent", 10, acc[name].agent);
     acc[name].agentCpu.push(ag.cpu);
+    const sse = await c1(s, "conversation", 20, acc[name].sse, { key: true, streaming: true });
+    acc[name].sseCpu.push(sse.cpu);
   }
   stub.requests.length = 0;
   productApi.requests.length = 0;
@@ -125,6 +144,8 @@ line("conversation c=8 req/s", (n) => range(perRound[n].c8, 0));
 line("conversation c=8 server CPU ms/request", (n) => range(perRound[n].c8Cpu));
 line("agent c=1 p50 ms (all rounds)", (n) => med(acc[n].agent).toFixed(2));
 line("agent c=1 server CPU ms/request", (n) => range(acc[n].agentCpu));
+line("conversation streamed c=1 p50 ms (all rounds)", (n) => med(acc[n].sse).toFixed(2));
+line("conversation streamed c=1 server CPU ms/request", (n) => range(acc[n].sseCpu));
 
 await Promise.all([servers.A.stop(), servers.B.stop()]);
 await Promise.all([stub.close(), productApi.close()]);
