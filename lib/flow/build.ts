@@ -1,7 +1,6 @@
 import type { BaseChain } from "@langchain/classic/chains";
 import { AppError } from "../errors";
 import { isMemory, takesImages } from "../nodes/capabilities";
-import { isChatHistoryMemory } from "../nodes/shared/memory";
 import { paramsSchemaFor } from "../nodes/params";
 import { getDefinition, getNode } from "../nodes/registry";
 import { anchorInputs } from "../nodes/types";
@@ -92,12 +91,15 @@ export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise
   };
 }
 
-/** The largest window of the built memory nodes; undefined when one has none (it shows all history). */
+/**
+ * The largest window of the built memory nodes (`window` of a ChatHistoryMemory: the most messages it
+ * shows); undefined when one has none (it shows all history).
+ */
 function memoryWindow(memories: unknown[]): number | undefined {
   let largest = 0;
   for (const m of memories) {
-    const window = isChatHistoryMemory(m) ? m.window : undefined;
-    if (!window) return undefined;
+    const window = typeof m === "object" && m !== null ? (m as { window?: unknown }).window : undefined;
+    if (typeof window !== "number" || !(window > 0)) return undefined;
     largest = Math.max(largest, window);
   }
   return largest || undefined;
