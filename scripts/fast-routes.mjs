@@ -144,11 +144,24 @@ async function send(res, response) {
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
     if (done || res.destroyed) break;
-    if (!res.write(value))
-      await new Promise((resolve) => {
-        res.once("drain", resolve);
-        res.once("close", resolve);
-      });
+    if (!res.write(value)) await drained(res);
   }
   res.end();
+}
+
+/**
+ * Resolves when the response can take more (drain) or is gone (close), leaving no listener behind: a
+ * long stream waits many times.
+ * @param {import("node:http").ServerResponse} res
+ */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve(undefined);
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
