@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
 import { exampleFlow } from "../../dev/flows";
-import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
 import { parseSse } from "../../dev/route-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { createAppServer } from "../../scripts/request-guard.mjs";
@@ -97,6 +97,37 @@ describe("the prediction route past Next", () => {
     expect(names.filter((n) => n === "token").length).toBeGreaterThan(1);
     expect(names.at(-1)).toBe("end");
   });
+
+  for (const streaming of [true, false])
+    it(`aborts the run when the client goes away (${streaming ? "SSE" : "JSON"}): nothing is stored`, async () => {
+      let release!: () => void;
+      const modelCalled = new Promise<void>((resolve) => {
+        stub.setBrain(async () => {
+          resolve();
+          await new Promise<void>((r) => (release = r));
+          return { content: "too late" };
+        });
+      });
+      const chatId = `fast-abort-${streaming}`;
+      try {
+        const abort = new AbortController();
+        const sent = fetch(`${url}/api/v1/prediction/${conversationId}`, {
+          method: "POST",
+          signal: abort.signal,
+          headers: { "content-type": "application/json", ...auth.bearer(key) },
+          body: JSON.stringify({ question: "hello?", streaming, chatId }),
+        }).catch(() => undefined);
+        await modelCalled;
+        abort.abort();
+        await sent;
+        await new Promise((r) => setTimeout(r, 300));
+        release();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await (await getDb()).chatMessage.count({ where: { chatId } })).toBe(0);
+      } finally {
+        stub.setBrain(demoBrain);
+      }
+    });
 
   it("answers errors in the error shape with the same headers (bad key, bad body)", async () => {
     const badKey = await post(`/api/v1/prediction/${conversationId}`, { question: "hi" }, auth.bearer("sy_nope"));
