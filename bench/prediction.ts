@@ -1,139 +1,252 @@
-// `npm run bench`: how much time a prediction spends in Switchyard itself.
-// An instant OpenAI-compatible model (our stub on 127.0.0.1) answers every call at once, so what is
-// measured is our own work: auth (API key), validation, the cached flow, LangChain, storing both
-// messages. Prints p50/p99 of server time for three flows, then requests per second over real HTTP
-// at 1, 8 and 64 concurrent clients. Figures, not assertions: compare runs on the same machine.
+// `npm run bench`: how much a prediction costs in Switchyard itself, against a real server process.
+//
+// The server is a separate process (the production Next.js server, `scripts/start.mjs --no-build`,
+// when a build exists; else bench/serve-routes.ts, the same handlers on plain node:http;
+// BENCH_SERVER=next|routes chooses) on the embedded default database (PGlite in DATA_DIR, a temp
+// dir) or BENCH_DATABASE_URL. This process runs the scripted model stub, the demo product API and the
+// clients. Every figure comes with its model-direct baseline from the same run: the exact calls the
+// server made to the stub and the product API for one prediction (recorded), replayed directly by this
+// process, interleaved with the predictions (c=1) or right after them (throughput). Overhead = the
+// prediction minus that baseline. CPU per request is the server process's own CPU time (/proc, all its
+// threads) over the requests it served; memory is its resident set (/proc). Figures, never asserted:
+// on a shared machine compare runs made side by side, and read the load average printed with them.
+//
+// BENCH_SECONDS (default 5) sets each throughput row; BENCH_N (default 300) the c=1 samples.
+// BENCH_CPU_PROF=<file.cpuprofile> runs the server under `node --cpu-prof` and saves its profile, with
+// <file>.windows.json giving each phase's time window (bench/profile-summary.ts reads both).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { hasBuild } from "../dev/processes";
+import { createModelStub } from "../dev/model-stub/server";
+import { createProductApi } from "../dev/product-api/server";
+import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant } from "./server-process";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-"));
-Object.assign(process.env, {
-  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "pglite:memory://",
-  DATA_DIR: dataDir,
-  LOAD_EXAMPLE_FLOWS: "false",
-});
+const root = path.resolve(import.meta.dirname, "..");
+const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const N = Number(process.env.BENCH_N ?? 300);
+const profileOut = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+const profDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-cpuprof-"));
 
-const { createModelStub } = await import("../dev/model-stub/server");
 const stub = await createModelStub();
-Object.assign(process.env, { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
-
-const { exampleFlow } = await import("../dev/flows");
-const { serveRoutes } = await import("../dev/route-server");
-const { createProductApi } = await import("../dev/product-api/server");
-const prediction = await import("../app/api/v1/prediction/[id]/route");
-const { createChatflow } = await import("../lib/services/chatflows");
-const { createApiKey } = await import("../lib/services/api-keys");
-const { systemCaller, fixtureKeyOwner } = await import("../dev/callers");
-const { closeDb } = await import("../lib/db/client");
-// getDb() does not migrate: the bench runs the migrate step like start-up does.
-await (await import("../lib/db/migrate")).migrateDatabase();
-
 const productApi = await createProductApi();
-// The outbound guard only reaches private addresses the operator allowed (the env is read lazily).
-process.env.OUTBOUND_ALLOW_HOSTS = new URL(productApi.url).host;
-(await import("../lib/env")).resetEnvForTests();
-const flows = {
-  conversation: (
-    await createChatflow({ name: "conversation", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
-  ).id,
-  "agent (small talk)": (
-    await createChatflow(
-      {
-        name: "agent",
-        graph: exampleFlow("product-search-agent.json", { productApiUrl: productApi.url }).graph as never,
-      },
-      systemCaller,
-    )
-  ).id,
-};
-const { key } = await createApiKey(
-  { name: "bench", permissions: ["predict"], chatflowIds: [] },
-  await fixtureKeyOwner(),
-);
+const server = await startBenchServer({
+  kind,
+  cwd: root,
+  modelUrl: stub.url,
+  productApiUrl: productApi.url,
+  nodeFlags: profileOut ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+});
+const { predict } = server;
+const cpuMs = () => server.cpuMs();
+const memMB = (f: "VmRSS" | "VmHWM") => server.memMB(f);
+/** Monotonic microseconds, the clock of V8's CPU profiles (both are CLOCK_MONOTONIC on Linux). */
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+const windows: { name: string; startUs: number; endUs: number; requests: number }[] = [];
 
-function request(id: string, i: number) {
-  return new Request(`http://127.0.0.1/api/v1/prediction/${id}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify({ question: `Hello there ${i}`, overrideConfig: { sessionId: `bench-${i % 50}` } }),
+// ---- the model-direct baseline: one prediction's outbound calls, replayed ----
+type Call = { url: string; init: RequestInit };
+async function recordCalls(flow: Flow): Promise<Call[]> {
+  stub.requests.length = 0;
+  productApi.requests.length = 0;
+  await predict(flow, 1);
+  const model = stub.requests.map((r) => ({
+    url: `${stub.origin}${r.path}`,
+    init: {
+      method: r.method,
+      headers: { "content-type": "application/json", authorization: r.authorization ?? "" },
+      body: JSON.stringify(r.body),
+    },
+  }));
+  const products = productApi.requests.map((r) => ({
+    url: `${productApi.url}${r.url}`,
+    init: { method: r.method },
+  }));
+  // The agent asks the model, calls the API, asks again: the order does not change the sum.
+  return [...model, ...products];
+}
+async function replay(calls: Call[]) {
+  for (const c of calls) await (await fetch(c.url, c.init)).text();
+}
+
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+/** c=1, each prediction followed by the direct replay of its calls. */
+async function sequential(flow: Flow, n: number, calls: Call[], v: Variant = { key: true }) {
+  const server: number[] = [];
+  const direct: number[] = [];
+  const c0 = cpuMs();
+  const startUs = monoUs();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await predict(flow, i, v);
+    server.push(performance.now() - t0);
+    const t1 = performance.now();
+    await replay(calls);
+    direct.push(performance.now() - t1);
+  }
+  windows.push({
+    name: `c1-${flow}${v.key ? "" : "-anonymous"}${v.streaming ? "-stream" : ""}`,
+    startUs,
+    endUs: monoUs(),
+    requests: n,
   });
+  // The whole loop: whatever the server still does after answering (logging, GC) is its cost too.
+  return { server, direct, cpuPerReq: (cpuMs() - c0) / n };
 }
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-
-/** Time of a direct call to the model stub: the model's share, subtracted from the totals. */
-async function modelRoundTrip(n = 200) {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fetch(`${stub.url}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer bench" },
-      body: JSON.stringify({ model: "stub-model", messages: [{ role: "user", content: "hi" }], stream: true }),
-    }).then((r) => r.text());
-    times.push(performance.now() - t);
-  }
-  return pct(times, 50);
+/** c clients for SECONDS, then the direct replay at the same concurrency for as long. */
+async function throughput(flow: Flow, c: number, calls: Call[], sampleMem = false) {
+  const run = async (one: (i: number) => Promise<void>) => {
+    let done = 0;
+    const until = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: c }, async (_, w) => {
+        for (let i = w; performance.now() < until; i += c) {
+          await one(i);
+          done++;
+        }
+      }),
+    );
+    return { done, rate: done / ((performance.now() - started) / 1000) };
+  };
+  let peak = 0;
+  const sampler = sampleMem ? setInterval(() => (peak = Math.max(peak, memMB("VmRSS"))), 50) : undefined;
+  const c0 = cpuMs();
+  const t0 = performance.now();
+  const startUs = monoUs();
+  const s = await run((i) => predict(flow, i));
+  const wall = performance.now() - t0;
+  const cpu = cpuMs() - c0;
+  windows.push({ name: `c${c}-${flow}`, startUs, endUs: monoUs(), requests: s.done });
+  if (sampler) clearInterval(sampler);
+  stub.requests.length = 0;
+  productApi.requests.length = 0;
+  const d = await run(() => replay(calls));
+  stub.requests.length = 0;
+  productApi.requests.length = 0;
+  return { rate: s.rate, direct: d.rate, cpuPerReq: cpu / s.done, cores: cpu / wall, peak };
 }
 
-async function serverTime(name: string, id: string, n: number, modelCalls: number, modelMs: number) {
-  for (let i = 0; i < 30; i++)
-    await (await prediction.POST(request(id, i), { params: Promise.resolve({ id }) })).text(); // warm-up: build + JIT
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    const res = await prediction.POST(request(id, i), { params: Promise.resolve({ id }) });
-    await res.text();
-    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
-    times.push(performance.now() - t);
-  }
-  const own = times.map((x) => Math.max(0, x - modelCalls * modelMs));
-  console.log(
-    `${name.padEnd(22)} total p50 ${pct(times, 50).toFixed(2)} ms  p99 ${pct(times, 99).toFixed(2)} ms | own time (minus ${modelCalls} model call${modelCalls > 1 ? "s" : ""}) p50 ${pct(own, 50).toFixed(2)} ms  p99 ${pct(own, 99).toFixed(2)} ms`,
-  );
-}
-
-async function throughput(id: string, concurrency: number, seconds = 3) {
-  const server = await serveRoutes([
-    { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
-  ]);
-  let done = 0;
-  let failed = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, w) => {
-      for (let i = w; performance.now() < until; i += concurrency) {
-        const r = request(id, i);
-        const res = await fetch(`${server.url}/api/v1/prediction/${id}`, {
-          method: "POST",
-          headers: r.headers,
-          body: await r.text(),
-        });
-        await res.text();
-        if (res.ok) done++;
-        else failed++;
+/** Two variants of c=1 predictions in alternating blocks (same run, same load): p50 and CPU of each. */
+async function interleaved(flow: Flow, a: Variant, b: Variant, rounds = 8, block = 25) {
+  const acc = { a: { t: [] as number[], cpu: 0 }, b: { t: [] as number[], cpu: 0 } };
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, v] of (r % 2
+      ? [
+          ["b", b],
+          ["a", a],
+        ]
+      : [
+          ["a", a],
+          ["b", b],
+        ]) as ["a" | "b", Variant][]) {
+      const c0 = cpuMs();
+      for (let i = 0; i < block; i++) {
+        const t0 = performance.now();
+        await predict(flow, r * block + i, v);
+        acc[name].t.push(performance.now() - t0);
       }
-    }),
-  );
-  await server.close();
-  console.log(
-    `  ${String(concurrency).padStart(2)} concurrent clients: ${(done / seconds).toFixed(0)} requests/s${failed ? ` (${failed} failed)` : ""}`,
-  );
+      acc[name].cpu += cpuMs() - c0;
+    }
+  }
+  const n = rounds * block;
+  return {
+    p50: pct(acc.b.t, 50) - pct(acc.a.t, 50),
+    cpu: (acc.b.cpu - acc.a.cpu) / n,
+    aP50: pct(acc.a.t, 50),
+    bP50: pct(acc.b.t, 50),
+  };
 }
 
-const modelMs = await modelRoundTrip();
+// ---- run ----
+const rssStart = memMB("VmRSS");
+const rows: [string, string, string, string][] = [];
+const row = (figure: string, value: string, baseline: string, goal: string) => {
+  rows.push([figure, value, baseline, goal]);
+  console.log(`  ${figure}: ${value}${baseline ? `  [${baseline}]` : ""}`);
+};
 console.log(
-  `Switchyard prediction benchmark (${os.cpus().length} CPUs, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("pglite") ? "PGlite" : "PostgreSQL"})`,
+  `Switchyard prediction benchmark: ${kind === "next" ? "Next.js production server" : "route handlers on node:http (no build)"}, ` +
+    `${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${os.cpus().length} CPUs, Node ${process.version}`,
 );
-console.log(`instant model round trip on loopback: p50 ${modelMs.toFixed(2)} ms\n`);
-await serverTime("conversation", flows.conversation, 300, 1, modelMs);
-await serverTime("agent (small talk)", flows["agent (small talk)"], 300, 1, modelMs);
-console.log("\nthroughput over HTTP, conversation flow (API key auth, 2 messages stored per request):");
-for (const c of [1, 8, 64]) await throughput(flows.conversation, c);
+console.log(`load average at start: ${loadavg()}`);
 
+for (let i = 0; i < 60; i++) await predict("conversation", i); // warm-up: flow build, JIT, sessions
+for (let i = 0; i < 30; i++) await predict("agent", i);
+for (let i = 0; i < 20; i++) await predict("conversation", i, { key: false });
+for (let i = 0; i < 20; i++) await predict("conversation", i, { key: true, streaming: true });
+const calls = { conversation: await recordCalls("conversation"), agent: await recordCalls("agent") };
+console.log(
+  `one prediction's outbound calls (replayed as the baseline): conversation ${calls.conversation.length}, agent ${calls.agent.length}`,
+);
+await new Promise((r) => setTimeout(r, 2000));
+const rssRest = memMB("VmRSS");
+
+const conv = await sequential("conversation", N, calls.conversation);
+row(
+  "conversation c=1 overhead p50 / p99",
+  `${ms(pct(conv.server, 50) - pct(conv.direct, 50))} / ${ms(pct(conv.server, 99) - pct(conv.direct, 99))}`,
+  `prediction ${ms(pct(conv.server, 50))} / ${ms(pct(conv.server, 99))}, model direct ${ms(pct(conv.direct, 50))} / ${ms(pct(conv.direct, 99))}`,
+  "≤ 2 / ≤ 6 ms",
+);
+row("conversation c=1 server CPU per request", ms(conv.cpuPerReq), "", "≤ 2.5 ms");
+const agent = await sequential("agent", Math.ceil(N / 3), calls.agent);
+row(
+  "agent c=1 overhead p50",
+  ms(pct(agent.server, 50) - pct(agent.direct, 50)),
+  `prediction ${ms(pct(agent.server, 50))}, ${calls.agent.length} calls direct ${ms(pct(agent.direct, 50))}; CPU ${ms(agent.cpuPerReq)}/req`,
+  "≤ 6 ms",
+);
+const keyCost = await interleaved("conversation", { key: false }, { key: true });
+row(
+  "API key check (key minus anonymous, interleaved)",
+  `p50 ${ms(keyCost.p50)}, CPU ${ms(keyCost.cpu)}/req`,
+  `anonymous p50 ${ms(keyCost.aP50)}, key p50 ${ms(keyCost.bP50)}`,
+  "< 0.2 ms",
+);
+const streamCost = await interleaved("conversation", { key: true }, { key: true, streaming: true });
+row(
+  "streaming over JSON (interleaved)",
+  `p50 ${ms(streamCost.p50)}, CPU ${ms(streamCost.cpu)}/req`,
+  `JSON p50 ${ms(streamCost.aP50)}, SSE p50 ${ms(streamCost.bP50)}`,
+  "< 1 ms",
+);
+for (const [flow, c, goal] of [
+  ["conversation", 8, "≥ 400 req/s"],
+  ["conversation", 64, "≥ 400 req/s"],
+  ["agent", 8, "≥ 150 req/s"],
+] as const) {
+  const t = await throughput(flow, c, calls[flow], c === 64);
+  row(
+    `${flow} c=${c}`,
+    `${t.rate.toFixed(0)} req/s, CPU ${ms(t.cpuPerReq)}/req, ${t.cores.toFixed(2)} cores`,
+    `model direct ${t.direct.toFixed(0)} req/s; load ${loadavg()}`,
+    goal,
+  );
+  if (c === 64)
+    row(
+      "resident memory: start / at rest / peak under c=64",
+      `${rssStart.toFixed(0)} / ${rssRest.toFixed(0)} / ${Math.max(t.peak, memMB("VmHWM")).toFixed(0)} MB`,
+      "",
+      "rest ≤ 250, peak ≤ 400 MB",
+    );
+}
+
+console.log(`\nload average at end: ${loadavg()}\n`);
+console.log("| figure | value | baseline (same run) | goal |\n|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+
+await server.stop();
+if (profileOut) {
+  const file = fs.readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error("no .cpuprofile written by the server");
+  fs.copyFileSync(path.join(profDir, file), profileOut);
+  fs.writeFileSync(`${profileOut}.windows.json`, `${JSON.stringify(windows, null, 2)}\n`);
+  console.log(`\nCPU profile of the server: ${profileOut} (windows: ${profileOut}.windows.json)`);
+}
 await Promise.all([stub.close(), productApi.close()]);
-await closeDb();
-fs.rmSync(dataDir, { recursive: true, force: true });
+fs.rmSync(profDir, { recursive: true, force: true });
 process.exit(0);

@@ -7,4 +7,5 @@ export declare function rawRefusal(err: { code?: string } | null): string;
 export declare function guardServer(server: import("node:http").Server): void;
 export declare function createAppServer(
   handle: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown,
+  fast?: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null,
 ): import("node:http").Server;

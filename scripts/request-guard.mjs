@@ -120,10 +120,12 @@ export function guardServer(server) {
 /**
  * The HTTP server of `npm start`, around Next's request handler: records the socket's address for
  * rate limits, refuses unknown methods and malformed paths (checkRequest) and parser errors in
- * the error shape, and keeps /API/… (wrong case) out of the pages.
+ * the error shape, and keeps /API/… (wrong case) out of the pages. `fast` (scripts/fast-routes.mjs)
+ * answers the hot routes it knows past Next, after the same checks; it returns false for the rest.
  * @param {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown} handle
+ * @param {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null} [fast]
  */
-export function createAppServer(handle) {
+export function createAppServer(handle, fast = null) {
   const server = http.createServer((req, res) => {
     // Already answered by a listener that runs first (graceful.mjs: 503 while shutting down).
     if (res.headersSent || res.writableEnded) return;
@@ -148,6 +150,7 @@ export function createAppServer(handle) {
       );
       return;
     }
+    if (fast?.(req, res)) return;
     handle(req, res);
   });
   guardServer(server);

@@ -7,6 +7,7 @@ import path from "node:path";
 import next from "next";
 import { gracefulShutdown, graceFromEnv } from "./graceful.mjs";
 import { createAppServer } from "./request-guard.mjs";
+import { loadFastRoutes } from "./fast-routes.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -60,7 +61,8 @@ const app = next({ dev: false, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createAppServer(handle);
+// The prediction route is served past Next's router (scripts/fast-routes.mjs); everything else by Next.
+const server = createAppServer(handle, await loadFastRoutes(root));
 // SIGTERM/SIGINT: stop accepting, finish open requests and SSE streams (SHUTDOWN_GRACE_MS), exit 0;
 // a second signal exits at once.
 gracefulShutdown(server, { graceMs: graceFromEnv(process.env.SHUTDOWN_GRACE_MS) });

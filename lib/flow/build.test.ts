@@ -60,6 +60,19 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
     });
   });
 
+  it("sets no history limit when the memory has no window size (it shows the whole history)", async () => {
+    const server = await openai([{ content: "ok" }]);
+    const flow = await buildFlow(
+      {
+        nodes: [modelNode(server.baseURL), node("memory", "bufferMemory", {}), node("conv", "conversationChain", {})],
+        edges: [edge("model", "chatModel", "conv", "model"), edge("memory", "memory", "conv", "memory")],
+      },
+      testContext(),
+    );
+    expect(flow.memoryType).toBe("Buffer Memory");
+    expect(flow.historyLimit).toBeUndefined();
+  });
+
   it("gives a conversation chain the memory's window of history and the images", async () => {
     const server = await openai([{ content: "A red square, and you are Ada." }]);
     const flow = await buildFlow(
@@ -74,6 +87,8 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
       testContext(),
     );
     expect(flow).toMatchObject({ memoryType: "Buffer Memory", allowsImages: true });
+    // The service reads only as many stored messages as the window shows.
+    expect(flow.historyLimit).toBe(2);
     const history = [
       { role: "userMessage" as const, content: "first" },
       { role: "apiMessage" as const, content: "first answer" },

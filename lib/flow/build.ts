@@ -79,12 +79,28 @@ export async function buildFlow(graphInput: unknown, ctx: BuildContext): Promise
   const chain = built.get(ending.id) as BaseChain;
   const defs = graph.nodes.map((n) => ({ node: n, def: getDefinition(n.type)! }));
   const memory = defs.find((d) => isMemory(d.def));
+  const historyLimit = memoryWindow(defs.filter((d) => isMemory(d.def)).map((d) => built.get(d.node.id)));
   const allowsImages = defs.some((d) => takesImages(d.def, d.node.data.inputs));
   return {
     chatflowId: ctx.chatflowId,
     endingNodeId: ending.id,
     ...(memory ? { memoryType: memory.def.label } : {}),
+    ...(historyLimit ? { historyLimit } : {}),
     allowsImages,
     run: (input) => runEndingChain(chain, input, allowsImages),
   };
+}
+
+/**
+ * The largest window of the built memory nodes (`window` of a ChatHistoryMemory: the most messages it
+ * shows); undefined when one has none (it shows all history).
+ */
+function memoryWindow(memories: unknown[]): number | undefined {
+  let largest = 0;
+  for (const m of memories) {
+    const window = typeof m === "object" && m !== null ? (m as { window?: unknown }).window : undefined;
+    if (typeof window !== "number" || !(window > 0)) return undefined;
+    largest = Math.max(largest, window);
+  }
+  return largest || undefined;
 }

@@ -6,15 +6,18 @@ import type { SourceDocument, ToolStart, UsedTool } from "./types";
 
 /**
  * The callback handler of one run. It streams answer tokens to `onToken`, tells `onToolStart` when
- * a tool call of the ending chain or agent begins, and collects the tool calls it reports. It asks models to stream (`lc_prefer_streaming`), so a
- * ChatOpenAI built with `streaming: false` still streams, without its offline-stalling token count.
+ * a tool call of the ending chain or agent begins, and collects the tool calls it reports. With an
+ * `onToken` (a streamed answer) it asks models to stream (`lc_prefer_streaming`), so a ChatOpenAI
+ * built with `streaming: false` still streams, without its offline-stalling token count. Without
+ * one (a JSON answer) models answer in one piece: no SSE parsing, no message chunk per token
+ * (measured in bench/ab.ts; see the commit that made it so).
  *
  * Tokens and tool reports from inside a tool (e.g. the OpenAPI chain under a Chain Tool) are not the
  * user's answer, so they are skipped: each run's parent is remembered to tell.
  */
 export class RunRecorder extends BaseCallbackHandler {
   name = "switchyard_run_recorder";
-  lc_prefer_streaming = true;
+  readonly lc_prefer_streaming: boolean;
   awaitHandlers = true;
   readonly usedTools: UsedTool[] = [];
   /** Documents retrieval steps used, also from inside tools (a Retriever Tool's chunks count). */
@@ -29,6 +32,7 @@ export class RunRecorder extends BaseCallbackHandler {
     private readonly onToolStart?: (start: ToolStart) => void,
   ) {
     super();
+    this.lc_prefer_streaming = !!onToken;
   }
 
   private insideTool(runId: string | undefined): boolean {

@@ -86,6 +86,11 @@ export interface BuiltFlow {
   endingNodeId: string;
   /** The label of the memory node's definition (e.g. "Buffer Memory") when the flow has one. */
   memoryType?: string;
+  /**
+   * How many of the latest stored messages its memory nodes can show at most (their largest
+   * window); unset: no window, all of the history the service reads.
+   */
+  historyLimit?: number;
   /** True when a chat model of the flow accepts image uploads. */
   allowsImages: boolean;
   run(input: RunInput): Promise<RunResult>;

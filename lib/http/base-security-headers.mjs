@@ -11,3 +11,6 @@ export const BASE_SECURITY_HEADERS = {
 
 /** API answers are data, never documents: nothing may load from them or frame them. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** What pages may use: the test chat records voice questions; nothing uses the camera or location. */
+export const PERMISSIONS_POLICY = "camera=(), geolocation=(), microphone=(self)";

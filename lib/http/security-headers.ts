@@ -1,6 +1,6 @@
 // Security headers of every response. proxy.ts applies them (it runs before every route, page,
 // static file and error); this module is plain functions so tests can read the policy directly.
-import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "./base-security-headers.mjs";
+import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS, PERMISSIONS_POLICY } from "./base-security-headers.mjs";
 
 export { API_CONTENT_SECURITY_POLICY };
 
@@ -60,8 +60,7 @@ export function staticSecurityHeaders(pathname: string): Record<string, string> 
   const kind = responseKind(pathname);
   return {
     ...BASE_SECURITY_HEADERS,
-    // The test chat records voice questions; nothing uses the camera or location.
-    "Permissions-Policy": "camera=(), geolocation=(), microphone=(self)",
+    "Permissions-Policy": PERMISSIONS_POLICY,
     ...(kind === "api" ? { "Content-Security-Policy": API_CONTENT_SECURITY_POLICY } : {}),
     ...(CROSS_ORIGIN_FILES.has(pathname) ? { "Cross-Origin-Resource-Policy": "cross-origin" } : {}),
   };

@@ -293,7 +293,12 @@ async function executePrediction(args: {
       args.signal,
     );
   const stored: HistoryMessage[] = flow.memoryType
-    ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
+    ? await findSessionHistory({
+        chatflowId: chatflow.id,
+        sessionId,
+        // A memory window of 20 messages needs only the latest 20 rows, not 200.
+        limit: Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
+      })
     : [];
   const result = await flow.run({
     question,

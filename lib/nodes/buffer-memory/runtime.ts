@@ -9,6 +9,7 @@ export const buildBufferMemory: RuntimeOf<typeof bufferMemoryDefinition> = async
   const { windowSize } = params;
   const memory: ChatHistoryMemory = {
     memoryType: bufferMemoryDefinition.label,
+    ...(windowSize ? { window: windowSize } : {}),
     messagesFor: (history: HistoryMessage[]) => historyToMessages(windowSize ? history.slice(-windowSize) : history),
   };
   return memory;

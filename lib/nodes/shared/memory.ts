@@ -8,6 +8,11 @@ import type { HistoryMessage } from "../../flow/types";
  */
 export interface ChatHistoryMemory {
   readonly memoryType: string;
+  /**
+   * The most messages of the history it ever shows (the last ones); unset: all. The prediction
+   * service reads no more stored messages than this from the database.
+   */
+  readonly window?: number;
   /** The messages the model should see before the new question. */
   messagesFor(history: HistoryMessage[]): BaseMessage[];
 }

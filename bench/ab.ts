@@ -1,0 +1,153 @@
+// `npx tsx bench/ab.ts <git ref or dir> [dir]`: one change measured side by side. Runs two server
+// processes at once, A (the ref, extracted with `git archive` into a temp dir that borrows this
+// checkout's node_modules, or a directory) and B (default: this checkout), and sends them the same
+// requests in alternating blocks (A then B, B then A, …), so both see the same machine load.
+// Prints per server: conversation c=1 latency p50 and server CPU per request, conversation c=8
+// requests/s and CPU per request, product-search agent c=1 p50 and CPU per request; each as the
+// median and range over the rounds. BENCH_SERVER=next compares production builds (each dir needs
+// one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
+// may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
+// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3).
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createModelStub } from "../dev/model-stub/server";
+import { createProductApi } from "../dev/product-api/server";
+import {
+  type BenchServer,
+  type Flow,
+  loadavg,
+  pct,
+  type ServerKind,
+  startBenchServer,
+  type Variant,
+} from "./server-process";
+
+const root = path.resolve(import.meta.dirname, "..");
+const [aArg, bArg] = process.argv.slice(2);
+if (!aArg) {
+  console.error("usage: tsx bench/ab.ts <git ref or dir for A> [dir for B, default this checkout]");
+  process.exit(2);
+}
+const kind = (process.env.BENCH_SERVER ?? "routes") as ServerKind;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+
+type Side = { dir: string; label: string; temp: boolean; kind: ServerKind };
+function checkout(arg: string): Side {
+  const m = /^(next|routes):(.*)$/.exec(arg);
+  return { ...place(m ? m[2] : arg), kind: m ? (m[1] as ServerKind) : kind };
+}
+function place(refOrDir: string): { dir: string; label: string; temp: boolean } {
+  if (fs.existsSync(refOrDir) && fs.statSync(refOrDir).isDirectory())
+    return { dir: path.resolve(refOrDir), label: refOrDir, temp: false };
+  const sha = execSync(`git rev-parse --short ${refOrDir}`, { cwd: root }).toString().trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `switchyard-ab-${sha}-`));
+  execSync(`git archive ${sha} | tar -x -C ${dir}`, { cwd: root, shell: "/bin/bash" });
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  fs.rmSync(path.join(dir, "lib/db/generated"), { recursive: true, force: true });
+  fs.cpSync(path.join(root, "lib/db/generated"), path.join(dir, "lib/db/generated"), { recursive: true });
+  // A production build of this checkout serves the extracted one too (when the change is outside it).
+  if (fs.existsSync(path.join(root, ".next"))) fs.symlinkSync(path.join(root, ".next"), path.join(dir, ".next"));
+  return { dir, label: `${refOrDir} (${sha})`, temp: true };
+}
+const A = checkout(aArg);
+const B = bArg ? checkout(bArg) : { dir: root, label: "this checkout", temp: false, kind };
+
+const stub = await createModelStub();
+const productApi = await createProductApi();
+const start = (c: Side, name: string) =>
+  startBenchServer({ kind: c.kind, cwd: c.dir, modelUrl: stub.url, productApiUrl: productApi.url, name });
+const servers = { A: await start(A, "A"), B: await start(B, "B") };
+console.log(`A/B: A = ${A.kind} server of ${A.label}, B = ${B.kind} server of ${B.label}; load average ${loadavg()}`);
+
+for (const s of Object.values(servers)) {
+  for (let i = 0; i < 60; i++) await s.predict("conversation", i);
+  for (let i = 0; i < 20; i++) await s.predict("agent", i);
+  for (let i = 0; i < 10; i++) await s.predict("conversation", i, { key: true, streaming: true });
+}
+
+type Acc = {
+  c1: number[];
+  c1Cpu: number[];
+  c8: number[];
+  c8Cpu: number[];
+  agent: number[];
+  agentCpu: number[];
+  sse: number[];
+  sseCpu: number[];
+};
+const acc: Record<"A" | "B", Acc> = {
+  A: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
+  B: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
+};
+const perRound: Record<"A" | "B", { c1p50: number[]; c1Cpu: number[]; c8: number[]; c8Cpu: number[] }> = {
+  A: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
+  B: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
+};
+
+async function c1(s: BenchServer, flow: Flow, n: number, into: number[], v: Variant = { key: true }) {
+  const c0 = s.cpuMs();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await s.predict(flow, i, v);
+    times.push(performance.now() - t);
+  }
+  into.push(...times);
+  return { p50: pct(times, 50), cpu: (s.cpuMs() - c0) / n };
+}
+async function c8(s: BenchServer) {
+  const c0 = s.cpuMs();
+  let done = 0;
+  const t0 = performance.now();
+  const until = t0 + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, w) => {
+      for (let i = w; performance.now() < until; i += 8) {
+        await s.predict("conversation", i);
+        done++;
+      }
+    }),
+  );
+  return { rate: done / ((performance.now() - t0) / 1000), cpu: (s.cpuMs() - c0) / done };
+}
+
+for (let r = 0; r < ROUNDS; r++) {
+  for (const name of (r % 2 ? ["B", "A"] : ["A", "B"]) as ("A" | "B")[]) {
+    const s = servers[name];
+    const one = await c1(s, "conversation", 40, acc[name].c1);
+    perRound[name].c1p50.push(one.p50);
+    perRound[name].c1Cpu.push(one.cpu);
+    const many = await c8(s);
+    perRound[name].c8.push(many.rate);
+    perRound[name].c8Cpu.push(many.cpu);
+    const ag = await c1(s, "agent", 10, acc[name].agent);
+    acc[name].agentCpu.push(ag.cpu);
+    const sse = await c1(s, "conversation", 20, acc[name].sse, { key: true, streaming: true });
+    acc[name].sseCpu.push(sse.cpu);
+  }
+  stub.requests.length = 0;
+  productApi.requests.length = 0;
+}
+
+const med = (xs: number[]) => pct(xs, 50);
+const range = (xs: number[], d = 2) =>
+  `${med(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+console.log(`\nload average at end: ${loadavg()}; median (range) over ${ROUNDS} rounds\n`);
+console.log("| figure | A | B |\n|---|---|---|");
+const line = (label: string, f: (n: "A" | "B") => string) => console.log(`| ${label} | ${f("A")} | ${f("B")} |`);
+line("conversation c=1 p50 ms", (n) => range(perRound[n].c1p50));
+line("conversation c=1 server CPU ms/request", (n) => range(perRound[n].c1Cpu));
+line("conversation c=8 req/s", (n) => range(perRound[n].c8, 0));
+line("conversation c=8 server CPU ms/request", (n) => range(perRound[n].c8Cpu));
+line("agent c=1 p50 ms (all rounds)", (n) => med(acc[n].agent).toFixed(2));
+line("agent c=1 server CPU ms/request", (n) => range(acc[n].agentCpu));
+line("conversation streamed c=1 p50 ms (all rounds)", (n) => med(acc[n].sse).toFixed(2));
+line("conversation streamed c=1 server CPU ms/request", (n) => range(acc[n].sseCpu));
+
+await Promise.all([servers.A.stop(), servers.B.stop()]);
+await Promise.all([stub.close(), productApi.close()]);
+for (const c of [A, B]) if (c.temp) fs.rmSync(c.dir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,169 @@
+// A Switchyard server process for the prediction benches (bench/prediction.ts, bench/ab.ts): the
+// production Next.js server (`scripts/start.mjs --no-build`, needs a build of `cwd`) or
+// bench/serve-routes.ts (the same handlers on plain node:http, no build), on a fresh embedded
+// database (PGlite in a temp DATA_DIR) or BENCH_DATABASE_URL, wired to a model stub and product API
+// of the calling process. Set up over the API as its admin (Basic): the conversation and
+// product-search example flows (public, so anonymous callers may run them) and a `predict` API key.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnReady, type RunningProcess } from "../dev/processes";
+import { freePort } from "../dev/redis-server";
+import { exampleFlow } from "../dev/flows";
+
+export type ServerKind = "next" | "routes";
+export const QUESTIONS = { conversation: "Hello there", agent: "find me a laptop under 1500 in Germany" };
+export type Flow = keyof typeof QUESTIONS;
+export type Variant = { key?: boolean; streaming?: boolean };
+/** Sessions the requests rotate over (BENCH_SESSIONS, default 50): fewer make longer stored histories. */
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 50);
+const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+
+export interface BenchServer {
+  kind: ServerKind;
+  pid: number;
+  url: string;
+  process: RunningProcess;
+  ids: Record<Flow, string>;
+  apiKey: string;
+  /** One prediction (200 expected, body read to its end). */
+  predict(flow: Flow, i: number, v?: Variant): Promise<void>;
+  /** CPU time (user + system, all threads) of the server process so far, in ms. */
+  cpuMs(): number;
+  memMB(field: "VmRSS" | "VmHWM"): number;
+  /** SIGTERM (a --cpu-prof profile is written on exit), then removes the data dir. */
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(opts: {
+  kind: ServerKind;
+  cwd: string;
+  modelUrl: string;
+  productApiUrl: string;
+  nodeFlags?: string[];
+  name?: string;
+}): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-"));
+  const admin = { email: "bench@example.com", password: "bench-password-1" };
+  const basic = `Basic ${Buffer.from(`${admin.email}:${admin.password}`).toString("base64")}`;
+  const port = await freePort();
+  let url = `http://127.0.0.1:${port}`;
+  const env = {
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    NEXTAUTH_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL,
+    LOAD_EXAMPLE_FLOWS: "false",
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    OPENAI_API_KEY: "bench",
+    OPENAI_BASE_URL: opts.modelUrl,
+    OPENAI_MODEL: "stub-model",
+    OUTBOUND_ALLOW_HOSTS: `${new URL(opts.modelUrl).host},${new URL(opts.productApiUrl).host}`,
+    PUBLIC_RATE_LIMIT_MAX: "0", // the anonymous rows would hit the default per-IP limit
+    MODE: "embedded",
+    REDIS_URL: undefined,
+  };
+  const flags = opts.nodeFlags ?? [];
+  const proc = await spawnReady({
+    name: opts.name ?? `${opts.kind} server`,
+    command: process.execPath,
+    args:
+      opts.kind === "next"
+        ? [...flags, "scripts/start.mjs", "--no-build"]
+        : [...flags, "--import", "tsx", "bench/serve-routes.ts"],
+    env,
+    cwd: opts.cwd,
+    ready:
+      opts.kind === "next"
+        ? {
+            poll: async () => {
+              const res = await fetch(`${url}/api/v1/ping`, { signal: AbortSignal.timeout(2_000) });
+              await res.body?.cancel();
+              return res.ok;
+            },
+          }
+        : {
+            line: (line) => {
+              const m = /^READY (\S+)/.exec(line);
+              if (m) url = m[1];
+              return !!m;
+            },
+          },
+    timeoutMs: 180_000,
+  });
+  const pid = proc.child.pid!;
+
+  async function api(pathname: string, body: unknown) {
+    const res = await fetch(`${url}${pathname}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: basic },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${pathname}: HTTP ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  }
+  const ids: Record<Flow, string> = {
+    conversation: (
+      await api("/api/v1/chatflows", {
+        name: "conversation",
+        graph: exampleFlow("conversation.json").graph,
+        isPublic: true,
+      })
+    ).id as string,
+    agent: (
+      await api("/api/v1/chatflows", {
+        name: "product-search agent",
+        graph: exampleFlow("product-search-agent.json", { productApiUrl: opts.productApiUrl }).graph,
+        isPublic: true,
+      })
+    ).id as string,
+  };
+  const apiKey = (await api("/api/v1/apikey", { name: "bench", permissions: ["predict"] })).key as string;
+
+  return {
+    kind: opts.kind,
+    pid,
+    url,
+    process: proc,
+    ids,
+    apiKey,
+    async predict(flow, i, v = { key: true }) {
+      const res = await fetch(`${url}/api/v1/prediction/${ids[flow]}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(v.key ? { authorization: `Bearer ${apiKey}` } : {}) },
+        body: JSON.stringify({
+          question: `${QUESTIONS[flow]} ${i % 7}`,
+          overrideConfig: { sessionId: `bench-${flow}-${i % SESSIONS}` },
+          ...(v.streaming ? { streaming: true } : {}),
+        }),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${flow}: HTTP ${res.status} ${text.slice(0, 300)}`);
+      if (v.streaming && !text.includes("event")) throw new Error(`${flow}: no SSE events in ${text.slice(0, 200)}`);
+    },
+    cpuMs() {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
+    },
+    memMB(field) {
+      const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+      return m ? Number(m[1]) / 1024 : Number.NaN;
+    },
+    async stop() {
+      await proc.stop("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+
+export const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

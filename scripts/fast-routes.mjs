@@ -1,0 +1,167 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Readable } from "node:stream";
+import {
+  API_CONTENT_SECURITY_POLICY,
+  BASE_SECURITY_HEADERS,
+  PERMISSIONS_POLICY,
+} from "../lib/http/base-security-headers.mjs";
+
+// The prediction route served straight from `npm start`'s HTTP server, past Next's router: the same
+// handler (the POST export of app/api/v1/prediction/[id]/route.ts, loaded from the build, so it is
+// the very module instance Next serves), given a Web Request made from the node request, its
+// Response written back. Next's router, its proxy.ts run and its request/response adapters cost
+// about 4.5–5.5 ms of CPU per prediction, more than the rest of the route (bench/ab.ts `next:` vs
+// `routes:`; see the commit that added this file). What Next still did for this route is done here:
+// proxy.ts's API security headers (one source: base-security-headers.mjs), the client's disconnect
+// aborting the request's signal, and waiting for start-up (instrumentation.ts: migrations) before
+// the first request. Everything else (other paths, other methods, a trailing slash, a path that is
+// not exactly /api/v1/prediction/<uuid>) still goes to Next. Plain ESM: start.mjs runs under node.
+
+const PREDICTION_PATH =
+  /^\/api\/v1\/prediction\/([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
+
+/** The headers proxy.ts puts on an API response (staticSecurityHeaders of lib/http/security-headers.ts). */
+export const API_RESPONSE_HEADERS = {
+  ...BASE_SECURITY_HEADERS,
+  "Permissions-Policy": PERMISSIONS_POLICY,
+  "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
+};
+
+/**
+ * Loads the fast routes from a build in `root` (after `app.prepare()`). Returns a request listener
+ * that answers the requests it serves and returns true, or returns false for Next to answer; null
+ * when the build has no such route (then Next answers everything).
+ * @param {string} root
+ * @param {string} [distDir]
+ * @returns {Promise<((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null>}
+ */
+export async function loadFastRoutes(root, distDir = ".next") {
+  const require = createRequire(path.join(root, "package.json"));
+  let POST;
+  let started;
+  try {
+    const { routeModule } = require(path.join(root, distDir, "server/app/api/v1/prediction/[id]/route.js"));
+    await routeModule.ensureUserland(); // the route's module graph loads lazily (top-level await)
+    POST = routeModule.userland.POST;
+    // Next runs instrumentation.ts's register() once per process and keeps the promise: the same one.
+    const {
+      ensureInstrumentationRegistered,
+    } = require("next/dist/server/lib/router-utils/instrumentation-globals.external");
+    started = ensureInstrumentationRegistered(root, distDir);
+  } catch {
+    return null;
+  }
+  if (typeof POST !== "function") return null;
+  return createFastRoutes(POST, started);
+}
+
+/**
+ * The request listener of the fast routes, given the prediction route's POST handler and the
+ * promise of start-up (requests wait for it). Returns true when it answers the request.
+ * @param {(req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>} POST
+ * @param {Promise<unknown>} started
+ * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean}
+ */
+export function createFastRoutes(POST, started) {
+  let ready = false;
+  started.then(
+    () => (ready = true),
+    () => {},
+  );
+  return (req, res) => {
+    if (req.method !== "POST") return false;
+    const q = req.url?.indexOf("?") ?? -1;
+    const pathname = q < 0 ? req.url : req.url.slice(0, q);
+    const m = PREDICTION_PATH.exec(pathname ?? "");
+    if (!m) return false;
+    let url;
+    try {
+      url = new URL(req.url, `http://${req.headers.host ?? "127.0.0.1"}`);
+    } catch {
+      return false; // a Host header that makes no URL: Next answers it as before
+    }
+    void serve(POST, req, res, url, { id: m[1] }, ready ? null : started);
+    return true;
+  };
+}
+
+/**
+ * @param {(req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>} handler
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {URL} url
+ * @param {Record<string, string>} params
+ * @param {Promise<unknown> | null} started
+ */
+async function serve(handler, req, res, url, params, started) {
+  const abort = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  try {
+    if (started) await started;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    }
+    const request = new Request(url, {
+      method: "POST",
+      headers,
+      body: Readable.toWeb(req),
+      duplex: "half",
+      signal: abort.signal,
+    });
+    const response = await handler(request, { params: Promise.resolve(params) });
+    await send(res, response);
+  } catch (err) {
+    // route() answers every error in the error shape; this is for a failure outside it.
+    console.error(`[switchyard] prediction route failed: ${err instanceof Error ? err.message : String(err)}`);
+    if (!res.headersSent) {
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8", ...API_RESPONSE_HEADERS });
+      res.end(JSON.stringify({ error: { code: "internal", message: "The request failed on the server." } }));
+    } else res.destroy();
+  }
+}
+
+/**
+ * Writes a fetch Response to the node response: status, the API security headers then the route's
+ * own, and the body as it comes (an SSE stream chunk by chunk, waiting for the socket to drain).
+ * @param {import("node:http").ServerResponse} res
+ * @param {Response} response
+ */
+async function send(res, response) {
+  res.statusCode = response.status;
+  for (const [name, value] of Object.entries(API_RESPONSE_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.once("close", () => reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done || res.destroyed) break;
+    if (!res.write(value)) await drained(res);
+  }
+  res.end();
+}
+
+/**
+ * Resolves when the response can take more (drain) or is gone (close), leaving no listener behind: a
+ * long stream waits many times.
+ * @param {import("node:http").ServerResponse} res
+ */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve(undefined);
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

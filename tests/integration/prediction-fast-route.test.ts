@@ -1,0 +1,165 @@
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auth } from "../support/http";
+import { exampleFlow } from "../../dev/flows";
+import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
+import { parseSse } from "../../dev/route-server";
+import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import { createAppServer } from "../../scripts/request-guard.mjs";
+import { API_RESPONSE_HEADERS, createFastRoutes } from "../../scripts/fast-routes.mjs";
+import { staticSecurityHeaders } from "../../lib/http/security-headers";
+import { resetEnvForTests } from "../../lib/env";
+import { createChatflow } from "../../lib/services/chatflows";
+import { createApiKey } from "../../lib/services/api-keys";
+import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
+import { getDb } from "../../lib/db/client";
+
+// `npm start` serves POST /api/v1/prediction/<uuid> past Next (scripts/fast-routes.mjs): the same
+// handler, the same security headers as proxy.ts gives API answers, everything else left to Next
+// (here a stand-in that says it was asked), and requests held until start-up has finished.
+
+let stub: ModelStub;
+let server: http.Server;
+let url: string;
+let key: string;
+let conversationId: string;
+const nextSaw: string[] = [];
+let finishStartup: () => void = () => {};
+
+beforeAll(async () => {
+  stub = await createModelStub();
+  Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
+  resetEnvForTests();
+  conversationId = (
+    await createChatflow({ name: "conv", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
+  ).id;
+  key = (await createApiKey({ name: "k", permissions: ["predict"], chatflowIds: [] }, await fixtureKeyOwner())).key;
+  const started = new Promise<void>((resolve) => (finishStartup = resolve));
+  const next = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    nextSaw.push(`${req.method} ${req.url}`);
+    res.writeHead(299).end("next");
+  };
+  server = createAppServer(next, createFastRoutes(prediction.POST as never, started));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await stub.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const post = (path: string, body: object, headers: Record<string, string> = auth.bearer(key)) =>
+  fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe("the prediction route past Next", () => {
+  it("holds predictions until start-up has finished, then answers them", async () => {
+    let answered = false;
+    const pending = post(`/api/v1/prediction/${conversationId}`, { question: "Hello", chatId: "early" }).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    finishStartup();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect((await res.json()).chatId).toBe("early");
+  });
+
+  it("answers JSON with the handler's body and proxy.ts's API security headers", async () => {
+    const res = await post(`/api/v1/prediction/${conversationId}`, {
+      question: "Hello there",
+      overrideConfig: { sessionId: "fast-1" },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ question: "Hello there", sessionId: "fast-1", memoryType: "Buffer Memory" });
+    expect(typeof body.text).toBe("string");
+    const expected = staticSecurityHeaders(`/api/v1/prediction/${conversationId}`);
+    expect(API_RESPONSE_HEADERS).toEqual(expected);
+    for (const [name, value] of Object.entries(expected)) expect(res.headers.get(name)).toBe(value);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const db = await getDb();
+    expect(await db.chatMessage.count({ where: { sessionId: "fast-1" } })).toBe(2);
+  });
+
+  it("streams SSE events as the handler makes them", async () => {
+    const res = await post(`/api/v1/prediction/${conversationId}`, { question: "Hello", streaming: true });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("content-security-policy")).toBe(API_RESPONSE_HEADERS["Content-Security-Policy"]);
+    const names = parseSse(await res.text()).map((e) => e.event);
+    expect(names[0]).toBe("start");
+    expect(names.filter((n) => n === "token").length).toBeGreaterThan(1);
+    expect(names.at(-1)).toBe("end");
+  });
+
+  for (const streaming of [true, false])
+    it(`aborts the run when the client goes away (${streaming ? "SSE" : "JSON"}): nothing is stored`, async () => {
+      let release!: () => void;
+      const modelCalled = new Promise<void>((resolve) => {
+        stub.setBrain(async () => {
+          resolve();
+          await new Promise<void>((r) => (release = r));
+          return { content: "too late" };
+        });
+      });
+      const chatId = `fast-abort-${streaming}`;
+      try {
+        const abort = new AbortController();
+        const sent = fetch(`${url}/api/v1/prediction/${conversationId}`, {
+          method: "POST",
+          signal: abort.signal,
+          headers: { "content-type": "application/json", ...auth.bearer(key) },
+          body: JSON.stringify({ question: "hello?", streaming, chatId }),
+        }).catch(() => undefined);
+        await modelCalled;
+        abort.abort();
+        await sent;
+        await new Promise((r) => setTimeout(r, 300));
+        release();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await (await getDb()).chatMessage.count({ where: { chatId } })).toBe(0);
+      } finally {
+        stub.setBrain(demoBrain);
+      }
+    });
+
+  it("answers errors in the error shape with the same headers (bad key, bad body)", async () => {
+    const badKey = await post(`/api/v1/prediction/${conversationId}`, { question: "hi" }, auth.bearer("sy_nope"));
+    expect(badKey.status).toBe(401);
+    expect((await badKey.json()).error.code).toBe("unauthorized");
+    expect(badKey.headers.get("x-frame-options")).toBe("DENY");
+    const badBody = await post(`/api/v1/prediction/${conversationId}`, { question: 42 });
+    expect(badBody.status).toBe(400);
+    expect((await badBody.json()).error.code).toBe("validation_failed");
+  });
+
+  it("leaves every other request to Next: other methods, a trailing slash, other paths, ids that are not UUIDs", async () => {
+    nextSaw.length = 0;
+    const id = conversationId;
+    expect((await fetch(`${url}/api/v1/prediction/${id}`)).status).toBe(299);
+    expect((await fetch(`${url}/api/v1/prediction/${id}`, { method: "OPTIONS" })).status).toBe(299);
+    expect((await post(`/api/v1/prediction/${id}/`, { question: "hi" })).status).toBe(299);
+    expect((await post("/api/v1/prediction/not-a-uuid", { question: "hi" })).status).toBe(299);
+    expect((await post(`/api/v1/prediction/${id}/x`, { question: "hi" })).status).toBe(299);
+    expect((await post(`/api/v1/chatflows`, { name: "x" })).status).toBe(299);
+    expect(nextSaw).toEqual([
+      `GET /api/v1/prediction/${id}`,
+      `OPTIONS /api/v1/prediction/${id}`,
+      `POST /api/v1/prediction/${id}/`,
+      "POST /api/v1/prediction/not-a-uuid",
+      `POST /api/v1/prediction/${id}/x`,
+      "POST /api/v1/chatflows",
+    ]);
+  });
+
+  it("still refuses malformed paths before any route (request guard first)", async () => {
+    const res = await post(`/api/v1/prediction/${conversationId}%ff`, { question: "hi" });
+    expect(res.status).toBe(400);
+  });
+});
