@@ -10,6 +10,12 @@ import type { EditorActions } from "./use-editor-actions";
 type Props = {
   name: string;
   version: number;
+  /** The version the API runs; null: never published (the latest runs). */
+  publishedVersion: number | null;
+  /** An old version open read-only on the canvas. */
+  viewing: number | null;
+  versionsOpen: boolean;
+  onToggleVersions: () => void;
   saving: boolean;
   chatOpen: boolean;
   actions: EditorActions;
@@ -50,8 +56,54 @@ function ToolButton({
   );
 }
 
+/** Draft vs published at a glance: "Draft v5 · Published v3", or the version on view. */
+function VersionBadge({
+  version,
+  publishedVersion,
+  viewing,
+}: {
+  version: number;
+  publishedVersion: number | null;
+  viewing: number | null;
+}) {
+  if (viewing !== null)
+    return (
+      <span className="rounded bg-brand-100 px-1 font-medium text-brand-800" data-testid="version-badge">
+        Viewing v{viewing} (read-only)
+      </span>
+    );
+  const live = publishedVersion === version;
+  return (
+    <span data-testid="version-badge" className="flex items-center gap-1">
+      <span
+        className={`rounded px-1 font-medium ${live ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+      >
+        {live ? `v${version} published` : `Draft v${version}`}
+      </span>
+      {!live && (
+        <span className="text-slate-500">
+          {publishedVersion === null ? "· not published" : `· published v${publishedVersion}`}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** Name, save state and every command of the editor. */
-export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave, onPublish, onToggleChat }: Props) {
+export function EditorToolbar({
+  name,
+  version,
+  publishedVersion,
+  viewing,
+  versionsOpen,
+  onToggleVersions,
+  saving,
+  chatOpen,
+  actions,
+  onSave,
+  onPublish,
+  onToggleChat,
+}: Props) {
   const dirty = useEditorState(selectDirty);
   const canUndo = useEditorState(selectCanUndo);
   const canRedo = useEditorState(selectCanRedo);
@@ -78,7 +130,7 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
           {name}
         </h1>
         <p className="flex items-center gap-2 text-[11px] text-slate-500" data-testid="save-state">
-          <span>v{version}</span>
+          <VersionBadge version={version} publishedVersion={publishedVersion} viewing={viewing} />
           {saving ? (
             <span>Saving…</span>
           ) : dirty ? (
@@ -129,6 +181,10 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
         <ToolButton icon="download" label="Export JSON" onClick={() => actions.exportFile(name)} />
       </div>
       <div className="flex items-center gap-2 pl-2">
+        <Button variant="secondary" onClick={onToggleVersions} aria-pressed={versionsOpen}>
+          <Icon name="history" />
+          Versions
+        </Button>
         <Button variant="secondary" onClick={onToggleChat} aria-pressed={chatOpen}>
           <Icon name="chat" />
           Test chat
@@ -137,7 +193,7 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
           <Icon name="publish" />
           Publish
         </Button>
-        <Button onClick={onSave} disabled={saving} title="Save (Ctrl+S)">
+        <Button onClick={onSave} disabled={saving || viewing !== null} title="Save (Ctrl+S)">
           Save
         </Button>
       </div>

@@ -11,6 +11,7 @@ const paths = {
   back: "M15 18 9 12l6-6",
   publish: "M12 3v12m-4-8 4-4 4 4M5 13v7h14v-7",
   warning: "M12 3 2 20h20L12 3zM12 10v4M12 17h.01",
+  history: "M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3",
 } as const;
 
 export type IconName = keyof typeof paths;

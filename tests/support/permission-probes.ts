@@ -198,7 +198,8 @@ export const PROBES: Probe[] = [
     requires: ["chatflow.update"],
     object: "chatflow",
     ok: 201,
-    run: (c) => call(versionRestore.POST, { method: "POST", headers: c.headers, params: { id: c.id, n: "1" }, body: {} }),
+    run: (c) =>
+      call(versionRestore.POST, { method: "POST", headers: c.headers, params: { id: c.id, n: "1" }, body: {} }),
   },
   {
     name: "POST /chatflows/{id}/publish",
