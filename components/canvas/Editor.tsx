@@ -200,8 +200,12 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
       <div className="flex min-h-0 flex-1">
         {!readOnly && <Palette onAdd={actions.addNode} />}
         <section className="relative min-w-0 flex-1" aria-label="Canvas">
-          {/* A disabled fieldset turns every field of the nodes read-only while an old version is open. */}
-          <fieldset disabled={readOnly} className="contents">
+          {/* While an old version is open: form fields disabled, and no pointer input reaches the nodes (their
+              code editors are no form fields); the canvas still pans and zooms. */}
+          <fieldset
+            disabled={readOnly}
+            className={readOnly ? "contents [&_.react-flow__node]:pointer-events-none" : "contents"}
+          >
             <Canvas
               onRefused={(why) => toast("error", `Connection refused: ${why}`)}
               onAdd={actions.addNode}
