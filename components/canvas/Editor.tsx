@@ -229,6 +229,18 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
             viewing={viewer.viewing}
             onView={(n) => void viewer.view(n)}
             onRestored={viewer.restored}
+            onExportAll={(versions) =>
+              actions.exportFile(flow.name, {
+                version: flow.version,
+                versions: versions.map((v) => ({
+                  version: v.version,
+                  createdAt: v.createdAt,
+                  author: v.author,
+                  message: v.message,
+                  graph: v.graph,
+                })),
+              })
+            }
             onClose={() => setVersionsOpen(false)}
           />
         )}

@@ -178,7 +178,11 @@ export function EditorToolbar({
             if (f) void actions.importFile(f);
           }}
         />
-        <ToolButton icon="download" label="Export JSON" onClick={() => actions.exportFile(name)} />
+        <ToolButton
+          icon="download"
+          label="Export JSON"
+          onClick={() => actions.exportFile(name, dirty ? {} : { version: viewing ?? version })}
+        />
       </div>
       <div className="flex items-center gap-2 pl-2">
         <Button variant="secondary" onClick={onToggleVersions} aria-pressed={versionsOpen}>

@@ -3,7 +3,15 @@
 import { useState } from "react";
 import { ErrorNote } from "@/components/ui/controls";
 import type { Chatflow } from "./use-chatflow";
-import { usePublishVersion, useRestoreVersion, useVersionDiff, useVersions, type VersionSummary } from "./use-versions";
+import {
+  fetchVersion,
+  usePublishVersion,
+  useRestoreVersion,
+  useVersionDiff,
+  useVersions,
+  type VersionDetail,
+  type VersionSummary,
+} from "./use-versions";
 import { VersionDiffView } from "./VersionDiffView";
 
 type Props = {
@@ -13,6 +21,8 @@ type Props = {
   onView: (version: number) => void;
   /** A restore saved a new draft: the editor loads it. */
   onRestored: (saved: Chatflow) => void;
+  /** Downloads the chatflow with every saved version. */
+  onExportAll: (versions: VersionDetail[]) => void;
   onClose: () => void;
 };
 
@@ -24,7 +34,7 @@ function Badge({ tone, children }: { tone: "draft" | "published"; children: Reac
 }
 
 /** Versions of the chatflow: list, compare any two, open one read-only, restore, publish. */
-export function VersionsPanel({ flow, viewing, onView, onRestored, onClose }: Props) {
+export function VersionsPanel({ flow, viewing, onView, onRestored, onExportAll, onClose }: Props) {
   const list = useVersions(flow.id);
   const publish = usePublishVersion(flow.id);
   const restore = useRestoreVersion(flow.id);
@@ -96,6 +106,14 @@ export function VersionsPanel({ flow, viewing, onView, onRestored, onClose }: Pr
     >
       <div className="flex h-11 items-center gap-2 border-b border-slate-200 px-3">
         <h2 className="flex-1 text-sm font-semibold">Versions</h2>
+        <button
+          type="button"
+          className={`${small} ring-slate-300`}
+          disabled={!numbers.length}
+          onClick={async () => onExportAll(await Promise.all(numbers.map((n) => fetchVersion(flow.id, n))))}
+        >
+          Export all
+        </button>
         <button
           type="button"
           onClick={onClose}
