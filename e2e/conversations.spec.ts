@@ -38,6 +38,8 @@ test("an admin filters conversations by type and deletes a session", async ({ pa
   const transcript = page.getByRole("list", { name: "Transcript" });
   await expect(transcript.getByRole("listitem")).toHaveCount(4);
   await expect(transcript).toContainText("Your name is Ada.");
+  // Each answer names the chatflow version that gave it (the example was never published: its latest, 1).
+  await expect(transcript.getByTestId(/^answer-version-/)).toHaveText(["· version 1", "· version 1"]);
   await snap(page, "conversations");
 
   page.once("dialog", (d) => d.accept());

@@ -10,6 +10,12 @@ import type { EditorActions } from "./use-editor-actions";
 type Props = {
   name: string;
   version: number;
+  /** The version the API runs; null: never published (the latest runs). */
+  publishedVersion: number | null;
+  /** An old version open read-only on the canvas. */
+  viewing: number | null;
+  versionsOpen: boolean;
+  onToggleVersions: () => void;
   saving: boolean;
   chatOpen: boolean;
   actions: EditorActions;
@@ -49,6 +55,39 @@ function ToolButton({
     >
       <Icon name={icon} />
     </button>
+  );
+}
+
+/** Draft vs published at a glance: "Draft v5 · Published v3", or the version on view. */
+function VersionBadge({
+  version,
+  publishedVersion,
+  viewing,
+}: {
+  version: number;
+  publishedVersion: number | null;
+  viewing: number | null;
+}) {
+  if (viewing !== null)
+    return (
+      <span className="rounded bg-brand-100 px-1 font-medium text-brand-800" data-testid="version-badge">
+        Viewing v{viewing} (read-only)
+      </span>
+    );
+  const live = publishedVersion === version;
+  return (
+    <span data-testid="version-badge" className="flex items-center gap-1">
+      <span
+        className={`rounded px-1 font-medium ${live ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+      >
+        {live ? `v${version} published` : `Draft v${version}`}
+      </span>
+      {!live && (
+        <span className="text-slate-500">
+          {publishedVersion === null ? "· not published" : `· published v${publishedVersion}`}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -140,6 +179,10 @@ function MoreMenu({ commands }: { commands: Command[] }) {
 export function EditorToolbar({
   name,
   version,
+  publishedVersion,
+  viewing,
+  versionsOpen,
+  onToggleVersions,
   saving,
   chatOpen,
   actions,
@@ -162,7 +205,12 @@ export function EditorToolbar({
     { icon: "layout", label: "Auto-layout", run: actions.layout, group: 2 },
     { icon: "fit", label: "Fit view", run: actions.fit, group: 2 },
     { icon: "upload", label: "Import JSON", run: () => fileInput.current?.click(), group: 3 },
-    { icon: "download", label: "Export JSON", run: () => actions.exportFile(name), group: 3 },
+    {
+      icon: "download",
+      label: "Export JSON",
+      run: () => actions.exportFile(name, dirty ? {} : { version: viewing ?? version }),
+      group: 3,
+    },
   ];
   return (
     <div
@@ -197,7 +245,7 @@ export function EditorToolbar({
           className="flex items-center gap-2 overflow-hidden whitespace-nowrap text-[11px] text-slate-500"
           data-testid="save-state"
         >
-          <span>v{version}</span>
+          <VersionBadge version={version} publishedVersion={publishedVersion} viewing={viewing} />
           {saving ? (
             <span>Saving…</span>
           ) : dirty ? (
@@ -241,6 +289,16 @@ export function EditorToolbar({
       <div className="flex shrink-0 items-center gap-1 sm:gap-2 md:pl-2">
         <Button
           variant="secondary"
+          onClick={onToggleVersions}
+          aria-pressed={versionsOpen}
+          aria-label="Versions"
+          className="max-sm:px-2"
+        >
+          <Icon name="history" />
+          <span className="max-sm:sr-only">Versions</span>
+        </Button>
+        <Button
+          variant="secondary"
           onClick={onToggleChat}
           aria-pressed={chatOpen}
           aria-label="Test chat"
@@ -253,7 +311,7 @@ export function EditorToolbar({
           <Icon name="publish" />
           <span className="max-sm:sr-only">Publish</span>
         </Button>
-        <Button onClick={onSave} disabled={saving} title="Save (Ctrl+S)" className="max-sm:px-2.5">
+        <Button onClick={onSave} disabled={saving || viewing !== null} title="Save (Ctrl+S)" className="max-sm:px-2.5">
           Save
         </Button>
         <MoreMenu commands={commands} />

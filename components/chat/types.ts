@@ -14,4 +14,6 @@ export type ChatMessage = {
   /** The node a failure names (`error.details.node`: a model that could not be reached, …). */
   failedNode?: { id: string; label: string };
   streaming?: boolean;
+  /** The chatflow version that answered (the stream's metadata). */
+  version?: number;
 };

@@ -191,7 +191,7 @@ describe("FlowCache", () => {
       run: async () => ({ text: "", usedTools: [] }),
     }) as BuiltFlow;
 
-  it("builds once for concurrent requests, retries after a failure and evicts old versions", async () => {
+  it("builds once for concurrent requests, retries after a failure and keeps versions until the chatflow changes", async () => {
     const cache = new FlowCache();
     let builds = 0;
     const build = (v: number) => async () => {
@@ -211,8 +211,12 @@ describe("FlowCache", () => {
     ).rejects.toThrow("boom");
     expect((await cache.get({ chatflowId: "g", version: 1 }, build(1))).endingNodeId).toBe("1");
 
+    // The published version (1) and the draft (2) are both kept; a change of the chatflow drops both.
     await cache.get({ chatflowId: "f", version: 2 }, build(2));
-    expect(cache.size).toBe(2);
+    expect(cache.size).toBe(3);
+    expect(await cache.get({ chatflowId: "f", version: 1 }, build(1))).toBe(a);
+    cache.invalidate("f");
+    expect(cache.size).toBe(1);
     const again = await cache.get({ chatflowId: "f", version: 1 }, build(1));
     expect(again).not.toBe(a);
   });

@@ -14,6 +14,7 @@ import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/p
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { type ProcessorContext, runJob } from "../queue";
 import { getChatflowForRun } from "./chatflows";
+import { chatflowAtVersion, chatflowForRequest, loadChatflowVersion, type VersionSelector } from "./chatflow-versions";
 import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
@@ -31,6 +32,8 @@ export interface PredictionRequest {
   clientIp: string;
   /** The API request's id (lib/http/route.ts): a queued run's worker log lines carry it. */
   requestId?: string;
+  /** `?version=N` or `draft`: a manager pins the version to run (else the published one). */
+  version?: number | "draft";
 }
 
 /** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
@@ -40,6 +43,8 @@ export type PredictionResult = PredictionResponse;
 export interface PredictionRun {
   chatId: string;
   sessionId: string;
+  /** The chatflow version that answers (X-Chatflow-Version, the SSE `metadata` event). */
+  version: number;
   execute(opts: {
     onToken?: (t: string) => void;
     /** A tool call of the answer begins (streamed answers show it as a running step). */
@@ -81,12 +86,15 @@ export async function assertMayChat(
   await enforcePublicChatflowLimit(chatflow, req.clientIp);
 }
 
-/** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */
+/**
+ * A chatflow the caller may run (manager, or public), at its published version: what the streaming
+ * and uploads checks answer for. 404 otherwise.
+ */
 export async function getRunnableChatflow(id: string, caller: Caller): Promise<Chatflow> {
   const chatflow = await getChatflowForRun(id);
   if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic)
     throw new AppError("not_found", `Chatflow ${id} not found.`);
-  return chatflow;
+  return chatflowAtVersion(chatflow, "published");
 }
 
 /** Splits and checks uploads: images need a model that takes them, audio needs speech-to-text on. */
@@ -115,8 +123,9 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 
 /** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
-  const chatflow = await getChatflowForRun(req.chatflowId);
-  await assertMayChat(chatflow, req);
+  const row = await getChatflowForRun(req.chatflowId);
+  await assertMayChat(row, req);
+  const chatflow = await chatflowForRequest(row, req.caller, req.version);
   const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
   // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
   const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
@@ -128,6 +137,7 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
     flow,
     chatId,
     sessionId,
+    version: chatflow.version,
     execute: (opts) => executePrediction({ chatflow, flow, body, chatId, sessionId, chatType, uploads, ...opts }),
   };
 }
@@ -142,8 +152,9 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
     const prepared = await preparePrediction(req, chatType);
     return withholdToolCalls(prepared, prepared.chatflow, req.caller);
   }
-  const chatflow = await getChatflowForRun(req.chatflowId);
-  await assertMayChat(chatflow, req);
+  const row = await getChatflowForRun(req.chatflowId);
+  await assertMayChat(row, req);
+  const chatflow = await chatflowForRequest(row, req.caller, req.version);
   return withholdToolCalls(queuedPrediction(req, chatType, chatflow), chatflow, req.caller);
 }
 
@@ -163,6 +174,7 @@ function withholdToolCalls(
   return {
     chatId: run.chatId,
     sessionId: run.sessionId,
+    version: run.version,
     async execute({ onToolStart: _withheld, ...opts }) {
       const { usedTools: _used, ...answer } = await run.execute(opts);
       return answer;
@@ -181,9 +193,18 @@ function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: 
   return {
     chatId,
     sessionId,
+    version: chatflow.version,
     async execute({ onToken, onToolStart, signal }) {
       let tokens = 0;
-      const input: PredictionJob = { chatflowId: chatflow.id, body, chatId, sessionId, chatType, stream: !!onToken };
+      const input: PredictionJob = {
+        chatflowId: chatflow.id,
+        version: chatflow.version,
+        body,
+        chatId,
+        sessionId,
+        chatType,
+        stream: !!onToken,
+      };
       return runJob<PredictionResult>("predictions", input, {
         signal,
         ...(req.requestId ? { requestId: req.requestId } : {}),
@@ -208,6 +229,8 @@ function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: 
 /** A prediction job (queue mode): plain data; the worker builds the flow itself. */
 export interface PredictionJob {
   chatflowId: string;
+  /** The chatflow version the API process chose (published, or pinned): the worker builds that one. */
+  version?: number;
   body: PredictionBody;
   chatId: string;
   sessionId: string;
@@ -224,7 +247,8 @@ export interface PredictionJob {
  * calling the model again.
  */
 export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext): Promise<PredictionResult> {
-  const chatflow = await getChatflowForRun(job.chatflowId);
+  // Jobs queued before versions existed carry none: they run the published version.
+  const chatflow = await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published");
   const { chatId, sessionId } = job;
   const flow = await getBuiltFlow(chatflow, job.body.overrideConfig);
   // `url` uploads are fetched here, where the flow says whether it takes images (the API checked access).
@@ -242,6 +266,7 @@ export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext
         chatMessageId: api.id,
         sessionId: api.sessionId,
         ...(api.memoryType ? { memoryType: api.memoryType } : {}),
+        chatflowVersion: chatflow.version,
         ...(usedTools ? { usedTools } : {}),
         ...answerSources(
           body,
@@ -281,6 +306,8 @@ async function executePrediction(args: {
   onToken?: (t: string) => void;
   onToolStart?: (start: ToolStart) => void;
   signal?: AbortSignal;
+  /** A test run: no stored history is read and nothing is stored (no user conversation is touched). */
+  detached?: boolean;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
@@ -292,14 +319,15 @@ async function executePrediction(args: {
       chatflow.ownerId,
       args.signal,
     );
-  const stored: HistoryMessage[] = flow.memoryType
-    ? await findSessionHistory({
-        chatflowId: chatflow.id,
-        sessionId,
-        // A memory window of 20 messages needs only the latest 20 rows, not 200.
-        limit: Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
-      })
-    : [];
+  const stored: HistoryMessage[] =
+    flow.memoryType && !args.detached
+      ? await findSessionHistory({
+          chatflowId: chatflow.id,
+          sessionId,
+          // A memory window of 20 messages needs only the latest 20 rows, not 200.
+          limit: Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
+        })
+      : [];
   const result = await flow.run({
     question,
     history: [...(body.history ?? []), ...stored],
@@ -324,9 +352,14 @@ async function executePrediction(args: {
       answeredAt: new Date(),
       usedTools: result.usedTools.length ? result.usedTools : undefined,
       sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
+      chatflowVersion: chatflow.version,
       runId: args.runId,
     });
-  const ids = files.length ? await withUploadsLock(chatflow.id, persist) : await persist();
+  const ids = args.detached
+    ? { apiMessageId: "" }
+    : files.length
+      ? await withUploadsLock(chatflow.id, persist)
+      : await persist();
   return {
     text: result.text,
     question,
@@ -334,9 +367,44 @@ async function executePrediction(args: {
     chatMessageId: ids.apiMessageId,
     sessionId,
     ...(flow.memoryType ? { memoryType: flow.memoryType } : {}),
+    chatflowVersion: chatflow.version,
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
     ...answerSources(body, result.sourceDocuments),
   };
+}
+
+/**
+ * Runs one question against a chatflow at a version without touching user conversations (the
+ * test runner): no caller check (the caller of the run was checked), no rate limit, no stored
+ * history (`body.history` is the only history), nothing stored (`chatMessageId` is ""), uploads
+ * checked but not stored. Always in this process, also in queue mode. Throws AppError as a
+ * prediction would (4xx for a bad body, 422 invalid_graph, 502/503/504 for upstreams).
+ */
+export async function runDetachedPrediction(args: {
+  chatflowId: string;
+  version: VersionSelector;
+  body: PredictionBody;
+  signal?: AbortSignal;
+  onToolStart?: (start: ToolStart) => void;
+}): Promise<PredictionResult & { chatflowVersion: number }> {
+  const chatflow = await loadChatflowVersion(args.chatflowId, args.version);
+  const flow = await getBuiltFlow(chatflow, args.body.overrideConfig);
+  const body = await fetchUrlUploads(args.body, { allowsImages: flow.allowsImages });
+  const uploads = checkUploads(body, flow, chatflow);
+  const sessionId = `test-${randomUUID()}`;
+  const result = await executePrediction({
+    chatflow,
+    flow,
+    body,
+    chatId: sessionId,
+    sessionId,
+    chatType: "INTERNAL",
+    uploads,
+    detached: true,
+    ...(args.signal ? { signal: args.signal } : {}),
+    ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
+  });
+  return { ...result, chatflowVersion: chatflow.version };
 }
 
 /**

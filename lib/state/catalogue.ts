@@ -19,12 +19,19 @@ export const PROCESS_STATE = {
     holds: "Built flows by chatflow id + version (+ request overrides). They hold decrypted credential values.",
     freshness:
       "chatflow.saved/deleted drop the chatflow's builds; credential.updated/deleted drop every build that resolved the " +
-      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Backstop: a save bumps the version; at most 200 builds (LRU).",
+      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Builds of several versions of a chatflow (published, draft) coexist. Backstop: at most 200 builds (LRU).",
   },
   chatflowRows: {
     home: "lib/services/chatflows.ts",
     holds: "Chatflow rows for the prediction path (TtlCache).",
     freshness: "chatflow.saved/deleted drop the row; user.deleted drops all (owners moved). Backstop: 2 s TTL.",
+  },
+  chatflowVersions: {
+    home: "lib/services/chatflow-versions.ts",
+    holds:
+      "Stored chatflow versions (graph and run settings) by chatflow id + number, for runs of a published or pinned version (TtlCache).",
+    freshness:
+      "Versions never change: chatflow.deleted drops the chatflow's; state.resync drops all. Backstop: 10 min TTL, 500 entries.",
   },
   apiKeys: {
     home: "lib/auth/key-cache.ts",
