@@ -133,6 +133,35 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
 }
 
 /**
+ * A prediction for a chatflow test run (lib/services/chatflow-test-runs.ts): the same checks and run
+ * as any prediction (uploads, overrides within the allow-list, history, source documents) of the
+ * chatflow as given (the caller passes the version under test), in a session of its own that is
+ * never stored: no chat message is written and no stored session's memory is read, so a test never
+ * shows up in, or learns from, user conversations. Access was checked by the caller.
+ */
+export async function runTransientPrediction(
+  chatflow: Chatflow,
+  input: PredictionBody,
+  opts: { sessionId: string; signal?: AbortSignal },
+): Promise<PredictionResult> {
+  const flow = await getBuiltFlow(chatflow, input.overrideConfig);
+  const body = await fetchUrlUploads(input, { allowsImages: flow.allowsImages });
+  const uploads = checkUploads(body, flow, chatflow);
+  const { sessionId } = opts;
+  return executePrediction({
+    chatflow,
+    flow,
+    body,
+    chatId: sessionId,
+    sessionId,
+    chatType: "INTERNAL",
+    uploads,
+    signal: opts.signal,
+    record: false,
+  });
+}
+
+/**
  * What the prediction route calls: embedded mode prepares and runs the prediction here; queue mode
  * (MODE=queue) checks here what needs no flow build (chatflow, access, rate limit) and runs the rest
  * on a worker (runPredictionJob), relaying its tokens.
@@ -281,8 +310,11 @@ async function executePrediction(args: {
   onToken?: (t: string) => void;
   onToolStart?: (start: ToolStart) => void;
   signal?: AbortSignal;
+  /** false: a test run's prediction, neither stored nor reading stored history (runTransientPrediction). */
+  record?: boolean;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
+  const record = args.record !== false;
   const askedAt = new Date();
   let question = body.question?.trim() ?? "";
   if (!question && uploads.audio[0])
@@ -292,9 +324,10 @@ async function executePrediction(args: {
       chatflow.ownerId,
       args.signal,
     );
-  const stored: HistoryMessage[] = flow.memoryType
-    ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
-    : [];
+  const stored: HistoryMessage[] =
+    flow.memoryType && record
+      ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
+      : [];
   const result = await flow.run({
     question,
     history: [...(body.history ?? []), ...stored],
@@ -321,7 +354,11 @@ async function executePrediction(args: {
       sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
       runId: args.runId,
     });
-  const ids = files.length ? await withUploadsLock(chatflow.id, persist) : await persist();
+  const ids = !record
+    ? { apiMessageId: "" }
+    : files.length
+      ? await withUploadsLock(chatflow.id, persist)
+      : await persist();
   return {
     text: result.text,
     question,
