@@ -28,6 +28,16 @@ export const PERMISSIONS = {
   "chatflow.update": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   "chatflow.delete": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   "chatflow.transfer": { roles: adminOnly, basic: true },
+  /** List, read and diff a chatflow's saved versions. */
+  "chatflow.versions": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /** Choose the version the API, upsert, widget and public pages run (restoring one is an update). */
+  "chatflow.publish": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /**
+   * Run a chosen version (`?version=N` on a prediction; the studio's test chat runs the draft this
+   * way): the chatflow's managers with a studio session, admins over Basic, keys with `chatflows`
+   * (a key also needs `predict` to call the prediction route at all). Never anonymous callers.
+   */
+  "chatflow.runVersion": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   /**
    * Run a chatflow (prediction, streaming and uploads checks, widget config, domain analysis) and
    * what a chat visitor does beside it: rate an answer (POST/PUT /feedback), leave contact details
@@ -177,6 +187,10 @@ export function policyFor(action: Action): AuthPolicy {
 
 /** Chatflow management: studio users, admins over Basic, keys with the `chatflows` permission. */
 export const manageChatflows = policyFor("chatflow.update");
+/** Versions of a chatflow: list, read, diff. */
+export const readChatflowVersions = policyFor("chatflow.versions");
+/** Publishing a version of a chatflow. */
+export const publishChatflow = policyFor("chatflow.publish");
 /** Importing a Flowise chatflow creates one: who may create chatflows. */
 export const importChatflows = policyFor("chatflow.create");
 /** API keys are managed by studio users and admins over Basic, never by other keys. */

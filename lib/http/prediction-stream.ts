@@ -7,7 +7,7 @@ import { sseResponse } from "./sse";
  * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
  */
 export function predictionStreamResponse(prepared: PredictionRun, requestSignal: AbortSignal): Response {
-  return sseResponse(async (send, signal) => {
+  const res = sseResponse(async (send, signal) => {
     send("start", "");
     const result = await prepared.execute({
       signal,
@@ -22,6 +22,12 @@ export function predictionStreamResponse(prepared: PredictionRun, requestSignal:
       question: result.question,
       sessionId: result.sessionId,
       ...(result.memoryType ? { memoryType: result.memoryType } : {}),
+      chatflowVersion: prepared.version,
     });
   }, requestSignal);
+  res.headers.set(CHATFLOW_VERSION_HEADER, String(prepared.version));
+  return res;
 }
+
+/** The response header naming the chatflow version that answers a prediction. */
+export const CHATFLOW_VERSION_HEADER = "X-Chatflow-Version";

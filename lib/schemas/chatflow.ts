@@ -133,6 +133,10 @@ const chatflowFields = {
     }),
   chatbotConfig: chatbotConfigSchema,
   speechToText: speechToTextSchema,
+  /** Refuse to publish a version whose test cases fail or have not run. */
+  requirePassingTests: z.boolean(),
+  /** A note stored with the version this save creates (a save of the graph or run settings). */
+  versionMessage: z.string().trim().max(500),
 };
 
 /** POST /api/v1/chatflows: unknown fields are refused (400 naming them), never mass-assigned. */
@@ -171,7 +175,11 @@ export const chatflowResponseSchema = z
     id: z.string(),
     name: z.string(),
     description: z.string(),
+    /** The latest version (the draft): the studio edits it; `expectedVersion` compares with it. */
     version: z.number().int(),
+    /** The version the API, upsert, widget and public pages run; null: never published (they run the latest). */
+    publishedVersion: z.number().int().nullable(),
+    requirePassingTests: z.boolean(),
     /** The saved graph, checked node by node (lib/flow) only before a run. */
     graph: z.unknown(),
     isPublic: z.boolean(),

@@ -44,6 +44,8 @@ export const predictionMetadataSchema = z.object({
   sessionId: z.string(),
   /** The memory node's type label (e.g. "Buffer Memory") when the flow has one. */
   memoryType: z.string().optional(),
+  /** The chatflow version that answered (also the X-Chatflow-Version header). */
+  chatflowVersion: z.number().int().optional(),
 });
 
 /** The JSON answer (`streaming` not set): the text and the metadata, plus tools and documents. */

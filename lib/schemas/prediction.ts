@@ -93,3 +93,19 @@ export type PredictionInput = z.infer<typeof predictionBodySchema>;
  * fetched into data URLs by the service (after access checks) before they are checked like the rest.
  */
 export type PredictionBody = Omit<PredictionInput, "history"> & { history?: HistoryItem[] };
+
+/** Largest chatflow version number (a PostgreSQL integer). */
+const MAX_VERSION = 2_147_483_647;
+
+/**
+ * Query of POST /api/v1/prediction/{id}: `version` pins the chatflow version to run (a number, or
+ * `draft` for the latest); only the chatflow's managers may (403 otherwise). Absent: the published one.
+ */
+export const predictionQuerySchema = z.object({
+  version: z
+    .string()
+    .regex(/^(draft|[1-9][0-9]{0,9})$/, 'must be a version number (1, 2, …) or "draft"')
+    .transform((v) => (v === "draft" ? ("draft" as const) : Number(v)))
+    .refine((v) => v === "draft" || v <= MAX_VERSION, `must be at most ${MAX_VERSION}`)
+    .optional(),
+});

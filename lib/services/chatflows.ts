@@ -1,12 +1,11 @@
 import { AppError } from "../errors";
 import type { Chatflow } from "../db/generated/client";
+import { deleteChatflowById, findChatflowById, listChatflows } from "../db/queries/chatflows";
 import {
-  deleteChatflowById,
-  findChatflowById,
-  insertChatflow,
-  listChatflows,
-  updateChatflow as updateChatflowRow,
-} from "../db/queries/chatflows";
+  insertChatflowWithVersion,
+  updateChatflowWithVersion,
+  type VersionAuthor,
+} from "../db/queries/chatflow-versions";
 import { findUserById } from "../db/queries/users";
 import type { Caller } from "../access/callers";
 import {
@@ -55,6 +54,8 @@ export function toChatflowDto(row: Chatflow) {
     name: row.name,
     description: row.description,
     version: row.version,
+    publishedVersion: row.publishedVersion,
+    requirePassingTests: row.requirePassingTests,
     graph: row.graph,
     isPublic: row.isPublic,
     allowedOrigins: row.allowedOrigins,
@@ -84,7 +85,26 @@ function toColumns(input: Partial<CreateChatflowInput>) {
   if (input.overrideAllowList !== undefined) data.overrideAllowList = [...new Set(input.overrideAllowList)];
   if (input.chatbotConfig !== undefined) data.chatbotConfig = input.chatbotConfig;
   if (input.speechToText !== undefined) data.speechToText = input.speechToText;
+  if (input.requirePassingTests !== undefined) data.requirePassingTests = input.requirePassingTests;
   return data;
+}
+
+/** Whether a save changes what a version holds (graph or run settings): then it stores a new version. */
+function savesVersion(input: Partial<CreateChatflowInput>): boolean {
+  return (
+    input.graph !== undefined ||
+    input.overrideAllowList !== undefined ||
+    input.chatbotConfig !== undefined ||
+    input.speechToText !== undefined
+  );
+}
+
+/** Who saves a version: a user by name; a key by its prefix (and its owner as the author id). */
+export function versionAuthor(caller: Caller, message = ""): VersionAuthor {
+  const authorId = actingUserId(caller);
+  if (caller.kind === "user") return { authorId, authorName: caller.user.name, message };
+  if (caller.kind === "apiKey") return { authorId, authorName: `API key ${caller.key.prefix}`, message };
+  return { authorId: null, authorName: "", message };
 }
 
 /** Chatflows the caller can see (builders: their own; keys: their owner's, in scope), newest first. */
@@ -139,8 +159,14 @@ export async function createChatflow(input: CreateChatflowInput, caller: Caller)
   assertOurNodeTypes(input.graph);
   await assertMayUseCredentials(caller, input.graph, input.speechToText);
   const ownerId = actingUserId(caller);
-  const data = { graph: EMPTY_GRAPH, ...toColumns(input), ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}) };
-  return toChatflowDto(await insertChatflow({ data: data as never }));
+  const { versionMessage, ...fields } = input;
+  const data = {
+    graph: EMPTY_GRAPH,
+    ...toColumns(fields),
+    ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}),
+  };
+  const author = versionAuthor(caller, versionMessage ?? "");
+  return toChatflowDto(await insertChatflowWithVersion({ data: data as never, author }));
 }
 
 /** The new owner of a transfer (admins only): 400 when no such user exists. */
@@ -152,13 +178,21 @@ async function transferTarget(ownerId: string | undefined, caller: Caller) {
   return { ownerId };
 }
 
-/** Saves changes and bumps the version; 409 when `expectedVersion` is stale. */
+/**
+ * Saves changes; a save of the graph or run settings stores them as a new version (the draft) with
+ * `versionMessage`. 409 when `expectedVersion` is no longer the latest version.
+ */
 export async function updateChatflow(id: string, input: UpdateChatflowInput, caller: Caller) {
   const current = await getChatflowOrThrow(id, caller, "chatflow.update");
-  const { expectedVersion, ownerId, ...fields } = input;
+  const { expectedVersion, ownerId, versionMessage, ...fields } = input;
   const owner = await transferTarget(ownerId, caller);
   await assertMayUseCredentials(caller, fields.graph, fields.speechToText);
-  const row = await updateChatflowRow({ id, data: { ...toColumns(fields), ...owner } as never, expectedVersion });
+  const row = await updateChatflowWithVersion({
+    id,
+    data: { ...toColumns(fields), ...owner } as never,
+    expectedVersion,
+    ...(savesVersion(fields) ? { newVersion: versionAuthor(caller, versionMessage ?? "") } : {}),
+  });
   await publishChange({ type: "chatflow.saved", chatflowId: id });
   if (row) return toChatflowDto(row);
   if (expectedVersion !== undefined) {

@@ -59,6 +59,16 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
       overrideAllowList: e.overrideAllowList,
       chatbotConfig: e.chatbotConfig as never,
       ...(adminId ? { ownerId: adminId } : {}),
+      versions: {
+        create: {
+          version: 1,
+          graph: e.graph as never,
+          overrideAllowList: e.overrideAllowList,
+          chatbotConfig: e.chatbotConfig as never,
+          authorId: adminId ?? null,
+          message: "Example flow",
+        },
+      },
     })),
   });
   return examples.length;

@@ -14,6 +14,12 @@ import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/p
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { type ProcessorContext, runJob } from "../queue";
 import { getChatflowForRun } from "./chatflows";
+import {
+  chatflowAtVersion,
+  chatflowForPrediction,
+  loadChatflowVersion,
+  type VersionSelector,
+} from "./chatflow-versions";
 import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
@@ -31,6 +37,8 @@ export interface PredictionRequest {
   clientIp: string;
   /** The API request's id (lib/http/route.ts): a queued run's worker log lines carry it. */
   requestId?: string;
+  /** `?version=N` or `draft`: a manager pins the version to run (else the published one). */
+  version?: number | "draft";
 }
 
 /** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
@@ -40,6 +48,8 @@ export type PredictionResult = PredictionResponse;
 export interface PredictionRun {
   chatId: string;
   sessionId: string;
+  /** The chatflow version that answers (X-Chatflow-Version, the SSE `metadata` event). */
+  version: number;
   execute(opts: {
     onToken?: (t: string) => void;
     /** A tool call of the answer begins (streamed answers show it as a running step). */
@@ -115,8 +125,9 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 
 /** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
-  const chatflow = await getChatflowForRun(req.chatflowId);
-  await assertMayChat(chatflow, req);
+  const row = await getChatflowForRun(req.chatflowId);
+  await assertMayChat(row, req);
+  const chatflow = await chatflowForPrediction(row, req.caller, req.version);
   const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
   // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
   const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
@@ -128,37 +139,9 @@ export async function preparePrediction(req: PredictionRequest, chatType: ChatTy
     flow,
     chatId,
     sessionId,
+    version: chatflow.version,
     execute: (opts) => executePrediction({ chatflow, flow, body, chatId, sessionId, chatType, uploads, ...opts }),
   };
-}
-
-/**
- * A prediction for a chatflow test run (lib/services/chatflow-test-runs.ts): the same checks and run
- * as any prediction (uploads, overrides within the allow-list, history, source documents) of the
- * chatflow as given (the caller passes the version under test), in a session of its own that is
- * never stored: no chat message is written and no stored session's memory is read, so a test never
- * shows up in, or learns from, user conversations. Access was checked by the caller.
- */
-export async function runTransientPrediction(
-  chatflow: Chatflow,
-  input: PredictionBody,
-  opts: { sessionId: string; signal?: AbortSignal },
-): Promise<PredictionResult> {
-  const flow = await getBuiltFlow(chatflow, input.overrideConfig);
-  const body = await fetchUrlUploads(input, { allowsImages: flow.allowsImages });
-  const uploads = checkUploads(body, flow, chatflow);
-  const { sessionId } = opts;
-  return executePrediction({
-    chatflow,
-    flow,
-    body,
-    chatId: sessionId,
-    sessionId,
-    chatType: "INTERNAL",
-    uploads,
-    signal: opts.signal,
-    record: false,
-  });
 }
 
 /**
@@ -171,8 +154,9 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
     const prepared = await preparePrediction(req, chatType);
     return withholdToolCalls(prepared, prepared.chatflow, req.caller);
   }
-  const chatflow = await getChatflowForRun(req.chatflowId);
-  await assertMayChat(chatflow, req);
+  const row = await getChatflowForRun(req.chatflowId);
+  await assertMayChat(row, req);
+  const chatflow = await chatflowForPrediction(row, req.caller, req.version);
   return withholdToolCalls(queuedPrediction(req, chatType, chatflow), chatflow, req.caller);
 }
 
@@ -192,6 +176,7 @@ function withholdToolCalls(
   return {
     chatId: run.chatId,
     sessionId: run.sessionId,
+    version: run.version,
     async execute({ onToolStart: _withheld, ...opts }) {
       const { usedTools: _used, ...answer } = await run.execute(opts);
       return answer;
@@ -210,9 +195,18 @@ function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: 
   return {
     chatId,
     sessionId,
+    version: chatflow.version,
     async execute({ onToken, onToolStart, signal }) {
       let tokens = 0;
-      const input: PredictionJob = { chatflowId: chatflow.id, body, chatId, sessionId, chatType, stream: !!onToken };
+      const input: PredictionJob = {
+        chatflowId: chatflow.id,
+        version: chatflow.version,
+        body,
+        chatId,
+        sessionId,
+        chatType,
+        stream: !!onToken,
+      };
       return runJob<PredictionResult>("predictions", input, {
         signal,
         ...(req.requestId ? { requestId: req.requestId } : {}),
@@ -237,6 +231,8 @@ function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: 
 /** A prediction job (queue mode): plain data; the worker builds the flow itself. */
 export interface PredictionJob {
   chatflowId: string;
+  /** The chatflow version the API process chose (published, or pinned): the worker builds that one. */
+  version?: number;
   body: PredictionBody;
   chatId: string;
   sessionId: string;
@@ -253,7 +249,8 @@ export interface PredictionJob {
  * calling the model again.
  */
 export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext): Promise<PredictionResult> {
-  const chatflow = await getChatflowForRun(job.chatflowId);
+  // Jobs queued before versions existed carry none: they run the published version.
+  const chatflow = await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published");
   const { chatId, sessionId } = job;
   const flow = await getBuiltFlow(chatflow, job.body.overrideConfig);
   // `url` uploads are fetched here, where the flow says whether it takes images (the API checked access).
@@ -271,6 +268,7 @@ export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext
         chatMessageId: api.id,
         sessionId: api.sessionId,
         ...(api.memoryType ? { memoryType: api.memoryType } : {}),
+        chatflowVersion: chatflow.version,
         ...(usedTools ? { usedTools } : {}),
         ...answerSources(
           body,
@@ -310,11 +308,10 @@ async function executePrediction(args: {
   onToken?: (t: string) => void;
   onToolStart?: (start: ToolStart) => void;
   signal?: AbortSignal;
-  /** false: a test run's prediction, neither stored nor reading stored history (runTransientPrediction). */
-  record?: boolean;
+  /** A test run: no stored history is read and nothing is stored (no user conversation is touched). */
+  detached?: boolean;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
-  const record = args.record !== false;
   const askedAt = new Date();
   let question = body.question?.trim() ?? "";
   if (!question && uploads.audio[0])
@@ -325,7 +322,7 @@ async function executePrediction(args: {
       args.signal,
     );
   const stored: HistoryMessage[] =
-    flow.memoryType && record
+    flow.memoryType && !args.detached
       ? await findSessionHistory({ chatflowId: chatflow.id, sessionId, limit: HISTORY_READ_LIMIT })
       : [];
   const result = await flow.run({
@@ -352,9 +349,10 @@ async function executePrediction(args: {
       answeredAt: new Date(),
       usedTools: result.usedTools.length ? result.usedTools : undefined,
       sourceDocuments: result.sourceDocuments?.length ? result.sourceDocuments : undefined,
+      chatflowVersion: chatflow.version,
       runId: args.runId,
     });
-  const ids = !record
+  const ids = args.detached
     ? { apiMessageId: "" }
     : files.length
       ? await withUploadsLock(chatflow.id, persist)
@@ -366,9 +364,44 @@ async function executePrediction(args: {
     chatMessageId: ids.apiMessageId,
     sessionId,
     ...(flow.memoryType ? { memoryType: flow.memoryType } : {}),
+    chatflowVersion: chatflow.version,
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
     ...answerSources(body, result.sourceDocuments),
   };
+}
+
+/**
+ * Runs one question against a chatflow at a version without touching user conversations (the
+ * test runner): no caller check (the caller of the run was checked), no rate limit, no stored
+ * history (`body.history` is the only history), nothing stored (`chatMessageId` is ""), uploads
+ * checked but not stored. Always in this process, also in queue mode. Throws AppError as a
+ * prediction would (4xx for a bad body, 422 invalid_graph, 502/503/504 for upstreams).
+ */
+export async function runDetachedPrediction(args: {
+  chatflowId: string;
+  version: VersionSelector;
+  body: PredictionBody;
+  signal?: AbortSignal;
+  onToolStart?: (start: ToolStart) => void;
+}): Promise<PredictionResult & { chatflowVersion: number }> {
+  const chatflow = await loadChatflowVersion(args.chatflowId, args.version);
+  const flow = await getBuiltFlow(chatflow, args.body.overrideConfig);
+  const body = await fetchUrlUploads(args.body, { allowsImages: flow.allowsImages });
+  const uploads = checkUploads(body, flow, chatflow);
+  const sessionId = `test-${randomUUID()}`;
+  const result = await executePrediction({
+    chatflow,
+    flow,
+    body,
+    chatId: sessionId,
+    sessionId,
+    chatType: "INTERNAL",
+    uploads,
+    detached: true,
+    ...(args.signal ? { signal: args.signal } : {}),
+    ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
+  });
+  return { ...result, chatflowVersion: chatflow.version };
 }
 
 /**

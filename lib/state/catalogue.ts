@@ -26,6 +26,13 @@ export const PROCESS_STATE = {
     holds: "Chatflow rows for the prediction path (TtlCache).",
     freshness: "chatflow.saved/deleted drop the row; user.deleted drops all (owners moved). Backstop: 2 s TTL.",
   },
+  chatflowVersions: {
+    home: "lib/services/chatflow-versions.ts",
+    holds:
+      "Stored chatflow versions (graph and run settings) by chatflow id + number, for runs of a published or pinned version (TtlCache).",
+    freshness:
+      "Versions never change: chatflow.deleted drops the chatflow's; state.resync drops all. Backstop: 10 min TTL, 500 entries.",
+  },
   apiKeys: {
     home: "lib/auth/key-cache.ts",
     holds: "API key rows with their owner's role by prefix, and misses (TtlCache).",

@@ -21,6 +21,8 @@ const flow: Chatflow = {
   name: "Shop bot",
   description: "",
   version: 3,
+  publishedVersion: null,
+  requirePassingTests: false,
   graph: { nodes: [], edges: [] },
   isPublic: false,
   allowedOrigins: [],

@@ -208,6 +208,8 @@ export async function insertExchange(input: {
   sourceDocuments?: unknown;
   askedAt: Date;
   answeredAt: Date;
+  /** The chatflow version that answered (stored on the answer). */
+  chatflowVersion?: number;
   /**
    * The queue job this exchange answers (queue mode): its two ids are derived from it and the insert
    * does nothing when they exist, so a job retried after its worker died stores the exchange once.
@@ -224,9 +226,9 @@ export async function insertExchange(input: {
   const memoryType = input.memoryType ?? null;
   // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
   await (await getSql())(
-    `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt")
-     VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13),
-            ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14)
+    `INSERT INTO "ChatMessage" ("id","chatflowId","sessionId","chatId","role","content","fileUploads","usedTools","sourceDocuments","chatType","memoryType","createdAt","chatflowVersion")
+     VALUES ($1::uuid,$3::uuid,$4,$5,'userMessage'::"MessageRole",$6,$7::jsonb,NULL,NULL,$11::"ChatType",$12,$13,NULL),
+            ($2::uuid,$3::uuid,$4,$5,'apiMessage'::"MessageRole",$8,NULL,$9::jsonb,$10::jsonb,$11::"ChatType",$12,$14,$15::int)
      ON CONFLICT ("id") DO NOTHING`,
     [
       userMessageId,
@@ -244,6 +246,7 @@ export async function insertExchange(input: {
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
       input.askedAt.toISOString(),
       input.answeredAt.toISOString(),
+      input.chatflowVersion ?? null,
     ],
   );
   return { userMessageId, apiMessageId };

@@ -7,6 +7,7 @@ export const chatflowSummary = {
   name: true,
   description: true,
   version: true,
+  publishedVersion: true,
   isPublic: true,
   createdAt: true,
   updatedAt: true,

@@ -68,3 +68,10 @@ export async function deleteCredentialById({ id }: { id: string }) {
 export async function claimUnownedCredentials({ ownerId }: { ownerId: string }) {
   return (await getDb()).credential.updateMany({ where: { ownerId: null }, data: { ownerId } });
 }
+
+/** Names of the given credentials (ids that are not UUIDs are skipped: they cannot exist). */
+export async function findCredentialNames({ ids }: { ids: string[] }) {
+  const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (!uuids.length) return [];
+  return (await getDb()).credential.findMany({ where: { id: { in: uuids } }, select: { id: true, name: true } });
+}

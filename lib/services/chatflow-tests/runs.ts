@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { AppError, isAppError } from "../../errors";
 import { getEnv } from "../../env";
-import type { Chatflow, ChatflowTestRun, Prisma } from "../../db/generated/client";
+import type { ChatflowTestRun, Prisma } from "../../db/generated/client";
 import {
   failInterruptedTestRuns,
   failTestRun,
@@ -21,10 +21,10 @@ import { storableJson, storableText } from "../../db/storable-text";
 import { processState } from "../../state";
 import { log } from "../../log";
 import { getChatflowOrThrow } from "../chatflows";
-import { runTransientPrediction } from "../predictions";
+import { runDetachedPrediction } from "../predictions";
+import { loadChatflowVersion } from "../chatflow-versions";
 import { toTestCaseDto } from "./cases";
 import { casePasses, evaluateExpectations } from "./expectations";
-import { chatflowAtVersion } from "./version-source";
 
 /** One run of a chatflow's cases; plain JSON so a worker process can carry it (queue mode). */
 export type TestRunJob = { runId: string };
@@ -52,8 +52,11 @@ export function toTestRunDto(run: ChatflowTestRun): TestRun {
   return { ...toSummary(run), results: run.results as TestCaseResult[] };
 }
 
-/** Runs one case through the prediction path, in a session of its own; never throws for the case's own failure. */
-async function runCase(chatflow: Chatflow, testCase: TestCase, sessionId: string): Promise<TestCaseResult> {
+/**
+ * Runs one case through the prediction path against one version, in a session of its own that is
+ * never stored (runDetachedPrediction); never throws for the case's own failure.
+ */
+async function runCase(chatflowId: string, version: number, testCase: TestCase): Promise<TestCaseResult> {
   const started = performance.now();
   let status = 200;
   let answer = "";
@@ -61,22 +64,22 @@ async function runCase(chatflow: Chatflow, testCase: TestCase, sessionId: string
   let usedTools: TestCaseResult["usedTools"] = [];
   let sourceDocuments: TestCaseResult["sourceDocuments"] = [];
   try {
-    const result = await runTransientPrediction(
-      chatflow,
-      {
+    const result = await runDetachedPrediction({
+      chatflowId,
+      version,
+      body: {
         question: testCase.question,
         history: testCase.history,
-        overrideConfig: { ...testCase.overrideConfig, sessionId },
+        overrideConfig: testCase.overrideConfig,
         uploads: testCase.uploads,
       },
-      { sessionId },
-    );
+    });
     answer = result.text;
     usedTools = result.usedTools ?? [];
     sourceDocuments = result.sourceDocuments ?? [];
   } catch (err) {
     // What the prediction API would have answered: the error's status (a 422 can be what a case expects).
-    if (!isAppError(err)) log.error({ err, chatflowId: chatflow.id }, "test case failed with an internal error");
+    if (!isAppError(err)) log.error({ err, chatflowId }, "test case failed with an internal error");
     status = isAppError(err) ? err.status : 500;
     error = isAppError(err)
       ? { code: err.code, message: err.message }
@@ -101,12 +104,13 @@ async function executeTestRun(job: TestRunJob): Promise<void> {
   const run = await findTestRunById({ id: job.runId });
   if (!run || (run.status !== "queued" && run.status !== "running")) return;
   await markTestRunRunning({ id: run.id });
-  const chatflow = await chatflowAtVersion(run.chatflowId, run.version);
+  // 404 when the chatflow or the version is gone: the run fails as a whole (onFailed).
+  await loadChatflowVersion(run.chatflowId, run.version);
   const cases = run.cases as TestCase[];
   const results: TestCaseResult[] = [];
   let passed = 0;
   for (const [i, testCase] of cases.entries()) {
-    const result = await runCase(chatflow, testCase, `test-run-${run.id}-${i + 1}`);
+    const result = await runCase(run.chatflowId, run.version, testCase);
     results.push(result);
     if (result.pass) passed++;
     await saveTestRunProgress({
@@ -166,9 +170,9 @@ function recoverInterruptedTestRuns(): Promise<number> {
  * latest) and answers its id at once; the run's results fill in as cases finish.
  */
 export async function startTestRun(chatflowId: string, body: { version?: number }, caller: Caller) {
-  const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
-  const version = body.version ?? chatflow.version;
-  await chatflowAtVersion(chatflowId, version);
+  await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
+  // The draft is the latest version; an unknown version is a 404 before anything is queued.
+  const { version } = await loadChatflowVersion(chatflowId, body.version ?? "draft");
   if (getEnv().MODE !== "queue") await recoverInterruptedTestRuns();
   const cases = (await listTestCases({ chatflowId })).map(toTestCaseDto);
   const run = await insertTestRun({

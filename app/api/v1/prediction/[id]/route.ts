@@ -3,10 +3,11 @@ import { foreignOrigin } from "@/lib/http/same-origin";
 import { readJsonField, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
-import { predictionStreamResponse } from "@/lib/http/prediction-stream";
+import { CHATFLOW_VERSION_HEADER, predictionStreamResponse } from "@/lib/http/prediction-stream";
+import { json } from "@/lib/http/responses";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/lib/access/permissions";
-import { predictionBodySchema, type UploadItem } from "@/lib/schemas/prediction";
+import { predictionBodySchema, predictionQuerySchema, type UploadItem } from "@/lib/schemas/prediction";
 import { startPrediction } from "@/lib/services/predictions";
 import { formFileUpload, fromJsonBody, fromMultipartForm } from "@/lib/services/prediction-input";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
@@ -39,15 +40,27 @@ export const POST = withCors(
     {
       auth,
       params: idParams,
+      query: predictionQuerySchema,
       body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
     },
-    async ({ req, params, body: sent, caller, requestId }) => {
+    async ({ req, params, query, body: sent, caller, requestId }) => {
       const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
       const prepared = await startPrediction(
-        { chatflowId: params.id, body, caller, origin: foreignOrigin(req), clientIp: clientIp(req), requestId },
+        {
+          chatflowId: params.id,
+          body,
+          caller,
+          origin: foreignOrigin(req),
+          clientIp: clientIp(req),
+          requestId,
+          ...(query.version !== undefined ? { version: query.version } : {}),
+        },
         caller.kind === "user" ? "INTERNAL" : "EXTERNAL",
       );
-      if (!body.streaming) return prepared.execute({ signal: req.signal });
+      if (!body.streaming)
+        return json(await prepared.execute({ signal: req.signal }), 200, {
+          [CHATFLOW_VERSION_HEADER]: String(prepared.version),
+        });
       return predictionStreamResponse(prepared, req.signal);
     },
   ),
