@@ -12,7 +12,10 @@ import * as runById from "../../app/api/v1/chatflows/[id]/tests/runs/[runId]/rou
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
+import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
+import { publishVersion } from "../../lib/services/chatflow-versions";
+import { isAppError } from "../../lib/errors";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
@@ -20,6 +23,7 @@ import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
 let stub: ModelStub;
 let productApi: ProductApi;
 let session: Record<string, string>;
+let adminCaller: ReturnType<typeof userCaller>;
 let builderSession: Record<string, string>;
 let chatflowsKey: string;
 const flows: Record<string, string> = {};
@@ -33,6 +37,7 @@ beforeAll(async () => {
   session = await auth.session(admin.id);
   builderSession = await auth.session(builder.id);
   const as = userCaller(admin);
+  adminCaller = as;
   const make = async (name: string, f: ReturnType<typeof exampleFlow>) => {
     flows[name] = (
       await createChatflow({ name, graph: f.graph as never, overrideAllowList: f.overrideAllowList }, as)
@@ -225,5 +230,59 @@ describe("test runs", () => {
     expect(unknown.status).toBe(404);
     expect((await startRun("agent", { version: 0 })).status).toBe(400);
     expect((await startRun("agent", {}, builderSession)).status).toBe(404);
+  });
+});
+
+/** The publish service's refusal, or null when it published. */
+async function publishRefusal(flow: string, version: number) {
+  try {
+    await publishVersion(flows[flow]!, version, adminCaller);
+    return null;
+  } catch (err) {
+    if (isAppError(err)) return { status: err.status, message: err.message, details: err.details as any };
+    throw err;
+  }
+}
+
+describe("require passing tests to publish", () => {
+  it("refuses (409) a version whose cases fail or have not run, naming them, and publishes once they pass", async () => {
+    const id = flows.chainOnly!;
+    const put = (body: object) => call(chatflowById.PUT, { method: "PUT", params: { id }, headers: session, body });
+    // Off: anything publishes, tested or not.
+    expect(await publishRefusal("chainOnly", 1)).toBeNull();
+    expect((await put({ requirePassingTests: true })).status).toBe(200);
+    // Version 1's last run (above) has one failing case.
+    const failing = await publishRefusal("chainOnly", 1);
+    expect(failing).toMatchObject({ status: 409, details: { version: 1, notRun: [] } });
+    expect(failing!.details.failing.map((c: { name: string }) => c.name)).toEqual([
+      "Small talk answers (wrongly expected)",
+    ]);
+    expect(failing!.message).toContain('"Small talk answers (wrongly expected)"');
+    // A new version has not been tested: every case is named as not run.
+    const graph = (await call(chatflowById.GET, { params: { id }, headers: session })).json.graph;
+    const saved = await put({ graph, versionMessage: "same graph, new version" });
+    expect(saved.json.version).toBe(2);
+    const untested = await publishRefusal("chainOnly", 2);
+    expect(untested?.status).toBe(409);
+    expect(untested!.details.notRun).toHaveLength(2);
+    // Fix the wrong case, run version 2: it publishes. Version 1 still has its failing run.
+    const list = (await listCases("chainOnly")).json as { id: string; name: string }[];
+    const wrong = list.find((c) => c.name.startsWith("Small talk answers"))!;
+    await call(caseById.PUT, {
+      method: "PUT",
+      params: { id, caseId: wrong.id },
+      headers: session,
+      body: { name: "Small talk is refused, again", question: "Hi!", expectations: [{ type: "status", value: 422 }] },
+    });
+    // Edited after version 1's run: it has not run against version 1 in its new form.
+    const edited = await publishRefusal("chainOnly", 1);
+    expect(edited?.details).toMatchObject({
+      failing: [],
+      notRun: [{ caseId: wrong.id, name: "Small talk is refused, again" }],
+    });
+    const run2 = await runToEnd("chainOnly", { version: 2 });
+    expect(run2).toMatchObject({ version: 2, passed: 2, failed: 0 });
+    expect(await publishRefusal("chainOnly", 2)).toBeNull();
+    expect((await publishRefusal("chainOnly", 1))?.status).toBe(409);
   });
 });
