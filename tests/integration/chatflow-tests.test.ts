@@ -19,6 +19,7 @@ import { isAppError } from "../../lib/errors";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
+import { readExampleFlows } from "../../lib/services/examples";
 
 let stub: ModelStub;
 let productApi: ProductApi;
@@ -285,4 +286,27 @@ describe("require passing tests to publish", () => {
     expect(await publishRefusal("chainOnly", 2)).toBeNull();
     expect((await publishRefusal("chainOnly", 1))?.status).toBe(409);
   });
+});
+
+describe("the example flows' shipped cases", () => {
+  for (const file of ["product-search-agent.json", "openapi-chain-only.json", "conversation.json"] as const) {
+    it(`all pass on ${file} through the scripted model`, async () => {
+      const example = exampleFlow(file, { productApiUrl: productApi.url });
+      const shipped = readExampleFlows().find((e) => e.file === file)!.tests;
+      expect(shipped.length).toBeGreaterThanOrEqual(2);
+      flows[file] = (
+        await createChatflow(
+          { name: file, graph: example.graph as never, overrideAllowList: example.overrideAllowList },
+          adminCaller,
+        )
+      ).id;
+      for (const t of shipped) expect((await addCase(file, t)).status).toBe(201);
+      const result = await runToEnd(file);
+      const failures = result.results
+        .filter((r: { pass: boolean }) => !r.pass)
+        .map((r: { name: string; expectations: unknown[] }) => ({ name: r.name, expectations: r.expectations }));
+      expect(failures).toEqual([]);
+      expect(result.passed).toBe(shipped.length);
+    });
+  }
 });
