@@ -97,6 +97,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const [conflict, setConflict] = useState(false);
   // Beside the canvas when there is room; at 1024 wide the canvas gets the space first.
   const [chatOpen, setChatOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 1200);
+  // The Tests tab and the test chat share the side: opening one closes the other.
+  const [testsOpen, setTestsOpen] = useState(false);
   const [publishOpen, setPublishOpen] = useState(false);
   const dirty = useEditorState(selectDirty);
 
@@ -153,7 +155,18 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
         actions={actions}
         onSave={() => void save()}
         onPublish={() => setPublishOpen(true)}
-        onToggleChat={() => setChatOpen((v) => !v)}
+        onToggleChat={() => {
+          setChatOpen((v) => !v);
+          setTestsOpen(false);
+        }}
+        testsOpen={testsOpen}
+        onToggleTests={
+          slots.testsPanel &&
+          (() => {
+            setTestsOpen((v) => !v);
+            setChatOpen(false);
+          })
+        }
       />
       {conflict && (
         <div
@@ -199,6 +212,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
             onClose: () => setChatOpen(false),
             onServerProblems: store.setServerProblems,
           })}
+        {testsOpen &&
+          slots.testsPanel?.({ chatflowId: flow.id, version: flow.version, dirty, onClose: () => setTestsOpen(false) })}
       </div>
       {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
     </>

@@ -12,10 +12,13 @@ type Props = {
   version: number;
   saving: boolean;
   chatOpen: boolean;
+  /** Whether the Tests tab is open; no Tests button without a handler. */
+  testsOpen?: boolean;
   actions: EditorActions;
   onSave: () => void;
   onPublish: () => void;
   onToggleChat: () => void;
+  onToggleTests?: () => void;
 };
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
@@ -51,7 +54,18 @@ function ToolButton({
 }
 
 /** Name, save state and every command of the editor. */
-export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave, onPublish, onToggleChat }: Props) {
+export function EditorToolbar({
+  name,
+  version,
+  saving,
+  chatOpen,
+  testsOpen,
+  actions,
+  onSave,
+  onPublish,
+  onToggleChat,
+  onToggleTests,
+}: Props) {
   const dirty = useEditorState(selectDirty);
   const canUndo = useEditorState(selectCanUndo);
   const canRedo = useEditorState(selectCanRedo);
@@ -133,6 +147,12 @@ export function EditorToolbar({ name, version, saving, chatOpen, actions, onSave
           <Icon name="chat" />
           Test chat
         </Button>
+        {onToggleTests && (
+          <Button variant="secondary" onClick={onToggleTests} aria-pressed={testsOpen}>
+            <Icon name="tests" />
+            Tests
+          </Button>
+        )}
         <Button variant="secondary" onClick={onPublish}>
           <Icon name="publish" />
           Publish

@@ -11,6 +11,7 @@ const paths = {
   back: "M15 18 9 12l6-6",
   publish: "M12 3v12m-4-8 4-4 4 4M5 13v7h14v-7",
   warning: "M12 3 2 20h20L12 3zM12 10v4M12 17h.01",
+  tests: "M9 4h6M10 4v6l-5 9a1 1 0 0 0 1 1.5h12a1 1 0 0 0 1-1.5l-5-9V4M7.5 15h9",
 } as const;
 
 export type IconName = keyof typeof paths;

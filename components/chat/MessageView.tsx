@@ -3,11 +3,21 @@
 import { memo } from "react";
 import { runningStepLabel, summariseToolInput } from "@/lib/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
+import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
-/** A chat bubble; a bot answer also lists the tools it used and the documents it read. */
-export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) {
+/**
+ * A chat bubble; a bot answer also lists the tools it used and the documents it read, and a
+ * finished answer can be saved as a test case (`saveAsTest`: the chatflow and the question asked).
+ */
+export const MessageView = memo(function MessageView({
+  m,
+  saveAsTest,
+}: {
+  m: ChatMessage;
+  saveAsTest?: { chatflowId: string; question: string };
+}) {
   if (m.role === "user") {
     return (
       <li
@@ -51,6 +61,9 @@ export const MessageView = memo(function MessageView({ m }: { m: ChatMessage }) 
         >
           {m.error}
         </p>
+      )}
+      {saveAsTest && !m.streaming && !m.error && m.text && (
+        <SaveAsTestButton {...saveAsTest} answer={m.text} usedTools={m.usedTools} />
       )}
     </li>
   );
