@@ -10,7 +10,7 @@ import type { UsedTool } from "@/lib/schemas/prediction-stream";
 export const chatflowTestsKey = (chatflowId: string) => ["chatflow-tests", chatflowId] as const;
 
 const STOP_WORDS = new Set(
-  "about after again also because been before being below between both could does doing down during each from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours here's that's you're i'm it's can't don't".split(
+  "about after again also how what why who because been before being below between both could does doing down during each from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours here's that's you're i'm it's can't don't".split(
     " ",
   ),
 );
