@@ -11,7 +11,8 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   await request.post(`${STUB}/__admin/reset`);
   await signIn(page);
   const flows = await (await page.request.get("/api/v1/chatflows")).json();
-  const example = flows.find((f: { name: string }) => f.name === "Conversation");
+  const listed = flows.find((f: { name: string }) => f.name === "Conversation");
+  const example = await (await page.request.get(`/api/v1/chatflows/${listed.id}`)).json();
   // The example flows come with test cases of their own.
   const shipped = await (await page.request.get(`/api/v1/chatflows/${example.id}/tests`)).json();
   expect(shipped.map((c: { name: string }) => c.name)).toContain("Remembers the name from the history");
@@ -76,7 +77,7 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   // Save a real exchange of the test chat as a test.
   await page.getByRole("button", { name: "Test chat" }).click();
   const chat = page.getByRole("complementary", { name: "Test chat" });
-  await chat.getByLabel("Message").fill("Hi, my name is Ada.");
+  await chat.getByLabel("Message", { exact: true }).fill("Hi, my name is Ada.");
   await chat.getByRole("button", { name: "Send" }).click();
   await expect(chat.getByTestId("chat-answer")).toContainText("Nice to meet you, Ada");
   await chat.getByRole("button", { name: "Save as test" }).click();

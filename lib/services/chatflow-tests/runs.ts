@@ -7,6 +7,7 @@ import {
   failTestRun,
   findTestRun,
   findTestRunById,
+  findLatestTestRunsByVersion,
   insertTestRun,
   listTestCases,
   listTestRuns,
@@ -205,4 +206,13 @@ export async function getTestRun(chatflowId: string, runId: string, caller: Call
 export async function listChatflowTestRuns(chatflowId: string, query: { version?: number }, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
   return (await listTestRuns({ chatflowId, version: query.version, take: RUNS_LISTED })).map(toSummary);
+}
+
+/**
+ * The newest test run of each of these versions (null for a version never tested), for the versions
+ * list and the publish answer: publishing shows what the version's last run said.
+ */
+export async function lastTestRunsOf(chatflowId: string, versions: number[]): Promise<Map<number, TestRunSummary>> {
+  const runs = await findLatestTestRunsByVersion({ chatflowId, versions });
+  return new Map(runs.map((r) => [r.version, toSummary(r)]));
 }
