@@ -57,10 +57,13 @@ export function Canvas({
   onRefused,
   onAdd,
   viewport,
+  readOnly = false,
 }: {
   onRefused: (why: string) => void;
   onAdd: (defName: string, at: { x: number; y: number }) => void;
   viewport?: Viewport;
+  /** An old version on view: nothing can be moved, connected, deleted or dropped. */
+  readOnly?: boolean;
 }) {
   const store = useEditorStore();
   const nodes = useEditorState(selectNodes);
@@ -134,13 +137,13 @@ export function Canvas({
   const onDrop = useCallback(
     (e: DragEvent) => {
       const defName = e.dataTransfer.getData(PALETTE_MIME);
-      if (!defName) return;
+      if (!defName || readOnly) return;
       e.preventDefault();
       // The cursor lands on the new node's header (near its top left corner), where it was dropped.
       const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
       onAdd(defName, { x: at.x - DROP_OFFSET.x, y: at.y - DROP_OFFSET.y });
     },
-    [rf, onAdd],
+    [rf, onAdd, readOnly],
   );
 
   const dark = useDarkMode();
@@ -163,7 +166,10 @@ export function Canvas({
         onBeforeDelete={onBeforeDelete}
         onNodeDragStart={onDragStart}
         onSelectionDragStart={onDragStart}
-        deleteKeyCode={deleteKeys}
+        deleteKeyCode={readOnly ? null : deleteKeys}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesReconnectable={!readOnly}
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"
         defaultViewport={viewport}

@@ -7,9 +7,7 @@ import { ErrorNote } from "@/components/ui/controls";
 import { createEditorStore } from "@/lib/canvas/editor-store";
 import { nodeCatalog } from "@/lib/nodes/catalog";
 import type { NodeDefinition } from "@/lib/nodes/types";
-import { graphToEditor } from "@/lib/canvas/graph-convert";
 import { ApiError } from "@/lib/client/api";
-import { graphSchema, type Graph } from "@/lib/schemas/graph";
 import { Canvas } from "./Canvas";
 import { EditorProvider, useEditorState, useEditorStore } from "./editor-context";
 import { type EditorSlots, EditorSlotsProvider, useEditorSlots } from "./editor-slots";
@@ -21,6 +19,9 @@ import { ToastList, useToasts } from "./Toasts";
 import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { useEditorActions } from "./use-editor-actions";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { loadInto } from "./load-graph";
+import { useVersionViewer } from "./use-version-viewer";
+import { VersionsPanel } from "./VersionsPanel";
 
 const noSlots: EditorSlots = {};
 
@@ -60,22 +61,6 @@ export function ChatflowEditor({
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
 
-function readGraph(raw: unknown): { graph: Graph; error?: string } {
-  const parsed = graphSchema.safeParse(raw);
-  if (parsed.success) return { graph: parsed.data };
-  return {
-    graph: { nodes: [], edges: [] },
-    error: `The saved graph could not be read (${parsed.error.issues[0]?.message}); starting empty.`,
-  };
-}
-
-function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
-  const { graph, error } = readGraph(raw);
-  const { nodes, edges, notes } = graphToEditor(graph);
-  store.load(nodes, edges, true, notes);
-  return { viewport: graph.viewport, error };
-}
-
 type ShellProps = { flow: Chatflow; reload: () => Promise<Chatflow | undefined> };
 
 function EditorShell({ definitions, ...props }: ShellProps & { definitions: readonly NodeDefinition[] }) {
@@ -100,26 +85,34 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   // The Tests tab and the test chat share the side: opening one closes the other.
   const [testsOpen, setTestsOpen] = useState(false);
   const [publishOpen, setPublishOpen] = useState(false);
+  const [versionsOpen, setVersionsOpen] = useState(false);
   const dirty = useEditorState(selectDirty);
+  const viewer = useVersionViewer({ flow, store, dirty, toast, fit: actions.fit });
+  const readOnly = viewer.viewing !== null;
 
+  /** Saves the canvas as a new version (with `message`); answers the saved chatflow, or undefined. */
   const save = useCallback(
-    async (force = false) => {
+    async (force = false, message = ""): Promise<Chatflow | undefined> => {
+      if (readOnly) return undefined;
       const revision = store.getState().revision;
       store.revealAll(); // a save shows the problems of nodes not touched yet
       try {
         const saved = await update.mutateAsync({
           graph: actions.currentGraph(),
+          ...(message ? { versionMessage: message } : {}),
           ...(force ? {} : { expectedVersion: flow.version }),
         });
         store.markSaved(revision);
         setConflict(false);
         toast("success", `Saved as version ${saved.version}.`);
+        return saved;
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) setConflict(true);
         else toast("error", `Save failed: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
       }
     },
-    [store, update, actions, flow.version, toast],
+    [store, update, actions, flow.version, toast, readOnly],
   );
 
   const reloadSaved = useCallback(async () => {
@@ -131,7 +124,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
     toast("info", `Loaded version ${fresh.version}.`);
   }, [reload, store, actions, toast]);
 
-  useEditorShortcuts(actions, () => void save());
+  useEditorShortcuts(actions, () => void save(), !readOnly);
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => {
@@ -150,6 +143,10 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
       <EditorToolbar
         name={flow.name}
         version={flow.version}
+        publishedVersion={flow.publishedVersion}
+        viewing={viewer.viewing}
+        versionsOpen={versionsOpen}
+        onToggleVersions={() => setVersionsOpen((v) => !v)}
         saving={update.isPending}
         chatOpen={chatOpen}
         actions={actions}
@@ -194,14 +191,41 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
           </button>
         </div>
       )}
+      {readOnly && (
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-3 border-b border-brand-200 bg-brand-50 px-4 py-2 text-sm text-brand-900"
+          data-testid="viewing-version"
+        >
+          <p className="flex-1">
+            <strong>Version {viewer.viewing}, read-only.</strong> The draft (version {flow.version}) is what you edit
+            and what the test chat runs.
+          </p>
+          <button
+            type="button"
+            className="rounded-md bg-white px-3 py-1 font-medium ring-1 ring-brand-300 hover:bg-brand-100"
+            onClick={viewer.backToDraft}
+          >
+            Back to the draft
+          </button>
+        </div>
+      )}
       <div className="flex min-h-0 flex-1">
-        <Palette onAdd={actions.addNode} />
+        {!readOnly && <Palette onAdd={actions.addNode} />}
         <section className="relative min-w-0 flex-1" aria-label="Canvas">
-          <Canvas
-            onRefused={(why) => toast("error", `Connection refused: ${why}`)}
-            onAdd={actions.addNode}
-            viewport={initial.viewport}
-          />
+          {/* While an old version is open: form fields disabled, and no pointer input reaches the nodes (their
+              code editors are no form fields); the canvas still pans and zooms. */}
+          <fieldset
+            disabled={readOnly}
+            className={readOnly ? "contents [&_.react-flow__node]:pointer-events-none" : "contents"}
+          >
+            <Canvas
+              onRefused={(why) => toast("error", `Connection refused: ${why}`)}
+              onAdd={actions.addNode}
+              viewport={initial.viewport}
+              readOnly={readOnly}
+            />
+          </fieldset>
           <FlowProblems />
           <ToastList toasts={toasts} onDismiss={dismiss} />
         </section>
@@ -214,8 +238,37 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
           })}
         {testsOpen &&
           slots.testsPanel?.({ chatflowId: flow.id, version: flow.version, dirty, onClose: () => setTestsOpen(false) })}
+        {versionsOpen && (
+          <VersionsPanel
+            flow={flow}
+            viewing={viewer.viewing}
+            onView={(n) => void viewer.view(n)}
+            onRestored={viewer.restored}
+            onExportAll={(versions) =>
+              actions.exportFile(flow.name, {
+                version: flow.version,
+                versions: versions.map((v) => ({
+                  version: v.version,
+                  createdAt: v.createdAt,
+                  author: v.author,
+                  message: v.message,
+                  graph: v.graph,
+                })),
+              })
+            }
+            onClose={() => setVersionsOpen(false)}
+          />
+        )}
       </div>
-      {publishOpen && <PublishDialog flow={flow} graph={actions.currentGraph} onClose={() => setPublishOpen(false)} />}
+      {publishOpen && (
+        <PublishDialog
+          flow={flow}
+          graph={actions.currentGraph}
+          dirty={dirty}
+          onSaveVersion={(message) => save(false, message)}
+          onClose={() => setPublishOpen(false)}
+        />
+      )}
     </>
   );
 }

@@ -10,6 +10,12 @@ import type { EditorActions } from "./use-editor-actions";
 type Props = {
   name: string;
   version: number;
+  /** The version the API runs; null: never published (the latest runs). */
+  publishedVersion: number | null;
+  /** An old version open read-only on the canvas. */
+  viewing: number | null;
+  versionsOpen: boolean;
+  onToggleVersions: () => void;
   saving: boolean;
   chatOpen: boolean;
   /** Whether the Tests tab is open; no Tests button without a handler. */
@@ -53,10 +59,47 @@ function ToolButton({
   );
 }
 
+/** Draft vs published at a glance: "Draft v5 · Published v3", or the version on view. */
+function VersionBadge({
+  version,
+  publishedVersion,
+  viewing,
+}: {
+  version: number;
+  publishedVersion: number | null;
+  viewing: number | null;
+}) {
+  if (viewing !== null)
+    return (
+      <span className="rounded bg-brand-100 px-1 font-medium text-brand-800" data-testid="version-badge">
+        Viewing v{viewing} (read-only)
+      </span>
+    );
+  const live = publishedVersion === version;
+  return (
+    <span data-testid="version-badge" className="flex items-center gap-1">
+      <span
+        className={`rounded px-1 font-medium ${live ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+      >
+        {live ? `v${version} published` : `Draft v${version}`}
+      </span>
+      {!live && (
+        <span className="text-slate-500">
+          {publishedVersion === null ? "· not published" : `· published v${publishedVersion}`}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** Name, save state and every command of the editor. */
 export function EditorToolbar({
   name,
   version,
+  publishedVersion,
+  viewing,
+  versionsOpen,
+  onToggleVersions,
   saving,
   chatOpen,
   testsOpen,
@@ -92,7 +135,7 @@ export function EditorToolbar({
           {name}
         </h1>
         <p className="flex items-center gap-2 text-[11px] text-slate-500" data-testid="save-state">
-          <span>v{version}</span>
+          <VersionBadge version={version} publishedVersion={publishedVersion} viewing={viewing} />
           {saving ? (
             <span>Saving…</span>
           ) : dirty ? (
@@ -140,9 +183,17 @@ export function EditorToolbar({
             if (f) void actions.importFile(f);
           }}
         />
-        <ToolButton icon="download" label="Export JSON" onClick={() => actions.exportFile(name)} />
+        <ToolButton
+          icon="download"
+          label="Export JSON"
+          onClick={() => actions.exportFile(name, dirty ? {} : { version: viewing ?? version })}
+        />
       </div>
       <div className="flex items-center gap-2 pl-2">
+        <Button variant="secondary" onClick={onToggleVersions} aria-pressed={versionsOpen}>
+          <Icon name="history" />
+          Versions
+        </Button>
         <Button variant="secondary" onClick={onToggleChat} aria-pressed={chatOpen}>
           <Icon name="chat" />
           Test chat
@@ -157,7 +208,7 @@ export function EditorToolbar({
           <Icon name="publish" />
           Publish
         </Button>
-        <Button onClick={onSave} disabled={saving} title="Save (Ctrl+S)">
+        <Button onClick={onSave} disabled={saving || viewing !== null} title="Save (Ctrl+S)">
           Save
         </Button>
       </div>

@@ -16,6 +16,7 @@ import type { DefinitionLookup } from "@/lib/nodes/catalog";
 import { isNeverOverridable } from "@/lib/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
 import { ModalDialog } from "@/components/ui/ModalDialog";
+import { PublishVersionSection } from "./PublishVersionSection";
 
 type ApiKey = {
   id: string;
@@ -37,7 +38,20 @@ function overridableParams(graph: Graph, getDefinition: DefinitionLookup): strin
 }
 
 /** How to call this chatflow, who may, and its public settings. */
-export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph: () => Graph; onClose: () => void }) {
+export function PublishDialog({
+  flow,
+  graph,
+  dirty,
+  onSaveVersion,
+  onClose,
+}: {
+  flow: Chatflow;
+  graph: () => Graph;
+  /** The canvas has unsaved changes (publishing the draft saves them first). */
+  dirty: boolean;
+  onSaveVersion: (message: string) => Promise<Chatflow | undefined>;
+  onClose: () => void;
+}) {
   const endpoint = `${typeof window === "undefined" ? "" : window.location.origin}/api/v1/prediction/${flow.id}`;
   const snippets = useMemo(() => predictionSnippets(endpoint), [endpoint]);
   const [tab, setTab] = useState(snippets[0].id);
@@ -64,6 +78,7 @@ export function PublishDialog({ flow, graph, onClose }: { flow: Chatflow; graph:
     >
       <div className="grid min-h-0 flex-1 gap-5 overflow-y-auto p-5 md:grid-cols-[minmax(0,1fr)_20rem]">
         <section className="min-w-0 space-y-3">
+          <PublishVersionSection flow={flow} dirty={dirty} onSave={onSaveVersion} />
           <div>
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">API endpoint</p>
             <div className="mt-1 flex items-center gap-2">

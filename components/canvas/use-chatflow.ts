@@ -19,9 +19,12 @@ export type ChatflowUpdate = Pick<
   | "expectedVersion"
   | "chatbotConfig"
   | "speechToText"
+  | "versionMessage"
 >;
 
 export const chatflowKey = (id: string) => ["chatflow", id] as const;
+/** The version list of a chatflow (use-versions.ts): a save adds one. */
+export const versionsKey = (id: string) => ["chatflow-versions", id] as const;
 
 /** The chatflow being edited. Not refetched behind the builder's back: a reload is explicit. */
 export function useChatflow(id: string) {
@@ -57,6 +60,7 @@ export function useUpdateChatflow(id: string) {
     onSuccess: (saved) => {
       qc.setQueryData(chatflowKey(id), saved);
       qc.invalidateQueries({ queryKey: ["chatflows"] });
+      qc.invalidateQueries({ queryKey: versionsKey(id) });
     },
   });
 }

@@ -72,8 +72,9 @@ export function useEditorActions(toast: PushToast) {
         // Fit, but not below a readable zoom: a large flow is then panned, not shrunk to dots.
         requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4, duration: 200 }));
       },
-      exportFile(name: string) {
-        const blob = new Blob([exportFileText(name, currentGraph())], { type: "application/json" });
+      /** Downloads the canvas; `extra` names its saved version and optionally all versions. */
+      exportFile(name: string, extra: Parameters<typeof exportFileText>[2] = {}) {
+        const blob = new Blob([exportFileText(name, currentGraph(), extra)], { type: "application/json" });
         const a = Object.assign(document.createElement("a"), {
           href: URL.createObjectURL(blob),
           download: exportFileName(name),

@@ -9,12 +9,13 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+D duplicate, Ctrl/⌘+S save. Delete is React Flow's. */
-export function useEditorShortcuts(actions: EditorActions, save: () => void) {
-  const latest = useRef({ actions, save });
-  latest.current = { actions, save };
+export function useEditorShortcuts(actions: EditorActions, save: () => void, enabled = true) {
+  const latest = useRef({ actions, save, enabled });
+  latest.current = { actions, save, enabled };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
+      // Off while an old version is open read-only.
+      if (!(e.ctrlKey || e.metaKey) || !latest.current.enabled) return;
       const key = e.key.toLowerCase();
       const { actions: a, save: s } = latest.current;
       if (key === "s") {

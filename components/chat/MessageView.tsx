@@ -53,6 +53,11 @@ export const MessageView = memo(function MessageView({
         </div>
       )}
       {m.sourceDocuments && m.sourceDocuments.length > 0 && <Sources docs={m.sourceDocuments} />}
+      {m.version !== undefined && !m.streaming && (
+        <p className="text-[10px] text-slate-400" data-testid="chat-answer-version">
+          version {m.version}
+        </p>
+      )}
       {m.error && (
         <p
           role="alert"

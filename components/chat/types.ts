@@ -12,4 +12,6 @@ export type ChatMessage = {
   sourceDocuments?: SourceDocument[];
   error?: string;
   streaming?: boolean;
+  /** The chatflow version that answered (the stream's metadata). */
+  version?: number;
 };

@@ -15,8 +15,8 @@ function problemsOf(details: unknown): GraphProblem[] {
 }
 
 /**
- * Chats with a saved chatflow over the streaming prediction API (studio session cookie; the server
- * stores these messages as chatType INTERNAL). Keeps chatId/sessionId for follow-ups until reset.
+ * Chats with a saved chatflow's draft over the streaming prediction API (studio session cookie,
+ * `?version=draft`; the server stores these messages as chatType INTERNAL). Keeps chatId/sessionId for follow-ups until reset.
  */
 export function usePredictionChat(chatflowId: string, onServerProblems: (p: GraphProblem[]) => void) {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -49,6 +49,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
           break;
         case "metadata":
           session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
+          if (e.data.chatflowVersion !== undefined) patchLast((m) => ({ ...m, version: e.data.chatflowVersion }));
           break;
         case "error":
           patchLast((m) => ({ ...m, error: streamErrorMessage(e.data, "The chatflow failed to answer.") }));
@@ -71,7 +72,8 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
       const { chatId, sessionId } = session.current;
       try {
         await streamPrediction({
-          url: `/api/v1/prediction/${chatflowId}`,
+          // The studio's test chat always runs the draft (the latest saved version), never the published one.
+          url: `/api/v1/prediction/${chatflowId}?version=draft`,
           signal: controller.signal,
           onEvent,
           body: { question, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },

@@ -40,6 +40,9 @@ export function Transcript({
           <p className="whitespace-pre-wrap">{m.content}</p>
           <p className={`mt-1 text-[11px] ${m.role === "userMessage" ? "text-white/70" : "text-slate-500"}`}>
             {new Date(m.createdDate).toLocaleString()}
+            {m.chatflowVersion != null && (
+              <span data-testid={`answer-version-${m.id}`}> · version {m.chatflowVersion}</span>
+            )}
           </p>
           {Array.isArray(m.usedTools) && m.usedTools.length > 0 && (
             <details className="mt-2 text-xs">

@@ -68,7 +68,7 @@ export function VectorStorePanel({
     setIndexing(true);
     try {
       setResult(
-        await api<UpsertSummary>(`/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}`, {
+        await api<UpsertSummary>(`/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}?version=draft`, {
           method: "POST",
           body: { stopNodeId: nodeId },
         }),

@@ -19,7 +19,7 @@ export function uploadToStore(
   form.append("stopNodeId", nodeId);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}`);
+    xhr.open("POST", `/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}?version=draft`);
     xhr.withCredentials = true;
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onerror = () => reject(new Error("The upload failed: the server could not be reached."));

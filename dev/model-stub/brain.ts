@@ -139,6 +139,11 @@ export function smallTalk(messages: ChatMessage[]): string {
     const earlier = rememberedName(messages.slice(0, latest ? messages.lastIndexOf(latest) : messages.length));
     return earlier ? `Your name is ${earlier}.` : "I don't know your name yet. Tell me and I'll remember it.";
   }
+  // Lets a test see which system message (which saved version of a flow) answered.
+  if (/\bwhat are your instructions\b/i.test(text)) {
+    const system = textOf(messages.find((m) => m.role === "system")?.content).trim();
+    return system ? `My instructions: "${system.slice(0, 300)}"` : "I have no instructions.";
+  }
   if (/^(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(text)) {
     return 'Hello! I can chat, or search for products: try "find me a laptop under 1500 in Germany".';
   }

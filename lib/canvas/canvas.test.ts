@@ -143,6 +143,11 @@ describe("import / export", () => {
       graph,
     );
     expect(parseImportFile(exportFileText("x", graph), getDefinition)).toMatchObject({ ok: true, graph });
+    // An export with its version and all versions: the file names them, and imports as the current graph.
+    const old = { version: 1, createdAt: "2026-01-01T00:00:00.000Z", author: "Ada", message: "first", graph: {} };
+    const withVersions = exportFileText("x", graph, { version: 2, versions: [old] });
+    expect(JSON.parse(withVersions)).toMatchObject({ version: 2, versions: [old], graph });
+    expect(parseImportFile(withVersions, getDefinition)).toMatchObject({ ok: true, graph });
     const before = store.getState().revision;
     store.removeNote("stickyNote_0");
     expect(store.getState().notes).toEqual([]);

@@ -4,8 +4,19 @@ import { graphSchema, type Graph } from "@/lib/schemas/graph";
 /** Our export file: the graph with enough around it to know what it is. */
 export const EXPORT_FORMAT = "switchyard-chatflow";
 
-export function exportFileText(name: string, graph: Graph): string {
-  return JSON.stringify({ format: EXPORT_FORMAT, formatVersion: 1, name, graph }, null, 2);
+/** A saved version as an export with all versions lists it (GET …/versions/{n}). */
+export type ExportedVersion = { version: number; createdAt: string; author: string; message: string; graph: unknown };
+
+/**
+ * Our export file. `version` is the chatflow version the graph was saved as (the draft; absent for
+ * unsaved canvas changes); `versions`, when asked for, every saved version (import reads `graph`).
+ */
+export function exportFileText(
+  name: string,
+  graph: Graph,
+  extra: { version?: number; versions?: ExportedVersion[] } = {},
+): string {
+  return JSON.stringify({ format: EXPORT_FORMAT, formatVersion: 1, name, ...extra, graph }, null, 2);
 }
 
 export function exportFileName(name: string): string {

@@ -8,6 +8,8 @@ import {
   manageCredentials,
   manageKeys,
   messageAdmins,
+  publishChatflow,
+  readChatflowVersions,
   queueViewers,
   readNodes,
   runChatflow,
@@ -46,7 +48,17 @@ import {
 import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
 import { flowiseImportSchema } from "../schemas/flowise-import";
 import { storeNodeParams } from "../schemas/graph";
-import { predictionBodySchema } from "../schemas/prediction";
+import { predictionBodySchema, predictionQuerySchema } from "../schemas/prediction";
+import {
+  publishResponseSchema,
+  publishVersionSchema,
+  restoreVersionSchema,
+  versionDetailResponseSchema,
+  versionDiffQuery,
+  versionDiffResponseSchema,
+  versionListResponseSchema,
+  versionParams,
+} from "../schemas/chatflow-version";
 import { predictionResponseSchema } from "../schemas/prediction-stream";
 import * as r from "../schemas/responses";
 import { getUploadFileQuery } from "../schemas/upload-file";
@@ -410,6 +422,66 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: "get",
+    path: "/api/v1/chatflows/{id}/versions",
+    file: "app/api/v1/chatflows/[id]/versions/route.ts",
+    summary: "List a chatflow's versions, newest first",
+    description:
+      "Every save of the graph or run settings (override allow-list, chatbot config, speech-to-text) is a version. `published` marks the one the API runs, `draft` the latest.",
+    tag: "Versions",
+    auth: readChatflowVersions,
+    params: idParams,
+    responses: { 200: { description: "The versions", schema: versionListResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows/{id}/versions/{n}",
+    file: "app/api/v1/chatflows/[id]/versions/[n]/route.ts",
+    summary: "Read one version of a chatflow (graph and run settings)",
+    tag: "Versions",
+    auth: readChatflowVersions,
+    params: versionParams,
+    responses: { 200: { description: "The version", schema: versionDetailResponseSchema } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/chatflows/{id}/versions/{n}/diff",
+    file: "app/api/v1/chatflows/[id]/versions/[n]/diff/route.ts",
+    summary: "What changed from version `against` (default: n − 1) to version n",
+    description:
+      "Nodes and edges added and removed, each changed input (old → new) and run setting. Credentials appear by name only.",
+    tag: "Versions",
+    auth: readChatflowVersions,
+    params: versionParams,
+    query: versionDiffQuery,
+    responses: { 200: { description: "The difference", schema: versionDiffResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/chatflows/{id}/versions/{n}/restore",
+    file: "app/api/v1/chatflows/[id]/versions/[n]/restore/route.ts",
+    summary: "Restore a version as a new version (the new draft)",
+    tag: "Versions",
+    auth: manageChatflows,
+    params: versionParams,
+    body: restoreVersionSchema,
+    responses: { 201: { description: "The chatflow at its new version", schema: chatflowResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/v1/chatflows/{id}/publish",
+    file: "app/api/v1/chatflows/[id]/publish/route.ts",
+    summary: "Publish a version",
+    description:
+      "The prediction API, vector upsert, the widget and the public pages run the published version. 409 when the chatflow requires passing tests and the version's fail or have not run.",
+    tag: "Versions",
+    auth: publishChatflow,
+    params: idParams,
+    body: publishVersionSchema,
+    responses: { 200: { description: "The published version", schema: publishResponseSchema } },
+    errors: [409],
+  },
+  {
+    method: "get",
     path: "/api/v1/chatflows-streaming/{id}",
     file: "app/api/v1/chatflows-streaming/[id]/route.ts",
     summary: "Whether a chatflow can stream (Flowise clients ask before streaming)",
@@ -425,17 +497,19 @@ export const OPERATIONS: Operation[] = [
     file: "app/api/v1/prediction/[id]/route.ts",
     summary: "Run a chatflow",
     description:
-      "Flowise's prediction body. With `streaming: true` the answer is Server-Sent Events (`start`, `token`…, `usedTools`, `sourceDocuments`, `metadata`, `error`, `end`). A flow that is not valid answers 422 `invalid_graph` with the problems in `error.details`.",
+      "Flowise's prediction body. With `streaming: true` the answer is Server-Sent Events (`start`, `token`…, `usedTools`, `sourceDocuments`, `metadata`, `error`, `end`). A flow that is not valid answers 422 `invalid_graph` with the problems in `error.details`. Runs the chatflow's published version (never published: the latest); `?version=N` or `?version=draft` pins one (the chatflow's managers only: a studio session, admin Basic, a key with `chatflows`; else 403). The answering version is in `X-Chatflow-Version` and `chatflowVersion`.",
     tag: "Prediction",
     auth: runChatflow,
-    callersNote: "keys in scope; anyone: public chatflows only",
+    callersNote: "keys in scope; anyone: public chatflows only; `?version=`: managers only",
     params: idParams,
+    query: predictionQuerySchema,
     body: predictionBodySchema,
     multipart: predictionForm,
     responses: {
       200: {
         description: "The answer",
         schema: predictionResponseSchema,
+        headers: { "X-Chatflow-Version": "The chatflow version that answered" },
         eventStream: 'With `streaming: true`: `data: {"event": …, "data": …}` lines, `end` last',
       },
     },
@@ -572,10 +646,13 @@ export const OPERATIONS: Operation[] = [
     path: "/api/v1/vector/upsert/{id}",
     file: "app/api/v1/vector/upsert/[id]/route.ts",
     summary: "Load documents into a chatflow's stores",
+    description:
+      "Loads into the stores of the published version (never published: the latest); `?version=N` or `draft` picks another (the chatflow's managers with `chatflows`, or a studio session).",
     tag: "Vector stores",
     auth: upsertChatflow,
     callersNote: "keys in scope",
     params: idParams,
+    query: predictionQuerySchema,
     body: upsertJsonBodySchema,
     multipart: upsertForm,
     responses: {

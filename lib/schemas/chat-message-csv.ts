@@ -9,6 +9,7 @@ const COLUMNS = [
   "role",
   "content",
   "memoryType",
+  "chatflowVersion",
   "usedTools",
   "sourceDocuments",
   "fileUploads",

@@ -150,6 +150,8 @@ export const chatMessageRecordSchema = z
     chatId: z.string(),
     chatType: z.enum(["INTERNAL", "EXTERNAL"]),
     memoryType: z.string().nullable(),
+    /** The chatflow version that answered (answers; null for questions and older answers). */
+    chatflowVersion: z.number().int().nullable(),
     sourceDocuments: z.unknown().nullable(),
     usedTools: z.unknown().nullable(),
     fileUploads: z

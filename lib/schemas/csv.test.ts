@@ -17,6 +17,7 @@ describe("CSV export of messages", () => {
         chatId: "c",
         chatType: "EXTERNAL",
         memoryType: null,
+        chatflowVersion: 3,
         sourceDocuments: null,
         usedTools: [{ tool: "t" }],
         fileUploads: null,
@@ -25,8 +26,8 @@ describe("CSV export of messages", () => {
       },
     ]);
     expect(csv).toBe(
-      "id,createdDate,sessionId,chatId,chatType,role,content,memoryType,usedTools,sourceDocuments,fileUploads,feedbackRating,feedbackContent\r\n" +
-        '1,2025-01-01T00:00:00.000Z,s,c,EXTERNAL,apiMessage,"a,b",,"[{""tool"":""t""}]",,,THUMBS_DOWN,"wrong, again"\r\n',
+      "id,createdDate,sessionId,chatId,chatType,role,content,memoryType,chatflowVersion,usedTools,sourceDocuments,fileUploads,feedbackRating,feedbackContent\r\n" +
+        '1,2025-01-01T00:00:00.000Z,s,c,EXTERNAL,apiMessage,"a,b",,3,"[{""tool"":""t""}]",,,THUMBS_DOWN,"wrong, again"\r\n',
     );
   });
 });

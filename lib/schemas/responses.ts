@@ -34,6 +34,7 @@ export const chatflowSummaryResponseSchema = z
     name: z.string(),
     description: z.string(),
     version: z.number().int(),
+    publishedVersion: z.number().int().nullable(),
     isPublic: z.boolean(),
     createdAt: isoDate,
     updatedAt: isoDate,

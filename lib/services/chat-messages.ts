@@ -30,6 +30,7 @@ export function toChatMessageRecord(row: ChatMessage & { feedback?: ChatMessageF
     chatId: row.chatId,
     chatType: row.chatType,
     memoryType: row.memoryType,
+    chatflowVersion: row.chatflowVersion ?? null,
     sourceDocuments: row.sourceDocuments ?? null,
     usedTools: row.usedTools ?? null,
     fileUploads: (row.fileUploads as FileUpload[] | null) ?? null,

@@ -73,11 +73,11 @@ export async function loadChatflowVersion(chatflowId: string, selector: VersionS
 }
 
 /**
- * Which version a prediction runs: the published one, unless the caller pins one (`?version=N` or
- * `draft`), which only the chatflow's managers may (studio session, admin Basic, a key with
+ * Which version a request (prediction, vector upsert) runs: the published one, unless the caller
+ * pins one (`?version=N` or `draft`), which only the chatflow's managers may (studio session, admin Basic, a key with
  * `chatflows`): 403 for anyone else, 404 for an unknown version.
  */
-export async function chatflowForPrediction(row: Chatflow, caller: Caller, requested?: number | "draft") {
+export async function chatflowForRequest(row: Chatflow, caller: Caller, requested?: number | "draft") {
   if (requested === undefined) return chatflowAtVersion(row, "published");
   if (!mayAct(caller, "chatflow.runVersion", row.ownerId)) {
     throw new AppError(
@@ -135,9 +135,20 @@ export async function getVersionDetail(chatflowId: string, n: number, caller: Ca
   };
 }
 
-/** What changed from version `against` to version `n` (lib/services/chatflow-diff.ts). */
-export async function diffChatflowVersions(chatflowId: string, n: number, against: number, caller: Caller) {
+/**
+ * What changed from version `against` (default: the one before `n`) to version `n`
+ * (lib/services/chatflow-diff.ts).
+ */
+export async function diffChatflowVersions(
+  chatflowId: string,
+  n: number,
+  againstVersion: number | undefined,
+  caller: Caller,
+) {
   const row = await getChatflowOrThrow(chatflowId, caller, "chatflow.versions");
+  if (againstVersion === undefined && n === 1)
+    throw new AppError("validation_failed", "Version 1 has no version before it: say which to compare with (against).");
+  const against = againstVersion ?? n - 1;
   const [to, from] = await Promise.all([versionOrThrow(row, n), versionOrThrow(row, against)]);
   return diffVersions(from, to, async (ids) => {
     const rows = await findCredentialNames({ ids });

@@ -11,6 +11,7 @@ import { findLeads, insertLead } from "../db/queries/leads";
 import type { Caller } from "../access/callers";
 import type { FeedbackRecord, FeedbackRating, LeadRecord } from "../schemas/feedback";
 import { getChatflowForRun, getChatflowOrThrow } from "./chatflows";
+import { chatflowAtVersion } from "./chatflow-versions";
 import { assertMayChat } from "./predictions";
 import { feedbackEnabled, leadsEnabled } from "./public-chatbot";
 
@@ -71,7 +72,8 @@ function goneAs404<T>(what: string) {
 async function chatflowForVisitor(chatflowId: string, visitor: ChatVisitor) {
   const chatflow = await getChatflowForRun(chatflowId);
   await assertMayChat(chatflow, { chatflowId, ...visitor });
-  return chatflow;
+  // Feedback and lead settings are the published version's (what the widget shows).
+  return chatflowAtVersion(chatflow, "published");
 }
 
 /** Rates an answer of a chat; a second rating of the same message replaces the first. */

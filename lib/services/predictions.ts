@@ -14,12 +14,7 @@ import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/p
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { type ProcessorContext, runJob } from "../queue";
 import { getChatflowForRun } from "./chatflows";
-import {
-  chatflowAtVersion,
-  chatflowForPrediction,
-  loadChatflowVersion,
-  type VersionSelector,
-} from "./chatflow-versions";
+import { chatflowAtVersion, chatflowForRequest, loadChatflowVersion, type VersionSelector } from "./chatflow-versions";
 import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
@@ -91,12 +86,15 @@ export async function assertMayChat(
   await enforcePublicChatflowLimit(chatflow, req.clientIp);
 }
 
-/** A chatflow the caller may run (manager, or public): what the streaming check answers for. 404 otherwise. */
+/**
+ * A chatflow the caller may run (manager, or public), at its published version: what the streaming
+ * and uploads checks answer for. 404 otherwise.
+ */
 export async function getRunnableChatflow(id: string, caller: Caller): Promise<Chatflow> {
   const chatflow = await getChatflowForRun(id);
   if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic)
     throw new AppError("not_found", `Chatflow ${id} not found.`);
-  return chatflow;
+  return chatflowAtVersion(chatflow, "published");
 }
 
 /** Splits and checks uploads: images need a model that takes them, audio needs speech-to-text on. */
@@ -127,7 +125,7 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
   const row = await getChatflowForRun(req.chatflowId);
   await assertMayChat(row, req);
-  const chatflow = await chatflowForPrediction(row, req.caller, req.version);
+  const chatflow = await chatflowForRequest(row, req.caller, req.version);
   const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
   // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
   const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
@@ -156,7 +154,7 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
   }
   const row = await getChatflowForRun(req.chatflowId);
   await assertMayChat(row, req);
-  const chatflow = await chatflowForPrediction(row, req.caller, req.version);
+  const chatflow = await chatflowForRequest(row, req.caller, req.version);
   return withholdToolCalls(queuedPrediction(req, chatType, chatflow), chatflow, req.caller);
 }
 

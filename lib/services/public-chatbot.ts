@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
+import { chatflowAtVersion } from "./chatflow-versions";
 import { existsPublicChatflowWithOrigin, findChatflowById } from "../db/queries/chatflows";
 import { findFeedbackById } from "../db/queries/feedback";
 import type { Caller } from "../access/callers";
@@ -148,10 +149,11 @@ export async function getPublicChatbotConfig(args: {
 }): Promise<PublicChatbotConfig> {
   // A key scoped to other chatflows learns nothing about this one, public or not.
   assertChatflowInScope(args.caller, args.chatflowId);
-  const chatflow = await findChatflowById({ id: args.chatflowId });
-  const manager = !!chatflow && mayAct(args.caller, "chatflow.predict", chatflow.ownerId);
-  if (!chatflow || !(chatflow.isPublic || manager))
-    throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
+  const row = await findChatflowById({ id: args.chatflowId });
+  const manager = !!row && mayAct(args.caller, "chatflow.predict", row.ownerId);
+  if (!row || !(row.isPublic || manager)) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
+  // The widget runs the published version: its settings (title, prompts, uploads) are that version's.
+  const chatflow = await chatflowAtVersion(row, "published");
   const config = readConfig(chatflow.chatbotConfig);
   const prompts = (config.starterPrompts ?? []).filter((p) => p.trim() !== "");
   return {
@@ -175,8 +177,9 @@ export async function getPublicChatbotConfig(args: {
  */
 export async function getPublicChatPage(id: string): Promise<{ chatflowId: string; title: string } | null> {
   if (!z.uuid().safeParse(id).success) return null;
-  const chatflow = await findChatflowById({ id });
-  if (!chatflow?.isPublic) return null;
+  const row = await findChatflowById({ id });
+  if (!row?.isPublic) return null;
+  const chatflow = await chatflowAtVersion(row, "published");
   return { chatflowId: chatflow.id, title: readConfig(chatflow.chatbotConfig).title?.trim() || chatflow.name };
 }
 

@@ -12,6 +12,7 @@ import { acceptedTypesMessage } from "../vector/loaders";
 import type { StoreRetriever } from "../vector/store-retriever";
 import type { StoreDocument, UpsertCounts, UpsertFile } from "../vector/types";
 import { getChatflowOrThrow } from "./chatflows";
+import { chatflowAtVersion, chatflowForRequest } from "./chatflow-versions";
 import { storeUpsertFiles } from "./upsert-files";
 import type { UpsertInput } from "./upsert-request";
 import { buildStoreNodes, storeNodesOf, type StoreNodeInfo } from "./vector-stores";
@@ -31,6 +32,10 @@ export interface UpsertRequest extends UpsertInput {
   requestId?: string;
   /** The client went away (queue mode: the job is cancelled and its staged files removed). */
   signal?: AbortSignal;
+  /** `?version=N|draft`: a manager pins the version whose stores are loaded (else the published one). */
+  version?: number | "draft";
+  /** The version number already chosen and checked by the API process (queue mode's job). */
+  resolvedVersion?: number;
 }
 
 export interface UpsertResult extends UpsertCounts {
@@ -79,7 +84,11 @@ function checkFilesAccepted(stores: StoreRetriever[], files: UpsertFile[]): void
 
 /** Runs one upsert request; see the module comment. */
 export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
-  const chatflow = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
+  const row = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
+  const chatflow =
+    req.resolvedVersion !== undefined
+      ? await chatflowAtVersion(row, req.resolvedVersion)
+      : await chatflowForRequest(row, req.caller, req.version);
   const graph: Graph = applyOverrides(validateGraph(chatflow.graph), req.overrideConfig, chatflow.overrideAllowList);
   const chosen = chooseStores(storeNodesOf(graph), req.stopNodeIds);
   const stores = await buildStoreNodes(
@@ -115,6 +124,8 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
 /** A vector upsert job (queue mode): the request with its files staged under DATA_DIR (a shared volume). */
 export interface UpsertJob extends UpsertInput {
   chatflowId: string;
+  /** The chatflow version whose stores are loaded (chosen and checked by the API process). */
+  resolvedVersion?: number;
   caller: Caller;
   files: { name: string; mime: string; ext: string; path: string }[];
   stagingDir: string;
@@ -128,7 +139,8 @@ const stagingRoot = () => path.resolve(getEnv().DATA_DIR, "staging");
  */
 export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
   if (getEnv().MODE !== "queue") return upsertVectors(req);
-  await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
+  const row = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
+  const resolvedVersion = (await chatflowForRequest(row, req.caller, req.version)).version;
   const jobId = randomUUID();
   const stagingDir = path.join(stagingRoot(), jobId);
   const { files, signal, ...rest } = req;
@@ -140,7 +152,7 @@ export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
       await fs.writeFile(file, f.bytes);
       staged.push({ name: f.name, mime: f.mime, ext: f.ext, path: file });
     }
-    const job: UpsertJob = { ...rest, files: staged, stagingDir };
+    const job: UpsertJob = { ...rest, resolvedVersion, files: staged, stagingDir };
     return await runJob<UpsertResult>("upserts", job, {
       jobId,
       ...(signal ? { signal } : {}),

@@ -131,6 +131,8 @@ describe("GET /api/v1/chatmessage/{id}", () => {
       chatId: "c-a",
       chatType: "EXTERNAL",
       memoryType: "Buffer Memory",
+      // Inserted directly here, without the version that answered (older answers have none).
+      chatflowVersion: null,
       sourceDocuments: [{ pageContent: "doc" }],
       usedTools: [{ tool: "search", toolInput: { q: "x" }, toolOutput: "ok" }],
       fileUploads: null,

@@ -25,7 +25,7 @@ const create = async (body: object) => {
 };
 
 describe("chatflow management", () => {
-  it("creates, reads, renames (bumping the version), lists and deletes", async () => {
+  it("creates, reads, renames (no new version: the graph and run settings did not change), lists and deletes", async () => {
     const flow = await create({ name: "Support bot", description: "answers" });
     expect(flow).toMatchObject({ name: "Support bot", version: 1, isPublic: false, graph: { nodes: [], edges: [] } });
     const got = await call(chatflowById.GET, { params: { id: flow.id }, headers: session });
@@ -36,7 +36,14 @@ describe("chatflow management", () => {
       headers: session,
       body: { name: "Help bot" },
     });
-    expect(renamed.json).toMatchObject({ name: "Help bot", version: 2, description: "answers" });
+    expect(renamed.json).toMatchObject({ name: "Help bot", version: 1, description: "answers" });
+    const edited = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { graph: { nodes: [], edges: [], notes: [{ id: "n1", position: { x: 0, y: 0 }, text: "todo" }] } },
+    });
+    expect(edited.json).toMatchObject({ name: "Help bot", version: 2 });
     const list = await call(chatflows.GET, { headers: session });
     expect(list.json.find((c: any) => c.id === flow.id)).toMatchObject({ name: "Help bot" });
     expect(list.json[0]).not.toHaveProperty("graph");
@@ -54,7 +61,7 @@ describe("chatflow management", () => {
       method: "PUT",
       params: { id: flow.id },
       headers: session,
-      body: { isPublic: true, expectedVersion: 1 },
+      body: { isPublic: true, chatbotConfig: { title: "Hello" }, expectedVersion: 1 },
     });
     expect(chatflowResponseSchema.strict().parse(saved.json)).toMatchObject({ isPublic: true, version: 2 });
   });
@@ -111,22 +118,31 @@ describe("chatflow management", () => {
 
   it("detects a conflicting save with expectedVersion (409) and keeps the winner", async () => {
     const flow = await create({ name: "Shared" });
+    const graphNamed = (text: string) => ({
+      nodes: [],
+      edges: [],
+      notes: [{ id: "n1", position: { x: 0, y: 0 }, text }],
+    });
     const first = await call(chatflowById.PUT, {
       method: "PUT",
       params: { id: flow.id },
       headers: session,
-      body: { name: "Tab 1", expectedVersion: 1 },
+      body: { name: "Tab 1", graph: graphNamed("tab 1"), expectedVersion: 1 },
     });
     expect(first.status).toBe(200);
-    const second = await call(chatflowById.PUT, {
-      method: "PUT",
-      params: { id: flow.id },
-      headers: session,
-      body: { name: "Tab 2", expectedVersion: 1 },
-    });
-    expect(second.status).toBe(409);
-    expect(second.json.error.code).toBe("conflict");
-    expect((await call(chatflowById.GET, { params: { id: flow.id }, headers: session })).json.name).toBe("Tab 1");
+    // Another tab still at version 1: its save (of the graph, or of anything else) is refused.
+    for (const body of [{ name: "Tab 2", graph: graphNamed("tab 2") }, { name: "Tab 2" }]) {
+      const second = await call(chatflowById.PUT, {
+        method: "PUT",
+        params: { id: flow.id },
+        headers: session,
+        body: { ...body, expectedVersion: 1 },
+      });
+      expect(second.status).toBe(409);
+      expect(second.json.error.code).toBe("conflict");
+    }
+    const winner = (await call(chatflowById.GET, { params: { id: flow.id }, headers: session })).json;
+    expect(winner).toMatchObject({ name: "Tab 1", graph: graphNamed("tab 1"), version: 2 });
   });
 
   it("deleting a chatflow leaves no orphan messages or key scopes", async () => {

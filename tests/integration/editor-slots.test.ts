@@ -40,7 +40,13 @@ function renderDialog(slots?: EditorSlots) {
   const dialog = createElement(
     EditorProvider,
     { value: store },
-    createElement(PublishDialog, { flow, graph: () => ({ nodes: [], edges: [] }), onClose: () => {} }),
+    createElement(PublishDialog, {
+      flow,
+      graph: () => ({ nodes: [], edges: [] }),
+      dirty: false,
+      onSaveVersion: async () => undefined,
+      onClose: () => {},
+    }),
   );
   const inner: ReactNode = slots ? createElement(EditorSlotsProvider, { value: slots }, dialog) : dialog;
   return renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, inner));

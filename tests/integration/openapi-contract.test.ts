@@ -202,6 +202,8 @@ describe("every documented operation answers as documented", () => {
   const ids: Record<string, string> = {};
   const covered = new Set<string>();
   const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
+  /** A well-formed value of a path parameter that names nothing: a UUID, or a version number for `{n}`. */
+  const unknownParam = (placeholder: string) => (placeholder === "{n}" ? "1" : UNKNOWN);
   /** A valid query for operations whose query has required fields (else it answers 400 before any permission check). */
   const REQUIRED_QUERY: Record<string, string> = {
     "/api/v1/get-upload-file": `?${new URLSearchParams({ chatflowId: UNKNOWN, chatId: "c", fileName: "f.png" })}`,
@@ -282,6 +284,18 @@ describe("every documented operation answers as documented", () => {
     await run("get", "/api/v1/chatflows/{id}", { params: { id: ids.flow } });
     await run("put", "/api/v1/chatflows/{id}", { params: { id: ids.flow }, body: { description: "edited" } });
     await run("get", "/api/v1/chatflows/{id}/validate", { params: { id: ids.flow } });
+    await run("put", "/api/v1/chatflows/{id}", {
+      params: { id: ids.flow },
+      body: { chatbotConfig: { title: "Docs bot" }, versionMessage: "A title" },
+    });
+    await run("get", "/api/v1/chatflows/{id}/versions", { params: { id: ids.flow } });
+    await run("get", "/api/v1/chatflows/{id}/versions/{n}", { params: { id: ids.flow, n: "1" } });
+    await run("get", "/api/v1/chatflows/{id}/versions/{n}/diff", {
+      params: { id: ids.flow, n: "2" },
+      query: "?against=1",
+    });
+    await run("post", "/api/v1/chatflows/{id}/publish", { params: { id: ids.flow }, body: { version: 2 } });
+    await run("post", "/api/v1/chatflows/{id}/versions/{n}/restore", { params: { id: ids.flow, n: "1" }, body: {} });
     await run("get", "/api/v1/nodes");
     const flowise = (file: string) =>
       JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise", file), "utf8"));
@@ -508,7 +522,9 @@ describe("every documented operation answers as documented", () => {
         const params = Object.fromEntries(operation.path.match(/\{\w+\}/g)!.map((k) => [k.slice(1, -1), "not-an-id"]));
         const res = await run(operation.method, operation.path, { params, body: operation.body ? {} : undefined });
         expect(res.status, `${operation.path}: ${res.text}`).toBe(400);
-        const unknown = Object.fromEntries(operation.path.match(/\{\w+\}/g)!.map((k) => [k.slice(1, -1), UNKNOWN]));
+        const unknown = Object.fromEntries(
+          operation.path.match(/\{\w+\}/g)!.map((k) => [k.slice(1, -1), unknownParam(k)]),
+        );
         if (!unknown.nodeId && operation.body === undefined) {
           const missing = await run(operation.method, operation.path, { params: unknown });
           expect([404, 200], `${operation.path}: ${missing.text}`).toContain(missing.status);
@@ -516,7 +532,7 @@ describe("every documented operation answers as documented", () => {
       }
       if (operation.auth !== "public" && !operation.auth.anonymous) {
         const params = Object.fromEntries(
-          (operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), UNKNOWN]),
+          (operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), unknownParam(k)]),
         );
         const res = await run(operation.method, operation.path, {
           params,
@@ -534,7 +550,9 @@ describe("every documented operation answers as documented", () => {
     ).json.key;
     for (const operation of OPERATIONS) {
       if (operation.auth === "public" || operation.auth.apiKey === "domains" || !operation.auth.session) continue;
-      const params = Object.fromEntries((operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), UNKNOWN]));
+      const params = Object.fromEntries(
+        (operation.path.match(/\{\w+\}/g) ?? []).map((k) => [k.slice(1, -1), unknownParam(k)]),
+      );
       const res = await run(operation.method, operation.path, {
         params,
         headers: auth.bearer(domainsKey),

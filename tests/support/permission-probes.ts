@@ -10,6 +10,11 @@ import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as chatflowImport from "../../app/api/v1/chatflows/import/route";
 import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
+import * as versionList from "../../app/api/v1/chatflows/[id]/versions/route";
+import * as versionOne from "../../app/api/v1/chatflows/[id]/versions/[n]/route";
+import * as versionDiff from "../../app/api/v1/chatflows/[id]/versions/[n]/diff/route";
+import * as versionRestore from "../../app/api/v1/chatflows/[id]/versions/[n]/restore/route";
+import * as publish from "../../app/api/v1/chatflows/[id]/publish/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as credentialById from "../../app/api/v1/credentials/[id]/route";
 import * as apikeys from "../../app/api/v1/apikey/route";
@@ -215,6 +220,68 @@ export const PROBES: Probe[] = [
     object: "chatflow",
     ok: 200,
     run: (c) => send(prediction.POST, "POST", c, { question: "hello" }),
+  },
+  {
+    // Pinning a version is for the chatflow's managers: a `predict` key alone is refused (403).
+    name: "POST /prediction/{id}?version=1",
+    policy: "chatflow.predict",
+    requires: ["chatflow.predict", "chatflow.runVersion"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) =>
+      call(prediction.POST, {
+        method: "POST",
+        headers: c.headers,
+        params: { id: c.id },
+        path: `/api/v1/prediction/${c.id}?version=1`,
+        body: { question: "hello" },
+      }),
+  },
+  {
+    name: "GET /chatflows/{id}/versions",
+    policy: "chatflow.versions",
+    requires: ["chatflow.versions"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(versionList.GET, c),
+  },
+  {
+    name: "GET /chatflows/{id}/versions/{n}",
+    policy: "chatflow.versions",
+    requires: ["chatflow.versions"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => call(versionOne.GET, { headers: c.headers, params: { id: c.id, n: "1" } }),
+  },
+  {
+    name: "GET /chatflows/{id}/versions/{n}/diff",
+    policy: "chatflow.versions",
+    requires: ["chatflow.versions"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) =>
+      call(versionDiff.GET, {
+        headers: c.headers,
+        params: { id: c.id, n: "1" },
+        path: `/api/v1/chatflows/${c.id}/versions/1/diff?against=1`,
+      }),
+  },
+  {
+    name: "POST /chatflows/{id}/versions/{n}/restore",
+    policy: "chatflow.update",
+    requires: ["chatflow.update"],
+    object: "chatflow",
+    ok: 201,
+    run: (c) =>
+      call(versionRestore.POST, { method: "POST", headers: c.headers, params: { id: c.id, n: "1" }, body: {} }),
+  },
+  {
+    name: "POST /chatflows/{id}/publish",
+    policy: "chatflow.publish",
+    requires: ["chatflow.publish"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => send(publish.POST, "POST", c, { version: 1 }),
   },
   {
     name: "GET /chatflows-streaming/{id}",

@@ -3,6 +3,7 @@ import { upsertChatflow } from "@/lib/access/permissions";
 import type { MultipartSpec } from "@/lib/http/body";
 import { idParams, route } from "@/lib/http/route";
 import { upsertJsonBodySchema } from "@/lib/schemas/upsert";
+import { predictionQuerySchema } from "@/lib/schemas/prediction";
 import { startUpsert } from "@/lib/services/upsert";
 import { checkUpsertFile } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
@@ -26,9 +27,11 @@ function upsertForm(): MultipartSpec<UpsertFile> {
 }
 
 export const POST = route(
-  { auth, params: idParams, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
-  async ({ params, body, caller, req, requestId }) => {
+  { auth, params: idParams, query: predictionQuerySchema, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
+  async ({ params, query, body, caller, req, requestId }) => {
     const chatflowId = params.id;
+    // `?version=N|draft` (managers only): the version whose stores are loaded; else the published one.
+    const version = query.version !== undefined ? { version: query.version } : {};
     // The request's signal: in queue mode a client that goes away cancels the job and its staged files.
     const signal = req.signal;
     if (body.form)
@@ -38,9 +41,10 @@ export const POST = route(
         requestId,
         files: body.form.files,
         ...fromMultipartFields(body.form.fields),
+        ...version,
         signal,
       });
-    return startUpsert({ chatflowId, caller, requestId, files: [], ...fromJsonBody(body.json), signal });
+    return startUpsert({ chatflowId, caller, requestId, files: [], ...fromJsonBody(body.json), ...version, signal });
   },
 );
 

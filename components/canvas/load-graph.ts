@@ -1,0 +1,21 @@
+import type { createEditorStore } from "@/lib/canvas/editor-store";
+import { graphToEditor } from "@/lib/canvas/graph-convert";
+import { graphSchema, type Graph } from "@/lib/schemas/graph";
+
+/** A saved graph, or an empty one and a message saying why it could not be read. */
+function readGraph(raw: unknown): { graph: Graph; error?: string } {
+  const parsed = graphSchema.safeParse(raw);
+  if (parsed.success) return { graph: parsed.data };
+  return {
+    graph: { nodes: [], edges: [] },
+    error: `The saved graph could not be read (${parsed.error.issues[0]?.message}); starting empty.`,
+  };
+}
+
+/** Loads a saved graph into the editor store as saved (not dirty); answers its viewport and any read error. */
+export function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
+  const { graph, error } = readGraph(raw);
+  const { nodes, edges, notes } = graphToEditor(graph);
+  store.load(nodes, edges, true, notes);
+  return { viewport: graph.viewport, error };
+}
