@@ -13,6 +13,8 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
+import * as publish from "../../app/api/v1/chatflows/[id]/publish/route";
+import * as versionList from "../../app/api/v1/chatflows/[id]/versions/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { publishVersion } from "../../lib/services/chatflow-versions";
 import { isAppError } from "../../lib/errors";
@@ -283,8 +285,30 @@ describe("require passing tests to publish", () => {
     });
     const run2 = await runToEnd("chainOnly", { version: 2 });
     expect(run2).toMatchObject({ version: 2, passed: 2, failed: 0 });
-    expect(await publishRefusal("chainOnly", 2)).toBeNull();
-    expect((await publishRefusal("chainOnly", 1))?.status).toBe(409);
+    // Over HTTP: the publish answer and the versions list show each version's last run.
+    const published = await call(publish.POST, {
+      method: "POST",
+      params: { id },
+      headers: session,
+      body: { version: 2 },
+    });
+    expect(published.status).toBe(200);
+    expect(published.json).toMatchObject({ publishedVersion: 2, testRun: { id: run2.id, passed: 2, failed: 0 } });
+    const refused = await call(publish.POST, {
+      method: "POST",
+      params: { id },
+      headers: session,
+      body: { version: 1 },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.details).toMatchObject({
+      version: 1,
+      notRun: [{ name: "Small talk is refused, again" }],
+    });
+    const listed = await call(versionList.GET, { params: { id }, headers: session });
+    const byVersion = Object.fromEntries(listed.json.versions.map((v: { version: number }) => [v.version, v]));
+    expect(byVersion[2].lastTestRun).toMatchObject({ id: run2.id, passed: 2 });
+    expect(byVersion[1].lastTestRun).toMatchObject({ version: 1, passed: 1, failed: 1 });
   });
 });
 

@@ -7,7 +7,6 @@ import {
   failTestRun,
   findTestRun,
   findTestRunById,
-  findLatestTestRunsByVersion,
   insertTestRun,
   listTestCases,
   listTestRuns,
@@ -25,6 +24,7 @@ import { getChatflowOrThrow } from "../chatflows";
 import { runDetachedPrediction } from "../predictions";
 import { loadChatflowVersion } from "../chatflow-versions";
 import { toTestCaseDto } from "./cases";
+import { toSummary } from "./last-runs";
 import { casePasses, evaluateExpectations } from "./expectations";
 
 /** One run of a chatflow's cases; plain JSON so a worker process can carry it (queue mode). */
@@ -32,21 +32,6 @@ export type TestRunJob = { runId: string };
 
 /** Runs listed per chatflow (newest first). */
 const RUNS_LISTED = 50;
-
-function toSummary(run: Omit<ChatflowTestRun, "cases" | "results" | "startedById" | "updatedAt">): TestRunSummary {
-  return {
-    id: run.id,
-    chatflowId: run.chatflowId,
-    version: run.version,
-    status: run.status as TestRunSummary["status"],
-    total: run.total,
-    passed: run.passed,
-    failed: run.failed,
-    error: run.error,
-    createdAt: run.createdAt.toISOString(),
-    finishedAt: run.finishedAt?.toISOString() ?? null,
-  };
-}
 
 /** The API's view of a run, with the results of the cases finished so far. */
 export function toTestRunDto(run: ChatflowTestRun): TestRun {
@@ -206,13 +191,4 @@ export async function getTestRun(chatflowId: string, runId: string, caller: Call
 export async function listChatflowTestRuns(chatflowId: string, query: { version?: number }, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
   return (await listTestRuns({ chatflowId, version: query.version, take: RUNS_LISTED })).map(toSummary);
-}
-
-/**
- * The newest test run of each of these versions (null for a version never tested), for the versions
- * list and the publish answer: publishing shows what the version's last run said.
- */
-export async function lastTestRunsOf(chatflowId: string, versions: number[]): Promise<Map<number, TestRunSummary>> {
-  const runs = await findLatestTestRunsByVersion({ chatflowId, versions });
-  return new Map(runs.map((r) => [r.version, toSummary(r)]));
 }
