@@ -74,6 +74,18 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   await expect(failing.getByTestId("test-answer")).toContainText("Hello!");
   await snap(page, "chatflow-tests-run");
 
+  // Require passing tests: publishing version 1 (one failing case) is refused, naming the case.
+  await panel.getByLabel("Require passing tests to publish").check();
+  await expect(panel.getByLabel("Require passing tests to publish")).toBeChecked();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("publish-test-run")).toContainText("Tests of version 1: 1 passed, 1 failed");
+  await dialog.getByRole("button", { name: "Publish version 1" }).click();
+  await expect(dialog.getByRole("alert")).toContainText('failing: "Talks about bananas"');
+  await snap(page, "chatflow-tests-publish-refused");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+
   // Save a real exchange of the test chat as a test.
   await page.getByRole("button", { name: "Test chat" }).click();
   const chat = page.getByRole("complementary", { name: "Test chat" });

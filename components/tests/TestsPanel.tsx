@@ -12,6 +12,7 @@ import {
   useTestCases,
   useTestRun,
   useTestRuns,
+  useRequirePassingTests,
   useVersionNumbers,
 } from "./use-chatflow-tests";
 
@@ -61,7 +62,7 @@ export function TestsPanel({ chatflowId, version, dirty, onClose }: Props) {
             onChange={(e) => setTarget(e.target.value)}
           >
             <option value="draft">Draft (v{version})</option>
-            {(versions.data ?? [])
+            {(versions.data?.versions ?? [])
               .filter((v) => v.version !== version)
               .map((v) => (
                 <option key={v.version} value={v.version}>
@@ -82,6 +83,7 @@ export function TestsPanel({ chatflowId, version, dirty, onClose }: Props) {
           {running ? "Running…" : "Run tests"}
         </Button>
         {dirty && <span className="text-amber-700">Unsaved changes are not tested.</span>}
+        <RequirePassing chatflowId={chatflowId} />
       </div>
       <ErrorNote error={start.error ?? cases.error} />
       <div className="flex flex-1 flex-col gap-2 overflow-y-auto p-3">
@@ -112,6 +114,26 @@ export function TestsPanel({ chatflowId, version, dirty, onClose }: Props) {
         </ol>
       </div>
     </aside>
+  );
+}
+
+/** The setting "require passing tests to publish" (publishing a failing or untested version is refused). */
+function RequirePassing({ chatflowId }: { chatflowId: string }) {
+  const { value, save } = useRequirePassingTests(chatflowId);
+  return (
+    <label
+      className="flex w-full items-center gap-1.5 text-slate-600"
+      title="Publishing a version whose cases fail or have not run is refused"
+    >
+      <input
+        type="checkbox"
+        checked={value}
+        disabled={save.isPending}
+        onChange={(e) => save.mutate(e.target.checked)}
+      />
+      Require passing tests to publish
+      {save.error && <span className="text-red-700">{save.error.message}</span>}
+    </label>
   );
 }
 

@@ -70,16 +70,35 @@ export function useTestRun(chatflowId: string, runId: string | undefined) {
   });
 }
 
-/** The chatflow's versions, newest first, when the versions API answers (else only the draft is offered). */
+/** The chatflow's versions, newest first (the versions panel's query: one fetch for both). */
 export function useVersionNumbers(chatflowId: string) {
   return useQuery({
-    queryKey: ["chatflow-versions-numbers", chatflowId],
+    queryKey: ["chatflow-versions", chatflowId],
     queryFn: async () => {
-      const res = await api<{ versions: { version: number; published: boolean }[] }>(
-        `/api/v1/chatflows/${chatflowId}/versions`,
-      );
-      return res.versions;
+      return api<{ versions: { version: number; published: boolean }[] }>(`/api/v1/chatflows/${chatflowId}/versions`);
     },
     retry: false,
   });
+}
+
+/** The chatflow's "require passing tests to publish" setting, read from and saved to the chatflow. */
+export function useRequirePassingTests(chatflowId: string) {
+  const qc = useQueryClient();
+  const flow = useQuery({
+    queryKey: ["chatflow", chatflowId],
+    queryFn: () => api<{ requirePassingTests: boolean }>(`/api/v1/chatflows/${chatflowId}`),
+    staleTime: Infinity,
+  });
+  const save = useMutation({
+    mutationFn: (requirePassingTests: boolean) =>
+      api<{ requirePassingTests: boolean }>(`/api/v1/chatflows/${chatflowId}`, {
+        method: "PUT",
+        body: { requirePassingTests },
+      }),
+    onSuccess: (saved) =>
+      qc.setQueryData<Record<string, unknown>>(["chatflow", chatflowId], (prev) =>
+        prev ? { ...prev, requirePassingTests: saved.requirePassingTests } : prev,
+      ),
+  });
+  return { value: flow.data?.requirePassingTests ?? false, save };
 }
