@@ -44,7 +44,8 @@ test("publish pins the API while the draft changes; diff, read-only view and pub
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("version-badge")).toContainText("v1 published");
 
-  // A new draft: another system message, saved with Ctrl+S.
+  // A new draft: another system message (an additional parameter of the chain), saved.
+  await page.getByRole("button", { name: "Show additional parameters (1)" }).click();
   const prompt = page.getByRole("textbox", { name: "System message" });
   await prompt.fill("You are Captain Nemo, a terse submarine guide.");
   await expect(page.getByTestId("save-state")).toContainText("Unsaved changes");
@@ -81,7 +82,13 @@ test("publish pins the API while the draft changes; diff, read-only view and pub
   // Version 1 opens read-only on the canvas; back to the draft after.
   await panel.getByTestId("version-1").getByRole("button", { name: "View" }).click();
   await expect(page.getByTestId("viewing-version")).toContainText("Version 1, read-only");
-  await expect(page.getByRole("textbox", { name: "System message" })).toContainText("You are a helpful assistant.");
+  // The node keeps its additional parameters open; the field shows version 1's text and takes no edits.
+  const oldPrompt = page.getByRole("textbox", { name: "System message" });
+  await expect(oldPrompt).toContainText("You are a helpful assistant.");
+  await oldPrompt.click({ force: true });
+  await page.keyboard.type(" edited");
+  await expect(oldPrompt).not.toContainText("edited");
+  await expect(page.getByTestId("save-state")).toContainText("All changes saved");
   await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
   await shot(page, "versions-read-only");
   await page.getByRole("button", { name: "Back to the draft" }).click();

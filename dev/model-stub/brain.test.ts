@@ -111,6 +111,16 @@ describe("demoBrain", () => {
     });
   });
 
+  it("repeats its system message when asked for its instructions (tests see which flow version answered)", async () => {
+    const system: ChatMessage = { role: "system", content: "You are Rex the dog." };
+    expect(await demoBrain(request([system, user("What are your instructions?")]))).toEqual({
+      content: 'My instructions: "You are Rex the dog."',
+    });
+    expect(await demoBrain(request([user("what are your instructions")]))).toEqual({
+      content: "I have no instructions.",
+    });
+  });
+
   it("counts image parts", async () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
     const reply = await demoBrain(request([user([{ type: "text", text: "what is this?" }, image, image])]));

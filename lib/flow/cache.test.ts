@@ -55,6 +55,22 @@ describe("FlowCache invalidation", () => {
     expect(cache.size).toBe(1);
   });
 
+  it("keeps builds of two versions of one chatflow side by side (published and draft) until it changes", async () => {
+    const { cache } = await filled();
+    let built = 0;
+    const build = () => async () => {
+      built++;
+      return fakeFlow("f1");
+    };
+    await cache.get({ chatflowId: "f1", version: 2, ownerId: "u1" }, build());
+    await cache.get({ chatflowId: "f1", version: 1, ownerId: "u1" }, build());
+    await cache.get({ chatflowId: "f1", version: 2, ownerId: "u1" }, build());
+    expect(cache.size).toBe(4);
+    expect(built).toBe(1); // version 1 was still cached from filled(); version 2 built once
+    cache.invalidate("f1");
+    expect(cache.size).toBe(2);
+  });
+
   it("a credential reported during a build still in flight is tracked", async () => {
     const cache = new FlowCache();
     let finish!: () => void;

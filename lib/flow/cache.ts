@@ -22,9 +22,10 @@ interface Entry {
 
 /**
  * Built flows by chatflow id + version (+ variant). A flow is built once: concurrent requests share
- * the same build promise; a failed build is forgotten so the next request tries again; storing a
- * new version evicts the chatflow's older versions; the least recently used entries go beyond
- * `maxEntries`. Each entry remembers the credentials its build resolved and the chatflow's owner,
+ * the same build promise; a failed build is forgotten so the next request tries again; builds of
+ * several versions of one chatflow live side by side (the published one for the API, the draft for
+ * the studio's test chat; a save drops them all, see invalidate); the least recently used entries
+ * go beyond `maxEntries`. Each entry remembers the credentials its build resolved and the chatflow's owner,
  * so a change to either drops exactly the builds it makes stale (the process registers it with
  * the invalidation bus, see lib/services/flows.ts).
  */
@@ -42,7 +43,6 @@ export class FlowCache {
       this.entries.set(id, hit);
       return hit.promise;
     }
-    this.evictOtherVersions(key.chatflowId, key.version);
     const credentialIds = new Set<string>();
     const promise = build((credentialId) => void credentialIds.add(credentialId));
     this.entries.set(id, {
@@ -86,9 +86,5 @@ export class FlowCache {
 
   private dropWhere(match: (e: Entry) => boolean): void {
     for (const [id, e] of this.entries) if (match(e)) this.entries.delete(id);
-  }
-
-  private evictOtherVersions(chatflowId: string, version: number): void {
-    this.dropWhere((e) => e.chatflowId === chatflowId && e.version !== version);
   }
 }

@@ -19,7 +19,7 @@ export const PROCESS_STATE = {
     holds: "Built flows by chatflow id + version (+ request overrides). They hold decrypted credential values.",
     freshness:
       "chatflow.saved/deleted drop the chatflow's builds; credential.updated/deleted drop every build that resolved the " +
-      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Backstop: a save bumps the version; at most 200 builds (LRU).",
+      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Builds of several versions of a chatflow (published, draft) coexist. Backstop: at most 200 builds (LRU).",
   },
   chatflowRows: {
     home: "lib/services/chatflows.ts",
