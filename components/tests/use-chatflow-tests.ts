@@ -62,8 +62,11 @@ export function useTestRun(chatflowId: string, runId: string | undefined) {
     enabled: !!runId,
     queryFn: async () => {
       const run = await api<TestRun>(`${base(chatflowId)}/runs/${runId}`);
-      if (run.status === "finished" || run.status === "failed")
+      if (run.status === "finished" || run.status === "failed") {
         void qc.invalidateQueries({ queryKey: testRunsKey(chatflowId) });
+        // The versions list (Publish dialog, Versions panel) shows each version's last run.
+        void qc.invalidateQueries({ queryKey: ["chatflow-versions", chatflowId] });
+      }
       return run;
     },
     refetchInterval: (q) => (q.state.data && ["finished", "failed"].includes(q.state.data.status) ? false : 700),
@@ -95,10 +98,15 @@ export function useRequirePassingTests(chatflowId: string) {
         method: "PUT",
         body: { requirePassingTests },
       }),
-    onSuccess: (saved) =>
-      qc.setQueryData<Record<string, unknown>>(["chatflow", chatflowId], (prev) =>
-        prev ? { ...prev, requirePassingTests: saved.requirePassingTests } : prev,
-      ),
+    // Shown at once; put back if the save fails.
+    onMutate: (requirePassingTests) => {
+      const previous = qc.getQueryData<Record<string, unknown>>(["chatflow", chatflowId]);
+      if (previous) qc.setQueryData(["chatflow", chatflowId], { ...previous, requirePassingTests });
+      return previous;
+    },
+    onError: (_err, _value, previous) => {
+      if (previous) qc.setQueryData(["chatflow", chatflowId], previous);
+    },
   });
   return { value: flow.data?.requirePassingTests ?? false, save };
 }

@@ -118,13 +118,14 @@ describe("test cases", () => {
       expectations: [{ type: "answerMatches", pattern: "([a-z]" }],
     });
     expect(badPattern.status).toBe(400);
-    expect(badPattern.json.error.message).toMatch(/expectations\.0\.pattern: is not a valid regular expression/);
+    expect(badPattern.json.error.message).toMatch(/^Expectation 1: the pattern is not a valid regular expression/);
+    expect(badPattern.json.error.details[0]).toMatchObject({ field: "body.expectations.0.pattern" });
     const badSchema = await addCase("agent", {
       ...smallTalk,
       expectations: [{ type: "answerJsonSchema", schema: { type: 42 } }],
     });
     expect(badSchema.status).toBe(400);
-    expect(badSchema.json.error.message).toMatch(/expectations\.0\.schema/);
+    expect(badSchema.json.error.details[0].path).toEqual(["expectations", 0, "schema"]);
     const noQuestion = await addCase("agent", { name: "x", expectations: [{ type: "status", value: 200 }] });
     expect(noQuestion.status).toBe(400);
     expect(JSON.stringify(noQuestion.json.error.details)).toContain("question");

@@ -54,14 +54,14 @@ describe("expectations", () => {
 
   it("refuses an invalid pattern or schema when saved, naming the expectation", () => {
     expect(() => assertExpectationsUsable([{ type: "answerMatches", pattern: "(" }])).toThrow(
-      /expectations\.0\.pattern/,
+      /^Expectation 1: the pattern is not a valid regular expression/,
     );
     expect(() =>
       assertExpectationsUsable([
         { type: "status", value: 200 },
         { type: "answerJsonSchema", schema: { type: "nope" } },
       ]),
-    ).toThrow(/expectations\.1\.schema/);
+    ).toThrow(/^Expectation 2: the schema is not a valid JSON Schema/);
     expect(() => assertExpectationsUsable([{ type: "answerMatches", pattern: "a+", flags: "i" }])).not.toThrow();
   });
 

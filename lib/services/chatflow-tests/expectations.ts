@@ -41,31 +41,36 @@ function withinTimeBound<T>(fn: () => T): T {
   }
 }
 
-/** Compiles an answerMatches pattern; 400 naming the field when it is not a valid regular expression. */
-export function compilePattern(pattern: string, flags = "", field = "pattern"): RegExp {
+/** Where a refused expectation is: a sentence for the message, the field path for details. */
+type Place = { what: string; path: (string | number)[] };
+const placeOf = (index: number | undefined, key: string): Place =>
+  index === undefined
+    ? { what: `The ${key}`, path: [key] }
+    : { what: `Expectation ${index + 1}: the ${key}`, path: ["expectations", index, key] };
+
+function refuse(place: Place, problem: string, cause: string): AppError {
+  return new AppError("validation_failed", `${place.what} ${problem} (${cause}).`, {
+    details: [{ field: ["body", ...place.path].join("."), path: place.path, code: "custom", message: cause }],
+  });
+}
+
+/** Compiles an answerMatches pattern; 400 naming the expectation when it is not a valid regular expression. */
+export function compilePattern(pattern: string, flags = "", index?: number): RegExp {
   try {
     return new RegExp(pattern, flags);
   } catch (err) {
-    throw new AppError(
-      "validation_failed",
-      `${field}: is not a valid regular expression (${(err as Error).message}).`,
-      {
-        details: [{ path: field, message: (err as Error).message }],
-      },
-    );
+    throw refuse(placeOf(index, "pattern"), "is not a valid regular expression", (err as Error).message);
   }
 }
 
 const compiledSchemas = new WeakMap<object, ValidateFunction>();
 
-/** Compiles an answerJsonSchema schema; 400 naming the field when it is not a usable JSON Schema. */
-export function compileJsonSchema(schema: Record<string, unknown>, field = "schema"): ValidateFunction {
+/** Compiles an answerJsonSchema schema; 400 naming the expectation when it is not a usable JSON Schema. */
+export function compileJsonSchema(schema: Record<string, unknown>, index?: number): ValidateFunction {
   const cached = compiledSchemas.get(schema);
   if (cached) return cached;
   if (JSON.stringify(schema).length > JSON_SCHEMA_MAX_CHARS) {
-    throw new AppError("validation_failed", `${field}: is longer than ${JSON_SCHEMA_MAX_CHARS} characters as JSON.`, {
-      details: [{ path: field, message: "too long" }],
-    });
+    throw refuse(placeOf(index, "schema"), "is too long", `at most ${JSON_SCHEMA_MAX_CHARS} characters as JSON`);
   }
   try {
     // A builder's $id must not collide with another case's in the shared instance: compile without it.
@@ -74,17 +79,15 @@ export function compileJsonSchema(schema: Record<string, unknown>, field = "sche
     compiledSchemas.set(schema, validate);
     return validate;
   } catch (err) {
-    throw new AppError("validation_failed", `${field}: is not a valid JSON Schema (${(err as Error).message}).`, {
-      details: [{ path: field, message: (err as Error).message }],
-    });
+    throw refuse(placeOf(index, "schema"), "is not a valid JSON Schema", (err as Error).message);
   }
 }
 
 /** Checks what can be checked when a case is saved (patterns, schemas); throws a 400 naming the expectation. */
 export function assertExpectationsUsable(expectations: Expectation[]): void {
   expectations.forEach((e, i) => {
-    if (e.type === "answerMatches") compilePattern(e.pattern, e.flags, `expectations.${i}.pattern`);
-    if (e.type === "answerJsonSchema") compileJsonSchema(e.schema, `expectations.${i}.schema`);
+    if (e.type === "answerMatches") compilePattern(e.pattern, e.flags, i);
+    if (e.type === "answerJsonSchema") compileJsonSchema(e.schema, i);
   });
 }
 
