@@ -106,6 +106,18 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
     ),
   ).toBe(true);
 
+  // Save an exchange as a test from the Conversations view: the studio chat's stored session.
+  await page.goto(`/chatflows/${flow.id}/conversations`);
+  await page.getByRole("list", { name: "Sessions" }).getByRole("button").first().click();
+  const transcript = page.getByRole("list", { name: "Transcript" });
+  await expect(transcript).toContainText("Nice to meet you, Ada!");
+  await transcript.getByRole("button", { name: "Save as test" }).click();
+  await expect(transcript.getByRole("status").filter({ hasText: "Saved as test" })).toBeVisible();
+  const after = await (await page.request.get(`/api/v1/chatflows/${flow.id}/tests`)).json();
+  expect(after.filter((c: { name: string }) => c.name === "Hi, my name is Ada.")).toHaveLength(2);
+  await page.goto(`/chatflows/${flow.id}`);
+  await page.getByRole("button", { name: "Tests", exact: true }).click();
+
   // Narrow screens: the Tests tab takes the whole width.
   await page.setViewportSize({ width: 390, height: 800 });
   await snap(page, "chatflow-tests-390");
