@@ -118,6 +118,10 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   await page.goto(`/chatflows/${flow.id}`);
   await page.getByRole("button", { name: "Tests", exact: true }).click();
 
+  // Opened again, the tab shows the newest run, and cases saved since have no verdict yet.
+  await expect(panel.getByTestId("run-summary")).toContainText("1 passed, 1 failed");
+  await expect(panel.locator('[data-case-name="Hi, my name is Ada."] [data-verdict]')).toHaveCount(0);
+
   // Narrow screens: the Tests tab takes the whole width.
   await page.setViewportSize({ width: 390, height: 800 });
   await snap(page, "chatflow-tests-390");
