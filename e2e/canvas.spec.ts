@@ -174,10 +174,13 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(page.getByTestId("toast").filter({ hasText: "Import failed" })).toContainText("not a chatflow graph");
   await expect(page.locator(".react-flow__node")).toHaveCount(5);
 
-  // Another tab saves first: this save is refused with a clear choice instead of losing either.
+  // Another tab saves a new version first (its run settings: a description alone makes no version and
+  // cannot conflict with the graph): this save is refused with a clear choice instead of losing either.
   expect(
     (
-      await page.request.put(`/api/v1/chatflows/${chatflowId}`, { data: { description: "edited in another tab" } })
+      await page.request.put(`/api/v1/chatflows/${chatflowId}`, {
+        data: { chatbotConfig: { title: "edited in another tab" } },
+      })
     ).status(),
   ).toBe(200);
   await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -62,7 +62,7 @@ export function Canvas({
   onRefused: (why: string) => void;
   onAdd: (defName: string, at: { x: number; y: number }) => void;
   viewport?: Viewport;
-  /** An old version on view: nothing can be moved, connected, deleted or dropped. */
+  /** An old version on view: nothing can be selected, moved, connected, deleted or dropped. */
   readOnly?: boolean;
 }) {
   const store = useEditorStore();
@@ -169,6 +169,7 @@ export function Canvas({
         deleteKeyCode={readOnly ? null : deleteKeys}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
+        elementsSelectable={!readOnly}
         edgesReconnectable={!readOnly}
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"

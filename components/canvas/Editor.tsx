@@ -217,7 +217,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
               code editors are no form fields); the canvas still pans and zooms. */}
           <fieldset
             disabled={readOnly}
-            className={readOnly ? "contents [&_.react-flow__node]:pointer-events-none" : "contents"}
+            className={readOnly ? "contents [&_.react-flow__node]:pointer-events-none!" : "contents"}
           >
             <Canvas
               onRefused={(why) => toast("error", `Connection refused: ${why}`)}

@@ -102,7 +102,8 @@ export function VersionsPanel({ flow, viewing, onView, onRestored, onExportAll, 
   return (
     <aside
       aria-label="Versions"
-      className="flex w-[22rem] shrink-0 flex-col border-l border-slate-200 bg-white max-[1100px]:w-80"
+      // On a phone the panel covers the canvas (below the toolbar) instead of squeezing beside it.
+      className="flex w-[22rem] shrink-0 flex-col border-l border-slate-200 bg-white max-[1100px]:w-80 max-sm:fixed max-sm:inset-x-0 max-sm:bottom-0 max-sm:top-[6.5rem] max-sm:z-30 max-sm:w-auto max-sm:border-l-0 max-sm:shadow-xl"
     >
       <div className="flex h-11 items-center gap-2 border-b border-slate-200 px-3">
         <h2 className="flex-1 text-sm font-semibold">Versions</h2>

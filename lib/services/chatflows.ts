@@ -185,6 +185,17 @@ async function transferTarget(ownerId: string | undefined, caller: Caller) {
 export async function updateChatflow(id: string, input: UpdateChatflowInput, caller: Caller) {
   const current = await getChatflowOrThrow(id, caller, "chatflow.update");
   const { expectedVersion, ownerId, versionMessage, ...fields } = input;
+  if (versionMessage !== undefined && !savesVersion(fields))
+    throw new AppError(
+      "validation_failed",
+      "body.versionMessage: a message is stored with a new version, and only a save of the graph or run settings " +
+        "(overrideAllowList, chatbotConfig, speechToText) makes one.",
+      {
+        details: [
+          { field: "body.versionMessage", message: "needs graph, overrideAllowList, chatbotConfig or speechToText" },
+        ],
+      },
+    );
   const owner = await transferTarget(ownerId, caller);
   await assertMayUseCredentials(caller, fields.graph, fields.speechToText);
   const row = await updateChatflowWithVersion({

@@ -122,6 +122,15 @@ describe("every save stores a version", () => {
     await save({ requirePassingTests: false });
   });
 
+  it("a version message without anything that makes a version is refused (400), not dropped", async () => {
+    const res = await save({ name: "Renamed", versionMessage: "lost?" });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toMatch(/versionMessage/);
+    expect((await call(chatflowById.GET, { params: { id: flowId }, headers: session })).json.name).toBe(
+      "Versioned flow",
+    );
+  });
+
   it("a stale expectedVersion is still refused (409) and stores nothing", async () => {
     const res = await save({ graph: withSystemMessage("Lost edit"), expectedVersion: 1 });
     expect(res.status).toBe(409);
