@@ -84,6 +84,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const [conflict, setConflict] = useState(false);
   // Beside the canvas when there is room; at 1024 wide the canvas gets the space first.
   const [chatOpen, setChatOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 1200);
+  // The Tests tab and the test chat share the side: opening one closes the other.
+  const [testsOpen, setTestsOpen] = useState(false);
   const [publishOpen, setPublishOpen] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   // On a phone (below 768 px) the palette is a panel over the canvas, opened from the bar.
@@ -165,7 +167,18 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
         actions={actions}
         onSave={() => void save()}
         onPublish={() => setPublishOpen(true)}
-        onToggleChat={() => setChatOpen((v) => !v)}
+        onToggleChat={() => {
+          setChatOpen((v) => !v);
+          setTestsOpen(false);
+        }}
+        testsOpen={testsOpen}
+        onToggleTests={
+          slots.testsPanel &&
+          (() => {
+            setTestsOpen((v) => !v);
+            setChatOpen(false);
+          })
+        }
         paletteOpen={paletteOpen}
         onTogglePalette={() => setPaletteOpen((v) => !v)}
       />
@@ -245,6 +258,8 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
             onServerProblems: store.setServerProblems,
             onShowNode: showNode,
           })}
+        {testsOpen &&
+          slots.testsPanel?.({ chatflowId: flow.id, version: flow.version, dirty, onClose: () => setTestsOpen(false) })}
         {versionsOpen && (
           <VersionsPanel
             flow={flow}

@@ -18,12 +18,15 @@ type Props = {
   onToggleVersions: () => void;
   saving: boolean;
   chatOpen: boolean;
+  /** Whether the Tests tab is open; no Tests button without a handler. */
+  testsOpen?: boolean;
   actions: EditorActions;
   onSave: () => void;
   onPublish: () => void;
   onToggleChat: () => void;
   paletteOpen: boolean;
   onTogglePalette: () => void;
+  onToggleTests?: () => void;
 };
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
@@ -185,12 +188,14 @@ export function EditorToolbar({
   onToggleVersions,
   saving,
   chatOpen,
+  testsOpen,
   actions,
   onSave,
   onPublish,
   onToggleChat,
   paletteOpen,
   onTogglePalette,
+  onToggleTests,
 }: Props) {
   const dirty = useEditorState(selectDirty);
   const canUndo = useEditorState(selectCanUndo);
@@ -307,6 +312,18 @@ export function EditorToolbar({
           <Icon name="chat" />
           <span className="max-sm:sr-only">Test chat</span>
         </Button>
+        {onToggleTests && (
+          <Button
+            variant="secondary"
+            onClick={onToggleTests}
+            aria-pressed={testsOpen}
+            aria-label="Tests"
+            className="max-sm:px-2"
+          >
+            <Icon name="tests" />
+            <span className="max-sm:sr-only">Tests</span>
+          </Button>
+        )}
         <Button variant="secondary" onClick={onPublish} aria-label="Publish" className="max-sm:px-2">
           <Icon name="publish" />
           <span className="max-sm:sr-only">Publish</span>

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import type { Chatflow } from "./use-chatflow";
-import { usePublishVersion } from "./use-versions";
+import { usePublishVersion, useVersions, type VersionSummary } from "./use-versions";
 
 /**
  * The Publish dialog's version part: which version the API, widget and public pages run, and a
@@ -20,6 +20,8 @@ export function PublishVersionSection({
   onSave: (message: string) => Promise<Chatflow | undefined>;
 }) {
   const publish = usePublishVersion(flow.id);
+  const versions = useVersions(flow.id);
+  const draft = versions.data?.versions.find((v) => v.version === flow.version);
   const [message, setMessage] = useState("");
   const [done, setDone] = useState<number | null>(null);
   const upToDate = !dirty && flow.publishedVersion === flow.version;
@@ -44,6 +46,7 @@ export function PublishVersionSection({
           ? `Published: version ${flow.publishedVersion} (the API, widget and public pages run it). Draft: version ${flow.version}${dirty ? " plus unsaved changes" : ""}.`
           : `Not published yet: the API runs the latest saved version (${flow.version}).`}
       </p>
+      {versions.data && <LastTestRun version={flow.version} run={draft?.lastTestRun ?? null} dirty={dirty} />}
       {!upToDate && (
         <div className="mt-2 flex flex-wrap items-end gap-2">
           {dirty && (
@@ -70,5 +73,23 @@ export function PublishVersionSection({
       )}
       <ErrorNote error={publish.error} />
     </div>
+  );
+}
+
+/** What the version's newest test run said (publishing shows it; with "require passing tests" it decides). */
+function LastTestRun({ version, run, dirty }: { version: number; run: VersionSummary["lastTestRun"]; dirty: boolean }) {
+  const text = !run
+    ? `Tests: version ${version} has not been tested.`
+    : run.status === "finished"
+      ? `Tests of version ${version}: ${run.passed} passed, ${run.failed} failed (${new Date(run.createdAt).toLocaleString()}).`
+      : run.status === "failed"
+        ? `Tests of version ${version}: the last run did not finish.`
+        : `Tests of version ${version}: running…`;
+  const good = run?.status === "finished" && run.failed === 0;
+  return (
+    <p className={`mt-1 text-xs ${good ? "text-emerald-700" : "text-amber-800"}`} data-testid="publish-test-run">
+      {text}
+      {dirty ? " Unsaved changes make a new version, not tested yet." : ""}
+    </p>
   );
 }

@@ -16,6 +16,15 @@ export type ChatPanelSlotProps = {
   onShowNode: (nodeId: string) => boolean;
 };
 
+/** What the editor hands the Tests tab beside the canvas (cases and runs of the chatflow). */
+export type TestsPanelSlotProps = {
+  chatflowId: string;
+  /** The draft's version number (the latest save). */
+  version: number;
+  dirty: boolean;
+  onClose: () => void;
+};
+
 /** What the publish dialog hands the embed-the-widget slot. */
 export type EmbedPanelSlotProps = {
   chatflowId: string;
@@ -39,6 +48,7 @@ export type StorePanelSlotProps = {
  */
 export type EditorSlots = {
   chatPanel?: (props: ChatPanelSlotProps) => ReactNode;
+  testsPanel?: (props: TestsPanelSlotProps) => ReactNode;
   embedPanel?: (props: EmbedPanelSlotProps) => ReactNode;
   storePanel?: (props: StorePanelSlotProps) => ReactNode;
 };

@@ -62,9 +62,12 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShow
             Ask the saved flow something. Tool calls and source documents appear with each answer.
           </li>
         )}
-        {messages.map((m) => (
-          <MessageView key={m.id} m={m} onShowNode={onShowNode} />
-        ))}
+        {messages.map((m, i) => {
+          const asked = messages[i - 1];
+          const saveAsTest =
+            m.role === "bot" && asked?.role === "user" ? { chatflowId, question: asked.text } : undefined;
+          return <MessageView key={m.id} m={m} onShowNode={onShowNode} saveAsTest={saveAsTest} />;
+        })}
       </ol>
       <form
         className="flex gap-2 border-t border-slate-200 bg-white p-3"

@@ -3,17 +3,23 @@
 import { memo } from "react";
 import { runningStepLabel, summariseToolInput } from "@/lib/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
+import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
-/** A chat bubble; a bot answer also lists the tools it used and the documents it read. */
+/**
+ * A chat bubble; a bot answer also lists the tools it used and the documents it read, and a
+ * finished answer can be saved as a test case (`saveAsTest`: the chatflow and the question asked).
+ */
 export const MessageView = memo(function MessageView({
   m,
   onShowNode,
+  saveAsTest,
 }: {
   m: ChatMessage;
   /** Selects a node on the canvas (the test chat beside the editor); absent elsewhere. */
   onShowNode?: (nodeId: string) => boolean;
+  saveAsTest?: { chatflowId: string; question: string };
 }) {
   if (m.role === "user") {
     return (
@@ -72,6 +78,9 @@ export const MessageView = memo(function MessageView({
         >
           Show “{m.failedNode.label}” on the canvas
         </button>
+      )}
+      {saveAsTest && !m.streaming && !m.error && m.text && (
+        <SaveAsTestButton {...saveAsTest} answer={m.text} usedTools={m.usedTools} />
       )}
     </li>
   );

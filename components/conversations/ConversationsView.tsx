@@ -165,7 +165,7 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
                   Delete session
                 </Button>
               </div>
-              <Transcript base={base} sessionId={selected} filters={filters} />
+              <Transcript base={base} sessionId={selected} filters={filters} chatflowId={chatflowId} />
             </>
           ) : (
             <p className="py-10 text-center text-sm text-slate-500">Choose a session to read its transcript.</p>

@@ -3,13 +3,28 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { ErrorNote } from "@/components/ui/controls";
+import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
+import type { UsedTool } from "@/lib/schemas/prediction-stream";
 import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
 
 type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
 type Source = { pageContent?: string; metadata?: Record<string, unknown> };
 
-/** The messages of one session, oldest first, with the tools used and the sources cited. */
-export function Transcript({ base, sessionId, filters }: { base: string; sessionId: string; filters: Filters }) {
+/**
+ * The messages of one session, oldest first, with the tools used and the sources cited; each answer
+ * to a question can be saved as a test case of the chatflow.
+ */
+export function Transcript({
+  base,
+  sessionId,
+  filters,
+  chatflowId,
+}: {
+  base: string;
+  sessionId: string;
+  filters: Filters;
+  chatflowId: string;
+}) {
   const messages = useQuery({
     queryKey: ["transcript", base, sessionId, filters],
     queryFn: () => api<ChatMessageRecord[]>(`${base}${filterQuery(filters, { sessionId })}`),
@@ -17,7 +32,7 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
   if (messages.error) return <ErrorNote error={messages.error} />;
   return (
     <ol aria-label="Transcript" className="flex flex-col gap-3">
-      {messages.data?.map((m) => (
+      {messages.data?.map((m, i, all) => (
         <li
           key={m.id}
           className={`max-w-[90%] rounded-lg px-3 py-2 text-sm ${m.role === "userMessage" ? "self-end bg-brand-600 text-white" : "self-start bg-slate-100"}`}
@@ -62,6 +77,16 @@ export function Transcript({ base, sessionId, filters }: { base: string; session
               {m.feedback.rating === "THUMBS_UP" ? "👍 Helpful" : "👎 Not helpful"}
               {m.feedback.content ? ` · “${m.feedback.content}”` : ""}
             </p>
+          )}
+          {m.role === "apiMessage" && all[i - 1]?.role === "userMessage" && (
+            <div className="mt-1.5">
+              <SaveAsTestButton
+                chatflowId={chatflowId}
+                question={all[i - 1]!.content}
+                answer={m.content}
+                usedTools={Array.isArray(m.usedTools) ? (m.usedTools as UsedTool[]) : undefined}
+              />
+            </div>
           )}
           {m.fileUploads?.map((f) => (
             <p key={f.path} className="mt-1 text-xs">

@@ -44,6 +44,12 @@ export const PERMISSIONS = {
    * (POST /leads), see the files of their chat (GET /get-upload-file). Public flows: anyone.
    */
   "chatflow.predict": { roles: ownForBuilders, apiKey: "predict", basic: true, anonymous: true },
+  /**
+   * A chatflow's test cases and test runs (list, add, edit, delete, run against a version, read the
+   * results): whoever manages the chatflow. A run answers with the chatflow's own credentials and is
+   * never stored as a conversation, so it needs no `predict`.
+   */
+  "chatflow.test": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   /** Vector upsert and the store panel (counts, clearing a store). */
   "chatflow.upsert": { roles: ownForBuilders, apiKey: "upsert" },
   /** The Message API: conversations, with their feedback and leads (GET /feedback, /leads), are read and deleted by admins only. */
@@ -191,6 +197,8 @@ export const importChatflows = policyFor("chatflow.create");
 export const manageKeys = policyFor("apikey.create");
 /** User administration. */
 export const adminsOnly = policyFor("user.manage");
+/** Test cases and runs of a chatflow: its managers (studio users, admins over Basic, keys with `chatflows`). */
+export const testChatflows = policyFor("chatflow.test");
 /** Running a chatflow: keys with `predict`, studio users, anyone on a public chatflow. */
 export const runChatflow = policyFor("chatflow.predict");
 /** Vector upsert and the store panel: keys with `upsert`, studio users. */

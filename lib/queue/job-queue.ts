@@ -15,7 +15,10 @@ import { QUEUE_NAMES, QUEUE_PREFIX, type QueueName } from "./names";
 import { newWorkerConnection, trackWorker } from "./worker";
 
 /** The BullMQ queue of a job definition (the names are part of what runs in Redis: see names.ts). */
-const QUEUE_OF_DEFINITION: Record<string, QueueName> = { "domain-analysis": QUEUE_NAMES.domains };
+const QUEUE_OF_DEFINITION: Record<string, QueueName> = {
+  "domain-analysis": QUEUE_NAMES.domains,
+  "chatflow-test-run": QUEUE_NAMES.testRuns,
+};
 
 export function queueOfDefinition(def: { name: string }): QueueName {
   const name = QUEUE_OF_DEFINITION[def.name];

@@ -12,6 +12,8 @@ export const QUEUE_NAMES = {
   upserts: "upserts",
   /** One domain of a domain-analysis run (the former in-process queue). */
   domains: "domain-analyses",
+  /** One run of a chatflow's test cases (lib/services/chatflow-tests/runs.ts). */
+  testRuns: "chatflow-test-runs",
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { testRunSummarySchema } from "./chatflow-tests";
 
 /** Largest version number (a PostgreSQL integer). */
 const MAX_VERSION = 2_147_483_647;
@@ -38,6 +39,8 @@ export const versionSummarySchema = z.object({
   published: z.boolean(),
   /** The latest version: the studio edits it. */
   draft: z.boolean(),
+  /** The newest test run of this version (null: never tested); in the list and the publish answer. */
+  lastTestRun: testRunSummarySchema.nullable().optional(),
 });
 
 export const versionListResponseSchema = z
@@ -93,6 +96,8 @@ export const publishResponseSchema = z.object({
   id: z.string(),
   version: z.number().int(),
   publishedVersion: z.number().int(),
+  /** The published version's newest test run (null: never tested). */
+  testRun: testRunSummarySchema.nullable(),
 });
 
 export type VersionSummary = z.infer<typeof versionSummarySchema>;

@@ -8,6 +8,7 @@ import { on, processState, publishChange, stateBus, TtlCache } from "../state";
 import { diffVersions } from "./chatflow-diff";
 import { getChatflowForRun, getChatflowOrThrow, updateChatflow } from "./chatflows";
 import { assertPublishable } from "./publish-gate";
+import { lastTestRunsOf } from "./chatflow-tests/last-runs";
 
 /**
  * Versions of a chatflow: every save of its graph or run settings (override allow-list, chatbot
@@ -108,10 +109,14 @@ function toVersionSummary(
 export async function listVersions(chatflowId: string, caller: Caller) {
   const row = await getChatflowOrThrow(chatflowId, caller, "chatflow.versions");
   const versions = await listChatflowVersions({ chatflowId });
+  const runs = await lastTestRunsOf(
+    chatflowId,
+    versions.map((v) => v.version),
+  );
   return {
     version: row.version,
     publishedVersion: row.publishedVersion,
-    versions: versions.map((v) => toVersionSummary(v, row)),
+    versions: versions.map((v) => ({ ...toVersionSummary(v, row), lastTestRun: runs.get(v.version) ?? null })),
   };
 }
 
@@ -167,7 +172,8 @@ export async function publishVersion(chatflowId: string, n: number, caller: Call
   const saved = await setPublishedVersion({ id: chatflowId, version: n });
   if (!saved) throw new AppError("not_found", `Chatflow ${chatflowId} not found.`);
   await publishChange({ type: "chatflow.saved", chatflowId });
-  return { id: chatflowId, version: saved.version, publishedVersion: n };
+  const testRun = (await lastTestRunsOf(chatflowId, [n])).get(n) ?? null;
+  return { id: chatflowId, version: saved.version, publishedVersion: n, testRun };
 }
 
 /**

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { findFirstAdminId } from "../db/queries/users";
 import { findSetting, insertChatflowsOnce } from "../db/queries/settings";
 import { graphShapeSchema } from "../schemas/chatflow";
+import { testCaseBodySchema } from "../schemas/chatflow-tests";
+import { testCaseData } from "./chatflow-tests/cases";
 
 const EXAMPLES_KEY = "examplesLoaded";
 
@@ -13,6 +15,8 @@ const exampleFileSchema = z.object({
   graph: graphShapeSchema,
   overrideAllowList: z.array(z.string()).default([]),
   chatbotConfig: z.record(z.string(), z.unknown()).default({}),
+  /** Test cases shipped with the example (loaded with it as its chatflow's cases). */
+  tests: z.array(testCaseBodySchema).default([]),
 });
 
 /** Replaces `{ "$file": "specs/x.yaml" }` values with the file's text, so saved graphs hold real data. */
@@ -69,6 +73,7 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
           message: "Example flow",
         },
       },
+      testCases: { create: e.tests.map(testCaseData) },
     })),
   });
   return examples.length;

@@ -1,15 +1,17 @@
 import { QUEUE_NAMES, registerDefinition, registerProcessor } from "../queue";
 import { analyseDomainJob } from "./domains-analysis";
+import { chatflowTestRunJob } from "./chatflow-tests/runs";
 import { runPredictionJob } from "./predictions";
 import { runUpsertJob } from "./upsert";
 
 /**
  * Queue mode, worker process (scripts/worker.ts): runs the predictions, vector upserts and domain
- * analyses the API processes hand over. Each queue runs up to `concurrency` jobs at once.
+ * analyses and chatflow test runs the API processes hand over. Each queue runs up to `concurrency` jobs at once.
  */
 export function startQueueWorkers(concurrency: number): string[] {
   registerProcessor(QUEUE_NAMES.predictions, runPredictionJob, { concurrency });
   registerProcessor(QUEUE_NAMES.upserts, runUpsertJob, { concurrency });
   registerDefinition(analyseDomainJob, concurrency);
-  return [QUEUE_NAMES.predictions, QUEUE_NAMES.upserts, QUEUE_NAMES.domains];
+  registerDefinition(chatflowTestRunJob, concurrency);
+  return [QUEUE_NAMES.predictions, QUEUE_NAMES.upserts, QUEUE_NAMES.domains, QUEUE_NAMES.testRuns];
 }

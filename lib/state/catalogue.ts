@@ -54,12 +54,17 @@ export const PROCESS_STATE = {
   },
   jobQueues: {
     home: "lib/jobs/index.ts",
-    holds: "The in-process job queues by job name (domain analysis).",
+    holds: "The in-process job queues by job name (domain analysis, chatflow test runs).",
     freshness: "-. Jobs are lost with the process (see analysisRecovery).",
   },
   analysisRecovery: {
     home: "lib/services/domains-analysis.ts",
     holds: "The once-per-process marking of analyses an earlier process left queued or running.",
+    freshness: "Runs once; forgotten when it fails so the next use retries.",
+  },
+  testRunRecovery: {
+    home: "lib/services/chatflow-tests/runs.ts",
+    holds: "The once-per-process closing of chatflow test runs an earlier process left queued or running.",
     freshness: "Runs once; forgotten when it fails so the next use retries.",
   },
   uploadLocks: {

@@ -20,5 +20,12 @@ describe("example flows", () => {
     expect(await loadExampleFlowsOnce()).toBe(count);
     expect(await loadExampleFlowsOnce()).toBe(0);
     expect(await (await getDb()).chatflow.count()).toBe(count);
+    // Their test cases come with them, each on its own chatflow.
+    const cases = await (await getDb()).chatflowTestCase.findMany({
+      include: { chatflow: { select: { name: true } } },
+    });
+    const shipped = readExampleFlows().flatMap((e) => e.tests.map((t) => `${e.name}: ${t.name}`));
+    expect(shipped.length).toBeGreaterThanOrEqual(6);
+    expect(cases.map((c) => `${c.chatflow.name}: ${c.name}`).sort()).toEqual(shipped.sort());
   });
 });

@@ -26,6 +26,7 @@ import type { QueueView } from "../../lib/services/queue-view";
 import { forgetProcessState } from "../../lib/state";
 import { loadApiRoutes, type AppRoute } from "../support/app-server";
 import { multiStoreGraph } from "../support/docs-flows";
+import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
 import { auth, call } from "../support/http";
 
 // Issue 13: the OpenAPI document (lib/openapi) is checked against the code both ways.
@@ -487,6 +488,32 @@ describe("every documented operation answers as documented", () => {
     expect(started.status, started.text).toBe(202);
     await run("get", "/api/v1/domains/runs");
     await run("get", "/api/v1/domains/runs/{id}", { params: { id: started.json.run.id } });
+  });
+
+  it("chatflow test cases and runs", async () => {
+    const testCase = {
+      name: "Greets",
+      question: "hello",
+      expectations: [
+        { type: "status", value: 200 },
+        { type: "answerMatches", pattern: "\\w+", flags: "i" },
+      ],
+    };
+    const params = { id: ids.flow };
+    const created = await run("post", "/api/v1/chatflows/{id}/tests", { params, body: testCase });
+    expect(created.status, created.text).toBe(201);
+    await run("get", "/api/v1/chatflows/{id}/tests", { params });
+    const caseParams = { id: ids.flow, caseId: created.json.id };
+    await run("put", "/api/v1/chatflows/{id}/tests/{caseId}", { params: caseParams, body: { ...testCase, name: "G" } });
+    const started = await run("post", "/api/v1/chatflows/{id}/tests/run", { params, body: {} });
+    expect(started.status, started.text).toBe(202);
+    await chatflowTestRunQueue().drained();
+    const done = await run("get", "/api/v1/chatflows/{id}/tests/runs/{runId}", {
+      params: { id: ids.flow, runId: started.json.runId },
+    });
+    expect(done.json.results).toHaveLength(1);
+    await run("get", "/api/v1/chatflows/{id}/tests/runs", { params, query: "?version=1" });
+    await run("delete", "/api/v1/chatflows/{id}/tests/{caseId}", { params: caseParams });
   });
 
   it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {

@@ -34,6 +34,11 @@ import * as adminQueue from "../../app/api/v1/admin/queue/route";
 import * as chatflowUploads from "../../app/api/v1/chatflows-uploads/[id]/route";
 import * as feedback from "../../app/api/v1/feedback/[id]/route";
 import * as leads from "../../app/api/v1/leads/[id]/route";
+import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
+import * as testCaseById from "../../app/api/v1/chatflows/[id]/tests/[caseId]/route";
+import * as testRun from "../../app/api/v1/chatflows/[id]/tests/run/route";
+import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
+import { insertTestCases } from "../../lib/db/queries/chatflow-tests";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
@@ -71,6 +76,14 @@ export function graphUsing(credentialId: string) {
     ],
     edges: [],
   };
+}
+
+const TEST_CASE = { name: "probe", question: "hello", expectations: [{ type: "status", value: 200 }] };
+
+/** A case of the chatflow, written directly (the probe is about the route's caller, not about creating it). */
+async function caseOf(chatflowId: string): Promise<string> {
+  const [row] = await insertTestCases({ chatflowId, cases: [TEST_CASE] });
+  return row!.id;
 }
 
 export const PROBES: Probe[] = [
@@ -138,6 +151,67 @@ export const PROBES: Probe[] = [
     fresh: true,
     ok: 200,
     run: (c) => send(chatflowById.PUT, "PUT", c, { ownerId: c.adminId }),
+  },
+  {
+    name: "GET /chatflows/{id}/tests",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(testCases.GET, c),
+  },
+  {
+    name: "POST /chatflows/{id}/tests",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    ok: 201,
+    run: (c) => send(testCases.POST, "POST", c, TEST_CASE),
+  },
+  {
+    name: "PUT /chatflows/{id}/tests/{caseId}",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    ok: 200,
+    run: async (c) =>
+      call(testCaseById.PUT, {
+        method: "PUT",
+        headers: c.headers,
+        params: { id: c.id, caseId: await caseOf(c.id) },
+        body: TEST_CASE,
+      }),
+  },
+  {
+    name: "DELETE /chatflows/{id}/tests/{caseId}",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    ok: 200,
+    run: async (c) =>
+      call(testCaseById.DELETE, {
+        method: "DELETE",
+        headers: c.headers,
+        params: { id: c.id, caseId: await caseOf(c.id) },
+      }),
+  },
+  // A fresh chatflow has no cases: an allowed run is queued (202) and finishes at once.
+  {
+    name: "POST /chatflows/{id}/tests/run",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    fresh: true,
+    ok: 202,
+    run: (c) => send(testRun.POST, "POST", c, {}),
+  },
+  {
+    name: "GET /chatflows/{id}/tests/runs",
+    policy: "chatflow.test",
+    requires: ["chatflow.test"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(testRuns.GET, c),
   },
   {
     name: "POST /prediction/{id}",

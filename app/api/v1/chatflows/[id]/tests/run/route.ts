@@ -1,0 +1,14 @@
+import { idParams, route } from "@/lib/http/route";
+import { json } from "@/lib/http/responses";
+import { testChatflows } from "@/lib/access/permissions";
+import { startTestRunBodySchema } from "@/lib/schemas/chatflow-tests";
+import { startTestRun } from "@/lib/services/chatflow-tests/runs";
+import { refuseOtherMethods } from "@/lib/http/methods";
+
+/** POST /api/v1/chatflows/{id}/tests/run: runs every case against a version (default the draft) in the background; 202 with the run id. */
+export const POST = route(
+  { auth: testChatflows, params: idParams, body: { json: startTestRunBodySchema, maxBytes: 4096 } },
+  async ({ params, body, caller }) => json(await startTestRun(params.id, body, caller), 202),
+);
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = refuseOtherMethods("POST");
