@@ -15,6 +15,17 @@
       const xs = b.longtasks.filter(([s]) => s >= from && s <= to).map(([, d]) => d);
       return { count: xs.length, max: xs.length ? Math.max(...xs) : 0 };
     },
+    /**
+     * Resolves once no long task has started for `quietMs`: with the end of the last long task (the
+     * main thread's last busy moment), or `since` when there was none after it.
+     */
+    async quiet(since, quietMs) {
+      for (;;) {
+        const last = b.longtasks.filter(([s, d]) => s + d >= since).reduce((end, [s, d]) => Math.max(end, s + d), since);
+        if (performance.now() - last >= quietMs) return last;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     startFrames: () => undefined,
     stopFrames: () => undefined,
     autoLayout: async () => 0,

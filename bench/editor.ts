@@ -49,6 +49,7 @@ interface BenchWindow {
     startFrames(): void;
     stopFrames(): Omit<FrameStats, "long"> & { from: number; to: number };
     longBetween(from: number, to: number): LongTasks;
+    quiet(since: number, quietMs: number): Promise<number>;
     autoLayout(): Promise<number>;
   };
 }
@@ -199,8 +200,9 @@ async function openEditor(page: Page, url: string) {
     { timeout: 120_000, polling: 50 },
   );
   const drawn = Date.now() - t0 - 50;
-  await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 10_000 })));
-  const idle = Date.now() - t0;
+  // Idle: the end of the last long task, once none started for 2 s (requestIdleCallback is no
+  // measure here: after a click Chromium may not run idle callbacks on an otherwise quiet page).
+  const idle = await page.evaluate((from) => (window as unknown as BenchWindow).__bench.quiet(from, 2000), drawn);
   const firstInput = await page
     .waitForFunction(() => (window as unknown as BenchWindow).__bench.firstPainted, undefined, { timeout: 10_000 })
     .then((h) => h.jsonValue() as Promise<number>)
@@ -268,6 +270,7 @@ try {
   spread("long tasks while opening", "longCount", "", (n) => String(n));
   spread("longest task while opening", "longMax");
   const opened = await view(page);
+  if (process.env.BENCH_SCREENSHOTS) await page.screenshot({ path: `${process.env.BENCH_SCREENSHOTS}/opened.png` });
   row(
     "opening zoom, nodes in DOM",
     `${opened.zoom.toFixed(2)}, ${runs[runs.length - 1].inDom} of ${graph.nodes.length}`,
@@ -292,6 +295,7 @@ try {
   const dragGrip = dragId ? await nodeGrip(page, dragId) : undefined;
   if (dragGrip)
     frameRow("node drag at opening zoom", await measureFrames(page, () => dragAround(page, dragGrip, 80)), "≥ 50 fps");
+  if (process.env.BENCH_SCREENSHOTS) await page.screenshot({ path: `${process.env.BENCH_SCREENSHOTS}/after-drag.png` });
 
   // Zoom into a tool node near the centre with the wheel over its header, to 100 %.
   const toolId = await nodeNearCentre(page, "chainTool");
@@ -303,12 +307,16 @@ try {
     await page.mouse.wheel(0, -100);
     await sleep(60);
   }
-  await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5_000 })));
+  await page.evaluate(() => {
+    const b = (window as unknown as BenchWindow).__bench;
+    return b.quiet(performance.now(), 1000);
+  });
   const zoomedIn = (await view(page)).zoom;
 
   const field = page.locator(`[id="${toolId}-name"]`);
+  if (process.env.BENCH_SCREENSHOTS) await page.screenshot({ path: `${process.env.BENCH_SCREENSHOTS}/zoomed-in.png` });
   if (await field.isVisible().catch(() => false)) {
-    await field.click();
+    await field.click({ timeout: 10_000 });
     await page.keyboard.press("End");
     const before = await field.inputValue();
     await page.evaluate(() => void ((window as unknown as BenchWindow).__bench.keys = []));
