@@ -169,7 +169,8 @@ export function Canvas({
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
-        onlyRenderVisibleElements
+        // A large flow: only the nodes and edges in view are drawn (a small one keeps all in the DOM).
+        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
