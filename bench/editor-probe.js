@@ -21,7 +21,9 @@
      */
     async quiet(since, quietMs) {
       for (;;) {
-        const last = b.longtasks.filter(([s, d]) => s + d >= since).reduce((end, [s, d]) => Math.max(end, s + d), since);
+        const last = b.longtasks
+          .filter(([s, d]) => s + d >= since)
+          .reduce((end, [s, d]) => Math.max(end, s + d), since);
         if (performance.now() - last >= quietMs) return last;
         await new Promise((r) => setTimeout(r, 100));
       }
