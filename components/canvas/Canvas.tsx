@@ -10,19 +10,20 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStoreApi,
   type EdgeChange,
   type FinalConnectionState,
   type NodeChange,
   type Viewport,
 } from "@xyflow/react";
-import { useCallback, useEffect, useState, type DragEvent } from "react";
+import { type DragEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { connectionProblem } from "@/lib/canvas/connection";
 import { edgeIdFor } from "@/lib/canvas/ids";
 import { autoLayout, findOverlaps, nodeBox } from "@/lib/canvas/layout";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
 import { CanvasNotes } from "./CanvasNotes";
 import { useEditorState, useEditorStore } from "./editor-context";
-import { FlowNode } from "./FlowNode";
+import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
 
 const nodeTypes = { flowNode: FlowNode };
@@ -34,22 +35,29 @@ const selectEdges = (s: { edges: EditorEdge[] }) => s.edges;
 const DROP_OFFSET = { x: 24, y: 18 };
 
 /**
- * After a load or an import, once the browser measured every node: if any two overlap (positions
- * saved for other node sizes, or kept from a Flowise export), lay the flow out again from the
- * measured sizes and fit it into view.
+ * After a load or an import, once the browser measured every node it drew (React Flow draws only
+ * those in view): if any two of them overlap (positions saved for other node sizes, or kept from a
+ * Flowise export), lay the flow out again from the measured sizes and fit it into view. A large flow
+ * opened as a map (cards at low zoom, see FlowNode) keeps its saved positions: cards are not the
+ * size of the forms, so their overlap says nothing.
  */
-function useLayoutOnOpen(nodes: EditorNode[]) {
+function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElement | null>) {
   const store = useEditorStore();
   const rf = useReactFlow();
+  const flow = useStoreApi();
   useEffect(() => {
     const s = store.getState();
-    if (!s.layoutCheck) return;
-    if (!nodes.every((n) => n.measured?.width && n.measured?.height)) return;
+    if (!s.layoutCheck || !container.current) return;
+    if (selectLowDetail(flow.getState())) return store.layoutChecked();
+    const measured = nodes.filter((n) => n.measured?.width && n.measured?.height);
+    const drawn = [...container.current.querySelectorAll<HTMLElement>(".react-flow__node")];
+    const ids = new Set(measured.map((n) => n.id));
+    if (measured.length === 0 || !drawn.every((el) => ids.has(el.dataset.id ?? ""))) return;
     store.layoutChecked();
-    if (findOverlaps(nodes.map(nodeBox), 8).length === 0) return;
+    if (findOverlaps(measured.map(nodeBox), 8).length === 0) return;
     store.setNodes(autoLayout(nodes, s.edges), { content: false });
     requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4 }));
-  }, [nodes, store, rf]);
+  }, [nodes, store, rf, flow, container]);
 }
 
 /** React Flow, controlled by the editor store. */
@@ -72,7 +80,13 @@ export function Canvas({
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
   // first dropped node and then moves the view away from where it was dropped.
   const [fitOnOpen] = useState(() => !viewport && nodes.length > 0);
-  useLayoutOnOpen(nodes);
+  // A large flow without a saved view is fitted once its nodes are measured: start below the card
+  // zoom, so its first drawing is cards rather than hundreds of forms drawn once and dropped.
+  const [startView] = useState(
+    () => viewport ?? (nodes.length >= LOW_DETAIL_MIN_NODES ? { x: 0, y: 0, zoom: LOW_DETAIL_ZOOM / 2 } : undefined),
+  );
+  const container = useRef<HTMLDivElement>(null);
+  useLayoutOnOpen(nodes, container);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<EditorNode>[]) => {
@@ -148,7 +162,7 @@ export function Canvas({
 
   const dark = useDarkMode();
   return (
-    <div className="relative h-full w-full" data-testid="canvas">
+    <div ref={container} className="relative h-full w-full" data-testid="canvas">
       <ReactFlow<EditorNode, EditorEdge>
         onDragOver={(e) => {
           e.preventDefault();
@@ -158,6 +172,8 @@ export function Canvas({
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        // A large flow: only the nodes and edges in view are drawn (a small one keeps all in the DOM).
+        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -173,7 +189,7 @@ export function Canvas({
         edgesReconnectable={!readOnly}
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"
-        defaultViewport={viewport}
+        defaultViewport={startView}
         fitView={fitOnOpen}
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
         minZoom={0.1}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Handle, Position, useStoreApi, type NodeProps } from "@xyflow/react";
+import { Handle, Position, useStore, useStoreApi, type NodeProps, type ReactFlowState } from "@xyflow/react";
 import { memo, useCallback, useEffect, useState } from "react";
 import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
 import { savedFilesInto } from "@/lib/canvas/saved-files";
@@ -16,6 +16,16 @@ import { useEditorSlots } from "./editor-slots";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
+/**
+ * Below this zoom a large flow is a map: each node is drawn as a card (badge, label, handles) instead
+ * of its form. Text there is unreadable anyway, and hundreds of forms (inputs, code editors) make
+ * opening, panning and zooming slow. A small flow keeps its forms at any zoom.
+ */
+export const LOW_DETAIL_ZOOM = 0.5;
+export const LOW_DETAIL_MIN_NODES = 50;
+export const selectLowDetail = (s: ReactFlowState) =>
+  s.transform[2] < LOW_DETAIL_ZOOM && s.nodeLookup.size >= LOW_DETAIL_MIN_NODES;
+
 /** The one node component: header, input anchors, param form and outputs, all from the definition. */
 export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps<EditorNode>) {
   const store = useEditorStore();
@@ -26,6 +36,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const [showMore, setShowMore] = useState(false);
   const [showInfo, setShowInfo] = useState(false);
   const flow = useStoreApi();
+  const lowDetail = useStore(selectLowDetail);
   // The info panel belongs to the selected node: it closes when the node is deselected.
   useEffect(() => {
     if (!selected) setShowInfo(false);
@@ -40,6 +51,13 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     );
   }
   const style = categoryStyle[def.category];
+  if (lowDetail) {
+    // Keep the size the form had (measured before zooming out), so edges and layout stay put.
+    const measured = flow.getState().nodeLookup.get(id)?.measured?.height;
+    return (
+      <NodeCard id={id} def={def} label={data.label || def.label} problems={problems?.length ?? 0} height={measured} />
+    );
+  }
   const errorFor = (name: string) => {
     const found = problems?.find((p) => p.input === name);
     return found?.fieldMessage;
@@ -150,6 +168,84 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     </article>
   );
 });
+
+const CARD_HEADER = 64;
+const CARD_ROW = 40;
+
+/** The height of a node's form before it was ever drawn (a generous guess from its definition). */
+function estimatedHeight(def: NodeDefinition): number {
+  const main = paramInputs(def).filter((p) => !p.additional).length;
+  return 56 + anchorInputs(def).length * 40 + main * 58 + def.outputs.length * 36 + 16;
+}
+
+/** A node at low zoom: its badge and label in large type, and its handles (edges attach to them). */
+function NodeCard({
+  id,
+  def,
+  label,
+  problems,
+  height,
+}: {
+  id: string;
+  def: NodeDefinition;
+  label: string;
+  problems: number;
+  height?: number;
+}) {
+  const style = categoryStyle[def.category];
+  const anchors = anchorInputs(def);
+  const h = Math.max(
+    height ?? estimatedHeight(def),
+    CARD_HEADER + Math.max(anchors.length, def.outputs.length) * CARD_ROW,
+  );
+  return (
+    <article
+      aria-label={`${label} node`}
+      data-node-type={def.name}
+      data-detail="card"
+      data-invalid={problems ? "true" : undefined}
+      className={`w-[264px] rounded-xl border-4 bg-white ${problems ? "border-red-400" : "border-slate-300"}`}
+      style={{ height: h }}
+    >
+      <header className="flex items-center gap-3 px-3 py-3">
+        <span
+          className={`grid h-12 w-12 shrink-0 place-items-center rounded-lg text-xl font-bold ${style.badge}`}
+          aria-hidden
+        >
+          {style.glyph}
+        </span>
+        <h3 className="line-clamp-2 text-3xl font-semibold leading-tight text-slate-900">{label}</h3>
+      </header>
+      {problems > 0 && (
+        <p className="px-3 text-2xl font-semibold text-red-700">
+          {problems} {problems === 1 ? "issue" : "issues"}
+        </p>
+      )}
+      {anchors.map((a, i) => (
+        <Handle
+          key={a.name}
+          type="target"
+          position={Position.Left}
+          id={handleId(id, a.name, "in")}
+          aria-label={`${a.label} input`}
+          style={{ top: CARD_HEADER + (i + 0.5) * CARD_ROW }}
+          className="h-4! w-4! border-2! border-white! bg-slate-500!"
+        />
+      ))}
+      {def.outputs.map((o, i) => (
+        <Handle
+          key={o.name}
+          type="source"
+          position={Position.Right}
+          id={handleId(id, o.name, "out")}
+          aria-label={`${o.label} output`}
+          style={{ top: h - (def.outputs.length - i - 0.5) * CARD_ROW }}
+          className="h-4! w-4! border-2! border-white! bg-brand-600!"
+        />
+      ))}
+    </article>
+  );
+}
 
 /** The definition's description and each input's help, for the node's info panel. */
 function NodeInfo({ def }: { def: NodeDefinition }) {

@@ -84,8 +84,22 @@ export function isRequiredParam(p: ParamInput): boolean {
   return !p.optional && p.default === undefined;
 }
 
-/** One param's schema including "not set" handling: default applied, optional allowed. */
+const fieldSchemas = new WeakMap<ParamInput, z.ZodType>();
+
+/**
+ * One param's schema including "not set" handling: default applied, optional allowed. Built once per
+ * param definition (validating a 300-node flow built thousands of zod schemas on every check).
+ */
 export function paramFieldSchema(p: ParamInput): z.ZodType {
+  let schema = fieldSchemas.get(p);
+  if (!schema) {
+    schema = buildFieldSchema(p);
+    fieldSchemas.set(p, schema);
+  }
+  return schema;
+}
+
+function buildFieldSchema(p: ParamInput): z.ZodType {
   const base = paramValueSchema(p);
   if (p.default !== undefined) return z.preprocess(emptyToUndefined, base.optional()).transform((v) => v ?? p.default);
   if (p.optional) return z.preprocess(emptyToUndefined, base.optional());

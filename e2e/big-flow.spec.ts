@@ -1,0 +1,83 @@
+import { expect, test } from "@playwright/test";
+import { bigFlowGraph } from "../bench/big-flow";
+import { cspViolations, signIn, snap } from "./helpers";
+
+// The 300-node flow of the editor benchmark (60 product-search agents) opens as a map of cards,
+// every node can be reached and edited, and an edit saves. Not timed: speed is bench/editor.ts.
+test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
+
+test("a 300-node flow opens as cards, every group is reachable and a field edit saves", async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  const graph = bigFlowGraph();
+  const created = await page.request.post("/api/v1/chatflows", { data: { name: `Big flow ${Date.now()}`, graph } });
+  expect(created.ok()).toBe(true);
+  const id = (await created.json()).id as string;
+
+  await page.goto(`/chatflows/${id}`);
+  // Opening zoom: each node a card with its label (no forms), edges drawn between them.
+  const cards = page.locator('.react-flow__node article[data-detail="card"]');
+  await expect(cards.first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator(".react-flow__node input")).toHaveCount(0);
+  await expect(page.locator(".react-flow__edge path").first()).toBeAttached();
+  await expect(page.locator('.react-flow__node[data-id="chainTool_13"] article h3')).toHaveText("Chain Tool");
+  await expect(page.locator('.react-flow__node[data-id="toolAgent_13"] article')).toHaveAttribute(
+    "aria-label",
+    "Tool Agent node",
+  );
+  await snap(page, "big-flow-overview");
+
+  // Room for the canvas: the test chat closes.
+  await page.getByRole("button", { name: "Close test chat" }).click();
+  const panel = page.getByTestId("problems-panel");
+  // Groups across the whole map (every fifth, and the last): the problems panel names each agent
+  // (60 ending nodes); its button brings the agent into view at a readable zoom, drawn with its form.
+  for (const g of [...Array.from({ length: 12 }, (_, i) => i * 5), 59]) {
+    await panel.getByRole("button", { name: `Select node Tool Agent (toolAgent_${g})` }).click();
+    const agent = page.locator(`.react-flow__node[data-id="toolAgent_${g}"]`);
+    await expect(agent.locator("article")).not.toHaveAttribute("data-detail", "card");
+    await expect(agent.getByRole("button", { name: /additional parameters/ })).toBeAttached();
+  }
+
+  // The last group, every node of it: the panel folds away, and a drag of the empty pane moves the
+  // view 650 px right (from the agent to the chat model at the group's left).
+  await panel.getByRole("button", { name: /^\d+ problems?/ }).click();
+  const start = await page.evaluate(() => {
+    const r = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
+    for (let y = r.bottom - 40; y > r.y + 40; y -= 10)
+      for (let x = r.x + 60; x < r.x + 300; x += 10)
+        if (document.elementFromPoint(x, y)?.classList.contains("react-flow__pane")) return { x, y };
+    throw new Error("no empty spot on the pane");
+  });
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x + 650, start.y, { steps: 12 });
+  await page.mouse.up();
+  for (const type of ["chatOpenAICompatible", "openApiChain", "chainTool", "bufferMemory"]) {
+    const node = page.locator(`.react-flow__node[data-id="${type}_59"]`);
+    await expect(node.locator("article")).toBeAttached();
+    await expect(node.locator("article")).not.toHaveAttribute("data-detail", "card");
+  }
+  await snap(page, "big-flow-zoomed-in");
+
+  // Typing into a field of the big flow updates it, and Save stores it.
+  const name = page.locator('[id="chainTool_59-name"]');
+  await name.scrollIntoViewIfNeeded();
+  await name.click();
+  await page.keyboard.press("End");
+  await page.keyboard.type("_renamed");
+  await expect(name).toHaveValue("product_search_59_renamed");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText(/Saved as version/)).toBeVisible();
+  const saved = (await (await page.request.get(`/api/v1/chatflows/${id}`)).json()).graph as typeof graph;
+  expect(saved.nodes.find((n) => n.id === "chainTool_59")?.data.inputs).toMatchObject({
+    name: "product_search_59_renamed",
+  });
+  expect(saved.nodes).toHaveLength(300);
+
+  // Zoomed back out to the map: cards again.
+  await page.getByRole("button", { name: "Fit view", exact: true }).click();
+  await expect(cards.first()).toBeVisible();
+  await expect(page.locator(".react-flow__node input")).toHaveCount(0);
+  await page.request.delete(`/api/v1/chatflows/${id}`);
+});
