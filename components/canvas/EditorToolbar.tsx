@@ -61,6 +61,26 @@ function ToolButton({
   );
 }
 
+/** Opens or closes a side panel; below 640 px only its icon shows (the name stays for assistive tech). */
+function PanelToggle({
+  icon,
+  label,
+  open,
+  onToggle,
+}: {
+  icon: IconName;
+  label: string;
+  open?: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <Button variant="secondary" onClick={onToggle} aria-pressed={open} aria-label={label} className="max-sm:px-2">
+      <Icon name={icon} />
+      <span className="max-sm:sr-only">{label}</span>
+    </Button>
+  );
+}
+
 /** Draft vs published at a glance: "Draft v5 · Published v3", or the version on view. */
 function VersionBadge({
   version,
@@ -292,38 +312,9 @@ export function EditorToolbar({
         }}
       />
       <div className="flex shrink-0 items-center gap-1 sm:gap-2 md:pl-2">
-        <Button
-          variant="secondary"
-          onClick={onToggleVersions}
-          aria-pressed={versionsOpen}
-          aria-label="Versions"
-          className="max-sm:px-2"
-        >
-          <Icon name="history" />
-          <span className="max-sm:sr-only">Versions</span>
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={onToggleChat}
-          aria-pressed={chatOpen}
-          aria-label="Test chat"
-          className="max-sm:px-2"
-        >
-          <Icon name="chat" />
-          <span className="max-sm:sr-only">Test chat</span>
-        </Button>
-        {onToggleTests && (
-          <Button
-            variant="secondary"
-            onClick={onToggleTests}
-            aria-pressed={testsOpen}
-            aria-label="Tests"
-            className="max-sm:px-2"
-          >
-            <Icon name="tests" />
-            <span className="max-sm:sr-only">Tests</span>
-          </Button>
-        )}
+        <PanelToggle icon="history" label="Versions" open={versionsOpen} onToggle={onToggleVersions} />
+        <PanelToggle icon="chat" label="Test chat" open={chatOpen} onToggle={onToggleChat} />
+        {onToggleTests && <PanelToggle icon="tests" label="Tests" open={testsOpen} onToggle={onToggleTests} />}
         <Button variant="secondary" onClick={onPublish} aria-label="Publish" className="max-sm:px-2">
           <Icon name="publish" />
           <span className="max-sm:sr-only">Publish</span>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { ErrorNote } from "@/components/ui/controls";
+import { CloseButton, ErrorNote } from "@/components/ui/controls";
 import type { Chatflow } from "./use-chatflow";
 import {
   fetchVersion,
@@ -115,14 +115,7 @@ export function VersionsPanel({ flow, viewing, onView, onRestored, onExportAll, 
         >
           Export all
         </button>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close versions"
-          className="grid h-7 w-7 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
-        >
-          ✕
-        </button>
+        <CloseButton label="Close versions" onClick={onClose} />
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         <p className="border-b border-slate-100 px-3 py-2 text-xs text-slate-600" data-testid="publish-state">

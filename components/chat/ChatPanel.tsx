@@ -1,5 +1,6 @@
 "use client";
 
+import { CloseButton } from "@/components/ui/controls";
 import { useEffect, useRef, useState } from "react";
 import type { GraphProblem } from "@/lib/schemas/problems";
 import { MessageView } from "./MessageView";
@@ -37,14 +38,7 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShow
         >
           New session
         </button>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close test chat"
-          className="grid h-7 w-7 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
-        >
-          ✕
-        </button>
+        <CloseButton label="Close test chat" onClick={onClose} />
       </div>
       {dirty && (
         <p className="border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-900">

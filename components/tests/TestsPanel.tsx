@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { Button, ErrorNote } from "@/components/ui/controls";
+import { Button, CloseButton, ErrorNote } from "@/components/ui/controls";
 import type { TestCase, TestCaseResult, TestRun } from "@/lib/schemas/chatflow-tests";
 import { TestCaseForm } from "./TestCaseForm";
 import { TestResultView, Verdict } from "./TestResultView";
@@ -43,14 +43,7 @@ export function TestsPanel({ chatflowId, version, dirty, onClose }: Props) {
         <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setEditing("new")}>
           Add case
         </Button>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close tests"
-          className="grid h-7 w-7 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
-        >
-          ✕
-        </button>
+        <CloseButton label="Close tests" onClick={onClose} />
       </div>
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-white px-3 py-2 text-xs">
         <label className="flex items-center gap-1">

@@ -22,6 +22,20 @@ export function Button({
   );
 }
 
+/** The ✕ that closes a side panel (test chat, tests, versions); `label` names what it closes. */
+export function CloseButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="grid h-7 w-7 place-items-center rounded-md text-slate-500 hover:bg-slate-100"
+    >
+      ✕
+    </button>
+  );
+}
+
 export function TextInput({
   label,
   className = "",
