@@ -145,6 +145,15 @@ describe("GET /domains and /api/v1/domains", () => {
   });
 
   it("searches name and analysis text case-insensitively, combined with the other filters", async () => {
+    // The total of a search is counted by its own query (countSearch): it must agree with the rows.
+    const checkTotal = async (query: string, expected: number) =>
+      expect((await list(query)).json.pagination.total, query).toBe(expected);
+    await checkTotal("searchTerm=ALPHA-1", 10);
+    await checkTotal("searchTerm=ALPHA-1&isValid=true", 8);
+    await checkTotal("searchTerm=summary%201&hasAnalysis=analyzed", 3);
+    await checkTotal("searchTerm=summary%201&hasAnalysis=false", 0);
+    await checkTotal("searchTerm=invalidtld&isValid=false&hasAnalysis=true", 2);
+    await checkTotal("searchTerm=invalidtld&isValid=false&hasAnalysis=false", 3);
     expect(names(await list("searchTerm=ALPHA-1&sort=name&limit=100"))).toEqual(
       Array.from({ length: 10 }, (_, i) => (i === 4 || i === 9 ? `alpha-1${i}.invalidtld` : `alpha-1${i}.example.com`)),
     );

@@ -73,16 +73,19 @@ export async function findChatMessages({
 }) {
   const db = await getDb();
   const w = toWhere(where, await ratedExchangeIds(where));
-  const [total, rows] = await Promise.all([
-    db.chatMessage.count({ where: w }),
-    db.chatMessage.findMany({
-      where: w,
-      orderBy: [{ createdAt: direction }, { id: direction }],
-      skip,
-      take,
-      include: { feedback: true },
-    }),
-  ]);
+  const orderBy = [{ createdAt: direction }, { id: direction }] as const;
+  const page = async () => {
+    if (skip === 0)
+      return db.chatMessage.findMany({ where: w, orderBy: [...orderBy], take, include: { feedback: true } });
+    // A later page: its ids first (skipped rows are walked in the (chatflowId, createdAt, id) index
+    // alone), then only those rows. One query sorted every row of the chatflow to skip past them.
+    const ids = (
+      await db.chatMessage.findMany({ where: w, orderBy: [...orderBy], skip, take, select: { id: true } })
+    ).map((r) => r.id);
+    if (!ids.length) return [];
+    return db.chatMessage.findMany({ where: { id: { in: ids } }, orderBy: [...orderBy], include: { feedback: true } });
+  };
+  const [total, rows] = await Promise.all([db.chatMessage.count({ where: w }), page()]);
   return { total, rows };
 }
 
