@@ -95,10 +95,13 @@ describe("streaming", () => {
       const res = await post(conversationId, { question: "hello", streaming: true });
       const events = parseSse(await res.text());
       expect(events.map((e) => e.event)).toContain("error");
-      // The same {code, message} as a JSON error body.
+      // The same {code, message, details} as a JSON error body: here the failing model node, in words and by id.
       expect(events.find((e) => e.event === "error")?.data).toEqual({
-        code: expect.any(String),
-        message: expect.any(String),
+        code: "upstream_error",
+        message: expect.stringMatching(
+          /^Chat model “.+” failed: the provider at 127\.0\.0\.1:\d+ answered HTTP 500\.$/,
+        ),
+        details: expect.objectContaining({ node: expect.objectContaining({ id: expect.any(String) }), status: 500 }),
       });
       expect(events.at(-1)?.event).toBe("end");
     } finally {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -18,7 +19,8 @@ beforeAll(async () => {
   await setupFirstAdmin(ADMIN);
   const flow = exampleFlow("conversation.json");
   const id = (await createChatflow({ name: "private", graph: flow.graph as never }, systemCaller)).id;
-  ids = { id, nodeId: "memory" };
+  // Well-formed values for every other path param: a malformed id is a 400 before authentication.
+  ids = { id, nodeId: "memory", n: "1", caseId: randomUUID(), runId: randomUUID() };
   routes = await apiRoutes();
 });
 

@@ -80,12 +80,20 @@ describe("no custom code execution", () => {
     ];
     // One reviewed exception: the document parser pool forks our own worker file (a fixed path
     // under lib/vector/parse-worker/), never a string or a path a caller chose.
-    const allowed = new Set([`lib/vector/parse-pool.ts: child process`]);
+    // And the test-case expectations run a builder's regex under V8's time bound: the vm script is a
+    // fixed literal that calls a closure of ours (the pattern is a RegExp, never code).
+    const allowed = new Set([
+      `lib/vector/parse-pool.ts: child process`,
+      `lib/services/chatflow-tests/expectations.ts: vm module`,
+    ]);
     const hits = files.flatMap((f) => {
       const text = fs.readFileSync(f, "utf8");
       return patterns.filter(([, re]) => re.test(text)).map(([what]) => `${path.relative(ROOT, f)}: ${what}`);
     });
     expect(hits.filter((h) => !allowed.has(h))).toEqual([]);
+    const expectations = fs.readFileSync(path.join(ROOT, "lib/services/chatflow-tests/expectations.ts"), "utf8");
+    expect(expectations.match(/\bvm\.\w+\(/g)).toEqual(["vm.runInNewContext("]);
+    expect(expectations).toMatch(/vm\.runInNewContext\("fn\(\)", \{ fn \}, \{ timeout: MATCH_TIME_LIMIT_MS \}\)/);
     const pool = fs.readFileSync(path.join(ROOT, "lib/vector/parse-pool.ts"), "utf8");
     expect(pool.match(/\bfork\(/g)).toHaveLength(1);
     expect(pool).toMatch(/const WORKER_FILE = path\.join\("lib", "vector", "parse-worker", "[\w-]+\.mjs"\);/);
