@@ -21,17 +21,18 @@ import { lastTestRunsOf } from "./chatflow-tests/last-runs";
 /** Which version to run: a number, the draft (latest) or the published one (else the latest). */
 export type VersionSelector = number | "draft" | "published";
 
-/** Version rows by chatflow id + number (immutable, so they stay until the chatflow goes). */
-const versionCache = processState("chatflowVersions", () => {
-  const cache = new TtlCache<ChatflowVersion | null>(10 * 60_000, 500);
-  stateBus().subscribe(
-    on({
-      "chatflow.deleted": (e) => cache.deleteWhere((v) => v?.chatflowId === e.chatflowId),
-      "state.resync": () => cache.clear(),
-    }),
-  );
-  return cache;
-});
+/** Version rows by chatflow id + number (immutable, so they stay until the chatflow goes); made on first use. */
+const versionCache = () =>
+  processState("chatflowVersions", () => {
+    const cache = new TtlCache<ChatflowVersion | null>(10 * 60_000, 500);
+    stateBus().subscribe(
+      on({
+        "chatflow.deleted": (e) => cache.deleteWhere((v) => v?.chatflowId === e.chatflowId),
+        "state.resync": () => cache.clear(),
+      }),
+    );
+    return cache;
+  });
 
 /** The number a selector names on this chatflow row. */
 export function selectedVersion(row: Pick<Chatflow, "version" | "publishedVersion">, selector: VersionSelector) {
@@ -52,7 +53,7 @@ export async function chatflowAtVersion(row: Chatflow, selector: VersionSelector
   const v =
     // Above row.version too: a row cached in this process may lag a save made in another one.
     Number.isInteger(n) && n >= 1
-      ? await versionCache.get(`${row.id}:${n}`, () => findChatflowVersion({ chatflowId: row.id, version: n }))
+      ? await versionCache().get(`${row.id}:${n}`, () => findChatflowVersion({ chatflowId: row.id, version: n }))
       : null;
   if (!v) throw new AppError("not_found", `Chatflow ${row.id} has no version ${n}.`);
   return {
@@ -122,7 +123,7 @@ export async function listVersions(chatflowId: string, caller: Caller) {
 
 /** One stored version (404 when the chatflow has none by that number). */
 async function versionOrThrow(row: Chatflow, n: number): Promise<ChatflowVersion> {
-  const v = await versionCache.get(`${row.id}:${n}`, () => findChatflowVersion({ chatflowId: row.id, version: n }));
+  const v = await versionCache().get(`${row.id}:${n}`, () => findChatflowVersion({ chatflowId: row.id, version: n }));
   if (!v) throw new AppError("not_found", `Chatflow ${row.id} has no version ${n}.`);
   return v;
 }

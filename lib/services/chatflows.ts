@@ -26,23 +26,28 @@ import { removeChatflowUploads } from "./chatflow-files";
 
 const EMPTY_GRAPH = { nodes: [], edges: [] };
 
-/** Chatflow rows for the prediction path ("chatflowRows" in lib/state/catalogue.ts). */
-const chatflowCache = processState("chatflowRows", () => {
-  const cache = new TtlCache<Chatflow | null>(2_000);
-  stateBus().subscribe(
-    on({
-      "chatflow.saved": (e) => cache.delete(e.chatflowId),
-      "chatflow.deleted": (e) => cache.delete(e.chatflowId),
-      "user.deleted": () => cache.clear(), // their chatflows changed owner
-      "state.resync": () => cache.clear(),
-    }),
-  );
-  return cache;
-});
+/**
+ * Chatflow rows for the prediction path ("chatflowRows" in lib/state/catalogue.ts). Made on first
+ * use, not at import: the bus reads the environment, and start-up must be able to import services
+ * before it reports a wrong setting in one line.
+ */
+const chatflowCache = () =>
+  processState("chatflowRows", () => {
+    const cache = new TtlCache<Chatflow | null>(2_000);
+    stateBus().subscribe(
+      on({
+        "chatflow.saved": (e) => cache.delete(e.chatflowId),
+        "chatflow.deleted": (e) => cache.delete(e.chatflowId),
+        "user.deleted": () => cache.clear(), // their chatflows changed owner
+        "state.resync": () => cache.clear(),
+      }),
+    );
+    return cache;
+  });
 
 /** Like getChatflowOrThrow, but served from a short-lived cache (the prediction hot path). */
 export async function getChatflowForRun(id: string): Promise<Chatflow> {
-  const row = await chatflowCache.get(id, () => findChatflowById({ id }));
+  const row = await chatflowCache().get(id, () => findChatflowById({ id }));
   if (!row) throw new AppError("not_found", `Chatflow ${id} not found.`);
   return row;
 }
