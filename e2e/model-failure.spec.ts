@@ -63,5 +63,7 @@ test("the widget on a host page says which node failed and why", async ({ page }
   await w.input.fill("Hello?");
   await w.send.click();
   await expect(w.root.locator(".error")).toContainText(sentence);
+  // The failed answer is its error alone: no empty bot bubble above it.
+  await expect(w.root.locator(".row.bot")).toHaveCount(0);
   await page.screenshot({ path: "test-results/model-failure-widget.png" });
 });

@@ -110,5 +110,7 @@ export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLEleme
   if (m.role === "bot") row.append(avatarView(opts.avatarUrl));
   row.append(bubble);
   if (!m.error) return row;
-  return el("div", { class: `wrap ${m.role}` }, [row, errorView(m.error, opts.onRetry)]);
+  // A bot answer that failed before saying anything is only its error (no empty bubble above it).
+  const parts = m.role === "bot" && !bubble.hasChildNodes() ? [] : [row];
+  return el("div", { class: `wrap ${m.role}` }, [...parts, errorView(m.error, opts.onRetry)]);
 }

@@ -47,7 +47,7 @@ header button:hover{background:rgba(255,255,255,.16)}
 @keyframes blink{to{opacity:0}}
 .note{font-size:12px;color:var(--sy-muted);margin-top:4px}
 .error{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin:4px 0 0 auto;max-width:85%;padding:8px 10px;border-radius:10px;background:#fef2f2;color:#991b1b;font-size:13px;border:1px solid #fecaca}
-.bot+.error,.row.bot .error{margin-left:36px}
+.bot+.error,.row.bot .error,.wrap.bot>.error:first-child{margin-left:36px}
 .error button{display:inline-flex;align-items:center;gap:4px;padding:4px 10px;border-radius:8px;background:#fff;border:1px solid #fecaca;font-weight:600}
 .error .icon{width:14px;height:14px}
 details{margin-top:8px;font-size:13px;background:rgba(255,255,255,.6);border:1px solid var(--sy-border);border-radius:10px;padding:6px 10px}
