@@ -61,7 +61,10 @@ function ToolButton({
   );
 }
 
-/** Opens or closes a side panel; below 640 px only its icon shows (the name stays for assistive tech). */
+/**
+ * Opens or closes a side panel; below 1280 px only its icon shows (the name stays for assistive
+ * tech and the tooltip), so Publish and Save keep their place at 1024 px.
+ */
 function PanelToggle({
   icon,
   label,
@@ -74,9 +77,16 @@ function PanelToggle({
   onToggle: () => void;
 }) {
   return (
-    <Button variant="secondary" onClick={onToggle} aria-pressed={open} aria-label={label} className="max-sm:px-2">
+    <Button
+      variant="secondary"
+      onClick={onToggle}
+      aria-pressed={open}
+      aria-label={label}
+      title={label}
+      className="max-xl:px-2"
+    >
       <Icon name={icon} />
-      <span className="max-sm:sr-only">{label}</span>
+      <span className="max-xl:sr-only">{label}</span>
     </Button>
   );
 }
