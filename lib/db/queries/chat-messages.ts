@@ -248,7 +248,9 @@ export async function insertExchange(input: {
       memoryType,
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
       input.askedAt.toISOString(),
-      input.answeredAt.toISOString(),
+      // At least 1 ms after the question (timestamps keep milliseconds): lists ordered by
+      // (createdAt, id) never put an instant answer before its question.
+      new Date(Math.max(input.answeredAt.getTime(), input.askedAt.getTime() + 1)).toISOString(),
       input.chatflowVersion ?? null,
     ],
   );
