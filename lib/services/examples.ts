@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { findFirstAdminId } from "../db/queries/users";
 import { findSetting, insertChatflowsOnce } from "../db/queries/settings";
+import { versionContentOf } from "../db/queries/chatflow-versions";
 import { graphShapeSchema } from "../schemas/chatflow";
 import { testCaseBodySchema } from "../schemas/chatflow-tests";
 import { testCaseData } from "./chatflow-tests/cases";
@@ -34,17 +35,19 @@ function inlineFiles(value: unknown, dir: string): unknown {
   return value;
 }
 
-/** Reads every `flows/*.json` example, with referenced files inlined. */
-export function readExampleFlows(dir = path.resolve("flows")) {
+/** The parsed `*.json` files of a folder, by name (none when the folder is missing). */
+function readJsonFiles(dir: string): { file: string; raw: unknown }[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => {
-      const raw = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
-      return { file: f, ...exampleFileSchema.parse(inlineFiles(raw, dir)) };
-    });
+    .map((file) => ({ file, raw: JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as unknown }));
+}
+
+/** Reads every `flows/*.json` example, with referenced files inlined. */
+export function readExampleFlows(dir = path.resolve("flows")) {
+  return readJsonFiles(dir).map(({ file, raw }) => ({ file, ...exampleFileSchema.parse(inlineFiles(raw, dir)) }));
 }
 
 /** Loads the example flows once, on the first start of an installation. */
@@ -56,25 +59,17 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
   await insertChatflowsOnce({
     key: EXAMPLES_KEY,
     value: { at: new Date().toISOString(), count: examples.length },
-    chatflows: examples.map((e) => ({
-      name: e.name,
-      description: e.description,
-      graph: e.graph as never,
-      overrideAllowList: e.overrideAllowList,
-      chatbotConfig: e.chatbotConfig as never,
-      ...(adminId ? { ownerId: adminId } : {}),
-      versions: {
-        create: {
-          version: 1,
-          graph: e.graph as never,
-          overrideAllowList: e.overrideAllowList,
-          chatbotConfig: e.chatbotConfig as never,
-          authorId: adminId ?? null,
-          message: "Example flow",
-        },
-      },
-      testCases: { create: e.tests.map(testCaseData) },
-    })),
+    chatflows: examples.map((e) => {
+      const content = versionContentOf({ ...e, speechToText: {} });
+      return {
+        name: e.name,
+        description: e.description,
+        ...content,
+        ...(adminId ? { ownerId: adminId } : {}),
+        versions: { create: { version: 1, ...content, authorId: adminId ?? null, message: "Example flow" } },
+        testCases: { create: e.tests.map(testCaseData) },
+      };
+    }),
   });
   return examples.length;
 }
@@ -92,15 +87,8 @@ const flowiseTemplateSchema = z.looseObject({
  * (POST /api/v1/chatflows/import) when a builder uses one from the templates gallery.
  */
 export function readFlowiseTemplates(dir = path.resolve("flows/flowise")) {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => {
-      const { name, description, nodes, edges } = flowiseTemplateSchema.parse(
-        JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")),
-      );
-      return { file: `flowise/${f}`, name, description, flowise: { nodes, edges } };
-    });
+  return readJsonFiles(dir).map(({ file, raw }) => {
+    const { name, description, nodes, edges } = flowiseTemplateSchema.parse(raw);
+    return { file: `flowise/${file}`, name, description, flowise: { nodes, edges } };
+  });
 }

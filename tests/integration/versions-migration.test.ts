@@ -2,34 +2,13 @@
 // run settings (never published: it keeps running its latest state), on PGlite and, with
 // TEST_PG_URL, on a throwaway PostgreSQL database.
 import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openDatabase, parseDatabaseUrl } from "../../lib/db/connection";
 import { deployMigrations } from "../../lib/db/migrations";
+import { migrationRoot } from "../support/migration-root";
 
 const VERSIONS = "20261126190709_chatflow_versions";
-
-/** A project root holding the migrations before (and, with `withVersions`, including) the versions one. */
-function rootWith(
-  withVersions: boolean,
-  root = fs.mkdtempSync(path.join(process.cwd(), "node_modules", ".sy-versions-mig-")),
-) {
-  const from = path.join(process.cwd(), "prisma");
-  fs.mkdirSync(path.join(root, "prisma/migrations"), { recursive: true });
-  fs.copyFileSync(path.join(from, "schema.prisma"), path.join(root, "prisma/schema.prisma"));
-  fs.copyFileSync(
-    path.join(from, "migrations/migration_lock.toml"),
-    path.join(root, "prisma/migrations/migration_lock.toml"),
-  );
-  for (const dir of fs.readdirSync(path.join(from, "migrations"), { withFileTypes: true })) {
-    if (!dir.isDirectory() || (dir.name >= VERSIONS && !(withVersions && dir.name === VERSIONS))) continue;
-    fs.cpSync(path.join(from, "migrations", dir.name), path.join(root, "prisma/migrations", dir.name), {
-      recursive: true,
-    });
-  }
-  return root;
-}
 
 /** An empty database: in-memory PGlite, or a new database on TEST_PG_URL's server (dropped after). */
 async function emptyDatabase() {
@@ -56,7 +35,7 @@ describe("the chatflow versions migration", () => {
     timeout: 120_000,
   }, async () => {
     const { db, drop } = await emptyDatabase();
-    const root = rootWith(false);
+    const root = migrationRoot(VERSIONS, false);
     try {
       await deployMigrations(db.factory, root);
       await db.sql(
@@ -74,7 +53,7 @@ describe("the chatflow versions migration", () => {
         [],
       );
 
-      expect(await deployMigrations(db.factory, rootWith(true, root))).toEqual([VERSIONS]);
+      expect(await deployMigrations(db.factory, migrationRoot(VERSIONS, true, root))).toEqual([VERSIONS]);
       expect(
         await db.sql(
           `SELECT name, version, "publishedVersion", "requirePassingTests" FROM "Chatflow" ORDER BY name`,

@@ -1,41 +1,19 @@
 // The owners migration keeps every row: chatflows and credentials go to the oldest admin, and a
 // key whose user was already deleted (createdById NULL) is revoked: a key dies with its owner.
 import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/connection";
 import { deployMigrations } from "../../lib/db/migrations";
+import { migrationRoot } from "../support/migration-root";
 
 const OWNERS = "20261123170657_owners";
-
-/** A project root holding the migrations before (and, with `withOwners`, including) the owners one. */
-// Under node_modules (ignored by git) so the schema engine's package still resolves from the root.
-function rootWith(
-  withOwners: boolean,
-  root = fs.mkdtempSync(path.join(process.cwd(), "node_modules", ".sy-owners-mig-")),
-) {
-  const from = path.join(process.cwd(), "prisma");
-  fs.mkdirSync(path.join(root, "prisma/migrations"), { recursive: true });
-  fs.copyFileSync(path.join(from, "schema.prisma"), path.join(root, "prisma/schema.prisma"));
-  fs.copyFileSync(
-    path.join(from, "migrations/migration_lock.toml"),
-    path.join(root, "prisma/migrations/migration_lock.toml"),
-  );
-  for (const dir of fs.readdirSync(path.join(from, "migrations"), { withFileTypes: true })) {
-    if (!dir.isDirectory() || (dir.name >= OWNERS && !(withOwners && dir.name === OWNERS))) continue;
-    fs.cpSync(path.join(from, "migrations", dir.name), path.join(root, "prisma/migrations", dir.name), {
-      recursive: true,
-    });
-  }
-  return root;
-}
 
 describe("the owners migration", () => {
   it("gives existing chatflows and credentials to the oldest admin and revokes ownerless keys", {
     timeout: 120_000,
   }, async () => {
     const db = await openDatabase({ kind: "pglite", dataDir: null });
-    const root = rootWith(false);
+    const root = migrationRoot(OWNERS, false);
     try {
       await deployMigrations(db.factory, root);
       const user = (id: string, email: string, role: string, at: string) =>
@@ -62,7 +40,7 @@ describe("the owners migration", () => {
       await key("00000000-0000-4000-8000-0000000000a1", "sy_aaaaaaaa", "00000000-0000-4000-8000-000000000001");
       await key("00000000-0000-4000-8000-0000000000a2", "sy_bbbbbbbb", null);
 
-      expect(await deployMigrations(db.factory, rootWith(true, root))).toEqual([OWNERS]);
+      expect(await deployMigrations(db.factory, migrationRoot(OWNERS, true, root))).toEqual([OWNERS]);
       expect(await db.sql(`SELECT name, "ownerId" FROM "Chatflow"`, [])).toEqual([
         { name: "kept", ownerId: "00000000-0000-4000-8000-000000000002" },
       ]);

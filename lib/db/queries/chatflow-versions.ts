@@ -54,7 +54,7 @@ export async function insertChatflowWithVersion({
   return (await getDb()).$transaction(async (tx) => {
     const row = await tx.chatflow.create({ data: { ...data, version: 1 } });
     await tx.chatflowVersion.create({
-      data: { chatflowId: row.id, version: 1, ...contentOf(row), ...author },
+      data: { chatflowId: row.id, version: 1, ...versionContentOf(row), ...author },
     });
     return row;
   });
@@ -89,7 +89,7 @@ export async function updateChatflowWithVersion({
     const row = await tx.chatflow.findUniqueOrThrow({ where: { id } });
     if (newVersion) {
       await tx.chatflowVersion.create({
-        data: { chatflowId: id, version: row.version, ...contentOf(row), ...newVersion },
+        data: { chatflowId: id, version: row.version, ...versionContentOf(row), ...newVersion },
       });
     }
     return row;
@@ -104,7 +104,7 @@ export async function setPublishedVersion({ id, version }: { id: string; version
 }
 
 /** The content columns of a chatflow row (what a version snapshots). */
-function contentOf(row: {
+export function versionContentOf(row: {
   graph: unknown;
   overrideAllowList: string[];
   chatbotConfig: unknown;
