@@ -75,7 +75,9 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   await snap(page, "chatflow-tests-run");
 
   // Require passing tests: publishing version 1 (one failing case) is refused, naming the case.
-  await panel.getByLabel("Require passing tests to publish").check();
+  // A controlled checkbox that follows the saved setting: click, then wait for the save to show it
+  // (Playwright's check() fails when the state has not changed by the time the click returns).
+  await panel.getByLabel("Require passing tests to publish").click();
   await expect(panel.getByLabel("Require passing tests to publish")).toBeChecked();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   const dialog = page.getByRole("dialog");
