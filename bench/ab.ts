@@ -7,7 +7,9 @@
 // median and range over the rounds. BENCH_SERVER=next compares production builds (each dir needs
 // one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
 // may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
-// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3).
+// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3). BENCH_A_ENV / BENCH_B_ENV add settings to one
+// side's server ("PGLITE_THREAD=false"; several separated by spaces), so one checkout can be
+// measured against itself with a switch flipped: `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -57,10 +59,29 @@ const B = bArg ? checkout(bArg) : { dir: root, label: "this checkout", temp: fal
 
 const stub = await createModelStub();
 const productApi = await createProductApi();
-const start = (c: Side, name: string) =>
-  startBenchServer({ kind: c.kind, cwd: c.dir, modelUrl: stub.url, productApiUrl: productApi.url, name });
+/** KEY=VALUE pairs separated by spaces, as an environment. */
+const envOf = (spec = "") =>
+  Object.fromEntries(
+    spec
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+const sideEnv = { A: envOf(process.env.BENCH_A_ENV), B: envOf(process.env.BENCH_B_ENV) };
+const start = (c: Side, name: "A" | "B") =>
+  startBenchServer({
+    kind: c.kind,
+    cwd: c.dir,
+    modelUrl: stub.url,
+    productApiUrl: productApi.url,
+    name,
+    env: sideEnv[name],
+  });
 const servers = { A: await start(A, "A"), B: await start(B, "B") };
-console.log(`A/B: A = ${A.kind} server of ${A.label}, B = ${B.kind} server of ${B.label}; load average ${loadavg()}`);
+const envNote = (n: "A" | "B") => (Object.keys(sideEnv[n]).length ? ` with ${JSON.stringify(sideEnv[n])}` : "");
+console.log(
+  `A/B: A = ${A.kind} server of ${A.label}${envNote("A")}, B = ${B.kind} server of ${B.label}${envNote("B")}; load average ${loadavg()}`,
+);
 
 for (const s of Object.values(servers)) {
   for (let i = 0; i < 60; i++) await s.predict("conversation", i);

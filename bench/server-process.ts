@@ -42,6 +42,8 @@ export async function startBenchServer(opts: {
   productApiUrl: string;
   nodeFlags?: string[];
   name?: string;
+  /** Settings added to the server's environment (e.g. PGLITE_THREAD=false). */
+  env?: Record<string, string>;
 }): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-bench-"));
   const admin = { email: "bench@example.com", password: "bench-password-1" };
@@ -64,6 +66,7 @@ export async function startBenchServer(opts: {
     PUBLIC_RATE_LIMIT_MAX: "0", // the anonymous rows would hit the default per-IP limit
     MODE: "embedded",
     REDIS_URL: undefined,
+    ...opts.env,
   };
   const flags = opts.nodeFlags ?? [];
   const proc = await spawnReady({

@@ -13,6 +13,12 @@ const envSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
+  /**
+   * Set by `npm start` (scripts/start.mjs), not by hand: the directory of the Unix socket where the
+   * embedded database is served from its own thread (scripts/pglite-wire.mjs). With it, the app
+   * reaches PGlite through `pg` instead of opening it on its event loop.
+   */
+  PGLITE_SOCKET: z.string().optional(),
   /** The studio's public origin; also what cookie-authenticated writes must come from (the HTTP layer's same-origin.ts). */
   NEXTAUTH_URL: z.url("must be the studio's URL, e.g. http://127.0.0.1:3000").optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),

@@ -8,6 +8,7 @@ import next from "next";
 import { gracefulShutdown, graceFromEnv } from "./graceful.mjs";
 import { createAppServer } from "./request-guard.mjs";
 import { loadFastRoutes } from "./fast-routes.mjs";
+import { embeddedDataDir, startEmbeddedDatabase } from "./pglite-wire.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -57,6 +58,19 @@ function buildIfStale() {
 
 if (!process.argv.includes("--no-build")) buildIfStale();
 
+// The embedded database (DATABASE_URL unset or pglite:…) runs on a thread of its own and the app
+// reaches it over a private Unix socket, so its work leaves the event loop (PGLITE_THREAD=false keeps
+// it in-process, as `npm run dev` and the tests do).
+const embedded = embeddedDataDir(process.env.DATABASE_URL, process.env.DATA_DIR);
+const database =
+  embedded !== undefined && process.env.PGLITE_THREAD !== "false" && !process.env.PGLITE_SOCKET
+    ? await startEmbeddedDatabase({ dataDir: embedded }).catch((err) => {
+        console.error(`[switchyard] cannot start: ${err.message}`);
+        process.exit(1);
+      })
+    : null;
+if (database) process.env.PGLITE_SOCKET = database.socketDir;
+
 const app = next({ dev: false, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -65,7 +79,10 @@ await app.prepare();
 const server = createAppServer(handle, await loadFastRoutes(root));
 // SIGTERM/SIGINT: stop accepting, finish open requests and SSE streams (SHUTDOWN_GRACE_MS), exit 0;
 // a second signal exits at once.
-gracefulShutdown(server, { graceMs: graceFromEnv(process.env.SHUTDOWN_GRACE_MS) });
+gracefulShutdown(server, {
+  graceMs: graceFromEnv(process.env.SHUTDOWN_GRACE_MS),
+  exit: (code) => void (database?.close() ?? Promise.resolve()).finally(() => process.exit(code)),
+});
 server.listen(port, host, () =>
   console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`),
 );

@@ -54,7 +54,8 @@ export interface OpenDatabase {
  * Opens the database named by the target. PGlite allows one process per data dir, so the
  * server opens it once and shares it.
  */
-export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
+export async function openDatabase(target: DatabaseTarget, pgliteSocket?: string): Promise<OpenDatabase> {
+  if (target.kind === "pglite" && pgliteSocket) return openServedPGlite(target, pgliteSocket);
   if (target.kind === "pglite") {
     const [{ PGlite }, { PrismaPGlite }, { vector }] = await Promise.all([
       import("@electric-sql/pglite"),
@@ -101,4 +102,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
       await pool?.end();
     },
   };
+}
+
+/**
+ * The embedded database served from its own thread (scripts/pglite-wire.mjs) at the Unix socket
+ * directory `socketDir`: one `pg` pool for Prisma and the hot path's plain SQL. The thread's
+ * server keeps the pool's connections from interleaving inside the one PGlite session.
+ */
+async function openServedPGlite(target: DatabaseTarget, socketDir: string): Promise<OpenDatabase> {
+  const [{ PrismaPg }, { default: pg }] = await Promise.all([import("@prisma/adapter-pg"), import("pg")]);
+  const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 4 });
+  pool.on("error", (err) => log.warn({ reason: err.message }, "embedded database connection lost"));
+  const factory = new PrismaPg(pool) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const sql = async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[];
+  return { target, factory, withEngineFactory: (fn) => fn(factory), sql, close: () => pool.end() };
 }

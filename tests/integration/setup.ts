@@ -35,6 +35,14 @@ if (serverUrl) {
   };
 } else {
   process.env.DATABASE_URL = "pglite:memory://";
+  // TEST_PGLITE_THREAD=true: the embedded database on its own thread, reached over its socket, as
+  // `npm start` runs it (scripts/pglite-wire.mjs).
+  if (process.env.TEST_PGLITE_THREAD === "true") {
+    const { startEmbeddedDatabase } = await import("../../scripts/pglite-wire.mjs");
+    const served = await startEmbeddedDatabase({ dataDir: null });
+    process.env.PGLITE_SOCKET = served.socketDir;
+    dropDatabase = served.close;
+  }
 }
 
 // getDb() does not migrate (start-up does): each file's fresh database gets the schema here.

@@ -1,0 +1,10 @@
+import type { Server } from "node:net";
+import type { PGlite } from "@electric-sql/pglite";
+
+export const SOCKET_PORT: number;
+export function servePGlite(db: PGlite, socketPath: string): Server;
+export function startEmbeddedDatabase(options: { dataDir: string | null }): Promise<{
+  socketDir: string;
+  close(): Promise<void>;
+}>;
+export function embeddedDataDir(url: string | undefined, dataDir?: string): string | null | undefined;

@@ -1,0 +1,230 @@
+// The embedded database off the event loop: PGlite on a worker thread of its own, serving the
+// PostgreSQL wire protocol on a private Unix socket. The app then talks to it through `pg` and
+// Prisma's PostgreSQL adapter like to a server, while the database's work (its WebAssembly and its
+// protocol handling, ~30% of the main thread per prediction when it ran in-process) runs on the
+// second core.
+//
+// PGlite is one backend session. Several client connections share it safely because this server
+// hands PGlite whole request batches (everything up to a Sync or a simple Query), never one message
+// of a connection between another's Parse and Sync, and while a connection has a transaction open
+// (ReadyForQuery says T or E) only that connection's batches run; a connection that goes away inside
+// a transaction has it rolled back. Clients see what one PostgreSQL session per connection would
+// give them for the statements the app sends (unnamed statements, no session settings of their own).
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+/** Message types that end a batch: Sync, simple Query, Flush. */
+const BATCH_END = new Set([0x53, 0x51, 0x48]);
+const TERMINATE = 0x58;
+const READY_FOR_QUERY = 0x5a;
+const IDLE = 0x49;
+/** A simple-protocol ROLLBACK, for a connection that leaves inside a transaction. */
+const ROLLBACK = simpleQuery("ROLLBACK");
+/** One batch larger than this closes its connection (the app's largest statement is far smaller). */
+const MAX_BATCH_BYTES = 256 * 1024 * 1024;
+/** The socket file name `pg` looks for in a directory given as host, for this port. */
+export const SOCKET_PORT = 5432;
+
+function simpleQuery(text) {
+  const body = Buffer.from(`${text}\0`, "utf8");
+  const msg = Buffer.alloc(5 + body.length);
+  msg[0] = 0x51;
+  msg.writeInt32BE(4 + body.length, 1);
+  body.copy(msg, 5);
+  return msg;
+}
+
+/** The transaction status of the last ReadyForQuery in `out` (I, T or E), or null when there is none. */
+function lastReadyStatus(out) {
+  const n = out.length;
+  // ReadyForQuery is always the last message of a batch's answer: 'Z', int32 5, status.
+  if (n >= 6 && out[n - 6] === READY_FOR_QUERY && out[n - 2] === 5 && out[n - 3] === 0) return out[n - 1];
+  return null;
+}
+
+/** Serves `db` (a ready PGlite) on `socketPath`. Returns the listening net.Server. */
+export function servePGlite(db, socketPath) {
+  /** Batches waiting: { conn, bytes } in arrival order. */
+  const queue = [];
+  /** The connection whose transaction is open, or null. */
+  let owner = null;
+  let running = false;
+  const closed = new WeakSet();
+
+  const pump = async () => {
+    if (running) return;
+    running = true;
+    try {
+      while (queue.length) {
+        const i = owner ? queue.findIndex((b) => b.conn === owner) : 0;
+        if (i < 0) break; // the transaction's connection has nothing queued yet: everyone else waits
+        const { conn, bytes, rollback } = queue.splice(i, 1)[0];
+        if (closed.has(conn) && !rollback) continue;
+        let out;
+        try {
+          out = await db.execProtocolRaw(bytes);
+        } catch (err) {
+          // PGlite itself failed (not an SQL error: those come back as ErrorResponse messages): the
+          // connection ends, and its close rolls back a transaction it had open.
+          if (rollback) owner = null;
+          else conn.destroy(err);
+          continue;
+        }
+        const status = lastReadyStatus(out);
+        if (status !== null) owner = status === IDLE ? null : conn;
+        // Its connection left while this batch ran and the batch opened a transaction: roll it back.
+        if (owner === conn && closed.has(conn)) queue.unshift({ conn, bytes: ROLLBACK, rollback: true });
+        if (!rollback && !closed.has(conn) && out.length) conn.write(out);
+      }
+    } finally {
+      running = false;
+    }
+  };
+
+  const server = net.createServer((conn) => {
+    let buffer = Buffer.alloc(0);
+    let started = false;
+
+    conn.on("data", (chunk) => {
+      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+      let pos = 0;
+      let end = 0;
+      for (;;) {
+        if (!started) {
+          if (buffer.length - pos < 8) break;
+          const length = buffer.readInt32BE(pos);
+          const code = buffer.readInt32BE(pos + 4);
+          if (length < 8 || length > 10_000) return conn.destroy();
+          if (buffer.length - pos < length) break;
+          if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+            conn.write("N"); // no encryption on a private socket; the client goes on in plain text
+            pos += length;
+            end = pos;
+            continue;
+          }
+          if (code === CANCEL_REQUEST) return conn.destroy(); // one backend: nothing to cancel
+          pos += length;
+          started = true;
+          queue.push({ conn, bytes: Uint8Array.prototype.slice.call(buffer, end, pos) });
+          end = pos;
+          continue;
+        }
+        if (buffer.length - pos < 5) break;
+        const type = buffer[pos];
+        const length = buffer.readInt32BE(pos + 1);
+        if (length < 4) return conn.destroy();
+        if (type === TERMINATE) {
+          conn.end();
+          buffer = Buffer.alloc(0);
+          void pump();
+          return;
+        }
+        if (buffer.length - pos < 1 + length) {
+          if (length > MAX_BATCH_BYTES) return conn.destroy();
+          break;
+        }
+        pos += 1 + length;
+        if (BATCH_END.has(type)) {
+          queue.push({ conn, bytes: Uint8Array.prototype.slice.call(buffer, end, pos) });
+          end = pos;
+        }
+      }
+      if (pos - end > MAX_BATCH_BYTES) return conn.destroy();
+      // Keep what is not yet a whole batch (a copy: the chunk's memory is Node's to reuse).
+      buffer = end ? Buffer.from(buffer.subarray(end)) : buffer;
+      void pump();
+    });
+    conn.on("error", () => {});
+    conn.on("close", () => {
+      closed.add(conn);
+      for (let i = queue.length - 1; i >= 0; i--) if (queue[i].conn === conn) queue.splice(i, 1);
+      // Left inside a transaction: roll it back before anyone else runs.
+      if (owner === conn) queue.unshift({ conn, bytes: ROLLBACK, rollback: true });
+      void pump();
+    });
+  });
+  fs.rmSync(socketPath, { force: true });
+  server.listen(socketPath);
+  return server;
+}
+
+/**
+ * The embedded database's data directory named by DATABASE_URL (unset or `pglite:<dir>`, else the
+ * default DATA_DIR/pglite; null for `pglite:memory://`), or undefined when it names a server. The
+ * same reading as lib/db/connection.ts's parseDatabaseUrl, for the launcher that cannot import it.
+ */
+export function embeddedDataDir(url, dataDir = "./data") {
+  if (url && !url.startsWith("pglite:")) return undefined;
+  const rest = url ? url.slice("pglite:".length) : "";
+  if (rest === "memory://" || rest === "memory") return null;
+  return path.resolve(rest || path.join(dataDir, "pglite"));
+}
+
+/** Opens PGlite (with pgvector) on `dataDir`, or in memory when it is null. */
+async function openPGlite(dataDir) {
+  const [{ PGlite }, { vector }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+  ]);
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const db = dataDir ? new PGlite(dataDir, { extensions: { vector } }) : new PGlite({ extensions: { vector } });
+  await db.waitReady;
+  return db;
+}
+
+/**
+ * Starts the embedded database on a worker thread: PGlite on `dataDir` (null: in memory) served on
+ * a Unix socket in a new private directory (mode 0700: no other local user may connect; the socket
+ * asks no password). Resolves once it accepts connections, with the directory for `pg`'s `host`
+ * (the socket is `.s.PGSQL.5432` in it) and `close()`, which stops the thread and closes PGlite.
+ */
+export async function startEmbeddedDatabase({ dataDir }) {
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-db-"));
+  fs.chmodSync(socketDir, 0o700);
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { pgliteWire: true, dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) },
+  });
+  worker.unref();
+  await new Promise((resolve, reject) => {
+    worker.once("message", (m) => (m?.ready ? resolve() : reject(new Error(m?.error ?? "embedded database failed"))));
+    worker.once("error", reject);
+    worker.once("exit", (code) =>
+      reject(new Error(`the embedded database thread exited (${code}) before it was ready`)),
+    );
+  });
+  return {
+    socketDir,
+    /**
+     * Stops taking connections, closes PGlite (its last writes reach the data dir) and ends the
+     * thread. Connections still open are cut: end the clients' pools first, or exit right after.
+     */
+    close: async () => {
+      worker.postMessage("close");
+      await new Promise((resolve) => worker.once("message", (m) => m?.closed && resolve()));
+      fs.rmSync(socketDir, { recursive: true, force: true });
+    },
+  };
+}
+
+if (!isMainThread && workerData?.pgliteWire) {
+  try {
+    const db = await openPGlite(workerData.dataDir);
+    const server = servePGlite(db, workerData.socketPath);
+    server.once("listening", () => parentPort.postMessage({ ready: true }));
+    parentPort.on("message", async (m) => {
+      if (m !== "close") return;
+      server.close();
+      await db.close();
+      parentPort.postMessage({ closed: true });
+      process.exit(0);
+    });
+  } catch (err) {
+    parentPort.postMessage({ error: `The embedded database could not open: ${err?.message ?? err}` });
+  }
+}

@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { startEmbeddedDatabase } from "./pglite-wire.mjs";
+
+// The embedded database on its own thread, reached through `pg` as the app reaches it: several
+// connections share one PGlite session, so the server must keep their statements and transactions
+// apart. Each case below fails if batches of two connections interleave.
+let db: Awaited<ReturnType<typeof startEmbeddedDatabase>>;
+let pool: pg.Pool;
+const connect = () => new pg.Client({ host: db.socketDir, port: 5432, user: "postgres", database: "postgres" });
+
+beforeAll(async () => {
+  db = await startEmbeddedDatabase({ dataDir: null });
+  pool = new pg.Pool({ host: db.socketDir, port: 5432, user: "postgres", database: "postgres", max: 4 });
+  await pool.query("CREATE TABLE t (id serial PRIMARY KEY, v text NOT NULL)");
+}, 60_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await db?.close();
+});
+
+describe("PGlite served on a worker thread", () => {
+  it("answers parameterised queries from several connections at once, each with its own result", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        pool.query<{ n: number; s: string }>("SELECT $1::int AS n, $2::text AS s", [i, `q${i}`]),
+      ),
+    );
+    expect(results.map((r) => [r.rows[0].n, r.rows[0].s])).toEqual(Array.from({ length: 200 }, (_, i) => [i, `q${i}`]));
+    expect(pool.totalCount).toBeGreaterThan(1);
+  });
+
+  it("keeps another connection's write out of an open transaction that is rolled back", async () => {
+    const a = connect();
+    const b = connect();
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      await a.query("BEGIN");
+      await a.query("INSERT INTO t (v) VALUES ('a-rolled-back')");
+      // b's insert is queued behind a's transaction, not run inside it.
+      const bInsert = b.query("INSERT INTO t (v) VALUES ('b-kept') RETURNING id");
+      let bDone = false;
+      void bInsert.then(() => (bDone = true));
+      await a.query("SELECT pg_sleep(0.05)");
+      expect(bDone).toBe(false);
+      await a.query("ROLLBACK");
+      await bInsert;
+      const { rows } = await pool.query<{ v: string }>("SELECT v FROM t WHERE v IN ('a-rolled-back', 'b-kept')");
+      expect(rows.map((r) => r.v)).toEqual(["b-kept"]);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("rolls back the transaction of a connection that goes away, and serves the others after", async () => {
+    const a = connect();
+    await a.connect();
+    a.on("error", () => {});
+    await a.query("BEGIN");
+    await a.query("INSERT INTO t (v) VALUES ('abandoned')");
+    const waiting = pool.query<{ n: string }>("SELECT count(*) AS n FROM t WHERE v = 'abandoned'");
+    (a as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    const { rows } = await waiting;
+    expect(rows[0].n).toBe("0");
+  });
+
+  it("recovers a failed transaction on ROLLBACK and keeps errors to the connection that made them", async () => {
+    const a = connect();
+    await a.connect();
+    try {
+      await a.query("BEGIN");
+      await expect(a.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
+      const other = pool.query("SELECT 1 AS one");
+      await expect(a.query("SELECT 1")).rejects.toThrow(/current transaction is aborted/);
+      await a.query("ROLLBACK");
+      expect((await other).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await a.end();
+    }
+  });
+
+  it("listens in a directory only its owner may enter (the socket asks no password)", () => {
+    expect(fs.statSync(db.socketDir).mode & 0o777).toBe(0o700);
+    expect(fs.existsSync(path.join(db.socketDir, ".s.PGSQL.5432"))).toBe(true);
+  });
+});
