@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { childLogger, createLogger, jobLogger, log, replaceRootLogger, setLogRole } from "./log";
+import { childLogger, createLogger, jobLogger, log, redactSecrets, replaceRootLogger, setLogRole } from "./log";
 
 /** A logger writing into an array of parsed lines. */
 function capture(role?: "api" | "worker") {
@@ -45,6 +45,35 @@ describe("the structured log", () => {
     for (const secret of ["sk-live-1", "abc", "hunter22", "sk-2", "sk-3"]) expect(text).not.toContain(secret);
     expect(text).toContain("kept");
     expect(lines[0]).toMatchObject({ password: "[redacted]", headers: { authorization: "[redacted]" } });
+  });
+
+  it("redacts a child's bindings, an error's own fields (keeping its class) and keys in any case, and never changes the caller's object", () => {
+    const { lines, logger } = capture();
+    const err = Object.assign(new TypeError("upstream refused"), {
+      config: { headers: { Authorization: "Bearer sk-err-1", "X-Api-Key": "sk-err-2" } },
+    });
+    const logged = { err, request: { headers: { COOKIE: "sid=sk-cookie" } } };
+    logger
+      .child({ requestId: "r-1", token: "sk-child" })
+      .child({ nested: { secret: "sk-grandchild" } })
+      .error(logged, "failed");
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ["sk-err-1", "sk-err-2", "sk-cookie", "sk-child", "sk-grandchild"])
+      expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ requestId: "r-1", err: { type: "TypeError", message: "upstream refused" } });
+    expect((lines[0].err as { stack: string }).stack).toContain("upstream refused");
+    expect(logged.request.headers.COOKIE).toBe("sid=sk-cookie");
+    expect(err.config.headers.Authorization).toBe("Bearer sk-err-1");
+  });
+
+  it("searches three levels below the logged object, as documented, and leaves lines without secrets as they are", () => {
+    const { lines, logger } = capture();
+    logger.info({ a: { b: { c: { password: "sk-deep-3" } } }, list: [{ apiKey: "sk-in-array" }], n: 1 }, "deep");
+    const text = JSON.stringify(lines[0]);
+    expect(text).not.toContain("sk-deep-3");
+    expect(text).not.toContain("sk-in-array");
+    const flat = { method: "POST", status: 200 };
+    expect(redactSecrets(flat)).toBe(flat);
   });
 
   it("childLogger binds request and job ids; setLogRole marks a worker's lines once", () => {

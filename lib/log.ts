@@ -24,29 +24,74 @@ export type LogRole = "api" | "worker";
 
 const LEVELS = new Set(["debug", "info", "warn", "error", "silent"]);
 
-/** Keys whose values are secrets, wherever they appear. */
-const SECRET_KEYS = [
-  "authorization",
-  "Authorization",
-  "cookie",
-  "Cookie",
-  '"set-cookie"',
-  "password",
-  "passwordHash",
-  "apiKey",
-  "api_key",
-  "key",
-  "keyHash",
-  "token",
-  "secret",
-  "credential",
-  "credentials",
-  "encryptedData",
-  '"x-api-key"',
-];
+/** Keys whose values are secrets, wherever they appear (compared without case: "Authorization", "X-Api-Key"). */
+const SECRET_KEYS = new Set(
+  [
+    "authorization",
+    "cookie",
+    "set-cookie",
+    "password",
+    "passwordHash",
+    "apiKey",
+    "api_key",
+    "x-api-key",
+    "key",
+    "keyHash",
+    "token",
+    "secret",
+    "credential",
+    "credentials",
+    "encryptedData",
+  ].map((k) => k.toLowerCase()),
+);
+/** Secrets are looked for in the logged object and three levels below it. */
+const REDACT_DEPTH = 3;
+const CENSOR = "[redacted]";
 
-/** The redaction paths: each secret key at the top level and up to three levels down. */
-export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]);
+/**
+ * `value` with every secret key's value replaced by "[redacted]", down to REDACT_DEPTH levels; the
+ * same object when it holds none (the common case: a request line is a few flat fields), else a
+ * copy (the caller's object is never changed). Errors are turned into pino's error shape first, so
+ * their own fields (a client error's `config.headers`) are searched too.
+ *
+ * Our own walk instead of pino's `redact` paths: those are compiled per path, and the 68 of them
+ * (each key at four depths, with wildcards) cost ~50–60 µs per line, about 95% of a line's cost
+ * (measured: 51 µs vs 3 µs per request line); this walk costs a few key lookups per flat line.
+ */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = depth < REDACT_DEPTH ? redactSecrets(value[i], depth + 1) : value[i];
+      if (item !== value[i]) (copy ??= [...value])[i] = item;
+    }
+    return (copy ?? value) as T;
+  }
+  const isError = value instanceof Error;
+  if (!isError && !isPlainRecord(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const current = (value as Record<string, unknown>)[key];
+    let next: unknown = current;
+    if (SECRET_KEYS.has(key.toLowerCase())) next = current === undefined ? current : CENSOR;
+    else if (depth < REDACT_DEPTH) next = redactSecrets(current, depth + 1);
+    if (next !== current)
+      (copy ??= isError ? cloneError(value) : { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return (copy ?? value) as T;
+}
+
+/** An object literal or null-prototype object (not a Date, Buffer, Map, class instance…). */
+function isPlainRecord(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A copy of an error that is still an error of its class (message, stack and cause included), for pino's serializer. */
+function cloneError(err: Error): Record<string, unknown> {
+  return Object.create(Object.getPrototypeOf(err), Object.getOwnPropertyDescriptors(err));
+}
 
 function levelFromEnv(): pino.LevelWithSilent {
   const inVitest = (globalThis as { __vitest_worker__?: unknown }).__vitest_worker__ !== undefined;
@@ -59,17 +104,26 @@ function levelFromEnv(): pino.LevelWithSilent {
 export function createLogger(
   opts: { level?: pino.LevelWithSilent; role?: LogRole; destination?: DestinationStream } = {},
 ): Logger {
-  return pino(
+  const logger = pino(
     {
       level: opts.level ?? levelFromEnv(),
       base: { service: "switchyard", role: opts.role ?? "api", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redactSecrets(object),
+      },
       serializers: { err: pino.stdSerializers.err },
     },
     opts.destination ?? pino.destination({ dest: 1, sync: true }),
   );
+  // A child's bindings are written on every line it logs: they are searched for secrets once, when
+  // it is made (children inherit this, so grandchildren too).
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, options) {
+    return child.call(this, redactSecrets(bindings), options);
+  } as Logger["child"];
+  return logger;
 }
 
 // One per process ("log" in lib/state/catalogue.ts), shared across Next's dev reloads (and its role).
