@@ -141,9 +141,21 @@ async function send(res, response) {
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.once("close", () => reader.cancel().catch(() => {}));
+  // Chunks that arrive in one burst (a model's tokens parsed from one network read) go out in one
+  // write: corked until the current run of microtasks is over, instead of a syscall per SSE event.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   for (;;) {
     const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
     if (done || res.destroyed) break;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
     if (!res.write(value)) await drained(res);
   }
   res.end();
