@@ -3,7 +3,7 @@ import type { PGlite } from "@electric-sql/pglite";
 
 export const SOCKET_PORT: number;
 export function servePGlite(db: PGlite, socketPath: string): Server;
-export function startEmbeddedDatabase(options: { dataDir: string | null }): Promise<{
+export function startEmbeddedDatabase(options: { dataDir: string | null; onLost?: (reason: string) => void }): Promise<{
   socketDir: string;
   close(): Promise<void>;
 }>;

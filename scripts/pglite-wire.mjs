@@ -183,20 +183,33 @@ async function openPGlite(dataDir) {
  * a Unix socket in a new private directory (mode 0700: no other local user may connect; the socket
  * asks no password). Resolves once it accepts connections, with the directory for `pg`'s `host`
  * (the socket is `.s.PGSQL.5432` in it) and `close()`, which stops the thread and closes PGlite.
+ * `onLost(reason)` is called if the thread stops without being asked to (the server cannot go on).
  */
-export async function startEmbeddedDatabase({ dataDir }) {
+export async function startEmbeddedDatabase({ dataDir, onLost }) {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-db-"));
   fs.chmodSync(socketDir, 0o700);
   const worker = new Worker(new URL(import.meta.url), {
     workerData: { pgliteWire: true, dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) },
   });
   worker.unref();
-  await new Promise((resolve, reject) => {
-    worker.once("message", (m) => (m?.ready ? resolve() : reject(new Error(m?.error ?? "embedded database failed"))));
-    worker.once("error", reject);
-    worker.once("exit", (code) =>
-      reject(new Error(`the embedded database thread exited (${code}) before it was ready`)),
-    );
+  try {
+    await new Promise((resolve, reject) => {
+      worker.once("message", (m) => (m?.ready ? resolve() : reject(new Error(m?.error ?? "embedded database failed"))));
+      worker.once("error", reject);
+      worker.once("exit", (code) =>
+        reject(new Error(`the embedded database thread exited (${code}) before it was ready`)),
+      );
+    });
+  } catch (err) {
+    await worker.terminate();
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    throw err;
+  }
+  let closing = false;
+  let failure = "";
+  worker.on("error", (err) => (failure = err?.message ?? String(err)));
+  worker.on("exit", (code) => {
+    if (!closing) onLost?.(`the embedded database thread stopped (exit code ${code}${failure ? `: ${failure}` : ""})`);
   });
   return {
     socketDir,
@@ -205,6 +218,7 @@ export async function startEmbeddedDatabase({ dataDir }) {
      * thread. Connections still open are cut: end the clients' pools first, or exit right after.
      */
     close: async () => {
+      closing = true;
       worker.postMessage("close");
       await new Promise((resolve) => worker.once("message", (m) => m?.closed && resolve()));
       fs.rmSync(socketDir, { recursive: true, force: true });

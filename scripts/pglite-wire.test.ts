@@ -82,6 +82,11 @@ describe("PGlite served on a worker thread", () => {
     }
   });
 
+  it("fails to start with a sentence naming the problem when its data dir cannot be opened", async () => {
+    const notADir = path.join(db.socketDir, ".s.PGSQL.5432"); // a socket file, not a directory
+    await expect(startEmbeddedDatabase({ dataDir: notADir })).rejects.toThrow(/The embedded database could not open/);
+  });
+
   it("listens in a directory only its owner may enter (the socket asks no password)", () => {
     expect(fs.statSync(db.socketDir).mode & 0o777).toBe(0o700);
     expect(fs.existsSync(path.join(db.socketDir, ".s.PGSQL.5432"))).toBe(true);

@@ -64,7 +64,14 @@ if (!process.argv.includes("--no-build")) buildIfStale();
 const embedded = embeddedDataDir(process.env.DATABASE_URL, process.env.DATA_DIR);
 const database =
   embedded !== undefined && process.env.PGLITE_THREAD !== "false" && !process.env.PGLITE_SOCKET
-    ? await startEmbeddedDatabase({ dataDir: embedded }).catch((err) => {
+    ? await startEmbeddedDatabase({
+        dataDir: embedded,
+        // Without its database the server can only fail requests: exit, so a supervisor restarts it.
+        onLost: (reason) => {
+          console.error(`[switchyard] stopping: ${reason}`);
+          process.exit(1);
+        },
+      }).catch((err) => {
         console.error(`[switchyard] cannot start: ${err.message}`);
         process.exit(1);
       })
