@@ -30,7 +30,7 @@ describe("migrations", () => {
       : { kind: "pglite" as const, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "sy-mig-")) };
     const db = await openDatabase(target);
     try {
-      const first = await deployMigrations(db.factory);
+      const first = await db.withEngineFactory((engine) => deployMigrations(engine));
       expect(first.length).toBeGreaterThan(0);
       // The pgvector table is a migration step too: recorded everywhere, its table made only where
       // the server has the extension (PGlite does, this machine's PostgreSQL server does not).
@@ -44,8 +44,8 @@ describe("migrations", () => {
         [],
       );
       expect(found).toBe(vector);
-      expect(await deployMigrations(db.factory)).toEqual([]);
-      const status = await migrationStatus(db.factory);
+      expect(await db.withEngineFactory((engine) => deployMigrations(engine))).toEqual([]);
+      const status = await db.withEngineFactory((engine) => migrationStatus(engine));
       expect(status.history).toBeNull();
       expect(status.failedMigrationNames).toEqual([]);
     } finally {
@@ -58,7 +58,7 @@ describe("migrations", () => {
   it("match the Prisma schema (no migration is missing)", { timeout: 120_000 }, async () => {
     const db = await openDatabase({ kind: "pglite", dataDir: null });
     try {
-      expect(await diffMigrationsToSchema(db.factory)).toBeNull();
+      expect(await db.withEngineFactory((engine) => diffMigrationsToSchema(engine))).toBeNull();
     } finally {
       await db.close();
     }

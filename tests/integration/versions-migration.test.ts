@@ -37,7 +37,7 @@ describe("the chatflow versions migration", () => {
     const { db, drop } = await emptyDatabase();
     const root = migrationRoot(VERSIONS, false);
     try {
-      await deployMigrations(db.factory, root);
+      await db.withEngineFactory((engine) => deployMigrations(engine, root));
       await db.sql(
         `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000001', 'a@m.test', 'Ada', 'h', 'admin'::"Role", now())`,
         [],
@@ -53,7 +53,9 @@ describe("the chatflow versions migration", () => {
         [],
       );
 
-      expect(await deployMigrations(db.factory, migrationRoot(VERSIONS, true, root))).toEqual([VERSIONS]);
+      expect(
+        await db.withEngineFactory((engine) => deployMigrations(engine, migrationRoot(VERSIONS, true, root))),
+      ).toEqual([VERSIONS]);
       expect(
         await db.sql(
           `SELECT name, version, "publishedVersion", "requirePassingTests" FROM "Chatflow" ORDER BY name`,

@@ -15,7 +15,7 @@ describe("the owners migration", () => {
     const db = await openDatabase({ kind: "pglite", dataDir: null });
     const root = migrationRoot(OWNERS, false);
     try {
-      await deployMigrations(db.factory, root);
+      await db.withEngineFactory((engine) => deployMigrations(engine, root));
       const user = (id: string, email: string, role: string, at: string) =>
         db.sql(
           `INSERT INTO "User" (id, email, name, "passwordHash", role, "createdAt", "updatedAt") VALUES ($1, $2, 'n', 'h', $3::"Role", $4, now())`,
@@ -40,7 +40,9 @@ describe("the owners migration", () => {
       await key("00000000-0000-4000-8000-0000000000a1", "sy_aaaaaaaa", "00000000-0000-4000-8000-000000000001");
       await key("00000000-0000-4000-8000-0000000000a2", "sy_bbbbbbbb", null);
 
-      expect(await deployMigrations(db.factory, migrationRoot(OWNERS, true, root))).toEqual([OWNERS]);
+      expect(
+        await db.withEngineFactory((engine) => deployMigrations(engine, migrationRoot(OWNERS, true, root))),
+      ).toEqual([OWNERS]);
       expect(await db.sql(`SELECT name, "ownerId" FROM "Chatflow"`, [])).toEqual([
         { name: "kept", ownerId: "00000000-0000-4000-8000-000000000002" },
       ]);
