@@ -231,6 +231,9 @@ if (!isMainThread && workerData?.pgliteWire) {
     const db = await openPGlite(workerData.dataDir);
     const server = servePGlite(db, workerData.socketPath);
     server.once("listening", () => parentPort.postMessage({ ready: true }));
+    server.once("error", (err) =>
+      parentPort.postMessage({ error: `The embedded database could not listen on its socket: ${err.message}` }),
+    );
     parentPort.on("message", async (m) => {
       if (m !== "close") return;
       server.close();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test. Type check; format, lint and dependency rules; unit + integration on
 # in-memory PGlite, the integration suite again on the PostgreSQL server (a fresh database per test
-# file, dropped after), then the browser tests in Debian's Chromium against a production build.
+# file, dropped after), a set of integration files through the embedded database thread (scripts/pglite-wire.mjs),
+# then the browser tests in Debian's Chromium against a production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -36,6 +37,16 @@ else
   echo "PostgreSQL is not reachable at $PG_URL: start it (see README) or set TEST_PG_URL." >&2
   exit 1
 fi
+
+step "Integration tests through the embedded database's own thread (what npm start runs)"
+# scripts/pglite-wire.mjs serves PGlite over a socket to the app's pg pool; the whole suite passes this
+# way too (TEST_PGLITE_THREAD=true npx vitest run --project integration), these files cover the hot path,
+# transactions, vectors and versions in CI time.
+TEST_PGLITE_THREAD=true npx vitest run --project integration \
+  tests/integration/prediction.test.ts tests/integration/prediction-streaming.test.ts \
+  tests/integration/chat-messages.test.ts tests/integration/chatflows.test.ts tests/integration/versions.test.ts \
+  tests/integration/chatflow-tests.test.ts tests/integration/retrieval.test.ts tests/integration/upsert-vector.test.ts \
+  tests/integration/domains-analysis.test.ts tests/security/fuzz.test.ts
 
 step "Production build"
 npx next build
