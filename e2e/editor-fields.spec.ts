@@ -131,6 +131,8 @@ test("Index saved files on the Docs QA store uses the loaders' saved files and s
   await expect(store.getByRole("button", { name: "Indexing…" })).toBeDisabled();
   const result = store.getByTestId("store-upsert-result");
   await expect(result).toContainText(/Added [1-9]\d*, updated \d+, skipped \d+/, { timeout: 60_000 });
+  // The count is read again after the result arrives: wait for that answer, not the one before.
+  await expect(store.getByTestId("store-chunk-count")).not.toHaveText("0 chunks stored");
   const chunks = Number((await store.getByTestId("store-chunk-count").textContent())!.replace(/\D/g, ""));
   expect(chunks).toBeGreaterThan(0);
   const api = (await (await page.request.get(`/api/v1/vector/stores/${id}`)).json()) as {
