@@ -65,7 +65,9 @@ export async function startBenchServer(opts: {
     OUTBOUND_ALLOW_HOSTS: `${new URL(opts.modelUrl).host},${new URL(opts.productApiUrl).host}`,
     PUBLIC_RATE_LIMIT_MAX: "0", // the anonymous rows would hit the default per-IP limit
     MODE: "embedded",
-    REDIS_URL: undefined,
+    // BENCH_API_PROCESSES=2 runs the server as two API processes (they need Redis: BENCH_REDIS_URL).
+    API_PROCESSES: process.env.BENCH_API_PROCESSES,
+    REDIS_URL: process.env.BENCH_REDIS_URL,
     ...opts.env,
   };
   const flags = opts.nodeFlags ?? [];
@@ -147,19 +149,53 @@ export async function startBenchServer(opts: {
       if (v.streaming && !text.includes("event")) throw new Error(`${flow}: no SSE events in ${text.slice(0, 200)}`);
     },
     cpuMs() {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
+      return serverPids(pid).reduce((sum, p) => sum + processCpuMs(p), 0);
     },
     memMB(field) {
-      const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-      return m ? Number(m[1]) / 1024 : Number.NaN;
+      return serverPids(pid).reduce((sum, p) => sum + processMemMB(p, field), 0);
     },
     async stop() {
       await proc.stop("SIGTERM");
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server's process and, with API_PROCESSES > 1, its API processes (children of the primary):
+ * CPU and memory figures add them up. A child that has exited is not counted.
+ */
+function serverPids(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  return [pid, ...children];
+}
+
+/** CPU time (user + system, all threads) of one process so far, in ms; 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
+  } catch {
+    return 0;
+  }
+}
+
+function processMemMB(pid: number, field: "VmRSS" | "VmHWM"): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export const loadavg = () =>

@@ -19,4 +19,7 @@ export declare function gracefulShutdown(
     signals?: NodeJS.Signals[];
     log?: (line: string) => void;
   },
-): ConnectionTracker & { onSignal(signal: string): void };
+): ConnectionTracker & {
+  onSignal(signal: string): void /** Whether a signal has started the shutdown. */;
+  stopping(): boolean;
+};

@@ -135,5 +135,5 @@ export function gracefulShutdown(server, options = {}) {
     });
   };
   for (const signal of options.signals ?? ["SIGTERM", "SIGINT"]) process.on(signal, () => onSignal(signal));
-  return { ...tracker, onSignal };
+  return { ...tracker, onSignal, stopping: () => signalled };
 }

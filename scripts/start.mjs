@@ -2,6 +2,7 @@
 // on HOST:PORT (default 127.0.0.1:3000). Migrations and example flows are handled at server start
 // (instrumentation.ts). A small custom server records the socket's address for rate limits.
 import { spawnSync } from "node:child_process";
+import cluster from "node:cluster";
 import fs from "node:fs";
 import path from "node:path";
 import next from "next";
@@ -9,6 +10,7 @@ import { gracefulShutdown, graceFromEnv } from "./graceful.mjs";
 import { createAppServer } from "./request-guard.mjs";
 import { loadFastRoutes } from "./fast-routes.mjs";
 import { embeddedDataDir, startEmbeddedDatabase } from "./pglite-wire.mjs";
+import { clusterProblem, runPrimary, SHUTDOWN } from "./api-cluster.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
@@ -56,7 +58,7 @@ function buildIfStale() {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-if (!process.argv.includes("--no-build")) buildIfStale();
+if (!process.argv.includes("--no-build") && cluster.isPrimary) buildIfStale();
 
 // The embedded database (DATABASE_URL unset or pglite:…) runs on a thread of its own and the app
 // reaches it over a private Unix socket, so its work leaves the event loop (PGLITE_THREAD=false keeps
@@ -78,6 +80,28 @@ const database =
     : null;
 if (database) process.env.PGLITE_SOCKET = database.socketDir;
 
+// API_PROCESSES=N (N > 1): this process only forks N API processes and owns the database thread
+// (scripts/api-cluster.mjs); each of them runs the rest of this file.
+const processes = Number(process.env.API_PROCESSES || 1);
+if (cluster.isPrimary) {
+  const problem = clusterProblem({
+    processes,
+    redisUrl: process.env.REDIS_URL,
+    embedded: embedded !== undefined,
+    thread: process.env.PGLITE_THREAD !== "false",
+  });
+  if (problem) {
+    console.error(`[switchyard] cannot start: ${problem}`);
+    await database?.close();
+    process.exit(1);
+  }
+  if (processes > 1) {
+    const code = await runPrimary({ processes });
+    await database?.close();
+    process.exit(code);
+  }
+}
+
 const app = next({ dev: false, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -86,9 +110,13 @@ await app.prepare();
 const server = createAppServer(handle, await loadFastRoutes(root));
 // SIGTERM/SIGINT: stop accepting, finish open requests and SSE streams (SHUTDOWN_GRACE_MS), exit 0;
 // a second signal exits at once.
-gracefulShutdown(server, {
+const shutdown = gracefulShutdown(server, {
   graceMs: graceFromEnv(process.env.SHUTDOWN_GRACE_MS),
   exit: (code) => void (database?.close() ?? Promise.resolve()).finally(() => process.exit(code)),
+});
+// An API process of a cluster stops when its primary says so (unless a signal already started it).
+process.on("message", (m) => {
+  if (m === SHUTDOWN && !shutdown.stopping()) shutdown.onSignal("SIGTERM");
 });
 server.listen(port, host, () =>
   console.log(`Switchyard is running at http://${host.includes(":") ? `[${host}]` : host}:${port}`),
