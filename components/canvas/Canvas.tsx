@@ -31,6 +31,17 @@ const viewOnly = new Set(["select", "dimensions"]);
 const deleteKeys = ["Backspace", "Delete"];
 const selectNodes = (s: { nodes: EditorNode[] }) => s.nodes;
 const selectEdges = (s: { edges: EditorEdge[] }) => s.edges;
+const multiSelectKeys = ["Meta", "Control", "Shift"];
+// Options React Flow keeps in its store: new objects on every render of Canvas (once per frame of a
+// node drag) would re-render every edge (each reads defaultEdgeOptions) and re-arm key listeners.
+const defaultEdgeOptions = { style: { strokeWidth: 2, stroke: "#64748b" } };
+const connectionLineStyle = { strokeWidth: 2, stroke: "#2563eb" };
+const fitViewOptions = { padding: 0.2, maxZoom: 1 };
+const proOptions = { hideAttribution: true };
+const onDragOver = (e: DragEvent) => {
+  e.preventDefault();
+  e.dataTransfer.dropEffect = "move";
+};
 /** Where the cursor sits on a dropped node (flow units from its top left): on its header. */
 const DROP_OFFSET = { x: 24, y: 18 };
 
@@ -164,10 +175,7 @@ export function Canvas({
   return (
     <div ref={container} className="relative h-full w-full" data-testid="canvas">
       <ReactFlow<EditorNode, EditorEdge>
-        onDragOver={(e) => {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = "move";
-        }}
+        onDragOver={onDragOver}
         onDrop={onDrop}
         nodes={nodes}
         edges={edges}
@@ -187,16 +195,16 @@ export function Canvas({
         nodesConnectable={!readOnly}
         elementsSelectable={!readOnly}
         edgesReconnectable={!readOnly}
-        multiSelectionKeyCode={["Meta", "Control", "Shift"]}
+        multiSelectionKeyCode={multiSelectKeys}
         selectionKeyCode="Shift"
         defaultViewport={startView}
         fitView={fitOnOpen}
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        fitViewOptions={fitViewOptions}
         minZoom={0.1}
         maxZoom={2}
-        defaultEdgeOptions={{ style: { strokeWidth: 2, stroke: "#64748b" } }}
-        connectionLineStyle={{ strokeWidth: 2, stroke: "#2563eb" }}
-        proOptions={{ hideAttribution: true }}
+        defaultEdgeOptions={defaultEdgeOptions}
+        connectionLineStyle={connectionLineStyle}
+        proOptions={proOptions}
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
