@@ -10,6 +10,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   useStoreApi,
   type EdgeChange,
   type FinalConnectionState,
@@ -88,6 +89,7 @@ export function Canvas({
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const rf = useReactFlow();
+  const lowDetail = useStore(selectLowDetail);
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
   // first dropped node and then moves the view away from where it was dropped.
   const [fitOnOpen] = useState(() => !viewport && nodes.length > 0);
@@ -180,8 +182,11 @@ export function Canvas({
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
-        // A large flow: only the nodes and edges in view are drawn (a small one keeps all in the DOM).
-        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES}
+        // A large flow with its forms shown: only the nodes and edges in view are drawn (a small one
+        // keeps all in the DOM). As cards (below zoom 0.5) all stay drawn: a pan at that zoom brings
+        // dozens of nodes in and out of view per second, and mounting them (React, then a
+        // ResizeObserver round each) cost more per frame than drawing 300 cards.
+        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES && !lowDetail}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
