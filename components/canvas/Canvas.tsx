@@ -215,15 +215,19 @@ export function Canvas({
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
         <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
-        <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          ariaLabel="Mini map"
-          nodeColor="#c7d2fe"
-          nodeStrokeColor="#6366f1"
-          maskColor={dark ? "rgba(2,6,23,0.7)" : "rgba(241,245,249,0.7)"}
-        />
+        {/* Cards show the whole map already; below the card zoom a large flow has no minimap (it
+            re-rendered its 300 nodes' viewBox on every pan, zoom and drag frame). */}
+        {!lowDetail && (
+          <MiniMap
+            position="bottom-right"
+            pannable
+            zoomable
+            ariaLabel="Mini map"
+            nodeColor="#c7d2fe"
+            nodeStrokeColor="#6366f1"
+            maskColor={dark ? "rgba(2,6,23,0.7)" : "rgba(241,245,249,0.7)"}
+          />
+        )}
       </ReactFlow>
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center">
