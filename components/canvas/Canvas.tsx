@@ -23,6 +23,7 @@ import { edgeIdFor } from "@/lib/canvas/ids";
 import { autoLayout, findOverlaps, nodeBox } from "@/lib/canvas/layout";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
 import { CanvasNotes } from "./CanvasNotes";
+import { CardEdges } from "./CardEdges";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
@@ -32,6 +33,7 @@ const viewOnly = new Set(["select", "dimensions"]);
 const deleteKeys = ["Backspace", "Delete"];
 const selectNodes = (s: { nodes: EditorNode[] }) => s.nodes;
 const selectEdges = (s: { edges: EditorEdge[] }) => s.edges;
+const noEdges: EditorEdge[] = [];
 const multiSelectKeys = ["Meta", "Control", "Shift"];
 // Options React Flow keeps in its store: new objects on every render of Canvas (once per frame of a
 // node drag) would re-render every edge (each reads defaultEdgeOptions) and re-arm key listeners.
@@ -106,6 +108,13 @@ export function Canvas({
       store.setNodes(applyNodeChanges(changes, store.getState().nodes), {
         content: changes.some((c) => !viewOnly.has(c.type)),
       });
+      // A removed node takes its edges along (React Flow does it for the edges it knows; as cards
+      // it knows none, see CardEdges).
+      const removed = new Set(changes.flatMap((c) => (c.type === "remove" ? [c.id] : [])));
+      if (removed.size === 0) return;
+      const { edges } = store.getState();
+      const kept = edges.filter((e) => !removed.has(e.source) && !removed.has(e.target));
+      if (kept.length !== edges.length) store.setEdges(kept, { content: true });
     },
     [store],
   );
@@ -180,7 +189,8 @@ export function Canvas({
         onDragOver={onDragOver}
         onDrop={onDrop}
         nodes={nodes}
-        edges={edges}
+        // A large flow as cards: its edges are drawn by CardEdges, React Flow gets none.
+        edges={lowDetail ? noEdges : edges}
         nodeTypes={nodeTypes}
         // A large flow with its forms shown: only the nodes and edges in view are drawn (a small one
         // keeps all in the DOM). As cards (below zoom 0.5) all stay drawn: a pan at that zoom brings
@@ -213,6 +223,7 @@ export function Canvas({
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
+        {lowDetail && <CardEdges edges={edges} />}
         <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
         {/* Cards show the whole map already; below the card zoom a large flow has no minimap (it
