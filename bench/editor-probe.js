@@ -81,6 +81,9 @@
   let frames = [];
   let moved = 0;
   let running = false;
+  // Which counting is current: a loop of an earlier one whose next frame comes only after the next
+  // startFrames (stop and start within one frame) must not count along with it.
+  let generation = 0;
   const look = () =>
     (document.querySelector(".react-flow__viewport")?.style.transform ?? "") +
     (document.querySelector(".react-flow__node.dragging")?.style.transform ?? "");
@@ -88,9 +91,10 @@
     frames = [];
     moved = 0;
     running = true;
+    const mine = ++generation;
     let last = look();
     const tick = (t) => {
-      if (!running) return;
+      if (!running || mine !== generation) return;
       frames.push(t);
       const now = look();
       if (now !== last) moved++;

@@ -192,7 +192,8 @@ async function openEditor(page: Page, url: string) {
       const ok =
         nodes.length > 0 &&
         nodes.every((el) => el.style.visibility !== "hidden") &&
-        document.querySelectorAll(".react-flow__edge path").length > 0;
+        // React Flow's edges, or a large flow's edges drawn as one path under its cards (CardEdges).
+        document.querySelectorAll('.react-flow__edge path, [data-testid="card-edges"] path').length > 0;
       w.__drawn = ok ? (w.__drawn ?? 0) + 1 : 0;
       return w.__drawn >= 2;
     },

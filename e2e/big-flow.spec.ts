@@ -19,7 +19,9 @@ test("a 300-node flow opens as cards, every group is reachable and a field edit 
   const cards = page.locator('.react-flow__node article[data-detail="card"]');
   await expect(cards.first()).toBeVisible({ timeout: 60_000 });
   await expect(page.locator(".react-flow__node input")).toHaveCount(0);
-  await expect(page.locator(".react-flow__edge path").first()).toBeAttached();
+  // The cards' edges: one path of 300 curves under the cards (CardEdges), not React Flow's edges.
+  await expect(page.getByTestId("card-edges").locator("path")).toHaveAttribute("d", /^(M[^M]+){300}$/);
+  await expect(page.locator(".react-flow__edge")).toHaveCount(0);
   await expect(page.locator('.react-flow__node[data-id="chainTool_13"] article h3')).toHaveText("Chain Tool");
   await expect(page.locator('.react-flow__node[data-id="toolAgent_13"] article')).toHaveAttribute(
     "aria-label",

@@ -10,6 +10,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   useStoreApi,
   type EdgeChange,
   type FinalConnectionState,
@@ -22,6 +23,7 @@ import { edgeIdFor } from "@/lib/canvas/ids";
 import { autoLayout, findOverlaps, nodeBox } from "@/lib/canvas/layout";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
 import { CanvasNotes } from "./CanvasNotes";
+import { CardEdges } from "./CardEdges";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
@@ -31,6 +33,18 @@ const viewOnly = new Set(["select", "dimensions"]);
 const deleteKeys = ["Backspace", "Delete"];
 const selectNodes = (s: { nodes: EditorNode[] }) => s.nodes;
 const selectEdges = (s: { edges: EditorEdge[] }) => s.edges;
+const noEdges: EditorEdge[] = [];
+const multiSelectKeys = ["Meta", "Control", "Shift"];
+// Options React Flow keeps in its store: new objects on every render of Canvas (once per frame of a
+// node drag) would re-render every edge (each reads defaultEdgeOptions) and re-arm key listeners.
+const defaultEdgeOptions = { style: { strokeWidth: 2, stroke: "#64748b" } };
+const connectionLineStyle = { strokeWidth: 2, stroke: "#2563eb" };
+const fitViewOptions = { padding: 0.2, maxZoom: 1 };
+const proOptions = { hideAttribution: true };
+const onDragOver = (e: DragEvent) => {
+  e.preventDefault();
+  e.dataTransfer.dropEffect = "move";
+};
 /** Where the cursor sits on a dropped node (flow units from its top left): on its header. */
 const DROP_OFFSET = { x: 24, y: 18 };
 
@@ -77,6 +91,7 @@ export function Canvas({
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const rf = useReactFlow();
+  const lowDetail = useStore(selectLowDetail);
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
   // first dropped node and then moves the view away from where it was dropped.
   const [fitOnOpen] = useState(() => !viewport && nodes.length > 0);
@@ -93,6 +108,13 @@ export function Canvas({
       store.setNodes(applyNodeChanges(changes, store.getState().nodes), {
         content: changes.some((c) => !viewOnly.has(c.type)),
       });
+      // A removed node takes its edges along (React Flow does it for the edges it knows; as cards
+      // it knows none, see CardEdges).
+      const removed = new Set(changes.flatMap((c) => (c.type === "remove" ? [c.id] : [])));
+      if (removed.size === 0) return;
+      const { edges } = store.getState();
+      const kept = edges.filter((e) => !removed.has(e.source) && !removed.has(e.target));
+      if (kept.length !== edges.length) store.setEdges(kept, { content: true });
     },
     [store],
   );
@@ -164,16 +186,17 @@ export function Canvas({
   return (
     <div ref={container} className="relative h-full w-full" data-testid="canvas">
       <ReactFlow<EditorNode, EditorEdge>
-        onDragOver={(e) => {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = "move";
-        }}
+        onDragOver={onDragOver}
         onDrop={onDrop}
         nodes={nodes}
-        edges={edges}
+        // A large flow as cards: its edges are drawn by CardEdges, React Flow gets none.
+        edges={lowDetail ? noEdges : edges}
         nodeTypes={nodeTypes}
-        // A large flow: only the nodes and edges in view are drawn (a small one keeps all in the DOM).
-        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES}
+        // A large flow with its forms shown: only the nodes and edges in view are drawn (a small one
+        // keeps all in the DOM). As cards (below zoom 0.5) all stay drawn: a pan at that zoom brings
+        // dozens of nodes in and out of view per second, and mounting them (React, then a
+        // ResizeObserver round each) cost more per frame than drawing 300 cards.
+        onlyRenderVisibleElements={nodes.length >= LOW_DETAIL_MIN_NODES && !lowDetail}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -187,30 +210,35 @@ export function Canvas({
         nodesConnectable={!readOnly}
         elementsSelectable={!readOnly}
         edgesReconnectable={!readOnly}
-        multiSelectionKeyCode={["Meta", "Control", "Shift"]}
+        multiSelectionKeyCode={multiSelectKeys}
         selectionKeyCode="Shift"
         defaultViewport={startView}
         fitView={fitOnOpen}
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        fitViewOptions={fitViewOptions}
         minZoom={0.1}
         maxZoom={2}
-        defaultEdgeOptions={{ style: { strokeWidth: 2, stroke: "#64748b" } }}
-        connectionLineStyle={{ strokeWidth: 2, stroke: "#2563eb" }}
-        proOptions={{ hideAttribution: true }}
+        defaultEdgeOptions={defaultEdgeOptions}
+        connectionLineStyle={connectionLineStyle}
+        proOptions={proOptions}
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
+        {lowDetail && <CardEdges edges={edges} />}
         <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
-        <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          ariaLabel="Mini map"
-          nodeColor="#c7d2fe"
-          nodeStrokeColor="#6366f1"
-          maskColor={dark ? "rgba(2,6,23,0.7)" : "rgba(241,245,249,0.7)"}
-        />
+        {/* Cards show the whole map already; below the card zoom a large flow has no minimap (it
+            re-rendered its 300 nodes' viewBox on every pan, zoom and drag frame). */}
+        {!lowDetail && (
+          <MiniMap
+            position="bottom-right"
+            pannable
+            zoomable
+            ariaLabel="Mini map"
+            nodeColor="#c7d2fe"
+            nodeStrokeColor="#6366f1"
+            maskColor={dark ? "rgba(2,6,23,0.7)" : "rgba(241,245,249,0.7)"}
+          />
+        )}
       </ReactFlow>
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center">

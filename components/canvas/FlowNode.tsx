@@ -178,7 +178,7 @@ function estimatedHeight(def: NodeDefinition): number {
   return 56 + anchorInputs(def).length * 40 + main * 58 + def.outputs.length * 36 + 16;
 }
 
-/** A node at low zoom: its badge and label in large type, and its handles (edges attach to them). */
+/** A node at low zoom: its badge and label in large type, and where its edges attach. */
 function NodeCard({
   id,
   def,
@@ -222,28 +222,55 @@ function NodeCard({
         </p>
       )}
       {anchors.map((a, i) => (
-        <Handle
+        <CardHandle
           key={a.name}
           type="target"
-          position={Position.Left}
-          id={handleId(id, a.name, "in")}
-          aria-label={`${a.label} input`}
-          style={{ top: CARD_HEADER + (i + 0.5) * CARD_ROW }}
-          className="h-4! w-4! border-2! border-white! bg-slate-500!"
+          nodeId={id}
+          handle={handleId(id, a.name, "in")}
+          top={CARD_HEADER + (i + 0.5) * CARD_ROW}
         />
       ))}
       {def.outputs.map((o, i) => (
-        <Handle
+        <CardHandle
           key={o.name}
           type="source"
-          position={Position.Right}
-          id={handleId(id, o.name, "out")}
-          aria-label={`${o.label} output`}
-          style={{ top: h - (def.outputs.length - i - 0.5) * CARD_ROW }}
-          className="h-4! w-4! border-2! border-white! bg-brand-600!"
+          nodeId={id}
+          handle={handleId(id, o.name, "out")}
+          top={h - (def.outputs.length - i - 0.5) * CARD_ROW}
         />
       ))}
     </article>
+  );
+}
+
+/**
+ * A card's handle: where its edges attach, not a place to start or end a connection (cards are too
+ * small for that; a form, from zoom 0.5, has React Flow's handles). React Flow measures every element
+ * of a node with the class `source` or `target` and its data-handleid/-handlepos as a handle, so a
+ * plain element serves, without the Handle component's store subscriptions and its CSS transform
+ * (each transformed element is one more layer for Chromium to paint and hit-test on every frame of a
+ * pan: about a third of a pan frame's main-thread time at the opening zoom of the 300-node flow).
+ */
+function CardHandle({
+  type,
+  nodeId,
+  handle,
+  top,
+}: {
+  type: "source" | "target";
+  nodeId: string;
+  handle: string;
+  top: number;
+}) {
+  return (
+    <div
+      aria-hidden
+      data-handleid={handle}
+      data-nodeid={nodeId}
+      data-handlepos={type === "source" ? Position.Right : Position.Left}
+      className={`${type} pointer-events-none absolute h-4 w-4 rounded-full border-2 border-white ${type === "source" ? "-right-2 bg-brand-600" : "-left-2 bg-slate-500"}`}
+      style={{ top: top - 8 }}
+    />
   );
 }
 
