@@ -84,8 +84,10 @@ test("a builder imports a CSV of domains, analyses two with the example flow and
     .click();
   await expect(page.getByText("shoppers")).toBeVisible();
 
+  // Only gamma is left unanalysed (the invalid name was never stored). The list keeps the previous
+  // filter's rows while the new ones load, so wait for the total of this filter, not any "2 domains".
   await page.getByLabel("Analysis", { exact: true }).selectOption("not_analyzed");
-  await expect(page.getByTestId("domains-total")).toContainText("2 domains");
+  await expect(page.getByTestId("domains-total")).toContainText("Page 1 of 1 · 1 domain ·");
   await expect(page.getByTestId(`domain-gamma-${tag}.example.net`)).toBeVisible();
   await page.screenshot({ path: "test-results/screens/domains.png", fullPage: true });
 

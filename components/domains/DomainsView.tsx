@@ -106,7 +106,7 @@ export function DomainsView() {
             </Button>
             <span data-testid="domains-total">
               Page {domains.data.pagination.page} of {Math.max(1, domains.data.pagination.totalPages)} ·{" "}
-              {domains.data.pagination.total} domains
+              {domains.data.pagination.total} domain{domains.data.pagination.total === 1 ? "" : "s"}
               {selected.size ? ` · ${selected.size} selected` : ""}
             </span>
             <Button variant="ghost" disabled={!domains.data.pagination.hasNext} onClick={() => setPage(page + 1)}>
