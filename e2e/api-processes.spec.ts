@@ -18,6 +18,7 @@ const basic = { authorization: `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.pass
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 test.describe("API_PROCESSES=2 on the embedded database", () => {
+  // Skipped only in a direct run without a build: `npm test` builds before the browser tests.
   test.skip(!hasBuild(), "no build (.next/BUILD_ID): the API processes serve the production build");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-cluster-e2e-"));

@@ -34,12 +34,13 @@ export function clusterProblem({ processes, redisUrl, embedded, thread }) {
 export function runPrimary({ processes, log = (line) => console.log(line) }) {
   let stopping = false;
   const fork = () => cluster.fork();
+  const workers = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
   return new Promise((resolve) => {
     let failed = false;
     cluster.on("exit", (worker, code, signal) => {
       if (stopping) {
         if (code !== 0) failed = true;
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);
+        if (workers().length === 0) resolve(failed ? 1 : 0);
         return;
       }
       log(
@@ -54,16 +55,16 @@ export function runPrimary({ processes, log = (line) => console.log(line) }) {
     const onSignal = (sig) => {
       if (stopping) {
         log(`${sig} again: exiting now.`);
-        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+        for (const w of workers()) w.process.kill("SIGKILL");
         resolve(1);
         return;
       }
       stopping = true;
-      log(`${sig}: stopping ${Object.keys(cluster.workers ?? {}).length} API process(es).`);
+      log(`${sig}: stopping ${workers().length} API process(es).`);
       // A message, not the signal: a Ctrl-C already reached them (same process group), and a second
       // signal would make them exit at once instead of finishing their requests.
-      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send(SHUTDOWN);
-      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(0);
+      for (const w of workers()) if (w.isConnected()) w.send(SHUTDOWN);
+      if (workers().length === 0) resolve(0);
     };
     process.on("SIGTERM", () => onSignal("SIGTERM"));
     process.on("SIGINT", () => onSignal("SIGINT"));

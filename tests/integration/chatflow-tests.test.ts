@@ -287,20 +287,12 @@ describe("require passing tests to publish", () => {
     const run2 = await runToEnd("chainOnly", { version: 2 });
     expect(run2).toMatchObject({ version: 2, passed: 2, failed: 0 });
     // Over HTTP: the publish answer and the versions list show each version's last run.
-    const published = await call(publish.POST, {
-      method: "POST",
-      params: { id },
-      headers: session,
-      body: { version: 2 },
-    });
+    const publishVersion = (version: number) =>
+      call(publish.POST, { method: "POST", params: { id }, headers: session, body: { version } });
+    const published = await publishVersion(2);
     expect(published.status).toBe(200);
     expect(published.json).toMatchObject({ publishedVersion: 2, testRun: { id: run2.id, passed: 2, failed: 0 } });
-    const refused = await call(publish.POST, {
-      method: "POST",
-      params: { id },
-      headers: session,
-      body: { version: 1 },
-    });
+    const refused = await publishVersion(1);
     expect(refused.status).toBe(409);
     expect(refused.json.error.details).toMatchObject({
       version: 1,

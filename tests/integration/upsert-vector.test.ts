@@ -154,6 +154,8 @@ describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
   });
 });
 
+// Runs only where the database lacks pgvector (this machine's PostgreSQL server); skipped on PGlite,
+// in-process or through its thread, which ships the extension (the block above runs there instead).
 describe.runIf(!hasPgvector)("vector store on a PostgreSQL server without pgvector", () => {
   it("answers a clear error naming the missing extension, and stores nothing", async () => {
     const res = await upsertJson(docsQa);

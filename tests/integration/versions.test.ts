@@ -51,6 +51,9 @@ const predict = (headers: Record<string, string>, query = "", body: object = ASK
     body,
   });
 const versions = () => call(versionList.GET, { params: { id: flowId }, headers: session });
+/** POST /publish {version} on the flow, as `headers` (the admin's session by default). */
+const publishVersion = (version: number, headers = session) =>
+  call(publish.POST, { method: "POST", params: { id: flowId }, headers, body: { version } });
 
 beforeAll(async () => {
   stub = await createModelStub();
@@ -148,12 +151,7 @@ describe("draft and published", () => {
   });
 
   it("publish pins the API, the stream and the widget's settings while the draft changes", async () => {
-    const published = await call(publish.POST, {
-      method: "POST",
-      params: { id: flowId },
-      headers: session,
-      body: { version: 1 },
-    });
+    const published = await publishVersion(1);
     expect(published.status, published.text).toBe(200);
     expect(published.json).toMatchObject({ publishedVersion: 1, version: 2 });
     // A new draft: another system message and another widget title.
@@ -189,7 +187,7 @@ describe("draft and published", () => {
     expect(list.json.versions.find((v: { published: boolean }) => v.published)?.version).toBe(1);
 
     // Publishing the draft makes the API follow it.
-    await call(publish.POST, { method: "POST", params: { id: flowId }, headers: session, body: { version: 3 } });
+    await publishVersion(3);
     const after = await predict(auth.bearer(predictKey));
     expect(after.headers.get("x-chatflow-version")).toBe("3");
     expect(after.json.text).toContain("Rex the dog");
@@ -197,12 +195,7 @@ describe("draft and published", () => {
   });
 
   it("publishing an unknown version is 404 and changes nothing", async () => {
-    const res = await call(publish.POST, {
-      method: "POST",
-      params: { id: flowId },
-      headers: session,
-      body: { version: 99 },
-    });
+    const res = await publishVersion(99);
     expect(res.status).toBe(404);
     expect((await versions()).json.publishedVersion).toBe(3);
   });
@@ -249,12 +242,7 @@ describe("?version= on prediction", () => {
 
   it("another builder cannot read, diff or publish the versions (404, as for the chatflow)", async () => {
     expect((await call(versionList.GET, { params: { id: flowId }, headers: builderSession })).status).toBe(404);
-    const pub = await call(publish.POST, {
-      method: "POST",
-      params: { id: flowId },
-      headers: builderSession,
-      body: { version: 1 },
-    });
+    const pub = await publishVersion(1, builderSession);
     expect(pub.status).toBe(404);
   });
 });
