@@ -22,6 +22,31 @@ test("a 300-node flow opens as cards, every group is reachable and a field edit 
   // The cards' edges: one path of 300 curves under the cards (CardEdges), not React Flow's edges.
   await expect(page.getByTestId("card-edges").locator("path")).toHaveAttribute("d", /^(M[^M]+){300}$/);
   await expect(page.locator(".react-flow__edge")).toHaveCount(0);
+  // No background dots under cards (2 px apart at this zoom: a wash that cost a raster per pan frame).
+  await expect(page.locator(".react-flow__background")).toHaveCount(0);
+  // Dragging a card: its edges are a path of their own, redrawn per frame; the others' path keeps
+  // its exact `d` until the drop, then all are one path again, following the card.
+  const agentEdges = graph.edges.filter((e) => e.source === "toolAgent_13" || e.target === "toolAgent_13").length;
+  expect(agentEdges).toBeGreaterThan(0);
+  const edgePaths = page.getByTestId("card-edges").locator("path");
+  const before = await edgePaths.first().getAttribute("d");
+  const grip = await page.locator('.react-flow__node[data-id="toolAgent_13"] article header').boundingBox();
+  await page.mouse.move(grip!.x + 5, grip!.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(grip!.x + 25, grip!.y + 15, { steps: 4 });
+  const dragged = page.getByTestId("card-edges").locator("path[data-dragged]");
+  await expect(dragged).toHaveAttribute("d", new RegExp(`^(M[^M]+){${agentEdges}}$`));
+  const still = page.getByTestId("card-edges").locator("path:not([data-dragged])");
+  await expect(still).toHaveAttribute("d", new RegExp(`^(M[^M]+){${300 - agentEdges}}$`));
+  const stillDuring = await still.getAttribute("d");
+  await page.mouse.move(grip!.x + 45, grip!.y + 25, { steps: 4 });
+  expect(await still.getAttribute("d")).toBe(stillDuring);
+  await page.mouse.up();
+  await expect(dragged).toHaveCount(0);
+  await expect(edgePaths).toHaveAttribute("d", /^(M[^M]+){300}$/);
+  expect(await edgePaths.getAttribute("d")).not.toBe(before);
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(edgePaths).toHaveAttribute("d", before!);
   await expect(page.locator('.react-flow__node[data-id="chainTool_13"] article h3')).toHaveText("Chain Tool");
   await expect(page.locator('.react-flow__node[data-id="toolAgent_13"] article')).toHaveAttribute(
     "aria-label",
@@ -60,6 +85,7 @@ test("a 300-node flow opens as cards, every group is reachable and a field edit 
     await expect(node.locator("article")).toBeAttached();
     await expect(node.locator("article")).not.toHaveAttribute("data-detail", "card");
   }
+  await expect(page.locator(".react-flow__background")).toHaveCount(1);
   await snap(page, "big-flow-zoomed-in");
 
   // Typing into a field of the big flow updates it, and Save stores it.

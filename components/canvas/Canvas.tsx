@@ -222,7 +222,11 @@ export function Canvas({
         proOptions={proOptions}
         colorMode={dark ? "dark" : "light"}
       >
-        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
+        {/* No dots under cards: at the opening zoom of a large flow they are 2 px apart, a grey wash that
+            cost as much to rasterise on every pan frame as the 300 cards. */}
+        {!lowDetail && (
+          <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
+        )}
         {lowDetail && <CardEdges edges={edges} />}
         <CanvasNotes />
         <Controls showInteractive={false} position="bottom-left" />
