@@ -1,0 +1,106 @@
+// `npx tsx bench/editor-trace.ts`: where a frame of the 300-node editor goes, for profiling before an
+// editor change (bench/editor.ts gives the figures). Against a running app (BENCH_URL, BENCH_EMAIL,
+// BENCH_PASSWORD as bench/editor.ts; FLOW_ID to reuse a flow, else it creates one), it records a
+// Chromium trace while MODE (pan | zoom | drag) runs for 2 s at the opening zoom, prints the busiest
+// trace events per thread as ms per second and per frame, and keeps the trace in
+// /tmp/editor-trace-<mode>.json (open it in chrome://tracing or Perfetto). BENCH_CSS adds a style sheet
+// (to try a change without a build), EXTRA_ARGS more Chromium flags.
+import fs from "node:fs";
+import { chromium } from "playwright-core";
+import { bigFlowGraph } from "./big-flow";
+const BASE = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
+const MODE = process.env.MODE ?? "pan";
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    ...(process.env.EXTRA_ARGS?.split(" ").filter(Boolean) ?? []),
+  ],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: BASE });
+if (process.env.BENCH_CSS)
+  await context.addInitScript((css) => {
+    addEventListener("DOMContentLoaded", () => {
+      const s = document.createElement("style");
+      s.textContent = css;
+      document.head.append(s);
+    });
+  }, process.env.BENCH_CSS);
+const page = await context.newPage();
+await page.goto("/signin");
+await page.getByLabel("E-mail").fill(process.env.BENCH_EMAIL ?? process.env.ADMIN_EMAIL ?? "");
+await page.getByLabel("Password").fill(process.env.BENCH_PASSWORD ?? process.env.ADMIN_PASSWORD ?? "");
+await page.getByRole("button", { name: "Sign in" }).click();
+await page.waitForURL(/\/chatflows$/);
+let id = process.env.FLOW_ID;
+const created = !id;
+if (!id) {
+  const res = await page.request.post("/api/v1/chatflows", {
+    data: { name: `trace ${Date.now()}`, graph: bigFlowGraph() },
+  });
+  if (!res.ok()) throw new Error(`creating the chatflow failed: ${res.status()} ${await res.text()}`);
+  id = (await res.json()).id as string;
+}
+await page.goto(`/chatflows/${id}`);
+await page.waitForSelector(".react-flow__node");
+await page.waitForTimeout(2500);
+const r = await page.locator(".react-flow__pane").boundingBox();
+const spot = { x: r!.x + 40, y: r!.y + r!.height - 120 };
+await browser.startTracing(page, {
+  categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc", "viz", "gpu", "benchmark"],
+});
+let frames = 0;
+await page.evaluate("window.__f = 0; (function loop() { window.__f++; requestAnimationFrame(loop); })()");
+const t0 = Date.now();
+if (MODE === "pan") {
+  await page.mouse.move(spot.x, spot.y);
+  await page.mouse.down();
+  while (Date.now() - t0 < 2000) {
+    const a = Math.sin(((Date.now() - t0) / 2000) * 4 * Math.PI);
+    await page.mouse.move(spot.x + a * 150, spot.y + a * 60);
+    await page.waitForTimeout(8);
+  }
+  await page.mouse.up();
+} else if (MODE === "drag") {
+  const g = (await page.evaluate(
+    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("toolAgent_")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
+  )) as { x: number; y: number };
+  await page.mouse.move(g.x, g.y);
+  await page.mouse.down();
+  while (Date.now() - t0 < 2000) {
+    const a = Math.sin(((Date.now() - t0) / 2000) * 4 * Math.PI);
+    await page.mouse.move(g.x + a * 80, g.y + a * 32);
+    await page.waitForTimeout(8);
+  }
+  await page.mouse.up();
+} else {
+  await page.mouse.move(r!.x + r!.width / 2, r!.y + r!.height / 2);
+  for (let i = 0; Date.now() - t0 < 2000; i++) {
+    await page.mouse.wheel(0, i % 40 < 20 ? -20 : 20);
+    await page.waitForTimeout(8);
+  }
+}
+frames = (await page.evaluate("window.__f")) as number;
+const buf = await browser.stopTracing();
+const dt = (Date.now() - t0) / 1000;
+console.log(`${MODE}: raf ${(frames / dt).toFixed(1)} /s over ${dt}s`);
+const trace = JSON.parse(buf.toString());
+const events = trace.traceEvents ?? trace;
+const threads = new Map<string, string>();
+for (const e of events) if (e.name === "thread_name") threads.set(`${e.pid}:${e.tid}`, e.args.name);
+const by = new Map<string, number>();
+for (const e of events) {
+  if (e.ph !== "X" || !e.dur) continue;
+  const t = threads.get(`${e.pid}:${e.tid}`) ?? "?";
+  const k = `${t} | ${e.name}`;
+  by.set(k, (by.get(k) ?? 0) + e.dur / 1000);
+}
+const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 45);
+for (const [k, v] of top)
+  console.log(`${(v / dt).toFixed(1).padStart(7)} ms/s  ${(v / frames).toFixed(2).padStart(6)} ms/frame  ${k}`);
+fs.writeFileSync(`/tmp/editor-trace-${MODE}.json`, buf);
+if (created) await page.request.delete(`/api/v1/chatflows/${id}`);
+await browser.close();
