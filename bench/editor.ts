@@ -270,7 +270,9 @@ const wheelZoom = (spot: { x: number; y: number }) =>
     let k = 0;
     const wheel = async () => {
       const deltaY = Math.floor(k++ / 6) % 2 === 0 ? -100 : 100;
-      inflight.push(cdp.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: spot.x, y: spot.y, deltaX: 0, deltaY }));
+      inflight.push(
+        cdp.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: spot.x, y: spot.y, deltaX: 0, deltaY }),
+      );
       if (inflight.length >= 3) await inflight.shift();
     };
     await paced(DRIVE_MS, wheel);
