@@ -1,12 +1,6 @@
 "use client";
 
-import {
-  EdgeLabelRenderer,
-  getBezierPath,
-  Position,
-  useStore,
-  type ReactFlowState,
-} from "@xyflow/react";
+import { EdgeLabelRenderer, getBezierPath, Position, useStore, type ReactFlowState } from "@xyflow/react";
 import { useMemo } from "react";
 import type { EditorEdge } from "@/lib/canvas/types";
 
