@@ -81,3 +81,25 @@ describe("MODE=queue", () => {
     expect(() => withEnv({ MODE: "cluster" })).toThrow(/MODE: must be "embedded" or "queue"/);
   });
 });
+
+describe("PGLITE_SHARED_BUFFERS", () => {
+  afterEach(() => {
+    delete process.env.PGLITE_SHARED_BUFFERS;
+  });
+  const withValue = (value: string) => {
+    process.env.PGLITE_SHARED_BUFFERS = value;
+    resetEnvForTests();
+    return getEnv;
+  };
+
+  it("defaults to 16MB and takes a PostgreSQL size", () => {
+    expect(getEnv().PGLITE_SHARED_BUFFERS).toBe("16MB");
+    expect(withValue("512kB")().PGLITE_SHARED_BUFFERS).toBe("512kB");
+  });
+
+  it("refuses anything that is not a size, naming the setting", () => {
+    for (const v of ["16", "16 MB", "lots", "16MB; DROP"]) {
+      expect(withValue(v)).toThrow(/PGLITE_SHARED_BUFFERS: must be a size such as 16MB or 512kB/);
+    }
+  });
+});

@@ -19,6 +19,16 @@ const envSchema = z.object({
    * reaches PGlite through `pg` instead of opening it on its event loop.
    */
   PGLITE_SOCKET: z.string().optional(),
+  /**
+   * The embedded database's buffer cache (PostgreSQL's shared_buffers; its default is 128MB). It is
+   * WebAssembly memory PGlite touches whole and never gives back, so a small one keeps the server's
+   * resident memory down; the operating system's page cache still holds the data files. Read by
+   * scripts/pglite-wire.mjs too (the thread of `npm start`).
+   */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, "must be a size such as 16MB or 512kB")
+    .default("16MB"),
   /** The studio's public origin; also what cookie-authenticated writes must come from (the HTTP layer's same-origin.ts). */
   NEXTAUTH_URL: z.url("must be the studio's URL, e.g. http://127.0.0.1:3000").optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),

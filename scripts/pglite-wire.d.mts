@@ -8,3 +8,4 @@ export function startEmbeddedDatabase(options: { dataDir: string | null; onLost?
   close(): Promise<void>;
 }>;
 export function embeddedDataDir(url: string | undefined, dataDir?: string): string | null | undefined;
+export function pgliteSettings(env?: Record<string, string | undefined>): string[];

@@ -14,6 +14,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 
 const SSL_REQUEST = 80877103;
@@ -166,6 +168,20 @@ export function embeddedDataDir(url, dataDir = "./data") {
   return path.resolve(rest || path.join(dataDir, "pglite"));
 }
 
+/**
+ * PostgreSQL settings of the embedded database. Its buffer cache (`shared_buffers`, PostgreSQL's
+ * default 128 MB) lives in PGlite's WebAssembly memory, which never shrinks: PGlite touched all of
+ * it, ~120 MB of the server's resident memory at rest, to cache a database that is mostly a few MB.
+ * 16 MB by default; the operating system's page cache still holds the data files.
+ * PGLITE_SHARED_BUFFERS (e.g. 64MB) sets it for a larger embedded database.
+ */
+export function pgliteSettings(env = process.env) {
+  const buffers = env.PGLITE_SHARED_BUFFERS || "16MB";
+  if (!/^\d+(kB|MB|GB)$/.test(buffers))
+    throw new Error(`PGLITE_SHARED_BUFFERS must be a size such as 16MB or 512kB (got "${buffers}")`);
+  return ["-c", `shared_buffers=${buffers}`];
+}
+
 /** Opens PGlite (with pgvector) on `dataDir`, or in memory when it is null. */
 async function openPGlite(dataDir) {
   const [{ PGlite }, { vector }] = await Promise.all([
@@ -173,7 +189,8 @@ async function openPGlite(dataDir) {
     import("@electric-sql/pglite-pgvector"),
   ]);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? new PGlite(dataDir, { extensions: { vector } }) : new PGlite({ extensions: { vector } });
+  const options = { extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...pgliteSettings()] };
+  const db = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await db.waitReady;
   return db;
 }
@@ -186,6 +203,7 @@ async function openPGlite(dataDir) {
  * `onLost(reason)` is called if the thread stops without being asked to (the server cannot go on).
  */
 export async function startEmbeddedDatabase({ dataDir, onLost }) {
+  pgliteSettings(); // a bad setting is named before a thread starts
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-db-"));
   fs.chmodSync(socketDir, 0o700);
   const worker = new Worker(new URL(import.meta.url), {
@@ -226,9 +244,20 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
   };
 }
 
+/**
+ * One full garbage collection of this thread, now. Opening a new data dir runs PGlite's initdb, a
+ * WebAssembly module of its own whose memory (~250 MB) is garbage once it is done; an idle database
+ * thread allocates too little for V8 to collect it soon, so it stayed resident for hours.
+ */
+function collectGarbage() {
+  v8.setFlagsFromString("--expose-gc");
+  vm.runInNewContext("gc")();
+}
+
 if (!isMainThread && workerData?.pgliteWire) {
   try {
     const db = await openPGlite(workerData.dataDir);
+    collectGarbage();
     const server = servePGlite(db, workerData.socketPath);
     server.once("listening", () => parentPort.postMessage({ ready: true }));
     server.once("error", (err) =>

@@ -87,6 +87,25 @@ describe("PGlite served on a worker thread", () => {
     await expect(startEmbeddedDatabase({ dataDir: notADir })).rejects.toThrow(/The embedded database could not open/);
   });
 
+  it("keeps a 16MB buffer cache unless PGLITE_SHARED_BUFFERS sets another, and refuses a setting that is not a size", async () => {
+    expect((await pool.query("SHOW shared_buffers")).rows[0].shared_buffers).toBe("16MB");
+    process.env.PGLITE_SHARED_BUFFERS = "8MB";
+    try {
+      const other = await startEmbeddedDatabase({ dataDir: null });
+      const client = new pg.Client({ host: other.socketDir, port: 5432, user: "postgres", database: "postgres" });
+      await client.connect();
+      expect((await client.query("SHOW shared_buffers")).rows[0].shared_buffers).toBe("8MB");
+      await client.end();
+      await other.close();
+      process.env.PGLITE_SHARED_BUFFERS = "lots";
+      await expect(startEmbeddedDatabase({ dataDir: null })).rejects.toThrow(
+        'PGLITE_SHARED_BUFFERS must be a size such as 16MB or 512kB (got "lots")',
+      );
+    } finally {
+      delete process.env.PGLITE_SHARED_BUFFERS;
+    }
+  }, 60_000);
+
   it("listens in a directory only its owner may enter (the socket asks no password)", () => {
     expect(fs.statSync(db.socketDir).mode & 0o777).toBe(0o700);
     expect(fs.existsSync(path.join(db.socketDir, ".s.PGSQL.5432"))).toBe(true);

@@ -13,7 +13,11 @@ const holder = processState("db", () => ({}) as { __switchyardDb?: Promise<State
 
 async function connect(): Promise<State> {
   const env = getEnv();
-  const open = await openDatabase(parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR), env.PGLITE_SOCKET);
+  const open = await openDatabase(
+    parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR),
+    env.PGLITE_SOCKET,
+    env.PGLITE_SHARED_BUFFERS,
+  );
   const db = new PrismaClient({ adapter: open.factory });
   return { db, open };
 }

@@ -54,7 +54,12 @@ export interface OpenDatabase {
  * Opens the database named by the target. PGlite allows one process per data dir, so the
  * server opens it once and shares it.
  */
-export async function openDatabase(target: DatabaseTarget, pgliteSocket?: string): Promise<OpenDatabase> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  pgliteSocket?: string,
+  /** PostgreSQL's shared_buffers for an in-process PGlite (see PGLITE_SHARED_BUFFERS in lib/env.ts). */
+  pgliteSharedBuffers = "16MB",
+): Promise<OpenDatabase> {
   if (target.kind === "pglite" && pgliteSocket) return openServedPGlite(target, pgliteSocket);
   if (target.kind === "pglite") {
     const [{ PGlite }, { PrismaPGlite }, { vector }] = await Promise.all([
@@ -64,8 +69,11 @@ export async function openDatabase(target: DatabaseTarget, pgliteSocket?: string
       import("@electric-sql/pglite-pgvector"),
     ]);
     if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
-    const extensions = { vector };
-    const client = target.dataDir ? new PGlite(target.dataDir, { extensions }) : new PGlite({ extensions });
+    const options = {
+      extensions: { vector },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${pgliteSharedBuffers}`],
+    };
+    const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     await client.waitReady;
     const factory = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
     const sql = async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
