@@ -4,7 +4,8 @@
 // Chromium trace while MODE (pan | zoom | drag) runs for 2 s at the opening zoom, prints the busiest
 // trace events per thread as ms per second and per frame, and keeps the trace in
 // /tmp/editor-trace-<mode>.json (open it in chrome://tracing or Perfetto). BENCH_CSS adds a style sheet
-// (to try a change without a build), EXTRA_ARGS more Chromium flags.
+// (to try a change without a build), EXTRA_ARGS more Chromium flags; ZOOM_IN=1 traces at 100 % instead,
+// DRAG_TYPE picks the node type to drag (default toolAgent; one must be drawn near the pane's centre).
 import fs from "node:fs";
 import { chromium } from "playwright-core";
 import { bigFlowGraph } from "./big-flow";
@@ -48,6 +49,15 @@ await page.goto(`/chatflows/${id}`);
 await page.waitForSelector(".react-flow__node");
 await page.waitForTimeout(2500);
 const r = await page.locator(".react-flow__pane").boundingBox();
+// ZOOM_IN=1: first wheel in over the pane's centre to 100 % (forms, not cards), as bench/editor.ts does.
+for (let i = 0; process.env.ZOOM_IN && i < 40; i++) {
+  const t = (await page.evaluate(`document.querySelector(".react-flow__viewport").style.transform`)) as string;
+  if (Number(/scale\(([\d.]+)\)/.exec(t)?.[1] ?? 1) >= 0.99) break;
+  await page.mouse.move(r!.x + r!.width / 2, r!.y + r!.height / 2);
+  await page.mouse.wheel(0, -100);
+  await page.waitForTimeout(60);
+}
+await page.waitForTimeout(1000);
 const spot = { x: r!.x + 40, y: r!.y + r!.height - 120 };
 await browser.startTracing(page, {
   categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc", "viz", "gpu", "benchmark"],
@@ -66,8 +76,9 @@ if (MODE === "pan") {
   await page.mouse.up();
 } else if (MODE === "drag") {
   const g = (await page.evaluate(
-    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("toolAgent_")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
-  )) as { x: number; y: number };
+    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("${process.env.DRAG_TYPE ?? "toolAgent"}_")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
+  )) as { x: number; y: number } | undefined;
+  if (!g) throw new Error(`no ${process.env.DRAG_TYPE ?? "toolAgent"} node drawn in the pane`);
   await page.mouse.move(g.x, g.y);
   await page.mouse.down();
   while (Date.now() - t0 < 2000) {
