@@ -12,7 +12,7 @@ import { domainQuery, EMPTY_FILTERS, type DomainFilterState, type DomainRecord }
 
 type Page = {
   data: DomainRecord[];
-  pagination: { page: number; limit: number; total: number; totalPages: number; hasNext: boolean };
+  pagination: { page: number; limit: number; total: number; totalExact: boolean; totalPages: number; hasNext: boolean };
 };
 const LIMIT = 20;
 
@@ -105,8 +105,7 @@ export function DomainsView() {
               Previous
             </Button>
             <span data-testid="domains-total">
-              Page {domains.data.pagination.page} of {Math.max(1, domains.data.pagination.totalPages)} ·{" "}
-              {domains.data.pagination.total} domain{domains.data.pagination.total === 1 ? "" : "s"}
+              {pageSummary(domains.data.pagination)}
               {selected.size ? ` · ${selected.size} selected` : ""}
             </span>
             <Button variant="ghost" disabled={!domains.data.pagination.hasNext} onClick={() => setPage(page + 1)}>
@@ -117,4 +116,11 @@ export function DomainsView() {
       </Card>
     </>
   );
+}
+
+/** "Page 2 of 7 · 130 domains", or for a search counted only so far "Page 2 of 50+ · 1,000+ domains". */
+function pageSummary(p: Page["pagination"]) {
+  const more = p.totalExact ? "" : "+";
+  const count = `${p.total.toLocaleString("en-US")}${more}`;
+  return `Page ${p.page} of ${Math.max(1, p.totalPages)}${more} · ${count} domain${p.total === 1 && !more ? "" : "s"}`;
 }

@@ -204,7 +204,15 @@ export const domainResponseSchema = z
   .meta({ id: "Domain" });
 
 export const domainListResponseSchema = z
-  .object({ data: z.array(domainResponseSchema), pagination })
+  .object({
+    data: z.array(domainResponseSchema),
+    pagination: pagination.extend({
+      totalExact: z.boolean().meta({
+        description:
+          "false for a search with more than 1,000 matches (or more than the page asked for reaches): total and totalPages are then lower bounds (at least that many); hasNext stays exact.",
+      }),
+    }),
+  })
   .meta({ id: "DomainList" });
 
 export const addDomainsResponseSchema = z

@@ -26,8 +26,13 @@ export function toDomainRecord(row: Domain): DomainRecord {
 export async function listDomains({ filters, page, limit, sort }: ListDomainsQuery) {
   await recoverInterruptedAnalyses();
   const { total, rows } = await findDomains({ where: filters, orderBy: sort, skip: (page - 1) * limit, take: limit });
-  const totalPages = Math.ceil(total / limit);
-  return { data: rows.map(toDomainRecord), pagination: { page, limit, total, totalPages, hasNext: page < totalPages } };
+  const totalPages = Math.ceil(total.count / limit);
+  return {
+    data: rows.map(toDomainRecord),
+    // totalExact false: a search with more matches than it counts (SEARCH_COUNT_CAP); total and
+    // totalPages are then lower bounds, and hasNext is still exact.
+    pagination: { page, limit, total: total.count, totalExact: total.exact, totalPages, hasNext: page < totalPages },
+  };
 }
 
 const INSERT_CHUNK = 1000;

@@ -103,7 +103,14 @@ describe("GET /domains and /api/v1/domains", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(20);
     expect(res.json.data[0].name).toBe("alpha-24.invalidtld");
-    expect(res.json.pagination).toEqual({ page: 1, limit: 20, total: 25, totalPages: 2, hasNext: true });
+    expect(res.json.pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 25,
+      totalExact: true,
+      totalPages: 2,
+      hasNext: true,
+    });
     const last = await list("page=2");
     expect(names(last)).toEqual([
       "alpha-04.invalidtld",
@@ -112,7 +119,14 @@ describe("GET /domains and /api/v1/domains", () => {
       "alpha-01.example.com",
       "alpha-00.example.com",
     ]);
-    expect(last.json.pagination).toEqual({ page: 2, limit: 20, total: 25, totalPages: 2, hasNext: false });
+    expect(last.json.pagination).toEqual({
+      page: 2,
+      limit: 20,
+      total: 25,
+      totalExact: true,
+      totalPages: 2,
+      hasNext: false,
+    });
     const beyond = await list("page=9");
     expect(beyond.json.data).toEqual([]);
     expect(beyond.json.pagination.total).toBe(25);
@@ -213,7 +227,14 @@ describe("GET /domains and /api/v1/domains", () => {
   it("pages with limit up to 100 and totals that stay right under filters", async () => {
     const res = await list("isValid=true&limit=7&page=3");
     expect(res.json.data).toHaveLength(6);
-    expect(res.json.pagination).toEqual({ page: 3, limit: 7, total: 20, totalPages: 3, hasNext: false });
+    expect(res.json.pagination).toEqual({
+      page: 3,
+      limit: 7,
+      total: 20,
+      totalExact: true,
+      totalPages: 3,
+      hasNext: false,
+    });
     expect((await list("limit=100")).json.data).toHaveLength(25);
   });
 
@@ -288,6 +309,71 @@ describe("list totals", () => {
     await add({ names: ["after-truncate.com"] });
     await check();
     expect((await list()).json.pagination.total).toBe(1);
+  });
+});
+
+describe("a search with more matches than it counts", () => {
+  // 1,050 matches of "many-", every other one analysed (newest analysis: the lowest number).
+  beforeAll(async () => {
+    const db = await getDb();
+    await db.domain.deleteMany({});
+    await db.domain.createMany({
+      data: Array.from({ length: 1050 }, (_, i) => ({
+        name: `many-${String(i).padStart(4, "0")}.example.net`,
+        isValid: true,
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
+        ...(i % 2 === 0 ? { analysisText: `Shop ${i}`, analyzedAt: new Date(Date.UTC(2025, 2, 1) - i * 1000) } : {}),
+      })),
+    });
+    await db.domain.create({ data: { name: "other.example.org", isValid: true } });
+  });
+
+  it("counts 1,000 and says the total is a lower bound; deeper pages count on to their end; hasNext stays exact", async () => {
+    const first = await list("searchTerm=MANY-");
+    expect(first.json.pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 1000,
+      totalExact: false,
+      totalPages: 50,
+      hasNext: true,
+    });
+    // Page 52 reaches row 1,040: counted to 1,041 (still more), so there is a next page.
+    expect((await list("searchTerm=many-&page=52")).json.pagination).toMatchObject({
+      total: 1041,
+      totalExact: false,
+      hasNext: true,
+    });
+    // Page 53 reaches past the last match: the count is exact again, and the page holds the last 10.
+    const last = await list("searchTerm=many-&page=53");
+    expect(last.json.pagination).toMatchObject({ total: 1050, totalExact: true, totalPages: 53, hasNext: false });
+    expect(last.json.data).toHaveLength(10);
+    expect(last.json.data[9].name).toBe("many-0000.example.net");
+    // With another filter: 525 analysed matches are counted exactly; the whole list needs no search count.
+    expect((await list("searchTerm=many-&hasAnalysis=true")).json.pagination).toMatchObject({
+      total: 525,
+      totalExact: true,
+    });
+    expect((await list("")).json.pagination).toMatchObject({ total: 1051, totalExact: true });
+  });
+
+  it("sorted by analysis time, a capped count still splits analysed and never-analysed rows right", async () => {
+    const page = await list("searchTerm=many-&sort=analyzedAt&limit=20&page=27");
+    // Rows 520-539: the last 5 analysed (520-524 in analysis order: many-1040 … many-1048), then the
+    // never-analysed ones newest first (many-1049, many-1047, …).
+    expect(page.json.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
+    expect(names(page).slice(0, 7)).toEqual([
+      "many-1040.example.net",
+      "many-1042.example.net",
+      "many-1044.example.net",
+      "many-1046.example.net",
+      "many-1048.example.net",
+      "many-1049.example.net",
+      "many-1047.example.net",
+    ]);
+    const deep = await list("searchTerm=many-&sort=analyzedAt&limit=20&page=53");
+    expect(deep.json.pagination).toMatchObject({ total: 1050, totalExact: true, hasNext: false });
+    expect(names(deep).at(-1)).toBe("many-0001.example.net");
   });
 });
 
