@@ -23,8 +23,6 @@ const PREDICTION_PATH =
 
 /** json()'s body text on its Response (lib/http/responses.ts JSON_TEXT). */
 const JSON_TEXT = Symbol.for("switchyard.jsonText");
-/** A request body already read here (lib/http/body.ts BODY_BYTES). */
-const BODY_BYTES = Symbol.for("switchyard.bodyBytes");
 
 /** The headers proxy.ts puts on an API response (staticSecurityHeaders of lib/http/security-headers.ts). */
 export const API_RESPONSE_HEADERS = {
@@ -112,20 +110,13 @@ async function serve(handler, req, res, url, params, started) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else headers.set(name, value);
     }
-    // A small body of declared length (every JSON prediction) is read here, in node, and left on the
-    // Request for route()'s body reader (lib/http/body.ts BODY_BYTES): no node-to-web stream adapter
-    // and no read back through it. Larger or unannounced bodies stream as before (route() caps them).
-    const small = smallBodyLength(req);
-    const bytes = small === null ? null : await readSmallBody(req, small);
-    if (small !== null && bytes === null) return void res.destroy(); // the client went away mid-body
     const request = new Request(url, {
       method: "POST",
       headers,
-      body: bytes ?? Readable.toWeb(req),
+      body: Readable.toWeb(req),
       duplex: "half",
       signal: abort.signal,
     });
-    if (bytes) Object.defineProperty(request, BODY_BYTES, { value: bytes });
     const response = await handler(request, { params: Promise.resolve(params) });
     await send(res, response);
   } catch (err) {
@@ -136,50 +127,6 @@ async function serve(handler, req, res, url, params, started) {
       res.end(JSON.stringify({ error: { code: "internal", message: "The request failed on the server." } }));
     } else res.destroy();
   }
-}
-
-/** Bodies up to this size with a Content-Length are read before the handler runs. */
-const SMALL_BODY_BYTES = 64 * 1024;
-
-/**
- * The declared length of a body small enough to read at once, or null (no Content-Length, chunked,
- * or larger).
- * @param {import("node:http").IncomingMessage} req
- */
-function smallBodyLength(req) {
-  const declared = req.headers["content-length"];
-  if (declared === undefined || req.headers["transfer-encoding"] !== undefined) return null;
-  const length = Number(declared);
-  return Number.isSafeInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES ? length : null;
-}
-
-/**
- * The whole body (node's parser holds it to the declared length), or null when the request ends
- * early or fails (the client went away).
- * @param {import("node:http").IncomingMessage} req
- * @param {number} length
- * @returns {Promise<Buffer | null>}
- */
-function readSmallBody(req, length) {
-  // (req.complete says the parser has it all, not that it was read: it may wait in the stream.)
-  if (length === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve) => {
-    const chunks = [];
-    const onData = (chunk) => chunks.push(chunk);
-    const finish = (ok) => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onFail);
-      req.off("close", onFail);
-      resolve(ok ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : null);
-    };
-    const onEnd = () => finish(true);
-    const onFail = () => finish(false);
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onFail);
-    req.on("close", onFail); // before "end": the request was cut short
-  });
 }
 
 /**

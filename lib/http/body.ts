@@ -140,22 +140,10 @@ export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Pr
   return { files, fields };
 }
 
-/**
- * Where a server that already read a small body in node leaves its bytes on the Request
- * (scripts/fast-routes.mjs: a global symbol, that file is plain ESM outside the bundle); the
- * Request's own body is then left unread.
- */
-export const BODY_BYTES = Symbol.for("switchyard.bodyBytes");
-
 /** Reads a request body up to `maxBytes`; 413 `what` is larger beyond that (declared or streamed). */
 export async function readBodyCapped(req: Request, maxBytes: number, what = "Body"): Promise<Buffer> {
   const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes.`);
   if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
-  const read = (req as Request & { [BODY_BYTES]?: Buffer })[BODY_BYTES];
-  if (read && !req.bodyUsed) {
-    if (read.length > maxBytes) throw tooLarge();
-    return read;
-  }
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
