@@ -21,9 +21,6 @@ import {
 const PREDICTION_PATH =
   /^\/api\/v1\/prediction\/([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
 
-/** json()'s body text on its Response (lib/http/responses.ts JSON_TEXT). */
-const JSON_TEXT = Symbol.for("switchyard.jsonText");
-
 /** The headers proxy.ts puts on an API response (staticSecurityHeaders of lib/http/security-headers.ts). */
 export const API_RESPONSE_HEADERS = {
   ...BASE_SECURITY_HEADERS,
@@ -142,10 +139,6 @@ async function send(res, response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
   if (!response.body) return void res.end();
-  // A JSON answer (lib/http/responses.ts json()) carries its text: written in one go, headers and
-  // body in one socket write, without reading it back through the Response's web stream.
-  const text = response[JSON_TEXT];
-  if (typeof text === "string" && !response.bodyUsed) return void res.end(text);
   const reader = response.body.getReader();
   res.once("close", () => reader.cancel().catch(() => {}));
   // Chunks that arrive in one burst (a model's tokens parsed from one network read) go out in one

@@ -31,27 +31,14 @@ export function anyOriginHeaders(): Record<string, string> {
   return { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED };
 }
 
-/**
- * A response with extra headers: the same one, its headers set in place (every prediction passes
- * here; a copy cost a second Response and Headers, and lost json()'s text for the fast route), or a
- * copy when its headers are immutable (responses from `fetch`-style constructors).
- */
+/** Copies a response with extra headers (responses from `fetch`-style constructors may be immutable). */
 export function withHeaders(res: Response, headers: Record<string, string>): Response {
-  try {
-    addHeaders(res.headers, headers);
-    return res;
-  } catch {
-    const merged = new Headers(res.headers);
-    addHeaders(merged, headers);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
-  }
-}
-
-function addHeaders(target: Headers, headers: Record<string, string>) {
+  const merged = new Headers(res.headers);
   for (const [k, v] of Object.entries(headers)) {
-    if (k === "vary" && target.has("vary")) target.set("vary", `${target.get("vary")}, ${v}`);
-    else target.set(k, v);
+    if (k === "vary" && merged.has("vary")) merged.set("vary", `${merged.get("vary")}, ${v}`);
+    else merged.set(k, v);
   }
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
 }
 
 async function allowedFor(

@@ -2,22 +2,12 @@ import { AppError, errorBody, isAppError } from "../errors";
 import { log as processLog, type Logger } from "../log";
 import { asDatabaseUnavailable } from "../db/unavailable";
 
-/**
- * Where json() leaves its body text on the Response (a global symbol: scripts/fast-routes.mjs, plain
- * ESM outside the bundle, reads it), so the fast prediction route writes the text with one
- * `res.end` instead of reading the body back through a web stream.
- */
-export const JSON_TEXT = Symbol.for("switchyard.jsonText");
-
 /** A JSON response. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(data);
-  const res = new Response(text, {
+  return new Response(JSON.stringify(data), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
-  Object.defineProperty(res, JSON_TEXT, { value: text });
-  return res;
 }
 
 /** Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500. */
