@@ -21,15 +21,7 @@ import path from "node:path";
 import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
-import {
-  type Flow,
-  loadavg,
-  pct,
-  type ServerKind,
-  startBenchServer,
-  type Variant,
-  warmUp,
-} from "./server-process";
+import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant, warmUp } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
 const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
