@@ -167,7 +167,7 @@ export async function startBenchServer(opts: {
  * ones mixed in. A fresh server compiles its hot path with TurboFan on V8's background threads for
  * its first few thousand predictions: with the former warm-up (~130 predictions) those threads still
  * took ~1.0-1.5 ms of CPU per request and the main thread ~2.4-3.0 ms at c=8; after 3000, ~0.15 and
- * ~1.6 ms (/proc per-thread CPU; see the commit that added this). A long-running server is in the
+ * 1.6-2.8 ms (/proc per-thread CPU; see the commit that added this). A long-running server is in the
  * second state, and only there do two builds differ by their code rather than by how far each has
  * compiled it. Sessions also reach their full memory window (the conversation flow keeps 20 messages).
  */
