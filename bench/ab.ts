@@ -7,9 +7,10 @@
 // median and range over the rounds. BENCH_SERVER=next compares production builds (each dir needs
 // one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
 // may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
-// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3). BENCH_A_ENV / BENCH_B_ENV add settings to one
-// side's server ("PGLITE_THREAD=false"; several separated by spaces), so one checkout can be
-// measured against itself with a switch flipped: `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
+// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3), BENCH_WARMUP predictions per server before the
+// rounds (3000: server-process.ts warmUp). BENCH_A_ENV / BENCH_B_ENV add settings to one side's
+// server ("PGLITE_THREAD=false"; several separated by spaces), so one checkout can be measured
+// against itself with a switch flipped: `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,6 +25,7 @@ import {
   type ServerKind,
   startBenchServer,
   type Variant,
+  warmUp,
 } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -83,11 +85,7 @@ console.log(
   `A/B: A = ${A.kind} server of ${A.label}${envNote("A")}, B = ${B.kind} server of ${B.label}${envNote("B")}; load average ${loadavg()}`,
 );
 
-for (const s of Object.values(servers)) {
-  for (let i = 0; i < 60; i++) await s.predict("conversation", i);
-  for (let i = 0; i < 20; i++) await s.predict("agent", i);
-  for (let i = 0; i < 10; i++) await s.predict("conversation", i, { key: true, streaming: true });
-}
+for (const s of Object.values(servers)) await warmUp(s);
 
 type Acc = {
   c1: number[];

@@ -11,7 +11,8 @@
 // threads) over the requests it served; memory is its resident set (/proc). Figures, never asserted:
 // on a shared machine compare runs made side by side, and read the load average printed with them.
 //
-// BENCH_SECONDS (default 5) sets each throughput row; BENCH_N (default 300) the c=1 samples.
+// BENCH_SECONDS (default 5) sets each throughput row; BENCH_N (default 300) the c=1 samples;
+// BENCH_WARMUP (default 3000) the predictions sent first, unmeasured (server-process.ts warmUp).
 // BENCH_CPU_PROF=<file.cpuprofile> runs the server under `node --cpu-prof` and saves its profile, with
 // <file>.windows.json giving each phase's time window (bench/profile-summary.ts reads both).
 import fs from "node:fs";
@@ -20,7 +21,7 @@ import path from "node:path";
 import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
-import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant } from "./server-process";
+import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant, warmUp } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
 const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
@@ -174,10 +175,7 @@ console.log(
 );
 console.log(`load average at start: ${loadavg()}`);
 
-for (let i = 0; i < 60; i++) await predict("conversation", i); // warm-up: flow build, JIT, sessions
-for (let i = 0; i < 30; i++) await predict("agent", i);
-for (let i = 0; i < 20; i++) await predict("conversation", i, { key: false });
-for (let i = 0; i < 20; i++) await predict("conversation", i, { key: true, streaming: true });
+await warmUp(server); // flow builds, sessions, and the JIT's compiling of the hot path (BENCH_WARMUP)
 const calls = { conversation: await recordCalls("conversation"), agent: await recordCalls("agent") };
 console.log(
   `one prediction's outbound calls (replayed as the baseline): conversation ${calls.conversation.length}, agent ${calls.agent.length}`,
