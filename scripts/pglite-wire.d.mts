@@ -2,7 +2,7 @@ import type { Server } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 
 export const SOCKET_PORT: number;
-export function servePGlite(db: PGlite, socketPath: string): Server;
+export function servePGlite(db: PGlite, socketPath: string, options?: { onIdle?: () => void }): Server;
 export function startEmbeddedDatabase(options: { dataDir: string | null; onLost?: (reason: string) => void }): Promise<{
   socketDir: string;
   close(): Promise<void>;

@@ -50,8 +50,11 @@ function lastReadyStatus(out) {
   return null;
 }
 
-/** Serves `db` (a ready PGlite) on `socketPath`. Returns the listening net.Server. */
-export function servePGlite(db, socketPath) {
+/**
+ * Serves `db` (a ready PGlite) on `socketPath`. Returns the listening net.Server. `onIdle` is called
+ * whenever the last queued batch has been answered.
+ */
+export function servePGlite(db, socketPath, { onIdle } = {}) {
   /** Batches waiting: { conn, bytes } in arrival order. */
   const queue = [];
   /** The connection whose transaction is open, or null. */
@@ -86,6 +89,7 @@ export function servePGlite(db, socketPath) {
       }
     } finally {
       running = false;
+      if (!queue.length) onIdle?.();
     }
   };
 
@@ -250,15 +254,29 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
  * thread allocates too little for V8 to collect it soon, so it stayed resident for hours.
  */
 function collectGarbage() {
-  v8.setFlagsFromString("--expose-gc");
-  vm.runInNewContext("gc")();
+  if (!gc) {
+    v8.setFlagsFromString("--expose-gc");
+    gc = vm.runInNewContext("gc");
+  }
+  gc();
 }
+let gc;
+/** Idle time after which the database thread collects its garbage (see collectGarbage). */
+const IDLE_GC_MS = 10_000;
 
 if (!isMainThread && workerData?.pgliteWire) {
   try {
     const db = await openPGlite(workerData.dataDir);
     collectGarbage();
-    const server = servePGlite(db, workerData.socketPath);
+    // And once the thread has been idle for a while after work (start-up's migrations, a burst of
+    // requests): what that work left behind goes back now, not whenever V8 next needs room.
+    let idleTimer;
+    const server = servePGlite(db, workerData.socketPath, {
+      onIdle: () => {
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(collectGarbage, IDLE_GC_MS).unref();
+      },
+    });
     server.once("listening", () => parentPort.postMessage({ ready: true }));
     server.once("error", (err) =>
       parentPort.postMessage({ error: `The embedded database could not listen on its socket: ${err.message}` }),

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { startEmbeddedDatabase } from "./pglite-wire.mjs";
+import os from "node:os";
+import { PGlite } from "@electric-sql/pglite";
+import { servePGlite, startEmbeddedDatabase } from "./pglite-wire.mjs";
 
 // The embedded database on its own thread, reached through `pg` as the app reaches it: several
 // connections share one PGlite session, so the server must keep their statements and transactions
@@ -103,6 +105,28 @@ describe("PGlite served on a worker thread", () => {
       );
     } finally {
       delete process.env.PGLITE_SHARED_BUFFERS;
+    }
+  }, 60_000);
+
+  it("says when it has answered everything queued (the thread collects its garbage after a quiet spell)", async () => {
+    const memory = new PGlite();
+    await memory.waitReady;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-idle-"));
+    let idle = 0;
+    const server = servePGlite(memory, path.join(dir, ".s.PGSQL.5432"), { onIdle: () => idle++ });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const client = new pg.Client({ host: dir, port: 5432, user: "postgres", database: "postgres" });
+    try {
+      await client.connect();
+      const before = idle;
+      await Promise.all([client.query("SELECT 1"), client.query("SELECT 2"), client.query("SELECT 3")]);
+      expect(idle).toBeGreaterThan(before);
+      expect(idle - before).toBeLessThanOrEqual(3);
+    } finally {
+      await client.end();
+      await new Promise((resolve) => server.close(resolve));
+      await memory.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
