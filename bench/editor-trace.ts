@@ -5,7 +5,8 @@
 // trace events per thread as ms per second and per frame, and keeps the trace in
 // /tmp/editor-trace-<mode>.json (open it in chrome://tracing or Perfetto). BENCH_CSS adds a style sheet
 // (to try a change without a build), EXTRA_ARGS more Chromium flags; ZOOM_IN=1 traces at 100 % instead,
-// DRAG_TYPE picks the node type to drag (default toolAgent; one must be drawn near the pane's centre).
+// DRAG_TYPE picks the type of the node to drag (default: the node nearest the centre); it prints which
+// node was dragged, or that the grip missed (then the trace is of a pan).
 import fs from "node:fs";
 import { chromium } from "playwright-core";
 import { bigFlowGraph } from "./big-flow";
@@ -63,6 +64,7 @@ await browser.startTracing(page, {
   categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc", "viz", "gpu", "benchmark"],
 });
 let frames = 0;
+let dragged = "";
 await page.evaluate("window.__f = 0; (function loop() { window.__f++; requestAnimationFrame(loop); })()");
 const t0 = Date.now();
 if (MODE === "pan") {
@@ -76,14 +78,17 @@ if (MODE === "pan") {
   await page.mouse.up();
 } else if (MODE === "drag") {
   const g = (await page.evaluate(
-    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("${process.env.DRAG_TYPE ?? "toolAgent"}_")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
+    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("${process.env.DRAG_TYPE ?? ""}")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
   )) as { x: number; y: number } | undefined;
-  if (!g) throw new Error(`no ${process.env.DRAG_TYPE ?? "toolAgent"} node drawn in the pane`);
+  if (!g) throw new Error(`no ${process.env.DRAG_TYPE || "(any)"} node drawn in the pane`);
   await page.mouse.move(g.x, g.y);
   await page.mouse.down();
   while (Date.now() - t0 < 2000) {
     const a = Math.sin(((Date.now() - t0) / 2000) * 4 * Math.PI);
     await page.mouse.move(g.x + a * 80, g.y + a * 32);
+    dragged ||= (await page.evaluate(
+      `document.querySelector(".react-flow__node.dragging")?.dataset.id ?? ""`,
+    )) as string;
     await page.waitForTimeout(8);
   }
   await page.mouse.up();
@@ -97,6 +102,7 @@ if (MODE === "pan") {
 frames = (await page.evaluate("window.__f")) as number;
 const buf = await browser.stopTracing();
 const dt = (Date.now() - t0) / 1000;
+if (MODE === "drag") console.log(`dragged: ${dragged || "nothing (the grip missed a node)"}`);
 console.log(`${MODE}: raf ${(frames / dt).toFixed(1)} /s over ${dt}s`);
 const trace = JSON.parse(buf.toString());
 const events = trace.traceEvents ?? trace;
