@@ -50,11 +50,32 @@ await page.goto(`/chatflows/${id}`);
 await page.waitForSelector(".react-flow__node");
 await page.waitForTimeout(2500);
 const r = await page.locator(".react-flow__pane").boundingBox();
-// ZOOM_IN=1: first wheel in over the pane's centre to 100 % (forms, not cards), as bench/editor.ts does.
-for (let i = 0; process.env.ZOOM_IN && i < 40; i++) {
+/**
+ * Where to grab a node of DRAG_TYPE (any type when unset): on the header of the one nearest the pane's
+ * centre whose header is not covered (by a panel, another node).
+ */
+const findGrip = async () =>
+  (await page.evaluate(`(() => {
+    const r = document.querySelector(".react-flow__pane").getBoundingClientRect();
+    let best;
+    for (const el of document.querySelectorAll(".react-flow__node")) {
+      if (!el.dataset.id.startsWith(${JSON.stringify(process.env.DRAG_TYPE ?? "")})) continue;
+      const h = (el.querySelector("header") ?? el).getBoundingClientRect();
+      const x = h.x + Math.min(h.width * 0.3, 40);
+      const y = h.y + Math.min(h.height / 2, 14);
+      if (!el.contains(document.elementFromPoint(x, y))) continue;
+      const d = Math.hypot(x - (r.x + r.width / 2), y - (r.y + r.height / 2));
+      if (!best || d < best.d) best = { x, y, d, id: el.dataset.id };
+    }
+    return best;
+  })()`)) as { x: number; y: number; id: string } | undefined;
+// ZOOM_IN=1: first wheel in to 100 % (forms, not cards) over the node a drag would grab, as bench/editor.ts does.
+for (let i = 0, target = ""; process.env.ZOOM_IN && i < 40; i++) {
   const t = (await page.evaluate(`document.querySelector(".react-flow__viewport").style.transform`)) as string;
   if (Number(/scale\(([\d.]+)\)/.exec(t)?.[1] ?? 1) >= 0.99) break;
-  await page.mouse.move(r!.x + r!.width / 2, r!.y + r!.height / 2);
+  target ||= (await findGrip())?.id ?? "";
+  const box = target ? await page.locator(`.react-flow__node[data-id="${target}"]`).boundingBox() : null;
+  await page.mouse.move(box ? box.x + 20 : r!.x + r!.width / 2, box ? box.y + 10 : r!.y + r!.height / 2);
   await page.mouse.wheel(0, -100);
   await page.waitForTimeout(60);
 }
@@ -77,10 +98,8 @@ if (MODE === "pan") {
   }
   await page.mouse.up();
 } else if (MODE === "drag") {
-  const g = (await page.evaluate(
-    `(() => { const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); let best; for (const el of document.querySelectorAll(".react-flow__node")) { if (!el.dataset.id.startsWith("${process.env.DRAG_TYPE ?? ""}")) continue; const b = el.getBoundingClientRect(); const d = Math.hypot(b.x + b.width/2 - (r.x + r.width/2), b.y + b.height/2 - (r.y + r.height/2)); if (!best || d < best.d) best = { x: b.x + Math.min(b.width*0.3, 40), y: b.y + Math.min(b.height/2, 14), d }; } return best; })()`,
-  )) as { x: number; y: number } | undefined;
-  if (!g) throw new Error(`no ${process.env.DRAG_TYPE || "(any)"} node drawn in the pane`);
+  const g = await findGrip();
+  if (!g) throw new Error(`no ${process.env.DRAG_TYPE || "(any)"} node with its header in view`);
   await page.mouse.move(g.x, g.y);
   await page.mouse.down();
   while (Date.now() - t0 < 2000) {
