@@ -30,18 +30,8 @@ export function sseResponse(
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      // Events of one burst (a model's tokens parsed from one network read) go out as one chunk:
-      // queued as text until the current run of microtasks is over, then encoded and enqueued once,
-      // instead of an encode, an enqueue and a read by the server per token.
-      let queued = "";
-      const flush = () => {
-        if (queued && !abort.signal.aborted) controller.enqueue(encoder.encode(queued));
-        queued = "";
-      };
       const write = (text: string) => {
-        if (abort.signal.aborted) return;
-        if (!queued) process.nextTick(flush);
-        queued += text;
+        if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
       };
       const send: SendEvent = (event, data) => write(encodeEvent({ event, data } as PredictionEvent));
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
@@ -61,7 +51,6 @@ export function sseResponse(
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);
         send("end", "[DONE]");
-        flush();
         if (!abort.signal.aborted) controller.close();
       }
     },
