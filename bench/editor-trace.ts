@@ -12,6 +12,8 @@ import { chromium } from "playwright-core";
 import { bigFlowGraph } from "./big-flow";
 const BASE = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
 const MODE = process.env.MODE ?? "pan";
+/** How far a pan moves the mouse each way (px): far enough and nodes come into view and leave it. */
+const PAN_AMP = Number(process.env.PAN_AMP ?? 150);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: [
@@ -93,7 +95,7 @@ if (MODE === "pan") {
   await page.mouse.down();
   while (Date.now() - t0 < 2000) {
     const a = Math.sin(((Date.now() - t0) / 2000) * 4 * Math.PI);
-    await page.mouse.move(spot.x + a * 150, spot.y + a * 60);
+    await page.mouse.move(spot.x + a * PAN_AMP, spot.y + a * PAN_AMP * 0.4);
     await page.waitForTimeout(8);
   }
   await page.mouse.up();
