@@ -29,6 +29,7 @@ const PASSWORD = process.env.BENCH_PASSWORD ?? process.env.ADMIN_PASSWORD;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DRIVE_MS = 2500;
 const KEYS = 20;
+const AWAIT_INPUT = process.env.BENCH_AWAIT_INPUT === "1";
 
 if (!EMAIL || !PASSWORD) {
   console.error("Set BENCH_EMAIL and BENCH_PASSWORD (a studio user of the app at BENCH_URL).");
@@ -151,12 +152,35 @@ async function paced(duration: number, step: (t: number) => Promise<void>) {
 async function dragAround(page: Page, from: { x: number; y: number }, amp: number) {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
+  const input = inputStream();
   await paced(DRIVE_MS, async (t) => {
     const a = Math.sin(t * 4 * Math.PI);
-    await page.mouse.move(from.x + a * amp, from.y + a * amp * 0.4);
+    const [x, y] = [from.x + a * amp, from.y + a * amp * 0.4];
+    if (AWAIT_INPUT) await page.mouse.move(x, y);
+    else await input.send({ type: "mouseMoved", x, y, button: "left", buttons: 1 });
   });
+  await input.done();
   await page.mouse.move(from.x, from.y);
   await page.mouse.up();
+}
+
+/**
+ * Mouse and wheel events sent through CDP with up to 3 on their way, as a hand's mouse or wheel sends
+ * them (Chromium merges those that arrive within one frame). Awaiting each one, as Playwright's
+ * `page.mouse` does, waits for its acknowledgement, which Chromium sends only after the frame that
+ * handled the event (mouse moves and wheel events are dispatched with frames): the next event often
+ * missed a frame, which capped the figures whatever the app's cost — the 5-node flow zoomed at 29 fps
+ * and panned at 45–54. BENCH_AWAIT_INPUT=1 drives as before, to compare.
+ */
+function inputStream() {
+  const inflight: Promise<unknown>[] = [];
+  return {
+    async send(event: { type: "mouseMoved" | "mouseWheel"; x: number; y: number } & Record<string, unknown>) {
+      inflight.push(cdp.send("Input.dispatchMouseEvent", event));
+      if (inflight.length >= 3) await inflight.shift();
+    },
+    done: () => Promise.all(inflight),
+  };
 }
 
 /** Opens the editor: times since navigation to the first node drawn, the first click handled, every node in view drawn, idle. */
@@ -257,27 +281,21 @@ async function createFlow(name: string, graph: object) {
 const pan = (spot: { x: number; y: number }) => measureFrames(page, () => dragAround(page, spot, 150));
 /**
  * Zooms with the mouse wheel over `spot`: in by 6 steps and out by 6, until the time is up and the
- * view is back where it was. Wheel events go through CDP with up to 3 on their way, as a wheel spun
- * by a hand sends them (Chromium merges those that arrive within one frame). Awaiting each one, as
- * `page.mouse.wheel` does, waits for its acknowledgement, which comes only after the frame that
- * handled it: the next event then missed a frame, capping the figure near 30 fps even for a 5-node
- * flow (29 fps here), whatever the app's cost.
+ * view is back where it was (events as `inputStream` sends them).
  */
 const wheelZoom = (spot: { x: number; y: number }) =>
   measureFrames(page, async () => {
     await page.mouse.move(spot.x, spot.y);
-    const inflight: Promise<unknown>[] = [];
+    const input = inputStream();
     let k = 0;
     const wheel = async () => {
       const deltaY = Math.floor(k++ / 6) % 2 === 0 ? -100 : 100;
-      inflight.push(
-        cdp.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: spot.x, y: spot.y, deltaX: 0, deltaY }),
-      );
-      if (inflight.length >= 3) await inflight.shift();
+      if (AWAIT_INPUT) await page.mouse.wheel(0, deltaY);
+      else await input.send({ type: "mouseWheel", x: spot.x, y: spot.y, deltaX: 0, deltaY });
     };
     await paced(DRIVE_MS, wheel);
     while (k % 12 !== 0) await wheel();
-    await Promise.all(inflight);
+    await input.done();
   });
 
 try {
