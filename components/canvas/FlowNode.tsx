@@ -204,14 +204,13 @@ function NodeCard({
       data-node-type={def.name}
       data-detail="card"
       data-invalid={problems ? "true" : undefined}
-      className={`w-[264px] rounded-xl border-4 bg-white ${problems ? "border-red-400" : "border-slate-300"}`}
+      // Square corners: at card zoom a rounded corner is a pixel or two on screen, and rasterising
+      // 600 of them (card and badge) anew on every zoom frame was a fifth of the frame's raster work.
+      className={`w-[264px] border-4 bg-white ${problems ? "border-red-400" : "border-slate-300"}`}
       style={{ height: h }}
     >
       <header className="flex items-center gap-3 px-3 py-3">
-        <span
-          className={`grid h-12 w-12 shrink-0 place-items-center rounded-lg text-xl font-bold ${style.badge}`}
-          aria-hidden
-        >
+        <span className={`grid h-12 w-12 shrink-0 place-items-center text-xl font-bold ${style.badge}`} aria-hidden>
           {style.glyph}
         </span>
         <h3 className="line-clamp-2 text-3xl font-semibold leading-tight text-slate-900">{label}</h3>
