@@ -118,12 +118,10 @@ async function findByAnalyzedAt({
 }
 
 /**
- * How many domains match. Without a search or status filter the answer comes from the
- * trigger-kept DomainCount buckets (exact, constant time); otherwise it is counted.
- */
-/**
- * Counts the matches of `where`; a search exactly up to SEARCH_COUNT_CAP or `through` (the last row
- * of the page asked for), whichever is more, and beyond that as a lower bound.
+ * How many domains match. Without a search or status filter the answer comes from the trigger-kept
+ * DomainCount buckets (exact, constant time); otherwise it is counted, a search exactly up to
+ * SEARCH_COUNT_CAP or to `through` (the last row of the page asked for), whichever is more, and
+ * beyond that as a lower bound.
  */
 export async function countDomains(where: DomainWhere, through = 0): Promise<DomainTotal> {
   const db = await getDb();
