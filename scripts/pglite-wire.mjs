@@ -250,8 +250,9 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
 
 /**
  * One full garbage collection of this thread, now. Opening a new data dir runs PGlite's initdb, a
- * WebAssembly module of its own whose memory (~250 MB) is garbage once it is done; an idle database
- * thread allocates too little for V8 to collect it soon, so it stayed resident for hours.
+ * WebAssembly module of its own whose memory is garbage once it is done; an idle database thread
+ * allocates too little for V8 to collect it soon (a server on a new data dir stayed 360 MB above
+ * one that collected: 890 vs 526 MB resident 25 s after start).
  */
 function collectGarbage() {
   if (!gc) {
