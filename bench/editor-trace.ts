@@ -8,37 +8,18 @@
 // DRAG_TYPE picks the type of the node to drag (default: the node nearest the centre); it prints which
 // node was dragged, or that the grip missed (then the trace is of a pan).
 import fs from "node:fs";
-import { chromium } from "playwright-core";
 import { bigFlowGraph } from "./big-flow";
-const BASE = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
+import { openBenchBrowser, signIn } from "./editor-browser";
 const MODE = process.env.MODE ?? "pan";
 /** How far a pan moves the mouse each way (px): far enough and nodes come into view and leave it. */
 const PAN_AMP = Number(process.env.PAN_AMP ?? 150);
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    ...(process.env.EXTRA_ARGS?.split(" ").filter(Boolean) ?? []),
-  ],
-});
-const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: BASE });
-if (process.env.BENCH_CSS)
-  await context.addInitScript((css) => {
-    addEventListener("DOMContentLoaded", () => {
-      const s = document.createElement("style");
-      s.textContent = css;
-      document.head.append(s);
-    });
-  }, process.env.BENCH_CSS);
+const { browser, context } = await openBenchBrowser(process.env.EXTRA_ARGS?.split(" ").filter(Boolean));
 const page = await context.newPage();
-await page.goto("/signin");
-await page.getByLabel("E-mail").fill(process.env.BENCH_EMAIL ?? process.env.ADMIN_EMAIL ?? "");
-await page.getByLabel("Password").fill(process.env.BENCH_PASSWORD ?? process.env.ADMIN_PASSWORD ?? "");
-await page.getByRole("button", { name: "Sign in" }).click();
-await page.waitForURL(/\/chatflows$/);
+await signIn(
+  page,
+  process.env.BENCH_EMAIL ?? process.env.ADMIN_EMAIL ?? "",
+  process.env.BENCH_PASSWORD ?? process.env.ADMIN_PASSWORD ?? "",
+);
 let id = process.env.FLOW_ID;
 const created = !id;
 if (!id) {

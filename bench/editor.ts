@@ -20,10 +20,10 @@
 //  - auto-layout of the whole flow.
 // Figures, not assertions: compare runs on the same machine (other processes on it skew them).
 import path from "node:path";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { bigFlowGraph } from "./big-flow";
+import { BENCH_URL as BASE, openBenchBrowser, signIn } from "./editor-browser";
 
-const BASE = (process.env.BENCH_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
 const EMAIL = process.env.BENCH_EMAIL ?? process.env.ADMIN_EMAIL;
 const PASSWORD = process.env.BENCH_PASSWORD ?? process.env.ADMIN_PASSWORD;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -237,26 +237,8 @@ async function openEditor(page: Page, url: string) {
   return { firstNode, firstInput, drawn, idle, longCount: long.count, longMax: long.max, inDom };
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    "--disable-background-networking",
-  ],
-});
-const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: BASE });
+const { browser, context } = await openBenchBrowser();
 await context.addInitScript({ path: path.join(import.meta.dirname, "editor-probe.js") });
-if (process.env.BENCH_CSS)
-  await context.addInitScript((css) => {
-    addEventListener("DOMContentLoaded", () => {
-      const s = document.createElement("style");
-      s.textContent = css;
-      document.head.append(s);
-    });
-  }, process.env.BENCH_CSS);
 const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 const created: string[] = [];
@@ -299,11 +281,7 @@ const wheelZoom = (spot: { x: number; y: number }) =>
   });
 
 try {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/chatflows$/);
+  await signIn(page, EMAIL, PASSWORD);
 
   const graph = bigFlowGraph();
   const chatflowId = await createFlow("bench editor", graph);
