@@ -8,8 +8,11 @@
 // hands PGlite whole request batches (everything up to a Sync or a simple Query), never one message
 // of a connection between another's Parse and Sync, and while a connection has a transaction open
 // (ReadyForQuery says T or E) only that connection's batches run; a connection that goes away inside
-// a transaction has it rolled back. Clients see what one PostgreSQL session per connection would
-// give them for the statements the app sends (unnamed statements, no session settings of their own).
+// a transaction has it rolled back. Named prepared statements are kept apart per connection: this
+// server renames them (Parse, Bind, Describe and Close name `s<connection>_<name>` in PGlite) and
+// closes a connection's statements when it goes away. Clients see what one PostgreSQL session per
+// connection would give them for the statements the app sends (extended-protocol statements, named or
+// not; no session settings of their own, no PREPARE/EXECUTE in SQL text).
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -24,6 +27,13 @@ const CANCEL_REQUEST = 80877102;
 /** Message types that end a batch: Sync, simple Query, Flush. */
 const BATCH_END = new Set([0x53, 0x51, 0x48]);
 const TERMINATE = 0x58;
+const PARSE = 0x50;
+const BIND = 0x42;
+const DESCRIBE = 0x44;
+const CLOSE = 0x43;
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+/** Describe and Close name a statement ('S') or a portal ('P'). */
+const STATEMENT = 0x53;
 const READY_FOR_QUERY = 0x5a;
 const IDLE = 0x49;
 /** A simple-protocol ROLLBACK, for a connection that leaves inside a transaction. */
@@ -42,6 +52,65 @@ function simpleQuery(text) {
   return msg;
 }
 
+/** Where the statement name of a frontend message starts (at `pos`, its type byte), or -1 if it names none. */
+function statementNameAt(buf, pos, type) {
+  const body = pos + 5;
+  if (type === PARSE) return body;
+  if (type === BIND) return buf.indexOf(0, body) + 1 || -1; // after the portal name
+  if ((type === DESCRIBE || type === CLOSE) && buf[body] === STATEMENT) return body + 1;
+  return -1;
+}
+
+/** Whether the message at `pos` (ending before `next`) names a statement other than the unnamed one. */
+function namesStatement(buf, pos, next) {
+  const at = statementNameAt(buf, pos, buf[pos]);
+  return at > 0 && at < next && buf[at] !== 0;
+}
+
+/**
+ * `batch` (whole frontend messages) with every non-empty statement name prefixed by `prefix`;
+ * `parsed` collects the new names of the statements it parses. Lengths are rewritten to match.
+ */
+function renameStatements(batch, prefix, parsed) {
+  const parts = [];
+  let pos = 0;
+  let from = 0;
+  while (pos < batch.length) {
+    const type = batch[pos];
+    const next = pos + 1 + batch.readInt32BE(pos + 1);
+    const end = namesStatement(batch, pos, next) ? batch.indexOf(0, statementNameAt(batch, pos, type)) : -1;
+    // A name without its NUL inside the message is left as it is: PGlite answers it with an error.
+    if (end > 0 && end < next) {
+      const at = statementNameAt(batch, pos, type);
+      const name = prefix + batch.toString("latin1", at, end);
+      if (type === PARSE) parsed.add(name);
+      const head = Buffer.from(batch.subarray(pos, at));
+      const renamed = Buffer.from(name, "latin1");
+      head.writeInt32BE(next - pos - 1 + prefix.length, 1);
+      parts.push(batch.subarray(from, pos), head, renamed, batch.subarray(end, next));
+      from = next;
+    }
+    pos = next;
+  }
+  if (!parts.length) return batch;
+  parts.push(batch.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** Close messages for `names` (prepared statements) and a Sync: what a leaving connection leaves behind. */
+function closeStatements(names) {
+  const parts = [];
+  for (const name of names) {
+    const body = Buffer.from(`S${name}\0`, "latin1");
+    const head = Buffer.alloc(5);
+    head[0] = CLOSE;
+    head.writeInt32BE(4 + body.length, 1);
+    parts.push(head, body);
+  }
+  parts.push(SYNC);
+  return Buffer.concat(parts);
+}
+
 /** The transaction status of the last ReadyForQuery in `out` (I, T or E), or null when there is none. */
 function lastReadyStatus(out) {
   const n = out.length;
@@ -55,7 +124,10 @@ function lastReadyStatus(out) {
  * whenever the last queued batch has been answered.
  */
 export function servePGlite(db, socketPath, { onIdle } = {}) {
-  /** Batches waiting: { conn, bytes } in arrival order. */
+  /**
+   * Batches waiting: { conn, bytes } in arrival order; `cleanup` marks one this server adds for a
+   * connection that went away (its ROLLBACK, the Close of its statements): run, answer discarded.
+   */
   const queue = [];
   /** The connection whose transaction is open, or null. */
   let owner = null;
@@ -69,23 +141,23 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
       while (queue.length) {
         const i = owner ? queue.findIndex((b) => b.conn === owner) : 0;
         if (i < 0) break; // the transaction's connection has nothing queued yet: everyone else waits
-        const { conn, bytes, rollback } = queue.splice(i, 1)[0];
-        if (closed.has(conn) && !rollback) continue;
+        const { conn, bytes, cleanup } = queue.splice(i, 1)[0];
+        if (closed.has(conn) && !cleanup) continue;
         let out;
         try {
           out = await db.execProtocolRaw(bytes);
         } catch (err) {
           // PGlite itself failed (not an SQL error: those come back as ErrorResponse messages): the
           // connection ends, and its close rolls back a transaction it had open.
-          if (rollback) owner = null;
+          if (cleanup) owner = null;
           else conn.destroy(err);
           continue;
         }
         const status = lastReadyStatus(out);
         if (status !== null) owner = status === IDLE ? null : conn;
         // Its connection left while this batch ran and the batch opened a transaction: roll it back.
-        if (owner === conn && closed.has(conn)) queue.unshift({ conn, bytes: ROLLBACK, rollback: true });
-        if (!rollback && !closed.has(conn) && out.length) conn.write(out);
+        if (owner === conn && closed.has(conn)) queue.unshift({ conn, bytes: ROLLBACK, cleanup: true });
+        if (!cleanup && !closed.has(conn) && out.length) conn.write(out);
       }
     } finally {
       running = false;
@@ -93,9 +165,20 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
     }
   };
 
+  let connections = 0;
   const server = net.createServer((conn) => {
     let buffer = Buffer.alloc(0);
     let started = false;
+    /** This connection's statement names in PGlite start with this; `parsed`: the names it made. */
+    const prefix = `s${++connections}_`;
+    const parsed = new Set();
+    /** Whether the batch being read names a prepared statement (then it is renamed before it runs). */
+    let named = false;
+    const enqueue = (from, to) => {
+      const bytes = Buffer.from(buffer.subarray(from, to));
+      queue.push({ conn, bytes: named ? renameStatements(bytes, prefix, parsed) : bytes });
+      named = false;
+    };
 
     conn.on("data", (chunk) => {
       buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
@@ -135,9 +218,10 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
           if (length > MAX_BATCH_BYTES) return conn.destroy();
           break;
         }
+        if (!named && namesStatement(buffer, pos, pos + 1 + length)) named = true;
         pos += 1 + length;
         if (BATCH_END.has(type)) {
-          queue.push({ conn, bytes: Uint8Array.prototype.slice.call(buffer, end, pos) });
+          enqueue(end, pos);
           end = pos;
         }
       }
@@ -151,7 +235,9 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
       closed.add(conn);
       for (let i = queue.length - 1; i >= 0; i--) if (queue[i].conn === conn) queue.splice(i, 1);
       // Left inside a transaction: roll it back before anyone else runs.
-      if (owner === conn) queue.unshift({ conn, bytes: ROLLBACK, rollback: true });
+      if (owner === conn) queue.unshift({ conn, bytes: ROLLBACK, cleanup: true });
+      // Its prepared statements would otherwise stay in the one session for good.
+      if (parsed.size) queue.push({ conn, bytes: closeStatements(parsed), cleanup: true });
       void pump();
     });
   });

@@ -57,6 +57,117 @@ describe("PGlite served on a worker thread", () => {
     }
   });
 
+  it("keeps each connection's prepared statements apart: the same name, two texts, many calls", async () => {
+    const a = connect();
+    const b = connect();
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      // Without per-connection names PGlite would answer b's Parse with "prepared statement
+      // "same" already exists", or run a's text for b.
+      const rows: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const both = await Promise.all([
+          a.query<{ r: string }>({ name: "same", text: "SELECT 'a' || $1::text AS r", values: [i] }),
+          b.query<{ r: string }>({ name: "same", text: "SELECT 'b' || $1::text || '!' AS r", values: [i] }),
+        ]);
+        rows.push(...both.map((r) => r.rows[0].r));
+      }
+      expect(rows).toEqual(Array.from({ length: 40 }, (_, i) => [`a${i}`, `b${i}!`]).flat());
+      // A statement parsed once and bound many times: both connections' names are in the session.
+      const { rows: names } = await a.query<{ name: string; statement: string }>(
+        "SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT ''%' ORDER BY statement",
+      );
+      expect(names).toHaveLength(2);
+      expect(names[0].name).not.toBe(names[1].name);
+      expect(names.every((n) => n.name.endsWith("_same"))).toBe(true);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("closes a connection's prepared statements when it goes away, and keeps the others' statements", async () => {
+    const a = connect();
+    const b = connect();
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      await a.query({ name: "leaving", text: "SELECT 1 AS one", values: [] });
+      await b.query({ name: "staying", text: "SELECT 2 AS two", values: [] });
+      const count = async (like: string) =>
+        Number(
+          (
+            await pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE $1", [
+              like,
+            ])
+          ).rows[0].n,
+        );
+      expect(await count("%_leaving")).toBe(1);
+      await a.end();
+      await expect.poll(() => count("%_leaving")).toBe(0);
+      expect(await count("%_staying")).toBe(1);
+      // b's statement still runs (Bind by name, no new Parse).
+      expect((await b.query({ name: "staying", text: "SELECT 2 AS two", values: [] })).rows[0].two).toBe(2);
+    } finally {
+      await b.end();
+    }
+  });
+
+  it("renames statements in Describe and Close too, and the connection still runs unnamed ones", async () => {
+    const c = connect();
+    await c.connect();
+    try {
+      // pg sends Describe for a statement only on its own; Close by name it never sends. Both in raw
+      // messages: Parse "raw", Describe S "raw", Sync; then Close S "raw", Sync.
+      const message = (type: string, body: Buffer) => {
+        const head = Buffer.alloc(5);
+        head.write(type, 0, "latin1");
+        head.writeInt32BE(4 + body.length, 1);
+        return Buffer.concat([head, body]);
+      };
+      const parse = message("P", Buffer.from("raw\0SELECT 42 AS answer\0\0\0", "latin1"));
+      const describe = message("D", Buffer.from("Sraw\0", "latin1"));
+      const close = message("C", Buffer.from("Sraw\0", "latin1"));
+      const sync = message("S", Buffer.alloc(0));
+      // biome-ignore lint/suspicious/noExplicitAny: pg's socket is not in its types
+      const stream = (c as any).connection.stream as import("node:net").Socket;
+      const answer = (bytes: Buffer) =>
+        new Promise<Buffer>((resolve) => {
+          let got = Buffer.alloc(0);
+          const onData = (d: Buffer) => {
+            got = Buffer.concat([got, d]);
+            if (got.length >= 6 && got[got.length - 6] === 0x5a) {
+              stream.off("data", onData);
+              resolve(got);
+            }
+          };
+          // pg's own reader would take the answer: listen first, pause pg's parser by removing it.
+          stream.prependListener("data", onData);
+          stream.write(bytes);
+        });
+      const listeners = stream.listeners("data");
+      for (const l of listeners) stream.off("data", l as (...args: unknown[]) => void);
+      try {
+        const described = await answer(Buffer.concat([parse, describe, sync]));
+        // ParseComplete '1', ParameterDescription 't', RowDescription 'T' naming "answer", no error 'E'.
+        expect(described.includes(Buffer.from("answer"))).toBe(true);
+        expect(described[0]).toBe(0x31);
+        expect(described.includes(0x45)).toBe(false);
+        const named = await pool.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE '%_raw'");
+        expect(named.rows[0].n).toBe(1);
+        await answer(Buffer.concat([close, sync]));
+        const closed = await pool.query(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE '%_raw'",
+        );
+        expect(closed.rows[0].n).toBe(0);
+      } finally {
+        for (const l of listeners) stream.on("data", l as (...args: unknown[]) => void);
+      }
+      // The connection still answers ordinary (unnamed) queries.
+      expect((await c.query("SELECT $1::int AS n", [7])).rows[0].n).toBe(7);
+    } finally {
+      await c.end();
+    }
+  });
+
   it("rolls back the transaction of a connection that goes away, and serves the others after", async () => {
     const a = connect();
     await a.connect();
