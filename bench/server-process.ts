@@ -75,6 +75,8 @@ export async function startBenchServer(opts: {
     // BENCH_API_PROCESSES=2 runs the server as two API processes (they need Redis: BENCH_REDIS_URL).
     API_PROCESSES: process.env.BENCH_API_PROCESSES,
     REDIS_URL: process.env.BENCH_REDIS_URL,
+    // As `npm start` runs it (package.json): glibc's malloc in two arenas, not one per thread.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     ...opts.env,
   };
   const flags = opts.nodeFlags ?? [];
