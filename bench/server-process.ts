@@ -30,7 +30,14 @@ export interface BenchServer {
   predict(flow: Flow, i: number, v?: Variant): Promise<void>;
   /** CPU time (user + system, all threads) of the server process so far, in ms. */
   cpuMs(): number;
+  /** Resident memory of the server's process(es), MB: now (VmRSS) or its high-water mark (VmHWM). */
   memMB(field: "VmRSS" | "VmHWM"): number;
+  /**
+   * Resets the high-water mark (VmHWM) of every server process to its current resident set (Linux:
+   * `5` written to /proc/<pid>/clear_refs), so a later VmHWM is the peak since now. False when a
+   * process refused it (not Linux, or /proc not writable): then VmHWM still counts from its start.
+   */
+  resetPeak(): boolean;
   /** SIGTERM (a --cpu-prof profile is written on exit), then removes the data dir. */
   stop(): Promise<void>;
 }
@@ -68,6 +75,8 @@ export async function startBenchServer(opts: {
     // BENCH_API_PROCESSES=2 runs the server as two API processes (they need Redis: BENCH_REDIS_URL).
     API_PROCESSES: process.env.BENCH_API_PROCESSES,
     REDIS_URL: process.env.BENCH_REDIS_URL,
+    // As `npm start` runs it (package.json): glibc's malloc in two arenas, not one per thread.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     ...opts.env,
   };
   const flags = opts.nodeFlags ?? [];
@@ -153,6 +162,16 @@ export async function startBenchServer(opts: {
     },
     memMB(field) {
       return serverPids(pid).reduce((sum, p) => sum + processMemMB(p, field), 0);
+    },
+    resetPeak() {
+      return serverPids(pid).every((p) => {
+        try {
+          fs.writeFileSync(`/proc/${p}/clear_refs`, "5");
+          return true;
+        } catch {
+          return false;
+        }
+      });
     },
     async stop() {
       await proc.stop("SIGTERM");

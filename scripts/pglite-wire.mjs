@@ -17,9 +17,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { collectGarbage, collectWhenIdle } from "./idle-gc.mjs";
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -137,12 +136,14 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
   const pump = async () => {
     if (running) return;
     running = true;
+    let ran = false;
     try {
       while (queue.length) {
         const i = owner ? queue.findIndex((b) => b.conn === owner) : 0;
         if (i < 0) break; // the transaction's connection has nothing queued yet: everyone else waits
         const { conn, bytes, cleanup } = queue.splice(i, 1)[0];
         if (closed.has(conn) && !cleanup) continue;
+        ran = true;
         let out;
         try {
           out = await db.execProtocolRaw(bytes);
@@ -161,7 +162,8 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
       }
     } finally {
       running = false;
-      if (!queue.length) onIdle?.();
+      // Only after work: a pool closing its idle connections (pg's, 10 s after their last use) is none.
+      if (ran && !queue.length) onIdle?.();
     }
   };
 
@@ -334,36 +336,15 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
   };
 }
 
-/**
- * One full garbage collection of this thread, now. Opening a new data dir runs PGlite's initdb, a
- * WebAssembly module of its own whose memory is garbage once it is done; an idle database thread
- * allocates too little for V8 to collect it soon (a server on a new data dir stayed 360 MB above
- * one that collected: 890 vs 526 MB resident 25 s after start).
- */
-function collectGarbage() {
-  if (!gc) {
-    v8.setFlagsFromString("--expose-gc");
-    gc = vm.runInNewContext("gc");
-  }
-  gc();
-}
-let gc;
-/** Idle time after which the database thread collects its garbage (see collectGarbage). */
-const IDLE_GC_MS = 10_000;
-
 if (!isMainThread && workerData?.pgliteWire) {
   try {
     const db = await openPGlite(workerData.dataDir);
+    // Opening a new data dir runs PGlite's initdb, a WebAssembly module of its own whose memory is
+    // garbage once it is done: collected now (a server on a new data dir stayed 360 MB above one that
+    // collected: 890 vs 526 MB resident 25 s after start). And once the thread has been idle for a
+    // while after work (start-up's migrations, a burst of requests): see scripts/idle-gc.mjs.
     collectGarbage();
-    // And once the thread has been idle for a while after work (start-up's migrations, a burst of
-    // requests): what that work left behind goes back now, not whenever V8 next needs room.
-    let idleTimer;
-    const server = servePGlite(db, workerData.socketPath, {
-      onIdle: () => {
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(collectGarbage, IDLE_GC_MS).unref();
-      },
-    });
+    const server = servePGlite(db, workerData.socketPath, { onIdle: collectWhenIdle() });
     server.once("listening", () => parentPort.postMessage({ ready: true }));
     server.once("error", (err) =>
       parentPort.postMessage({ error: `The embedded database could not listen on its socket: ${err.message}` }),
