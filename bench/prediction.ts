@@ -21,14 +21,15 @@ import path from "node:path";
 import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
+import { IDLE_GC_MS } from "../scripts/idle-gc.mjs";
 import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant, warmUp } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
 const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const N = Number(process.env.BENCH_N ?? 300);
-/** Idle time before "at rest" is read: past the database thread's idle collection (10 s). */
-const REST_MS = 12_000;
+/** Idle time before "at rest" is read: 2 s past the server's idle collections (scripts/idle-gc.mjs). */
+const REST_MS = IDLE_GC_MS + 2_000;
 const profileOut = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 const profDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-cpuprof-"));
 
@@ -192,10 +193,10 @@ console.log(
 );
 await new Promise((r) => setTimeout(r, 2000));
 const rssWarm = memMB("VmRSS");
-// At rest is a server that has been idle, not one 2 s past a burst of 3000 predictions: the database
-// thread collects its garbage once it has been idle 10 s after work (scripts/pglite-wire.mjs
-// IDLE_GC_MS), as a server does between bursts of traffic. So the figure is read 12 s after the last
-// request; the 2 s one is printed as "after warm-up".
+// At rest is a server that has been idle, not one 2 s past a burst of 3000 predictions: both threads
+// collect their garbage once idle for IDLE_GC_MS after work (scripts/idle-gc.mjs), as a server does
+// between bursts of traffic. So the figure is read REST_MS after the last request; the 2 s one is
+// printed as "after warm-up".
 await new Promise((r) => setTimeout(r, REST_MS - 2000));
 const rssRest = memMB("VmRSS");
 

@@ -51,19 +51,22 @@ function simpleQuery(text) {
   return msg;
 }
 
-/** Where the statement name of a frontend message starts (at `pos`, its type byte), or -1 if it names none. */
-function statementNameAt(buf, pos, type) {
+/**
+ * Where the message at `pos` (ending before `next`) names a prepared statement: [start, end) of the
+ * name, `end` at its NUL; null for the unnamed statement, a message that names none, or a name
+ * without its NUL inside the message (left as it is: PGlite answers that with an error).
+ */
+function statementName(buf, pos, next) {
+  const type = buf[pos];
   const body = pos + 5;
-  if (type === PARSE) return body;
-  if (type === BIND) return buf.indexOf(0, body) + 1 || -1; // after the portal name
-  if ((type === DESCRIBE || type === CLOSE) && buf[body] === STATEMENT) return body + 1;
-  return -1;
-}
-
-/** Whether the message at `pos` (ending before `next`) names a statement other than the unnamed one. */
-function namesStatement(buf, pos, next) {
-  const at = statementNameAt(buf, pos, buf[pos]);
-  return at > 0 && at < next && buf[at] !== 0;
+  let at = -1;
+  if (type === PARSE) at = body;
+  else if (type === BIND)
+    at = buf.indexOf(0, body) + 1 || -1; // after the portal name
+  else if ((type === DESCRIBE || type === CLOSE) && buf[body] === STATEMENT) at = body + 1;
+  if (at < 0 || at >= next || buf[at] === 0) return null;
+  const end = buf.indexOf(0, at);
+  return end < next ? [at, end] : null;
 }
 
 /**
@@ -75,18 +78,15 @@ function renameStatements(batch, prefix, parsed) {
   let pos = 0;
   let from = 0;
   while (pos < batch.length) {
-    const type = batch[pos];
     const next = pos + 1 + batch.readInt32BE(pos + 1);
-    const end = namesStatement(batch, pos, next) ? batch.indexOf(0, statementNameAt(batch, pos, type)) : -1;
-    // A name without its NUL inside the message is left as it is: PGlite answers it with an error.
-    if (end > 0 && end < next) {
-      const at = statementNameAt(batch, pos, type);
+    const span = statementName(batch, pos, next);
+    if (span) {
+      const [at, end] = span;
       const name = prefix + batch.toString("latin1", at, end);
-      if (type === PARSE) parsed.add(name);
+      if (batch[pos] === PARSE) parsed.add(name);
       const head = Buffer.from(batch.subarray(pos, at));
-      const renamed = Buffer.from(name, "latin1");
       head.writeInt32BE(next - pos - 1 + prefix.length, 1);
-      parts.push(batch.subarray(from, pos), head, renamed, batch.subarray(end, next));
+      parts.push(batch.subarray(from, pos), head, Buffer.from(name, "latin1"), batch.subarray(end, next));
       from = next;
     }
     pos = next;
@@ -220,7 +220,7 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
           if (length > MAX_BATCH_BYTES) return conn.destroy();
           break;
         }
-        if (!named && namesStatement(buffer, pos, pos + 1 + length)) named = true;
+        if (!named && statementName(buffer, pos, pos + 1 + length)) named = true;
         pos += 1 + length;
         if (BATCH_END.has(type)) {
           enqueue(end, pos);

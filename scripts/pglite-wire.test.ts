@@ -12,6 +12,20 @@ import { servePGlite, startEmbeddedDatabase } from "./pglite-wire.mjs";
 let db: Awaited<ReturnType<typeof startEmbeddedDatabase>>;
 let pool: pg.Pool;
 const connect = () => new pg.Client({ host: db.socketDir, port: 5432, user: "postgres", database: "postgres" });
+/** Runs `fn` with `n` connected clients of its own, ended after (ending one twice is a no-op). */
+async function withClients(n: number, fn: (clients: pg.Client[]) => Promise<void>) {
+  const clients = Array.from({ length: n }, connect);
+  await Promise.all(clients.map((c) => c.connect()));
+  try {
+    await fn(clients);
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+/** How many prepared statements of the one PGlite session have a name LIKE `like`. */
+const preparedCount = async (like: string) =>
+  (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE $1", [like]))
+    .rows[0].n;
 
 beforeAll(async () => {
   db = await startEmbeddedDatabase({ dataDir: null });
@@ -36,10 +50,7 @@ describe("PGlite served on a worker thread", () => {
   });
 
   it("keeps another connection's write out of an open transaction that is rolled back", async () => {
-    const a = connect();
-    const b = connect();
-    await Promise.all([a.connect(), b.connect()]);
-    try {
+    await withClients(2, async ([a, b]) => {
       await a.query("BEGIN");
       await a.query("INSERT INTO t (v) VALUES ('a-rolled-back')");
       // b's insert is queued behind a's transaction, not run inside it.
@@ -52,16 +63,11 @@ describe("PGlite served on a worker thread", () => {
       await bInsert;
       const { rows } = await pool.query<{ v: string }>("SELECT v FROM t WHERE v IN ('a-rolled-back', 'b-kept')");
       expect(rows.map((r) => r.v)).toEqual(["b-kept"]);
-    } finally {
-      await Promise.all([a.end(), b.end()]);
-    }
+    });
   });
 
   it("keeps each connection's prepared statements apart: the same name, two texts, many calls", async () => {
-    const a = connect();
-    const b = connect();
-    await Promise.all([a.connect(), b.connect()]);
-    try {
+    await withClients(2, async ([a, b]) => {
       // Without per-connection names PGlite would answer b's Parse with "prepared statement
       // "same" already exists", or run a's text for b.
       const rows: string[] = [];
@@ -80,41 +86,24 @@ describe("PGlite served on a worker thread", () => {
       expect(names).toHaveLength(2);
       expect(names[0].name).not.toBe(names[1].name);
       expect(names.every((n) => n.name.endsWith("_same"))).toBe(true);
-    } finally {
-      await Promise.all([a.end(), b.end()]);
-    }
+    });
   });
 
   it("closes a connection's prepared statements when it goes away, and keeps the others' statements", async () => {
-    const a = connect();
-    const b = connect();
-    await Promise.all([a.connect(), b.connect()]);
-    try {
+    await withClients(2, async ([a, b]) => {
       await a.query({ name: "leaving", text: "SELECT 1 AS one", values: [] });
       await b.query({ name: "staying", text: "SELECT 2 AS two", values: [] });
-      const count = async (like: string) =>
-        Number(
-          (
-            await pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE $1", [
-              like,
-            ])
-          ).rows[0].n,
-        );
-      expect(await count("%_leaving")).toBe(1);
+      expect(await preparedCount("%_leaving")).toBe(1);
       await a.end();
-      await expect.poll(() => count("%_leaving")).toBe(0);
-      expect(await count("%_staying")).toBe(1);
+      await expect.poll(() => preparedCount("%_leaving")).toBe(0);
+      expect(await preparedCount("%_staying")).toBe(1);
       // b's statement still runs (Bind by name, no new Parse).
       expect((await b.query({ name: "staying", text: "SELECT 2 AS two", values: [] })).rows[0].two).toBe(2);
-    } finally {
-      await b.end();
-    }
+    });
   });
 
   it("renames statements in Describe and Close too, and the connection still runs unnamed ones", async () => {
-    const c = connect();
-    await c.connect();
-    try {
+    await withClients(1, async ([c]) => {
       // pg sends Describe for a statement only on its own; Close by name it never sends. Both in raw
       // messages: Parse "raw", Describe S "raw", Sync; then Close S "raw", Sync.
       const message = (type: string, body: Buffer) => {
@@ -151,21 +140,15 @@ describe("PGlite served on a worker thread", () => {
         expect(described.includes(Buffer.from("answer"))).toBe(true);
         expect(described[0]).toBe(0x31);
         expect(described.includes(0x45)).toBe(false);
-        const named = await pool.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE '%_raw'");
-        expect(named.rows[0].n).toBe(1);
+        expect(await preparedCount("%_raw")).toBe(1);
         await answer(Buffer.concat([close, sync]));
-        const closed = await pool.query(
-          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE '%_raw'",
-        );
-        expect(closed.rows[0].n).toBe(0);
+        expect(await preparedCount("%_raw")).toBe(0);
       } finally {
         for (const l of listeners) stream.on("data", l as (...args: unknown[]) => void);
       }
       // The connection still answers ordinary (unnamed) queries.
       expect((await c.query("SELECT $1::int AS n", [7])).rows[0].n).toBe(7);
-    } finally {
-      await c.end();
-    }
+    });
   });
 
   it("rolls back the transaction of a connection that goes away, and serves the others after", async () => {
