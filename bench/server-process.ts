@@ -75,18 +75,20 @@ export async function startBenchServer(opts: {
     // BENCH_API_PROCESSES=2 runs the server as two API processes (they need Redis: BENCH_REDIS_URL).
     API_PROCESSES: process.env.BENCH_API_PROCESSES,
     REDIS_URL: process.env.BENCH_REDIS_URL,
-    // As `npm start` runs it (package.json): glibc's malloc in two arenas, not one per thread.
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+    // scripts/run-node.sh runs it as `npm start` does (its malloc: jemalloc when the machine has it;
+    // SWITCHYARD_MALLOC=system for glibc's), with this node.
+    NODE_BINARY: process.execPath,
     ...opts.env,
   };
   const flags = opts.nodeFlags ?? [];
   const proc = await spawnReady({
     name: opts.name ?? `${opts.kind} server`,
-    command: process.execPath,
-    args:
-      opts.kind === "next"
-        ? [...flags, "scripts/start.mjs", "--no-build"]
-        : [...flags, "--import", "tsx", "bench/serve-routes.ts"],
+    command: "sh",
+    args: [
+      "scripts/run-node.sh",
+      ...flags,
+      ...(opts.kind === "next" ? ["scripts/start.mjs", "--no-build"] : ["--import", "tsx", "bench/serve-routes.ts"]),
+    ],
     env,
     cwd: opts.cwd,
     ready:

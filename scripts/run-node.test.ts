@@ -1,0 +1,44 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const script = path.join(import.meta.dirname, "run-node.sh");
+const JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+/** What the node started by run-node.sh sees: its malloc library (from its own maps) and settings. */
+function probe(env: Record<string, string | undefined>) {
+  const out = execFileSync(
+    "sh",
+    [
+      script,
+      "-e",
+      `const maps = require("fs").readFileSync("/proc/self/maps", "utf8");
+       console.log(JSON.stringify({ jemalloc: maps.includes("libjemalloc"), preload: process.env.LD_PRELOAD ?? null,
+         arenas: process.env.MALLOC_ARENA_MAX ?? null }))`,
+    ],
+    { encoding: "utf8", env: { PATH: process.env.PATH, NODE_BINARY: process.execPath, ...env } },
+  );
+  return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null };
+}
+
+describe("scripts/run-node.sh (how npm start runs node)", () => {
+  // Skipped where Debian's libjemalloc2 is not installed (.ci/run installs it).
+  it.runIf(fs.existsSync(JEMALLOC))("uses the machine's jemalloc by default", () => {
+    expect(probe({})).toMatchObject({ jemalloc: true, preload: JEMALLOC, arenas: "2" });
+  });
+
+  it("uses glibc's malloc with two arenas when SWITCHYARD_MALLOC=system", () => {
+    expect(probe({ SWITCHYARD_MALLOC: "system" })).toMatchObject({ jemalloc: false, preload: null, arenas: "2" });
+  });
+
+  it("leaves a caller's LD_PRELOAD and MALLOC_ARENA_MAX alone", () => {
+    // An empty-named preload would fail: use the C library itself, always present where node runs.
+    const libc = fs.readFileSync("/proc/self/maps", "utf8").match(/\/\S*libc\.so\.6/)?.[0];
+    expect(libc).toBeTruthy();
+    expect(probe({ LD_PRELOAD: libc, MALLOC_ARENA_MAX: "4" })).toMatchObject({
+      jemalloc: false,
+      preload: libc,
+      arenas: "4",
+    });
+  });
+});
