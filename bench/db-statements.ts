@@ -3,7 +3,8 @@
 // own thread, a data dir on disk, the app's migrations), each unnamed (parsed and planned per call)
 // and as a prepared statement (OpenDatabase.sql's `name`), in alternating blocks of one process.
 // Prints wall time and this process's CPU (both threads) per statement. Figures, never asserted.
-// The app prepares only the insert: see SESSION_HISTORY_SQL for why the read stays unnamed.
+// The app prepares both (SESSION_HISTORY_SQL says why the read could be prepared only once the index
+// held its order).
 //
 // BENCH_ROUNDS (default 20) blocks of BENCH_BLOCK (default 500) statements per kind and variant,
 // after BENCH_WARMUP (default 3000) exchanges over BENCH_SESSIONS (default 50) sessions.

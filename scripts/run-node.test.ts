@@ -16,7 +16,7 @@ function probe(env: Record<string, string | undefined>) {
        console.log(JSON.stringify({ jemalloc: maps.includes("libjemalloc"), preload: process.env.LD_PRELOAD ?? null,
          arenas: process.env.MALLOC_ARENA_MAX ?? null }))`,
     ],
-    { encoding: "utf8", env: { PATH: process.env.PATH, NODE_BINARY: process.execPath, ...env } },
+    { encoding: "utf8", env: { PATH: process.env.PATH, NODE_BINARY: process.execPath, ...env } as NodeJS.ProcessEnv },
   );
   return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null };
 }

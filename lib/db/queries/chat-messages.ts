@@ -176,15 +176,23 @@ export async function findReferencedUploadPaths({
 }
 
 /**
- * A session's last messages, newest first. Left unnamed, i.e. planned with its values on every call:
- * prepared, it was 0.1–0.4 ms faster in bench/db-statements.ts, but after five calls PostgreSQL may
- * keep a generic plan, and the one it picks on a new database walks the chatflow's whole history
- * backwards (index on chatflowId, createdAt) filtering by session: fine for 50 busy sessions, a scan
- * of millions of rows for a quiet session of a large chatflow.
+ * A session's last messages, newest first: a backward scan of the index on (chatflowId, sessionId,
+ * createdAt, role), which gives exactly this order (role last, the column's enum order, not the
+ * text selected: an answer sorts after its question when both have the same millisecond), so no
+ * plan needs a sort. That is what lets it be prepared:
+ * after five calls PostgreSQL may keep a generic plan, planned without the values, and when the
+ * order was (createdAt DESC, role ASC), which no index held, the generic plan on a new database
+ * walked the chatflow's whole history backwards by (chatflowId, createdAt) filtering by session.
+ * tests/integration/session-history.test.ts checks the generic plan.
  */
 export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content" FROM "ChatMessage"
       WHERE "chatflowId" = $1::uuid AND "sessionId" = $2
-      ORDER BY "createdAt" DESC, "role" ASC LIMIT $3`;
+      ORDER BY "ChatMessage"."createdAt" DESC, "ChatMessage"."role" DESC LIMIT $3`;
+/**
+ * The read as a prepared statement on the embedded database's thread (OpenDatabase.sql): parsed and
+ * planned once per connection.
+ */
+export const SESSION_HISTORY_SQL_NAME = "session_history";
 
 /** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
 export async function findSessionHistory({
@@ -196,11 +204,11 @@ export async function findSessionHistory({
   sessionId: string;
   limit: number;
 }) {
-  const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string }>(SESSION_HISTORY_SQL, [
-    chatflowId,
-    sessionId,
-    limit,
-  ]);
+  const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string }>(
+    SESSION_HISTORY_SQL,
+    [chatflowId, sessionId, limit],
+    SESSION_HISTORY_SQL_NAME,
+  );
   return rows.reverse();
 }
 
