@@ -7,6 +7,8 @@ const script = path.join(import.meta.dirname, "run-node.sh");
 const JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
 /** What the node started by run-node.sh sees: its malloc library (from its own maps) and settings. */
 function probe(env: Record<string, string | undefined>) {
+  // The runner's own settings out (npm start may have set them for this process), the case's in.
+  const { LD_PRELOAD: _p, MALLOC_ARENA_MAX: _a, SWITCHYARD_MALLOC: _s, ...clean } = process.env;
   const out = execFileSync(
     "sh",
     [
@@ -16,7 +18,7 @@ function probe(env: Record<string, string | undefined>) {
        console.log(JSON.stringify({ jemalloc: maps.includes("libjemalloc"), preload: process.env.LD_PRELOAD ?? null,
          arenas: process.env.MALLOC_ARENA_MAX ?? null }))`,
     ],
-    { encoding: "utf8", env: { PATH: process.env.PATH, NODE_BINARY: process.execPath, ...env } as NodeJS.ProcessEnv },
+    { encoding: "utf8", env: { ...clean, NODE_BINARY: process.execPath, ...env } },
   );
   return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null };
 }
