@@ -15,7 +15,10 @@ if [ -z "${LD_PRELOAD:-}" ] && [ "${SWITCHYARD_MALLOC:-jemalloc}" = jemalloc ]; 
     /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2 /usr/local/lib/libjemalloc.so.2; do
     if [ -r "$lib" ]; then
       LD_PRELOAD="$lib"
-      export LD_PRELOAD
+      # Two arenas, as for glibc below (jemalloc's default, 4 per core, kept more at start-up:
+      # resident after start 522-530 -> 388 MB, start-up peak 821-838 -> 714 MB).
+      MALLOC_CONF="${MALLOC_CONF:-narenas:2}"
+      export LD_PRELOAD MALLOC_CONF
       break
     fi
   done

@@ -8,7 +8,7 @@ const JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
 /** What the node started by run-node.sh sees: its malloc library (from its own maps) and settings. */
 function probe(env: Record<string, string | undefined>) {
   // The runner's own settings out (npm start may have set them for this process), the case's in.
-  const { LD_PRELOAD: _p, MALLOC_ARENA_MAX: _a, SWITCHYARD_MALLOC: _s, ...clean } = process.env;
+  const { LD_PRELOAD: _p, MALLOC_ARENA_MAX: _a, MALLOC_CONF: _c, SWITCHYARD_MALLOC: _s, ...clean } = process.env;
   const out = execFileSync(
     "sh",
     [
@@ -16,21 +16,28 @@ function probe(env: Record<string, string | undefined>) {
       "-e",
       `const maps = require("fs").readFileSync("/proc/self/maps", "utf8");
        console.log(JSON.stringify({ jemalloc: maps.includes("libjemalloc"), preload: process.env.LD_PRELOAD ?? null,
-         arenas: process.env.MALLOC_ARENA_MAX ?? null }))`,
+         arenas: process.env.MALLOC_ARENA_MAX ?? null, conf: process.env.MALLOC_CONF ?? null }))`,
     ],
     { encoding: "utf8", env: { ...clean, NODE_BINARY: process.execPath, ...env } },
   );
-  return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null };
+  return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null; conf: string | null };
 }
 
 describe("scripts/run-node.sh (how npm start runs node)", () => {
   // Skipped where Debian's libjemalloc2 is not installed (.ci/run installs it).
   it.runIf(fs.existsSync(JEMALLOC))("uses the machine's jemalloc by default", () => {
-    expect(probe({})).toMatchObject({ jemalloc: true, preload: JEMALLOC, arenas: "2" });
+    expect(probe({})).toMatchObject({ jemalloc: true, preload: JEMALLOC, arenas: "2", conf: "narenas:2" });
+    // A caller's jemalloc settings win.
+    expect(probe({ MALLOC_CONF: "narenas:1" })).toMatchObject({ jemalloc: true, conf: "narenas:1" });
   });
 
   it("uses glibc's malloc with two arenas when SWITCHYARD_MALLOC=system", () => {
-    expect(probe({ SWITCHYARD_MALLOC: "system" })).toMatchObject({ jemalloc: false, preload: null, arenas: "2" });
+    expect(probe({ SWITCHYARD_MALLOC: "system" })).toMatchObject({
+      jemalloc: false,
+      preload: null,
+      arenas: "2",
+      conf: null,
+    });
   });
 
   it("leaves a caller's LD_PRELOAD and MALLOC_ARENA_MAX alone", () => {
