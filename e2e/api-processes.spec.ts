@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -74,13 +75,24 @@ test.describe("API_PROCESSES=2 on the embedded database", () => {
       name: string;
     }[];
     const id = flows.find((f) => f.name === "Conversation")!.id;
+    // Each prediction on a connection of its own: the primary hands each new connection to the next
+    // API process in turn, while fetch would keep one connection open, i.e. one process, for all.
     const predict = async (question: string) => {
-      const res = await fetch(`${app!.url}/api/v1/prediction/${id}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...basic },
-        body: JSON.stringify({ question }),
+      const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(
+          `${app!.url}/api/v1/prediction/${id}`,
+          { method: "POST", agent: false, headers: { "content-type": "application/json", ...basic } },
+          (r) => {
+            let text = "";
+            r.setEncoding("utf8");
+            r.on("data", (d) => (text += d));
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify({ question }));
       });
-      expect(res.status, await res.clone().text()).toBe(200);
+      expect(res.status, res.text).toBe(200);
     };
     // Both processes build and cache the flow.
     for (let i = 0; i < 6; i++) await predict(`warm ${i}`);
