@@ -179,11 +179,11 @@ export async function findReferencedUploadPaths({
  * A session's last messages, newest first: a backward scan of the index on (chatflowId, sessionId,
  * createdAt, role), which gives exactly this order (role last, the column's enum order, not the
  * text selected: an answer sorts after its question when both have the same millisecond), so no
- * plan needs a sort. That is what lets it be prepared:
- * after five calls PostgreSQL may keep a generic plan, planned without the values, and when the
- * order was (createdAt DESC, role ASC), which no index held, the generic plan on a new database
- * walked the chatflow's whole history backwards by (chatflowId, createdAt) filtering by session.
- * tests/integration/session-history.test.ts checks the generic plan.
+ * plan needs a sort. That is what lets it be prepared: after five calls PostgreSQL may keep a
+ * generic plan, made without the values, and while the order was the role's text, which no index
+ * held, the generic plan on a new database walked the chatflow's whole history backwards by
+ * (chatflowId, createdAt), filtering by session. tests/integration/session-history.test.ts checks
+ * the generic plan.
  */
 export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content" FROM "ChatMessage"
       WHERE "chatflowId" = $1::uuid AND "sessionId" = $2
