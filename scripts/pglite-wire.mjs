@@ -300,6 +300,10 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
   fs.chmodSync(socketDir, 0o700);
   const worker = new Worker(new URL(import.meta.url), {
     workerData: { pgliteWire: true, dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) },
+    // The thread allocates little per statement, yet V8 grew its young generation to 32 MB under
+    // load and kept it until its memory reducer ran, well after the idle collection. 8 MB: peak
+    // resident under c=64 387-398 vs 389-419 MB, no fewer requests served (three runs each).
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   worker.unref();
   try {
