@@ -223,6 +223,9 @@ describe("GET /api/v1/chatmessage/{id}", () => {
     const beyond = await get("limit=4&page=3");
     expect(beyond.json).toEqual([]);
     expect(beyond.headers.get("x-total-count")).toBe("6");
+    // A later page is read by its ids first (lib/db/queries/chat-messages.ts): its rows keep the order.
+    expect(keys(await get("limit=3&page=2"))).toEqual(["b2", "c1", "c2"]);
+    expect(keys(await get("limit=3&page=2&sort=DESC"))).toEqual(["b1", "a2", "a1"]);
     const filtered = await get("chatType=EXTERNAL&limit=1&page=2&sort=DESC");
     expect(keys(filtered)).toEqual(["b1"]);
     expect(filtered.headers.get("x-total-count")).toBe("4");
