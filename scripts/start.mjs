@@ -11,6 +11,7 @@ import { createAppServer } from "./request-guard.mjs";
 import { loadFastRoutes } from "./fast-routes.mjs";
 import { embeddedDataDir, startEmbeddedDatabase } from "./pglite-wire.mjs";
 import { collectWhenIdle } from "./idle-gc.mjs";
+import { heapGrowingPercent, limitHeapGrowth } from "./heap-growth.mjs";
 import { clusterProblem, runPrimary, SHUTDOWN } from "./api-cluster.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -60,6 +61,15 @@ function buildIfStale() {
 }
 
 if (!process.argv.includes("--no-build") && cluster.isPrimary) buildIfStale();
+
+// The old generation grows by at most HEAP_GROWING_PERCENT (default 100) past what survived a full
+// collection, in every thread of this process: see scripts/heap-growth.mjs.
+try {
+  limitHeapGrowth(heapGrowingPercent(process.env.HEAP_GROWING_PERCENT));
+} catch (err) {
+  console.error(`[switchyard] cannot start: ${err.message}`);
+  process.exit(1);
+}
 
 // The embedded database (DATABASE_URL unset or pglite:…) runs on a thread of its own and the app
 // reaches it over a private Unix socket, so its work leaves the event loop (PGLITE_THREAD=false keeps
