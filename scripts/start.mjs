@@ -60,16 +60,17 @@ function buildIfStale() {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-if (!process.argv.includes("--no-build") && cluster.isPrimary) buildIfStale();
-
 // The old generation grows by at most HEAP_GROWING_PERCENT (default 100) past what survived a full
-// collection, in every thread of this process: see scripts/heap-growth.mjs.
+// collection, in every thread of this process (scripts/heap-growth.mjs). Checked before a build,
+// which can take minutes, so a bad value is refused at once.
 try {
   limitHeapGrowth(heapGrowingPercent(process.env.HEAP_GROWING_PERCENT));
 } catch (err) {
   console.error(`[switchyard] cannot start: ${err.message}`);
   process.exit(1);
 }
+
+if (!process.argv.includes("--no-build") && cluster.isPrimary) buildIfStale();
 
 // The embedded database (DATABASE_URL unset or pglite:…) runs on a thread of its own and the app
 // reaches it over a private Unix socket, so its work leaves the event loop (PGLITE_THREAD=false keeps

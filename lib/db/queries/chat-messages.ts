@@ -80,7 +80,7 @@ function toSqlWhere(f: MessageWhere, rated: string[] | undefined, params: unknow
   if (f.createdAt?.lte) terms.push(`m."createdAt" <= ${at(f.createdAt.lte)}`);
   if (f.messageId) terms.push(`m."id" = ${p(f.messageId)}::uuid`);
   if (rated && f.feedback === "none") terms.push(`NOT (m."id" = ANY(${p(rated)}::uuid[]))`);
-  if (rated && f.feedback !== "none") terms.push(`m."id" = ANY(${p(rated ?? [])}::uuid[])`);
+  if (rated && f.feedback !== "none") terms.push(`m."id" = ANY(${p(rated)}::uuid[])`);
   return terms.join(" AND ");
 }
 
@@ -114,15 +114,11 @@ export async function findChatMessages({
   take: number;
 }) {
   const sql = await getSql();
-  const rated = await ratedExchangeIds(where);
-  const countParams: unknown[] = [];
-  const countSql = `SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${toSqlWhere(where, rated, countParams)}`;
-  const params: unknown[] = [];
-  const filter = toSqlWhere(where, rated, params);
+  const filterParams: unknown[] = [];
+  const filter = toSqlWhere(where, await ratedExchangeIds(where), filterParams);
   const dir = direction === "desc" ? "DESC" : "ASC";
   const order = `m."createdAt" ${dir}, m."id" ${dir}`;
-  params.push(take, skip);
-  const [limit, offset] = [`$${params.length - 1}`, `$${params.length}`];
+  const [limit, offset] = [`$${filterParams.length + 1}`, `$${filterParams.length + 2}`];
   // A later page: the skipped rows are walked in the (chatflowId, createdAt, id) index alone, and
   // only the page's rows are read (one query sorting every row of the chatflow to skip past them
   // was what made deep pages slow).
@@ -134,19 +130,20 @@ export async function findChatMessages({
          JOIN "ChatMessage" m ON m."id" = page."id" LEFT JOIN "ChatMessageFeedback" f ON f."messageId" = m."id"
          ORDER BY ${order}`;
   const [[{ total }], rows] = await Promise.all([
-    sql<{ total: number }>(countSql, countParams),
-    sql<MessageRow>(pageSql, params),
+    sql<{ total: number }>(`SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${filter}`, filterParams),
+    sql<MessageRow>(pageSql, [...filterParams, take, skip]),
   ]);
   return {
     total,
     rows: rows.map(({ fId, fChatId, fRating, fContent, fCreatedAt, ...m }) => ({
       ...m,
       feedback:
-        fId && fRating && fCreatedAt
+        // All four are set together (a joined feedback row) or all null.
+        fId !== null && fChatId !== null && fRating !== null && fCreatedAt !== null
           ? {
               id: fId,
               chatflowId: m.chatflowId,
-              chatId: fChatId ?? m.chatId,
+              chatId: fChatId,
               messageId: m.id,
               rating: fRating,
               content: fContent ?? "",
