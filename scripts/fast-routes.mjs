@@ -107,10 +107,12 @@ async function serve(handler, req, res, url, params, started) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else headers.set(name, value);
     }
+    const body = await smallBody(req);
+    if (body === FAILED) return void res.destroy();
     const request = new Request(url, {
       method: "POST",
       headers,
-      body: Readable.toWeb(req),
+      body: body ?? Readable.toWeb(req),
       duplex: "half",
       signal: abort.signal,
     });
@@ -124,6 +126,34 @@ async function serve(handler, req, res, url, params, started) {
       res.end(JSON.stringify({ error: { code: "internal", message: "The request failed on the server." } }));
     } else res.destroy();
   }
+}
+
+/** Bodies up to this size (by Content-Length) are read before the handler runs. */
+const SMALL_BODY_BYTES = 64 * 1024;
+const FAILED = Symbol("body read failed");
+
+/**
+ * A request body of a known, small length (a JSON question), read whole: handing the handler a
+ * Buffer instead of `Readable.toWeb(req)` spares a web stream over the node stream (~25 µs per
+ * request on Node 20). Undefined for larger or chunked bodies (they stream to the handler, which caps
+ * them); FAILED when the client went away before sending it all.
+ * @param {import("node:http").IncomingMessage} req
+ * @returns {Promise<Buffer | undefined | typeof FAILED>}
+ */
+function smallBody(req) {
+  const length = Number(req.headers["content-length"]);
+  if (!(length >= 0 && length <= SMALL_BODY_BYTES) || req.headers["transfer-encoding"] !== undefined)
+    return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    /** @type {Buffer[]} */
+    const parts = [];
+    req.on("data", (part) => parts.push(part));
+    req.once("end", () => resolve(parts.length === 1 ? parts[0] : Buffer.concat(parts)));
+    req.once("error", () => resolve(FAILED));
+    req.once("close", () => {
+      if (!req.complete) resolve(FAILED);
+    });
+  });
 }
 
 /**

@@ -65,7 +65,8 @@ export async function readCappedBody(res: http.IncomingMessage, url: URL, maxByt
 
 /**
  * A Response whose body streams as the upstream sends it. Past maxBytes, on a broken connection or
- * when `signal` fires (the deadline), the body errors with `fail(cause)`, an AppError.
+ * when `signal` fires (the deadline), the body errors with `fail(cause)`, an AppError. `onEnd` runs
+ * once the body is over (ended, failed or cancelled).
  */
 export function streamCappedBody(
   res: http.IncomingMessage,
@@ -73,6 +74,7 @@ export function streamCappedBody(
   maxBytes: number,
   signal: AbortSignal,
   fail: (cause: unknown) => unknown,
+  onEnd: () => void = () => {},
 ): Response {
   const { stream, decoded } = decodedStream(res);
   let size = 0;
@@ -83,6 +85,7 @@ export function streamCappedBody(
         if (done) return;
         done = true;
         signal.removeEventListener("abort", onAbort);
+        onEnd();
         if (err === undefined) return controller.close();
         res.destroy();
         controller.error(err);
@@ -101,6 +104,7 @@ export function streamCappedBody(
       });
     },
     cancel() {
+      if (!done) onEnd();
       done = true;
       res.destroy();
     },

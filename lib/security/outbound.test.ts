@@ -191,6 +191,46 @@ describe("createGuardedFetch", () => {
     }
   });
 
+  it("sends a text body with the bytes and content type fetch gives it", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true });
+    const text = JSON.stringify({ q: "héllo ✓ 😀" });
+    await (await guarded(`${api.origin}/ok`, { method: "POST", body: text })).text();
+    await (await fetch(`${api.origin}/ok`, { method: "POST", body: text })).text();
+    const [ours, theirs] = api.seen.slice(-2);
+    expect(ours.body).toBe(text);
+    expect(ours.headers["content-type"]).toBe(theirs.headers["content-type"]);
+    expect(ours.headers["content-length"]).toBe(theirs.headers["content-length"]);
+  });
+
+  it("a caller's abort ends the request with the caller's reason, not as a timeout", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true, timeoutMs: 5_000 });
+    const caller = new AbortController();
+    const reason = new Error("the client went away");
+    setTimeout(() => caller.abort(reason), 50);
+    const started = Date.now();
+    const err = await guarded(`${api.origin}/hang`, { signal: caller.signal }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBe(reason);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it("keeps the deadline on a streamed body until it ends, and a finished stream is left alone", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true, timeoutMs: 300, streamResponse: true });
+    const slow = await guarded(`${api.origin}/slow-body`);
+    const err = await slow.text().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("upstream_timeout");
+    const caller = new AbortController();
+    const done = await guarded(`${api.origin}/ok`, { signal: caller.signal });
+    expect(await done.text()).toMatch(/^ok GET/);
+    caller.abort(); // after the body ended: nothing left to abort, nothing thrown
+  });
+
   it("refuses other schemes, methods and hosts outside the allowed list", async () => {
     const guarded = createGuardedFetch({
       allowPrivate: true,

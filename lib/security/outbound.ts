@@ -10,6 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { AppError } from "../errors";
+import { linkedDeadline } from "./deadline";
 import { readCappedBody, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
@@ -219,6 +220,9 @@ function sendHop(
 
 async function toBuffer(body: RequestInit["body"]): Promise<{ body?: Buffer; contentType?: string | null }> {
   if (body === undefined || body === null) return {};
+  // The bodies model SDKs send (JSON text) without a Response around them: the same bytes and
+  // content type a Response would give, without its stream (~20 µs per request on Node 20).
+  if (typeof body === "string") return { body: Buffer.from(body, "utf8"), contentType: "text/plain;charset=UTF-8" };
   const probe = new Response(body);
   return { body: Buffer.from(await probe.arrayBuffer()), contentType: probe.headers.get("content-type") };
 }
@@ -256,8 +260,14 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
   };
 }
 
-function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeoutMs: number, err: unknown): unknown {
-  if (deadline.aborted && !(err instanceof AppError)) {
+function abortError(
+  signal: AbortSignal | null | undefined,
+  expired: boolean,
+  url: URL,
+  timeoutMs: number,
+  err: unknown,
+): unknown {
+  if (expired && !(err instanceof AppError)) {
     // Worded without "timed out": the model SDKs rewrap errors that say so and drop this one.
     return new AppError(
       "upstream_timeout",
@@ -265,7 +275,7 @@ function abortError(signal: AbortSignal, deadline: AbortSignal, url: URL, timeou
       { cause: err },
     );
   }
-  if (signal.aborted && !(err instanceof AppError)) return signal.reason ?? err;
+  if (signal?.aborted && !(err instanceof AppError)) return signal.reason ?? err;
   if (err instanceof AppError) return err;
   const message = err instanceof Error ? err.message : String(err);
   // Nothing listening or no route: the upstream is down (503), not answering wrongly (502).
@@ -299,13 +309,12 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
   const maxRedirects = opts.maxRedirects ?? 3;
   return async (input, init = {}) => {
     let hop = await firstHop(input, init).catch((err) => Promise.reject(fromRequester(opts.requester, err)));
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const deadline = linkedDeadline(init.signal, timeoutMs);
+    const { signal } = deadline;
     const fail = (err: unknown) =>
-      fromRequester(
-        opts.requester,
-        abortError(init.signal ?? new AbortController().signal, deadline, hop.url, timeoutMs, err),
-      );
+      fromRequester(opts.requester, abortError(init.signal, deadline.expired(), hop.url, timeoutMs, err));
+    // A streamed answer keeps the deadline until its body ends (streamCappedBody releases it).
+    let streaming = false;
     try {
       for (let redirects = 0; ; redirects += 1) {
         const target = await checkHop(hop.url, hop.method, opts);
@@ -313,7 +322,10 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
         const res = await sendHop(hop, target, signal);
         const location = res.headers.location;
         if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || !location || init.redirect === "manual") {
-          if (opts.streamResponse) return streamCappedBody(res, hop.url, maxBytes, signal, fail);
+          if (opts.streamResponse) {
+            streaming = true;
+            return streamCappedBody(res, hop.url, maxBytes, signal, fail, deadline.release);
+          }
           return await readCappedBody(res, hop.url, maxBytes);
         }
         res.resume();
@@ -329,6 +341,8 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
       }
     } catch (err) {
       throw fail(err);
+    } finally {
+      if (!streaming) deadline.release();
     }
   };
 }

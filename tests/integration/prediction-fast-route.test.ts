@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
@@ -128,6 +129,59 @@ describe("the prediction route past Next", () => {
         stub.setBrain(demoBrain);
       }
     });
+
+  it("takes a body sent whole, chunked or over 64 KB alike; a body cut short is dropped with nothing stored", async () => {
+    const path = `/api/v1/prediction/${conversationId}`;
+    const raw = (body: string, headers: Record<string, string | number>, send: (r: http.ClientRequest) => void) =>
+      new Promise<{ status: number; text: string } | "closed">((resolve) => {
+        void body;
+        const req = httpRequest(`${url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...auth.bearer(key), ...headers },
+        });
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on("error", () => resolve("closed"));
+        send(req);
+      });
+    // Unknown top-level fields are ignored (Flowise clients send some): `pad` makes a body over 64 KB.
+    const ask = (chatId: string, pad = "") => JSON.stringify({ question: `Hello${pad.slice(0, 30_000)}`, chatId, pad });
+    const whole = ask("body-whole");
+    const sentWhole = await raw(whole, { "content-length": Buffer.byteLength(whole) }, (r) => r.end(whole));
+    const chunked = ask("body-chunked");
+    const sentChunked = await raw(chunked, { "transfer-encoding": "chunked" }, (r) => {
+      r.write(chunked.slice(0, 10));
+      setTimeout(() => r.end(chunked.slice(10)), 20);
+    });
+    const large = ask("body-large", " x".repeat(36 * 1024));
+    expect(Buffer.byteLength(large)).toBeGreaterThan(64 * 1024);
+    const sentLarge = await raw(large, { "content-length": Buffer.byteLength(large) }, (r) => r.end(large));
+    for (const [sent, chatId] of [
+      [sentWhole, "body-whole"],
+      [sentChunked, "body-chunked"],
+      [sentLarge, "body-large"],
+    ] as const) {
+      expect(sent).not.toBe("closed");
+      if (sent === "closed") continue;
+      expect({ status: sent.status, chatId: JSON.parse(sent.text).chatId }).toEqual({ status: 200, chatId });
+    }
+    const stored = await (await getDb()).chatMessage.findFirst({
+      where: { chatId: "body-large", role: "userMessage" },
+    });
+    expect(stored?.content).toBe(JSON.parse(large).question);
+    const cut = JSON.stringify({ question: "Hello", chatId: "body-cut" });
+    const sentCut = await raw(cut, { "content-length": Buffer.byteLength(cut) + 50 }, (r) => {
+      r.write(cut);
+      setTimeout(() => r.destroy(), 50);
+    });
+    expect(sentCut).toBe("closed");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await (await getDb()).chatMessage.count({ where: { chatId: "body-cut" } })).toBe(0);
+    expect((await post(path, { question: "still here" })).status).toBe(200);
+  });
 
   it("answers errors in the error shape with the same headers (bad key, bad body)", async () => {
     const badKey = await post(`/api/v1/prediction/${conversationId}`, { question: "hi" }, auth.bearer("sy_nope"));
