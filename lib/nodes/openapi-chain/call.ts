@@ -1,4 +1,5 @@
 import { AppError } from "../../errors";
+import { type Deadline, linkedDeadline } from "../../security/deadline";
 import type { Operation } from "./spec";
 
 /**
@@ -77,9 +78,8 @@ function statusError(call: OperationCall, url: URL, res: Response, body: string)
   return new AppError("upstream_error", `${what} answered HTTP ${res.status}${snippet}`);
 }
 
-async function send(call: OperationCall, url: URL): Promise<Response> {
-  const timeout = AbortSignal.timeout(call.timeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+async function send(call: OperationCall, url: URL, deadline: Deadline): Promise<Response> {
+  const { signal } = deadline;
   const hasBody = call.args.requestBody !== undefined;
   try {
     return await call.fetch(url, {
@@ -95,7 +95,7 @@ async function send(call: OperationCall, url: URL): Promise<Response> {
     });
   } catch (e) {
     if (e instanceof AppError || call.signal?.aborted) throw e;
-    if (timeout.aborted) {
+    if (deadline.expired()) {
       throw new AppError(
         "upstream_timeout",
         `The API "${call.apiTitle}" did not answer within ${call.timeoutMs / 1000} s.`,
@@ -111,15 +111,22 @@ async function send(call: OperationCall, url: URL): Promise<Response> {
 /** Calls the operation; returns the response text of a 2xx answer, throws an upstream AppError otherwise. */
 export async function callOperation(call: OperationCall): Promise<string> {
   const url = buildOperationUrl(call.serverUrl, call.op, call.args);
-  const res = await send(call, url);
+  // The time limit covers the answer's body too; released once it is read.
+  const deadline = linkedDeadline(call.signal, call.timeoutMs);
   let body: string;
+  let res: Response;
   try {
-    body = await readCapped(res);
-  } catch (e) {
-    if (call.signal?.aborted) throw e;
-    throw new AppError("upstream_timeout", `The API "${call.apiTitle}" did not finish its answer in time.`, {
-      cause: e,
-    });
+    res = await send(call, url, deadline);
+    try {
+      body = await readCapped(res);
+    } catch (e) {
+      if (call.signal?.aborted) throw e;
+      throw new AppError("upstream_timeout", `The API "${call.apiTitle}" did not finish its answer in time.`, {
+        cause: e,
+      });
+    }
+  } finally {
+    deadline.release();
   }
   if (res.status < 200 || res.status >= 300) throw statusError(call, url, res, body);
   return body;
