@@ -158,7 +158,8 @@ function smallBody(req) {
 
 /**
  * Writes a fetch Response to the node response: status, the API security headers then the route's
- * own, and the body as it comes (an SSE stream chunk by chunk, waiting for the socket to drain).
+ * own, and the body: a JSON answer in one write, an SSE stream chunk by chunk as it comes (waiting
+ * for the socket to drain).
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
  */
@@ -169,6 +170,13 @@ async function send(res, response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
   if (!response.body) return void res.end();
+  // A JSON answer is whole already: one write with its Content-Length, not a chunked body read
+  // through the stream's reader.
+  if (!String(response.headers.get("content-type")).startsWith("text/event-stream")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    if (!res.destroyed) res.end(body);
+    return;
+  }
   const reader = response.body.getReader();
   res.once("close", () => reader.cancel().catch(() => {}));
   // Chunks that arrive in one burst (a model's tokens parsed from one network read) go out in one

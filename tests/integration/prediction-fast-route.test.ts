@@ -78,7 +78,10 @@ describe("the prediction route past Next", () => {
       overrideConfig: { sessionId: "fast-1" },
     });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const text = await res.text();
+    // One write with its length, not a chunked body.
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    const body = JSON.parse(text);
     expect(body).toMatchObject({ question: "Hello there", sessionId: "fast-1", memoryType: "Buffer Memory" });
     expect(typeof body.text).toBe("string");
     const expected = staticSecurityHeaders(`/api/v1/prediction/${conversationId}`);
@@ -92,6 +95,7 @@ describe("the prediction route past Next", () => {
   it("streams SSE events as the handler makes them", async () => {
     const res = await post(`/api/v1/prediction/${conversationId}`, { question: "Hello", streaming: true });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("content-length")).toBeNull();
     expect(res.headers.get("content-security-policy")).toBe(API_RESPONSE_HEADERS["Content-Security-Policy"]);
     const names = parseSse(await res.text()).map((e) => e.event);
     expect(names[0]).toBe("start");
