@@ -104,6 +104,11 @@ const envSchema = z.object({
     ),
   /** Deadline of every model call (chat, embeddings, speech-to-text), in ms; past it the run answers 504. */
   MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /**
+   * Memory (MB) for the session histories a memory node reads, kept per process where it is the
+   * database's only writer (lib/services/session-history.ts); 0 reads every history from the database.
+   */
+  SESSION_HISTORY_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   /** Anonymous predictions per client IP per public chatflow without its own limit (0: no default limit). */
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(60),
   /** The window of PUBLIC_RATE_LIMIT_MAX, in seconds. */

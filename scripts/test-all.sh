@@ -46,7 +46,7 @@ TEST_PGLITE_THREAD=true npx vitest run --project integration \
   tests/integration/prediction.test.ts tests/integration/prediction-streaming.test.ts \
   tests/integration/chat-messages.test.ts tests/integration/chatflows.test.ts tests/integration/versions.test.ts \
   tests/integration/chatflow-tests.test.ts tests/integration/retrieval.test.ts tests/integration/upsert-vector.test.ts \
-  tests/integration/domains-analysis.test.ts tests/security/fuzz.test.ts
+  tests/integration/domains-analysis.test.ts tests/integration/session-history-cache.test.ts tests/security/fuzz.test.ts
 
 step "Production build"
 npx next build

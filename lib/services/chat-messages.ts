@@ -16,6 +16,7 @@ import type {
   SessionSummary,
 } from "../schemas/chat-message";
 import { getChatflowOrThrow } from "./chatflows";
+import { publishChange } from "../state";
 
 type FileUpload = { type: string; name: string; mime: string; path: string };
 
@@ -69,6 +70,7 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
 export async function deleteChatMessages(chatflowId: string, filters: ChatMessageFilters, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.delete");
   const { count, fileUploads } = await deleteRows({ where: { chatflowId, ...filters } });
+  if (count > 0) await publishChange({ type: "chatMessages.deleted", chatflowId });
   const paths = fileUploads.flatMap((list) => (Array.isArray(list) ? (list as FileUpload[]) : [])).map((f) => f?.path);
   await removeUnreferencedUploads(
     chatflowId,

@@ -3,7 +3,8 @@ import { AppError } from "../errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
-import { findExchangeOfRun, findSessionHistory, insertExchange } from "../db/queries/chat-messages";
+import { findExchangeOfRun } from "../db/queries/chat-messages";
+import { readHistory, storeExchange } from "./session-history";
 import type { Caller } from "../access/callers";
 import { assertChatflowInScope, mayAct } from "../access/permissions";
 import { enforcePublicChatflowLimit } from "../access/rate-limit";
@@ -321,12 +322,12 @@ async function executePrediction(args: {
     );
   const stored: HistoryMessage[] =
     flow.memoryType && !args.detached
-      ? await findSessionHistory({
-          chatflowId: chatflow.id,
+      ? await readHistory(
+          chatflow.id,
           sessionId,
           // A memory window of 20 messages needs only the latest 20 rows, not 200.
-          limit: Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
-        })
+          Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
+        )
       : [];
   const result = await flow.run({
     question,
@@ -339,7 +340,7 @@ async function executePrediction(args: {
   const files = [...uploads.images, ...uploads.audio];
   // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
   const persist = async () =>
-    insertExchange({
+    storeExchange({
       chatflowId: chatflow.id,
       sessionId,
       chatId,

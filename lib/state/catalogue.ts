@@ -33,6 +33,15 @@ export const PROCESS_STATE = {
     freshness:
       "Versions never change: chatflow.deleted drops the chatflow's; state.resync drops all. Backstop: 10 min TTL, 500 entries.",
   },
+  sessionHistories: {
+    home: "lib/services/session-history.ts",
+    holds:
+      "The newest stored messages of recently served chat sessions (memory reads), only where this process is the " +
+      "database's one writer (embedded database, one API process, not queue mode); else nothing.",
+    freshness:
+      "Exchanges this process stores are appended (or drop the entry when they do not sort last); chatMessages.deleted " +
+      "and chatflow.deleted drop the chatflow's sessions, state.resync drops all. Backstop: SESSION_HISTORY_CACHE_MB (LRU).",
+  },
   apiKeys: {
     home: "lib/auth/key-cache.ts",
     holds: "API key rows with their owner's role by prefix, and misses (TtlCache).",

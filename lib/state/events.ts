@@ -9,6 +9,8 @@ export const stateEventSchema = z.discriminatedUnion("type", [
   /** Saved (any field, also a transfer): its cached row and every build of it are stale. */
   z.object({ type: z.literal("chatflow.saved"), chatflowId: z.string() }),
   z.object({ type: z.literal("chatflow.deleted"), chatflowId: z.string() }),
+  /** Some of a chatflow's stored messages were deleted: its cached session histories are stale. */
+  z.object({ type: z.literal("chatMessages.deleted"), chatflowId: z.string() }),
   /** Values rotated, renamed, shared or transferred: every flow built with it is stale. */
   z.object({ type: z.literal("credential.updated"), credentialId: z.string() }),
   z.object({ type: z.literal("credential.deleted"), credentialId: z.string() }),

@@ -250,7 +250,8 @@ export async function findReferencedUploadPaths({
  * (chatflowId, createdAt), filtering by session. tests/integration/session-history.test.ts checks
  * the generic plan.
  */
-export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content" FROM "ChatMessage"
+export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content",
+      (extract(epoch FROM "createdAt") * 1000)::float8 AS "at" FROM "ChatMessage"
       WHERE "chatflowId" = $1::uuid AND "sessionId" = $2
       ORDER BY "ChatMessage"."createdAt" DESC, "ChatMessage"."role" DESC LIMIT $3`;
 /**
@@ -259,8 +260,11 @@ export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content" FRO
  */
 export const SESSION_HISTORY_SQL_NAME = "session_history";
 
-/** The last `limit` messages of a session, oldest first (what memory nodes read). Plain SQL: hot path. */
-export async function findSessionHistory({
+/**
+ * The last `limit` messages of a session, oldest first (what memory nodes read), and the newest
+ * one's createdAt in ms (-Infinity when there is none). Plain SQL: hot path.
+ */
+export async function readSessionHistory({
   chatflowId,
   sessionId,
   limit,
@@ -268,13 +272,23 @@ export async function findSessionHistory({
   chatflowId: string;
   sessionId: string;
   limit: number;
-}) {
-  const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string }>(
+}): Promise<{ messages: { role: "userMessage" | "apiMessage"; content: string }[]; newestAt: number }> {
+  const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string; at: number }>(
     SESSION_HISTORY_SQL,
     [chatflowId, sessionId, limit],
     SESSION_HISTORY_SQL_NAME,
   );
-  return rows.reverse();
+  const messages = new Array<{ role: "userMessage" | "apiMessage"; content: string }>(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const r = rows[rows.length - 1 - i];
+    messages[i] = { role: r.role, content: r.content };
+  }
+  return { messages, newestAt: rows.length ? Number(rows[0].at) : Number.NEGATIVE_INFINITY };
+}
+
+/** The last `limit` messages of a session, oldest first. */
+export async function findSessionHistory(args: { chatflowId: string; sessionId: string; limit: number }) {
+  return (await readSessionHistory(args)).messages;
 }
 
 /** Both rows of an exchange in one INSERT (see insertExchange). */
@@ -322,6 +336,9 @@ export async function insertExchange(input: {
   const json = (v: unknown) => (v === undefined || v === null ? null : storableJsonText(v));
   const { chatflowId, sessionId, chatId, chatType } = input;
   const memoryType = input.memoryType ?? null;
+  const times = exchangeTimes(input.askedAt, input.answeredAt);
+  const askedAt = new Date(times.askedAt);
+  const answeredAt = new Date(times.answeredAt);
   // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
   await (await getSql())(
     INSERT_EXCHANGE_SQL,
@@ -339,15 +356,23 @@ export async function insertExchange(input: {
       chatType,
       memoryType,
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
-      input.askedAt.toISOString(),
-      // At least 1 ms after the question (timestamps keep milliseconds): lists ordered by
-      // (createdAt, id) never put an instant answer before its question.
-      new Date(Math.max(input.answeredAt.getTime(), input.askedAt.getTime() + 1)).toISOString(),
+      askedAt.toISOString(),
+      answeredAt.toISOString(),
       input.chatflowVersion ?? null,
     ],
     INSERT_EXCHANGE_SQL_NAME,
   );
   return { userMessageId, apiMessageId };
+}
+
+/**
+ * The createdAt values (ms) insertExchange stores for an exchange: milliseconds, as the columns keep
+ * them, the answer at least 1 ms after the question (lists ordered by (createdAt, id) never put an
+ * instant answer before its question).
+ */
+export function exchangeTimes(askedAt: Date, answeredAt: Date): { askedAt: number; answeredAt: number } {
+  const asked = Math.floor(askedAt.getTime());
+  return { askedAt: asked, answeredAt: Math.max(answeredAt.getTime(), asked + 1) };
 }
 
 /** The two message ids of a run's exchange: UUID-shaped (version 5 style) from sha256(runId + role). */
