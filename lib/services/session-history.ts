@@ -62,7 +62,11 @@ export class SessionHistoryCache {
     const held = this.entries.get(key);
     if (held && (held.complete || limit <= held.rows.length)) {
       this.hits += 1;
-      return held.rows.slice(Math.max(0, held.rows.length - limit));
+      // Copies: what the caller does with its messages never reaches the cache.
+      const from = Math.max(0, held.rows.length - limit);
+      const out = new Array<HistoryMessage>(held.rows.length - from);
+      for (let i = from; i < held.rows.length; i += 1) out[i - from] = { ...held.rows[i] };
+      return out;
     }
     this.misses += 1;
     const reading: Reading = { stale: false };
@@ -74,7 +78,7 @@ export class SessionHistoryCache {
       if (!reading.stale)
         this.entries.set(key, {
           chatflowId,
-          rows: messages.slice(),
+          rows: messages.map((m) => ({ ...m })),
           complete: messages.length < limit,
           newestAt,
           cap: limit,
@@ -102,7 +106,8 @@ export class SessionHistoryCache {
   }
 
   dropChatflow(chatflowId: string): void {
-    for (const [key, entry] of this.entries.entries()) if (entry.chatflowId === chatflowId) this.entries.delete(key);
+    const keys = [...this.entries.entries()].filter(([, e]) => e.chatflowId === chatflowId).map(([key]) => key);
+    for (const key of keys) this.entries.delete(key);
     const prefix = `${chatflowId}\u0000`;
     for (const [key, pending] of this.reading) if (key.startsWith(prefix)) for (const r of pending) r.stale = true;
   }

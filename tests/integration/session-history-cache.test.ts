@@ -141,6 +141,19 @@ describe("SessionHistoryCache", () => {
     expect(cache.misses).toBe(misses + 1);
   });
 
+  it("hands out copies: a caller changing its messages changes nothing held", async () => {
+    const cache = new SessionHistoryCache(1024 * 1024);
+    const t = Date.UTC(2026, 4, 1);
+    await store(cache, "copies", 1, t, t + 1);
+    const first = await cache.read(flowId, "copies", 10); // from the database
+    first[0].content = "changed";
+    const second = await cache.read(flowId, "copies", 10); // from the cache
+    expect(second[0].content).toBe("question 1");
+    second[1].content = "changed too";
+    expect(await cache.read(flowId, "copies", 10)).toEqual(await truth("copies", 10));
+    expect(cache.hits).toBe(2);
+  });
+
   it("stays within its size: the least recently used sessions go", async () => {
     const cache = new SessionHistoryCache(64 * 1024);
     const t = Date.UTC(2026, 3, 1);
