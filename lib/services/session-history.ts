@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { getEnv } from "../env";
 import { parseDatabaseUrl } from "../db/connection";
-import { exchangeTimes, insertExchange, readSessionHistory } from "../db/queries/chat-messages";
+import { exchangeTimes, insertExchange, findSessionHistory } from "../db/queries/chat-messages";
 import { storableText } from "../db/storable-text";
 import type { HistoryMessage } from "../flow";
 import { on, processState, stateBus } from "../state";
@@ -24,7 +24,6 @@ import { on, processState, stateBus } from "../state";
  */
 
 type Entry = {
-  chatflowId: string;
   /** Oldest first. */
   rows: HistoryMessage[];
   /** True when `rows` is the session's whole history; else its newest `rows.length` rows. */
@@ -51,22 +50,19 @@ export class SessionHistoryCache {
   /** `load` reads from the database (tests slow it down to interleave reads and writes). */
   constructor(
     maxBytes: number,
-    private readonly load: typeof readSessionHistory = readSessionHistory,
+    private readonly load: typeof findSessionHistory = findSessionHistory,
   ) {
     this.entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: entryBytes });
   }
 
-  /** The newest `limit` messages of the session, oldest first (as findSessionHistory). */
+  /** The newest `limit` messages of the session, oldest first (as the database read gives them). */
   async read(chatflowId: string, sessionId: string, limit: number): Promise<HistoryMessage[]> {
     const key = keyOf(chatflowId, sessionId);
     const held = this.entries.get(key);
     if (held && (held.complete || limit <= held.rows.length)) {
       this.hits += 1;
       // Copies: what the caller does with its messages never reaches the cache.
-      const from = Math.max(0, held.rows.length - limit);
-      const out = new Array<HistoryMessage>(held.rows.length - from);
-      for (let i = from; i < held.rows.length; i += 1) out[i - from] = { ...held.rows[i] };
-      return out;
+      return held.rows.slice(Math.max(0, held.rows.length - limit)).map((m) => ({ ...m }));
     }
     this.misses += 1;
     const reading: Reading = { stale: false };
@@ -77,7 +73,6 @@ export class SessionHistoryCache {
       const { messages, newestAt } = await this.load({ chatflowId, sessionId, limit });
       if (!reading.stale)
         this.entries.set(key, {
-          chatflowId,
           rows: messages.map((m) => ({ ...m })),
           complete: messages.length < limit,
           newestAt,
@@ -106,9 +101,9 @@ export class SessionHistoryCache {
   }
 
   dropChatflow(chatflowId: string): void {
-    const keys = [...this.entries.entries()].filter(([, e]) => e.chatflowId === chatflowId).map(([key]) => key);
-    for (const key of keys) this.entries.delete(key);
-    const prefix = `${chatflowId}\u0000`;
+    const prefix = keyOf(chatflowId, "");
+    // Listed first: the LRU is not changed while it is walked.
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
     for (const [key, pending] of this.reading) if (key.startsWith(prefix)) for (const r of pending) r.stale = true;
   }
 
@@ -159,7 +154,7 @@ export function sessionHistoryCache(): SessionHistoryCache | null {
 export async function readHistory(chatflowId: string, sessionId: string, limit: number): Promise<HistoryMessage[]> {
   const cache = sessionHistoryCache();
   if (cache) return cache.read(chatflowId, sessionId, limit);
-  return (await readSessionHistory({ chatflowId, sessionId, limit })).messages;
+  return (await findSessionHistory({ chatflowId, sessionId, limit })).messages;
 }
 
 /** Stores an exchange (insertExchange) and tells the cache what was stored. */

@@ -6,7 +6,13 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { createModelStub } from "../../dev/model-stub/server";
-import { deleteChatMessages as deleteRows, readSessionHistory } from "../../lib/db/queries/chat-messages";
+import {
+  deleteChatMessages as deleteRows,
+  exchangeTimes,
+  findSessionHistory,
+  insertExchange,
+} from "../../lib/db/queries/chat-messages";
+import { storableText } from "../../lib/db/storable-text";
 import { resetEnvForTests } from "../../lib/env";
 import { deleteChatMessages } from "../../lib/services/chat-messages";
 import { createChatflow } from "../../lib/services/chatflows";
@@ -27,13 +33,13 @@ beforeAll(async () => {
 });
 
 const truth = async (sessionId: string, limit: number) =>
-  (await readSessionHistory({ chatflowId: flowId, sessionId, limit })).messages;
+  (await findSessionHistory({ chatflowId: flowId, sessionId, limit })).messages;
 
 /** Stores an exchange at the given times and tells `cache` (what storeExchange does for the process's cache). */
 async function store(cache: SessionHistoryCache, sessionId: string, n: number, askedAt: number, answeredAt: number) {
-  const { insertExchange, exchangeTimes } = await import("../../lib/db/queries/chat-messages");
   const question = `question ${n}`;
   const answer = `answer ${n} \u0000`; // stored as the database keeps it (NUL replaced)
+  const stored = exchangeTimes(new Date(askedAt), new Date(answeredAt));
   await insertExchange({
     chatflowId: flowId,
     sessionId,
@@ -44,7 +50,6 @@ async function store(cache: SessionHistoryCache, sessionId: string, n: number, a
     askedAt: new Date(askedAt),
     answeredAt: new Date(answeredAt),
   });
-  const { storableText } = await import("../../lib/db/storable-text");
   cache.stored(
     flowId,
     sessionId,
@@ -52,8 +57,8 @@ async function store(cache: SessionHistoryCache, sessionId: string, n: number, a
       { role: "userMessage", content: storableText(question) },
       { role: "apiMessage", content: storableText(answer) },
     ],
-    exchangeTimes(new Date(askedAt), new Date(answeredAt)).askedAt,
-    exchangeTimes(new Date(askedAt), new Date(answeredAt)).answeredAt,
+    stored.askedAt,
+    stored.answeredAt,
   );
 }
 
@@ -107,8 +112,8 @@ describe("SessionHistoryCache", () => {
     let readDone!: () => void;
     let answered!: () => void;
     const gate = new Promise<void>((resolve) => (answered = resolve));
-    const slowLoad: typeof readSessionHistory = async (args) => {
-      const rows = await readSessionHistory(args);
+    const slowLoad: typeof findSessionHistory = async (args) => {
+      const rows = await findSessionHistory(args);
       readDone();
       await gate;
       return rows;
@@ -162,7 +167,6 @@ describe("SessionHistoryCache", () => {
       await cache.read(flowId, `size-${s}`, 10);
     }
     expect(cache.size).toBe(10);
-    const { insertExchange } = await import("../../lib/db/queries/chat-messages");
     const big = "x".repeat(10_000); // an entry of ~40 KB (UTF-16): one fits beside a few small ones
     for (let s = 0; s < 3; s += 1) {
       await insertExchange({

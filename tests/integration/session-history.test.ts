@@ -51,7 +51,7 @@ describe("findSessionHistory", () => {
       askedAt: new Date("2026-01-01T10:00:02.000Z"),
       answeredAt: new Date("2026-01-01T10:00:02.000Z"),
     });
-    const all = await findSessionHistory({ chatflowId: flowId, sessionId, limit: 50 });
+    const all = (await findSessionHistory({ chatflowId: flowId, sessionId, limit: 50 })).messages;
     expect(all.map((m) => m.content)).toEqual([
       "question 1",
       "answer 1",
@@ -68,18 +68,20 @@ describe("findSessionHistory", () => {
       "userMessage",
       "apiMessage",
     ]);
-    const last3 = await findSessionHistory({ chatflowId: flowId, sessionId, limit: 3 });
+    const last3 = (await findSessionHistory({ chatflowId: flowId, sessionId, limit: 3 })).messages;
     expect(last3.map((m) => m.content)).toEqual(["answer 2", "question 3", "answer 3"]);
     // Another session of the same chatflow and the same session id in another chatflow stay apart.
-    expect(await findSessionHistory({ chatflowId: flowId, sessionId: `${sessionId}-other`, limit: 50 })).toEqual([]);
-    expect(await findSessionHistory({ chatflowId: randomUUID(), sessionId, limit: 50 })).toEqual([]);
+    expect(
+      (await findSessionHistory({ chatflowId: flowId, sessionId: `${sessionId}-other`, limit: 50 })).messages,
+    ).toEqual([]);
+    expect((await findSessionHistory({ chatflowId: randomUUID(), sessionId, limit: 50 })).messages).toEqual([]);
   });
 
   it("repeated calls (a prepared statement) keep answering right", async () => {
     const sessionId = `s-${randomUUID()}`;
     for (let i = 0; i < 8; i++) {
       await insertTiedExchange(sessionId, `2026-01-01 11:00:0${i}.000`, i);
-      const got = await findSessionHistory({ chatflowId: flowId, sessionId, limit: 4 });
+      const got = (await findSessionHistory({ chatflowId: flowId, sessionId, limit: 4 })).messages;
       expect(got.at(-1)?.content).toBe(`answer ${i}`);
       expect(got.length).toBe(Math.min(4, 2 * (i + 1)));
     }

@@ -264,7 +264,7 @@ export const SESSION_HISTORY_SQL_NAME = "session_history";
  * The last `limit` messages of a session, oldest first (what memory nodes read), and the newest
  * one's createdAt in ms (-Infinity when there is none). Plain SQL: hot path.
  */
-export async function readSessionHistory({
+export async function findSessionHistory({
   chatflowId,
   sessionId,
   limit,
@@ -284,11 +284,6 @@ export async function readSessionHistory({
     messages[i] = { role: r.role, content: r.content };
   }
   return { messages, newestAt: rows.length ? Number(rows[0].at) : Number.NEGATIVE_INFINITY };
-}
-
-/** The last `limit` messages of a session, oldest first. */
-export async function findSessionHistory(args: { chatflowId: string; sessionId: string; limit: number }) {
-  return (await readSessionHistory(args)).messages;
 }
 
 /** Both rows of an exchange in one INSERT (see insertExchange). */
@@ -336,9 +331,7 @@ export async function insertExchange(input: {
   const json = (v: unknown) => (v === undefined || v === null ? null : storableJsonText(v));
   const { chatflowId, sessionId, chatId, chatType } = input;
   const memoryType = input.memoryType ?? null;
-  const times = exchangeTimes(input.askedAt, input.answeredAt);
-  const askedAt = new Date(times.askedAt);
-  const answeredAt = new Date(times.answeredAt);
+  const { askedAt, answeredAt } = exchangeTimes(input.askedAt, input.answeredAt);
   // One INSERT of both rows: atomic on its own. Plain SQL: this runs on every prediction.
   await (await getSql())(
     INSERT_EXCHANGE_SQL,
@@ -356,8 +349,8 @@ export async function insertExchange(input: {
       chatType,
       memoryType,
       // UTC text, as Prisma writes timestamp(3) columns (a Date would be sent in local time by node-pg).
-      askedAt.toISOString(),
-      answeredAt.toISOString(),
+      new Date(askedAt).toISOString(),
+      new Date(answeredAt).toISOString(),
       input.chatflowVersion ?? null,
     ],
     INSERT_EXCHANGE_SQL_NAME,
@@ -371,8 +364,7 @@ export async function insertExchange(input: {
  * instant answer before its question).
  */
 export function exchangeTimes(askedAt: Date, answeredAt: Date): { askedAt: number; answeredAt: number } {
-  const asked = Math.floor(askedAt.getTime());
-  return { askedAt: asked, answeredAt: Math.max(answeredAt.getTime(), asked + 1) };
+  return { askedAt: askedAt.getTime(), answeredAt: Math.max(answeredAt.getTime(), askedAt.getTime() + 1) };
 }
 
 /** The two message ids of a run's exchange: UUID-shaped (version 5 style) from sha256(runId + role). */
