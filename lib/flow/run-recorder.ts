@@ -7,10 +7,9 @@ import type { SourceDocument, ToolStart, UsedTool } from "./types";
 /**
  * The callback handler of one run. It streams answer tokens to `onToken`, tells `onToolStart` when
  * a tool call of the ending chain or agent begins, and collects the tool calls it reports. With an
- * `onToken` (a streamed answer) it asks models to stream (`lc_prefer_streaming`), so a ChatOpenAI
- * built with `streaming: false` still streams, without its offline-stalling token count. Without
- * one (a JSON answer) models answer in one piece: no SSE parsing, no message chunk per token
- * (measured in bench/ab.ts; see the commit that made it so).
+ * `onToken` (a streamed answer) it asks models to stream (`lc_prefer_streaming`). Without one (a
+ * JSON answer) models answer in one piece: no SSE parsing, no token callbacks (measured in
+ * bench/ab.ts; see the commit that made it so).
  *
  * Tokens and tool reports from inside a tool (e.g. the OpenAPI chain under a Chain Tool) are not the
  * user's answer, so they are skipped: each run's parent is remembered to tell.

@@ -29,7 +29,8 @@ export interface ModelFailureDetails {
   status?: number;
 }
 
-function name(caller: ModelCaller): string {
+/** "Chat model “Support bot”", or the kind alone for calls no node makes. */
+export function callerName(caller: ModelCaller): string {
   return caller.node ? `${caller.kind} “${caller.node.label}”` : caller.kind;
 }
 
@@ -67,7 +68,7 @@ function failure(code: AppError["code"], message: string, details: ModelFailureD
  */
 export function describeModelFailure(err: unknown, caller: ModelCaller, host: string, timeoutMs: number): unknown {
   if (!(err instanceof AppError)) return err;
-  const who = name(caller);
+  const who = callerName(caller);
   const base = { ...(caller.node ? { node: caller.node } : {}), kind: caller.kind, host };
   const errno = errnoOf(err.cause);
   if (err.code === "forbidden") {
@@ -110,7 +111,7 @@ export function modelStatusFailure(
   status: number,
   authHint?: string,
 ): AppError | undefined {
-  const who = name(caller);
+  const who = callerName(caller);
   const base = { ...(caller.node ? { node: caller.node } : {}), kind: caller.kind, host, status };
   if (status === 401 || status === 403) {
     const hint = authHint ? ` ${authHint}` : "";

@@ -33,7 +33,10 @@ export function isRetryableAnalysisError(err: unknown): boolean {
   if (!isAppError(err)) return true;
   if (RETRYABLE.has(err.code)) return true;
   if (err.code !== "upstream_error") return false;
-  const status = (err.cause as { status?: unknown } | undefined)?.status;
+  // The model client puts the provider's status in the details; an SDK's error carried it as the cause.
+  const status =
+    (err.details as { status?: unknown } | undefined)?.status ??
+    (err.cause as { status?: unknown } | undefined)?.status;
   return typeof status !== "number" || status === 429 || status >= 500;
 }
 

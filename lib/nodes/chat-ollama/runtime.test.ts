@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatOpenAI } from "@langchain/openai";
+import type { OpenAIChat } from "../shared/openai-chat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
 import { testContext } from "../../flow/__fixtures__/graphs";
@@ -22,7 +22,7 @@ const build = (params: Record<string, unknown>) =>
     params: schema().parse(params),
     inputs: {},
     ctx: testContext(),
-  }) as Promise<ChatOpenAI>;
+  }) as Promise<OpenAIChat>;
 
 describe("Ollama chat model node", () => {
   it("calls <base URL>/v1/chat/completions with the model and sampling params, no credential", async () => {

@@ -1,10 +1,10 @@
-import { ChatOpenAI } from "@langchain/openai";
 import { AppError } from "../../errors";
 import type { RuntimeOf } from "../define";
+import { OpenAIChat } from "../shared/openai-chat";
 import { modelCallerOf, requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";
 import type { chatOllamaDefinition } from "./definition";
 
-/** The SDK insists on a key; Ollama ignores it. */
+/** Sent as the bearer key; Ollama ignores it. */
 const NO_KEY = "ollama";
 
 /** `${baseUrl}/v1`, accepting a base URL given with or without /v1 (Flowise users paste both). */
@@ -25,7 +25,7 @@ export function ollamaOpenAIUrl(baseUrl: string, requester: string): string {
  * An Ollama chat model through its OpenAI-compatible API (@langchain/ollama is not a dependency).
  * No credential: nothing secret is sent, so the model fetch needs no host binding; the outbound
  * guard (private addresses only where the operator allows them, MODEL_TIMEOUT_MS) still applies.
- * `streaming` is left unset, as for the OpenAI-compatible node (see its runtime).
+ * Streams when the run streams its answer, as the OpenAI-compatible node does (OpenAIChat).
  */
 export const buildChatOllama: RuntimeOf<typeof chatOllamaDefinition> = async ({ params, ctx, label, nodeId }) => {
   const requester = requesterOf({ label, nodeId });
@@ -34,19 +34,17 @@ export const buildChatOllama: RuntimeOf<typeof chatOllamaDefinition> = async ({ 
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  return new ChatOpenAI({
+  const caller = modelCallerOf("Chat model", { label, nodeId });
+  return new OpenAIChat({
     model: params.model,
     temperature: params.temperature,
     ...(params.topP === undefined ? {} : { topP: params.topP }),
     ...(params.maxTokens ? { maxTokens: params.maxTokens } : {}),
     ...(stop.length ? { stop } : {}),
     apiKey: NO_KEY,
-    timeout: sdkBackstopTimeout(ctx.env),
-    configuration: {
-      baseURL,
-      fetch: ctx.modelFetch?.({ requester, caller: modelCallerOf("Chat model", { label, nodeId }) }),
-    },
-    streamUsage: false,
-    maxRetries: 0,
+    baseURL,
+    fetch: ctx.modelFetch?.({ requester, caller }),
+    timeoutMs: sdkBackstopTimeout(ctx.env),
+    caller,
   });
 };

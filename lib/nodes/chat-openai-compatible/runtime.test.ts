@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatOpenAI } from "@langchain/openai";
+import type { OpenAIChat } from "../shared/openai-chat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
@@ -30,7 +30,7 @@ describe("OpenAI-compatible chat model node", () => {
       params,
       inputs: {},
       ctx,
-    })) as ChatOpenAI;
+    })) as OpenAIChat;
     const tool = {
       type: "function" as const,
       function: {
@@ -73,7 +73,7 @@ describe("OpenAI-compatible chat model node", () => {
       params,
       inputs: {},
       ctx,
-    })) as ChatOpenAI;
+    })) as OpenAIChat;
     expect(fetchOptions).toEqual([expect.objectContaining({ requester: "Model (node m)", timeoutMs: 5000 })]);
     await model.invoke([new HumanMessage("hi")]);
     expect(stub.requests.at(-1)?.body).toMatchObject({
@@ -100,7 +100,7 @@ describe("OpenAI-compatible chat model node", () => {
       params,
       inputs: {},
       ctx: withEnv,
-    })) as ChatOpenAI;
+    })) as OpenAIChat;
     expect(model.model).toBe("gpt-test");
     expect(model.apiKey).toBe("sk-env");
   });
