@@ -143,7 +143,7 @@ async function throughput(flow: Flow, c: number, calls: Call[], sampleMem = fals
 }
 
 /** Two variants of c=1 predictions in alternating blocks (same run, same load): p50 and CPU of each. */
-async function interleaved(flow: Flow, a: Variant, b: Variant, rounds = 8, block = 25) {
+async function interleaved(flow: Flow, a: Variant, b: Variant, names: [string, string], rounds = 8, block = 25) {
   const acc = { a: { t: [] as number[], cpu: 0 }, b: { t: [] as number[], cpu: 0 } };
   for (let r = 0; r < rounds; r++) {
     for (const [name, v] of (r % 2
@@ -156,12 +156,15 @@ async function interleaved(flow: Flow, a: Variant, b: Variant, rounds = 8, block
           ["b", b],
         ]) as ["a" | "b", Variant][]) {
       const c0 = cpuMs();
+      const startUs = monoUs();
       for (let i = 0; i < block; i++) {
         const t0 = performance.now();
         await predict(flow, r * block + i, v);
         acc[name].t.push(performance.now() - t0);
       }
       acc[name].cpu += cpuMs() - c0;
+      // One window per block, all named alike (profile-summary.ts takes them together).
+      windows.push({ name: names[name === "a" ? 0 : 1], startUs, endUs: monoUs(), requests: block });
     }
   }
   const n = rounds * block;
@@ -208,14 +211,17 @@ row(
   `prediction ${ms(pct(agent.server, 50))}, ${calls.agent.length} calls direct ${ms(pct(agent.direct, 50))}; CPU ${ms(agent.cpuPerReq)}/req`,
   "≤ 6 ms",
 );
-const keyCost = await interleaved("conversation", { key: false }, { key: true });
+const keyCost = await interleaved("conversation", { key: false }, { key: true }, ["key-anonymous", "key-key"]);
 row(
   "API key check (key minus anonymous, interleaved)",
   `p50 ${ms(keyCost.p50)}, CPU ${ms(keyCost.cpu)}/req`,
   `anonymous p50 ${ms(keyCost.aP50)}, key p50 ${ms(keyCost.bP50)}`,
   "< 0.2 ms",
 );
-const streamCost = await interleaved("conversation", { key: true }, { key: true, streaming: true });
+const streamCost = await interleaved("conversation", { key: true }, { key: true, streaming: true }, [
+  "stream-json",
+  "stream-sse",
+]);
 row(
   "streaming over JSON (interleaved)",
   `p50 ${ms(streamCost.p50)}, CPU ${ms(streamCost.cpu)}/req`,

@@ -5,6 +5,8 @@
 //
 // --window keeps only the samples taken during one of the bench's phases (<file>.windows.json, written
 // next to the profile by the bench: e.g. c8-conversation); without it every sample counts (start-up too).
+// A phase run in blocks (the interleaved ones: stream-json, stream-sse) has a window per block, all
+// of the same name: they are taken together.
 // Self time: samples whose innermost frame is the function. Total: samples with the function anywhere
 // on the stack (counted once per sample under recursion). Percentages are of the non-idle samples.
 import fs from "node:fs";
@@ -29,12 +31,20 @@ const top = Number(argValue("--top") ?? 25);
 const windowName = argValue("--window");
 const profile = JSON.parse(fs.readFileSync(file, "utf8")) as Profile;
 let window: Window | undefined;
+let blocks: Window[] = [];
 if (windowName) {
   const windows = JSON.parse(fs.readFileSync(`${file}.windows.json`, "utf8")) as Window[];
-  window = windows.find((w) => w.name === windowName);
-  if (!window)
+  blocks = windows.filter((w) => w.name === windowName);
+  if (blocks.length === 0)
     throw new Error(`no window ${windowName} in ${file}.windows.json (${windows.map((w) => w.name).join(", ")})`);
+  window = {
+    name: windowName,
+    startUs: Math.min(...blocks.map((b) => b.startUs)),
+    endUs: Math.max(...blocks.map((b) => b.endUs)),
+    requests: blocks.reduce((sum, b) => sum + b.requests, 0),
+  };
 }
+const inWindow = (us: number) => !window || blocks.some((b) => us >= b.startUs && us <= b.endUs);
 
 const root = path.resolve(import.meta.dirname, "..");
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -76,7 +86,7 @@ let busy = 0;
 let idle = 0;
 const add = (m: Map<string, number>, k: string, w: number) => m.set(k, (m.get(k) ?? 0) + w);
 for (let i = 0; i < profile.samples.length; i++) {
-  if (window && (times[i] < window.startUs || times[i] > window.endUs)) continue;
+  if (!inWindow(times[i])) continue;
   const w = (i + 1 < times.length ? times[i + 1] : profile.endTime) - times[i];
   const leaf = byId.get(profile.samples[i])!;
   if (leaf.callFrame.functionName === "(idle)") {
@@ -119,7 +129,7 @@ console.log(`## CPU profile: ${path.basename(file)}${window ? `, window \`${wind
 console.log(
   `Busy (non-idle) samples: ${msOf(busy)} ms; idle: ${msOf(idle)} ms` +
     (window
-      ? `; ${window.requests} requests in the window (${((window.endUs - window.startUs) / 1e6).toFixed(1)} s)`
+      ? `; ${window.requests} requests in the window (${(blocks.reduce((sum, b) => sum + b.endUs - b.startUs, 0) / 1e6).toFixed(1)} s)`
       : "") +
     (window?.requests
       ? `; busy CPU of the main thread per request: ${(busy / 1000 / window.requests).toFixed(2)} ms`
