@@ -197,6 +197,51 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
     expect(requests.at(-1)!.body).toMatchObject({ stream: true });
   });
 
+  it("hands each token to every handler with the model run's ids; a failing handler stops the call only if it raises", async () => {
+    const stream = () => ({
+      contentType: "text/event-stream",
+      pieces: sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")]),
+    });
+    const starts: (string | undefined)[][] = [];
+    const seen: (string | undefined)[][] = [];
+    class Recording extends BaseCallbackHandler {
+      name = "recording";
+      lc_prefer_streaming = true;
+      awaitHandlers = true;
+      async handleChatModelStart(_l: unknown, _m: unknown, runId: string, parentRunId?: string) {
+        starts.push([runId, parentRunId]);
+      }
+      async handleLLMNewToken(token: string, _i: unknown, runId: string, parentRunId?: string, tags?: string[]) {
+        seen.push([token, runId, parentRunId, tags?.join()]);
+      }
+    }
+    class Failing extends BaseCallbackHandler {
+      name = "failing";
+      awaitHandlers = true;
+      constructor(readonly raises: boolean) {
+        super({ raiseError: raises });
+      }
+      async handleLLMNewToken() {
+        throw new Error("handler broke");
+      }
+    }
+    next = stream();
+    const reply = await model().invoke([new HumanMessage("x")], {
+      callbacks: [new Failing(false), new Recording()],
+      tags: ["t1"],
+    });
+    expect(reply.content).toBe("ab");
+    const [[runId]] = starts;
+    expect(seen).toEqual([
+      ["a", runId, undefined, "t1"],
+      ["b", runId, undefined, "t1"],
+    ]);
+    next = stream();
+    await expect(
+      model().invoke([new HumanMessage("x")], { callbacks: [new Failing(true), new Recording()] }),
+    ).rejects.toThrow("handler broke");
+  });
+
   it("joins streamed tool call deltas by index, also when the stream ends without [DONE]", async () => {
     next = {
       contentType: "text/event-stream",

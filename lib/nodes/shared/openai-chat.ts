@@ -311,6 +311,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
       events: 0,
     };
     if (!res.body) throw this.badAnswer("no body");
+    const onToken = runManager && tokenSink(runManager);
     const decoder = new TextDecoder();
     let pending = "";
     let done = false;
@@ -340,7 +341,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
       }
       if (delta.content) {
         answer.content += delta.content;
-        await runManager?.handleLLMNewToken(delta.content, { prompt: 0, completion: 0 });
+        await onToken?.(delta.content);
       }
     };
     const reader = res.body.getReader();
@@ -365,6 +366,34 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     answer.toolCalls = answer.toolCalls.filter(Boolean);
     return answer;
   }
+}
+
+const TOKEN_INDEX = { prompt: 0, completion: 0 };
+
+/**
+ * Where a streamed token goes: the run's handlers. When they all wait for their callbacks (as the
+ * RunRecorder does), each is called directly, in order, with what the callback manager would pass;
+ * the manager's own `handleLLMNewToken` wraps every call of every token in a fresh async context
+ * (AsyncLocalStorage.run) and promise chain, the largest cost of a streamed answer after the socket
+ * writes (bench/profile-after.md). Handlers that queue their callbacks (tracers) keep the manager's
+ * path. As with the manager, a handler's error is logged unless the handler asks to raise it.
+ */
+function tokenSink(runManager: CallbackManagerForLLMRun): (token: string) => Promise<void> {
+  const handlers = runManager.handlers.filter((h) => !h.ignoreLLM && h.handleLLMNewToken);
+  if (handlers.some((h) => !h.awaitHandlers)) return (token) => runManager.handleLLMNewToken(token, TOKEN_INDEX);
+  const { runId } = runManager;
+  // What the manager passes too: its protected parent run id and tags.
+  const { _parentRunId: parentRunId, tags } = runManager as unknown as { _parentRunId?: string; tags?: string[] };
+  return async (token) => {
+    for (const handler of handlers) {
+      try {
+        await handler.handleLLMNewToken?.(token, TOKEN_INDEX, runId, parentRunId, tags);
+      } catch (err) {
+        if (handler.raiseError) throw err;
+        console.warn(`Error in handler ${handler.constructor.name}, handleLLMNewToken: ${err}`);
+      }
+    }
+  };
 }
 
 function usageMetadata(usage: NonNullable<Completion["usage"]>) {
