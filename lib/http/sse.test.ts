@@ -71,6 +71,28 @@ describe("sseResponse", () => {
     );
   });
 
+  it("sends the events of one turn of the event loop as one chunk, and a later event as its own", async () => {
+    let later!: () => void;
+    const res = sseResponse(async (send) => {
+      send("token", "a");
+      await Promise.resolve(); // a microtask later: still the same turn
+      send("token", "b");
+      await new Promise<void>((resolve) => (later = resolve));
+      send("token", "c");
+    });
+    const reader = res.body!.getReader();
+    const decode = (chunk?: Uint8Array) => new TextDecoder().decode(chunk);
+    const tokens = (text: string) => [...text.matchAll(/"data":"(\w)"/g)].map((m) => m[1]);
+    expect(tokens(decode((await reader.read()).value))).toEqual(["a", "b"]);
+    later();
+    const rest: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest.push(decode(r.value));
+    // "c" and the end event come in the last turn, together: one chunk.
+    expect(rest).toHaveLength(1);
+    expect(tokens(rest[0])).toEqual(["c"]);
+    expect(rest[0]).toContain('"event":"end"');
+  });
+
   it("aborts the work when the reader goes away", async () => {
     let aborted = false;
     const res = sseResponse(async (_send, signal) => {

@@ -30,8 +30,24 @@ export function sseResponse(
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
+      // Events sent in one go (a model's tokens parsed from one network read) leave as one chunk:
+      // they are gathered until the event loop's current turn is over, then enqueued together,
+      // instead of a chunk, a read and a socket write per event.
+      let pending = "";
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        const text = pending;
+        pending = "";
+        if (text && !abort.signal.aborted) controller.enqueue(encoder.encode(text));
+      };
       const write = (text: string) => {
-        if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
+        if (abort.signal.aborted) return;
+        pending += text;
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       };
       const send: SendEvent = (event, data) => write(encodeEvent({ event, data } as PredictionEvent));
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
@@ -51,6 +67,7 @@ export function sseResponse(
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);
         send("end", "[DONE]");
+        flush();
         if (!abort.signal.aborted) controller.close();
       }
     },
