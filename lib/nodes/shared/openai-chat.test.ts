@@ -132,6 +132,21 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
     });
   });
 
+  it("asks reasoning models for max_completion_tokens (they refuse max_tokens), as ChatOpenAI did", async () => {
+    for (const [name, field] of [
+      ["o3-mini", "max_completion_tokens"],
+      ["gpt-5", "max_completion_tokens"],
+      ["gpt-5-chat-latest", "max_tokens"],
+      ["gpt-4o", "max_tokens"],
+    ]) {
+      next = { pieces: [JSON.stringify({ choices: [{ message: { role: "assistant", content: "ok" } }] })] };
+      await model({ model: name, maxTokens: 99 }).invoke([new HumanMessage("x")]);
+      const body = requests.at(-1)!.body;
+      expect(body[field]).toBe(99);
+      expect(Object.keys(body).filter((k) => k.startsWith("max_"))).toEqual([field]);
+    }
+  });
+
   it("binds tools in OpenAI's format and reads tool calls, keeping malformed arguments as invalid calls", async () => {
     const lookup = tool(async () => "", {
       name: "lookup",

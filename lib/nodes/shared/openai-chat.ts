@@ -130,7 +130,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     return {
       model: this.model,
       ...(f.temperature === undefined ? {} : { temperature: f.temperature }),
-      ...(f.maxTokens ? { max_tokens: f.maxTokens } : {}),
+      ...(f.maxTokens ? { [isReasoningModel(this.model) ? "max_completion_tokens" : "max_tokens"]: f.maxTokens } : {}),
       ...(f.topP === undefined ? {} : { top_p: f.topP }),
       ...(f.frequencyPenalty === undefined ? {} : { frequency_penalty: f.frequencyPenalty }),
       ...(f.presencePenalty === undefined ? {} : { presence_penalty: f.presencePenalty }),
@@ -366,6 +366,11 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     answer.toolCalls = answer.toolCalls.filter(Boolean);
     return answer;
   }
+}
+
+/** OpenAI's reasoning models (o1, o3, gpt-5…) take `max_completion_tokens` and refuse `max_tokens` (as ChatOpenAI decides). */
+function isReasoningModel(model: string): boolean {
+  return /^o\d/.test(model) || /^gpt-[56](?!-chat)/.test(model);
 }
 
 const TOKEN_INDEX = { prompt: 0, completion: 0 };
