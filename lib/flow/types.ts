@@ -1,4 +1,5 @@
 import type { ResolvedCredential } from "../security/credential-hosts";
+import type { GuardedRequest } from "../security/outbound";
 import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
 import type { SourceDocument, ToolStart, UsedTool } from "../schemas/prediction-stream";
@@ -55,6 +56,8 @@ export interface BuildContext {
    * Absent in unit tests (the SDK's own fetch is used).
    */
   modelFetch?(opts: ModelFetchOptions): typeof fetch;
+  /** The same guard and failures answering node's own response (no Response objects): the chat model client's. */
+  modelRequest?(opts: ModelFetchOptions): GuardedRequest;
   logger?: FlowLogger;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;

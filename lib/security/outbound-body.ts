@@ -45,12 +45,34 @@ const tooLarge = (url: URL, maxBytes: number) =>
 
 /** Read and decode the whole body, refusing it past maxBytes. */
 export async function readCappedBody(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Response> {
+  const decoded = isEncoded(res);
+  return toResponse(res, url, decoded, (await readCappedBytes(res, url, maxBytes)) as Uint8Array<ArrayBuffer>);
+}
+
+function isEncoded(res: http.IncomingMessage): boolean {
+  const encoding = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  return encoding in DECODERS;
+}
+
+/** The whole decoded body as bytes, refusing it past maxBytes (declared or read). */
+export async function readCappedBytes(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of cappedChunks(res, url, maxBytes)) parts.push(part);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+/**
+ * The decoded body as it arrives, refusing it past maxBytes (declared or read). A connection that
+ * closes before the body is complete fails the read (node's premature-close error).
+ */
+export async function* cappedChunks(res: http.IncomingMessage, url: URL, maxBytes: number): AsyncGenerator<Buffer> {
   if (Number(res.headers["content-length"] ?? 0) > maxBytes) {
     res.destroy();
     throw tooLarge(url, maxBytes);
   }
-  const { stream, decoded } = decodedStream(res);
-  const parts: Buffer[] = [];
+  const { stream } = decodedStream(res);
   let size = 0;
   for await (const part of stream) {
     size += (part as Buffer).length;
@@ -58,9 +80,8 @@ export async function readCappedBody(res: http.IncomingMessage, url: URL, maxByt
       res.destroy();
       throw tooLarge(url, maxBytes);
     }
-    parts.push(part as Buffer);
+    yield part as Buffer;
   }
-  return toResponse(res, url, decoded, Buffer.concat(parts));
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { describeModelFailure, type ModelCaller, modelStatusFailure } from "./model-failure";
 import { getEnv } from "../env";
-import { createGuardedFetch, type GuardedFetchOptions } from "./outbound";
+import { createGuardedFetch, createGuardedRequest, type GuardedFetchOptions, type GuardedRequest } from "./outbound";
 
 /** The host of the server's own base URL (its model server may be private), or none when unset or invalid. */
 function hostOfSetting(url: string | undefined): string[] {
@@ -66,32 +66,56 @@ function hostOfInput(input: RequestInfo | URL): string {
  * `allowedHosts`, when given, are the only hosts the request may reach (a credential's binding);
  * `authHint` is added when the provider refuses the key (e.g. why no key was sent).
  */
-export function createModelFetch({
-  requester,
-  caller = { kind: requester },
-  allowedHosts,
-  authHint,
-  timeoutMs,
-}: ModelFetchOptions): typeof fetch {
+export function createModelFetch(opts: ModelFetchOptions): typeof fetch {
+  const { guardOptions, onFailure, statusFailure } = modelGuard(opts);
+  const guarded = createGuardedFetch(guardOptions);
+  const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const host = hostOfInput(input);
+    const res = await guarded(input, init).catch((err) => {
+      throw onFailure(err, host);
+    });
+    const failure = statusFailure(new URL(res.url || `http://${host}`).host, res.status);
+    if (!failure) return res;
+    await res.body?.cancel().catch(() => undefined);
+    throw failure;
+  };
+  return modelFetch as typeof fetch;
+}
+
+/**
+ * The model fetch's guard and failures (createModelFetch) answering node's own response instead of a
+ * Response: for the model client that calls it on every prediction (OpenAIChat).
+ */
+export function createModelRequest(opts: ModelFetchOptions): GuardedRequest {
+  const { guardOptions, onFailure, statusFailure } = modelGuard(opts);
+  const guarded = createGuardedRequest(guardOptions);
+  return async (input, init) => {
+    const host = hostOfInput(input);
+    const answer = await guarded(input, init).catch((err) => {
+      throw onFailure(err, host);
+    });
+    const failure = statusFailure(answer.url.host, answer.status);
+    if (!failure) return answer;
+    answer.discard();
+    throw failure;
+  };
+}
+
+/** What both model transports share: the guard's options and how failures are said. */
+function modelGuard({ requester, caller = { kind: requester }, allowedHosts, authHint, timeoutMs }: ModelFetchOptions) {
   const operatorTimeout = getEnv().MODEL_TIMEOUT_MS;
   const deadline = timeoutMs ? Math.min(timeoutMs, operatorTimeout) : operatorTimeout;
-  const guarded = createGuardedFetch({
+  const guardOptions: GuardedFetchOptions = {
     ...operatorPolicy(),
     allowedHosts,
     requester,
     streamResponse: true,
     timeoutMs: deadline,
     maxResponseBytes: MODEL_MAX_RESPONSE_BYTES,
-  });
-  const modelFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const host = hostOfInput(input);
-    const res = await guarded(input, init).catch((err) => {
-      throw describeModelFailure(err, caller, host, deadline);
-    });
-    const failure = modelStatusFailure(caller, new URL(res.url || `http://${host}`).host, res.status, authHint);
-    if (!failure) return res;
-    await res.body?.cancel().catch(() => undefined);
-    throw failure;
   };
-  return modelFetch as typeof fetch;
+  return {
+    guardOptions,
+    onFailure: (err: unknown, host: string) => describeModelFailure(err, caller, host, deadline),
+    statusFailure: (host: string, status: number) => modelStatusFailure(caller, host, status, authHint),
+  };
 }

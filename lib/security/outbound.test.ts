@@ -1,10 +1,11 @@
+import { getEventListeners } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
-import { createGuardedFetch, isPrivateAddress } from "./outbound";
+import { createGuardedFetch, createGuardedRequest, isPrivateAddress } from "./outbound";
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 interface TestServer {
@@ -74,6 +75,10 @@ beforeAll(async () => {
       return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(200_000)));
     if (url.pathname === "/hang") return; // never answers
     if (url.pathname === "/slow-body") return res.writeHead(200).write("partial");
+    if (url.pathname === "/cut") {
+      res.writeHead(200, { "content-length": "100" }).write("only part");
+      return setTimeout(() => res.destroy(), 20);
+    }
     res.writeHead(404).end();
   });
 });
@@ -297,5 +302,64 @@ describe("createGuardedFetch over https", () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("createGuardedRequest (the guard answering node's own response)", () => {
+  it("applies the same policy: private hosts refused, redirects re-checked, the caller's host header kept", async () => {
+    const err = await rejection(createGuardedRequest()(`${api.origin}/ok`));
+    expect(err.code).toBe("forbidden");
+    const guarded = createGuardedRequest({ allowPrivateHosts: [`127.0.0.1:${api.port}`] });
+    expect((await rejection(guarded(`${api.origin}/to-metadata`))).code).toBe("forbidden");
+    const answer = await createGuardedRequest({ allowPrivate: true })(`${api.origin}/see-other`, {
+      method: "POST",
+      body: "x",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.url.pathname).toBe("/ok");
+    expect((await answer.bytes()).toString()).toMatch(/^ok GET host=127\.0\.0\.1:/);
+  });
+
+  it("reads bodies whole or as they arrive, decoded, refusing them over the cap either way", async () => {
+    const guarded = createGuardedRequest({ allowPrivate: true, maxResponseBytes: 1000 });
+    expect((await (await guarded(`${api.origin}/gzip`)).bytes()).toString()).toBe("hello gzip");
+    for (const path of ["/big", "/big-chunked", "/bomb"]) {
+      const whole = await rejection((await guarded(`${api.origin}${path}`)).bytes());
+      expect(whole.message).toMatch(/larger than the 1000-byte limit/);
+      const streamed = await rejection(
+        (async () => {
+          for await (const _ of (await guarded(`${api.origin}${path}`)).chunks());
+        })(),
+      );
+      expect(streamed.message).toMatch(/larger than the 1000-byte limit/);
+    }
+    const parts: string[] = [];
+    for await (const part of (await guarded(`${api.origin}/gzip`)).chunks()) parts.push(part.toString());
+    expect(parts.join("")).toBe("hello gzip");
+  });
+
+  it("keeps the deadline until the body is over, fails a cut body, and lets a reader leave early", async () => {
+    const guarded = createGuardedRequest({ allowPrivate: true, timeoutMs: 300 });
+    const slow = await guarded(`${api.origin}/slow-body`);
+    const late = await rejection(
+      (async () => {
+        for await (const _ of slow.chunks());
+      })(),
+    );
+    expect(late.code).toBe("upstream_timeout");
+    const cut = await rejection((await guarded(`${api.origin}/cut`)).bytes());
+    expect(cut.code).toBe("upstream_unavailable"); // the connection was reset mid-body (ECONNRESET)
+    // Leaving after the first part: the read ends there, and no deadline fires later.
+    const caller = new AbortController();
+    const left = await createGuardedRequest({ allowPrivate: true, timeoutMs: 5_000 })(`${api.origin}/slow-body`, {
+      signal: caller.signal,
+    });
+    for await (const part of left.chunks()) {
+      expect(part.toString()).toBe("partial");
+      break;
+    }
+    // Released: nothing listens to the caller's signal any more (the deadline's timer is cleared with it).
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    await expect(left.bytes()).rejects.toThrow(/already read/);
   });
 });

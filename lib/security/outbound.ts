@@ -11,7 +11,7 @@ import https from "node:https";
 import net from "node:net";
 import { AppError } from "../errors";
 import { linkedDeadline } from "./deadline";
-import { readCappedBody, streamCappedBody } from "./outbound-body";
+import { cappedChunks, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
   /** Hosts ("host" or "host:port") the operator allowed to be private (OUTBOUND_ALLOW_HOSTS, own base URLs). */
@@ -298,6 +298,58 @@ function fromRequester(requester: string | undefined, err: unknown): unknown {
   return new AppError(err.code, `${requester}: ${err.message}`, { cause: err.cause, details: err.details });
 }
 
+/** The last hop's answer, unread, with the deadline still running and what its failures become. */
+interface Exchange {
+  res: http.IncomingMessage;
+  url: URL;
+  signal: AbortSignal;
+  fail: (err: unknown) => unknown;
+  release: () => void;
+}
+
+/**
+ * Sends a request under the policy: each hop checked, redirects followed by hand. Answers the last
+ * hop's response unread with its deadline armed (the caller releases it once the body is over);
+ * on failure the deadline is released and the error is the guard's (AppError naming the requester).
+ */
+async function exchange(
+  opts: GuardedFetchOptions,
+  input: RequestInfo | URL,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Exchange> {
+  const maxRedirects = opts.maxRedirects ?? 3;
+  let hop = await firstHop(input, init).catch((err) => Promise.reject(fromRequester(opts.requester, err)));
+  const deadline = linkedDeadline(init.signal, timeoutMs);
+  const { signal } = deadline;
+  const fail = (err: unknown) =>
+    fromRequester(opts.requester, abortError(init.signal, deadline.expired(), hop.url, timeoutMs, err));
+  try {
+    for (let redirects = 0; ; redirects += 1) {
+      const target = await checkHop(hop.url, hop.method, opts);
+      signal.throwIfAborted();
+      const res = await sendHop(hop, target, signal);
+      const location = res.headers.location;
+      if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || !location || init.redirect === "manual") {
+        return { res, url: hop.url, signal, fail, release: deadline.release };
+      }
+      res.resume();
+      if (init.redirect === "error")
+        throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected`);
+      if (redirects >= maxRedirects) {
+        throw new AppError(
+          "upstream_error",
+          `Outbound request to ${hop.url.host} was redirected more than ${maxRedirects} times`,
+        );
+      }
+      hop = nextHop(hop, res.statusCode ?? 302, location);
+    }
+  } catch (err) {
+    deadline.release();
+    throw fail(err);
+  }
+}
+
 /**
  * A fetch-compatible function that enforces the outbound policy above. Answers a standard Response
  * (body read whole and capped, or streamed when `streamResponse`; content decoded); throws AppError
@@ -306,43 +358,84 @@ function fromRequester(requester: string | undefined, err: unknown): unknown {
 export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxBytes = opts.maxResponseBytes ?? 2 * 1024 * 1024;
-  const maxRedirects = opts.maxRedirects ?? 3;
   return async (input, init = {}) => {
-    let hop = await firstHop(input, init).catch((err) => Promise.reject(fromRequester(opts.requester, err)));
-    const deadline = linkedDeadline(init.signal, timeoutMs);
-    const { signal } = deadline;
-    const fail = (err: unknown) =>
-      fromRequester(opts.requester, abortError(init.signal, deadline.expired(), hop.url, timeoutMs, err));
+    const { res, url, signal, fail, release } = await exchange(opts, input, init, timeoutMs);
     // A streamed answer keeps the deadline until its body ends (streamCappedBody releases it).
-    let streaming = false;
+    if (opts.streamResponse) return streamCappedBody(res, url, maxBytes, signal, fail, release);
     try {
-      for (let redirects = 0; ; redirects += 1) {
-        const target = await checkHop(hop.url, hop.method, opts);
-        signal.throwIfAborted();
-        const res = await sendHop(hop, target, signal);
-        const location = res.headers.location;
-        if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || !location || init.redirect === "manual") {
-          if (opts.streamResponse) {
-            streaming = true;
-            return streamCappedBody(res, hop.url, maxBytes, signal, fail, deadline.release);
-          }
-          return await readCappedBody(res, hop.url, maxBytes);
-        }
-        res.resume();
-        if (init.redirect === "error")
-          throw new AppError("upstream_error", `Outbound request to ${hop.url.host} was redirected`);
-        if (redirects >= maxRedirects) {
-          throw new AppError(
-            "upstream_error",
-            `Outbound request to ${hop.url.host} was redirected more than ${maxRedirects} times`,
-          );
-        }
-        hop = nextHop(hop, res.statusCode ?? 302, location);
-      }
+      return await readCappedBody(res, url, maxBytes);
     } catch (err) {
       throw fail(err);
     } finally {
-      if (!streaming) deadline.release();
+      release();
     }
+  };
+}
+
+/**
+ * An answer of `createGuardedRequest`, unread: the status, the headers and the decoded body, read
+ * whole (`bytes`) or as it arrives (`chunks`), capped and under the deadline either way; `discard`
+ * drops it. The deadline ends with the body (read, failed, or left early).
+ */
+export interface GuardedAnswer {
+  status: number;
+  /** The last hop's URL (after redirects). */
+  url: URL;
+  headers: http.IncomingHttpHeaders;
+  bytes(): Promise<Buffer>;
+  chunks(): AsyncIterable<Buffer>;
+  discard(): void;
+}
+
+export type GuardedRequest = (input: string | URL, init?: RequestInit) => Promise<GuardedAnswer>;
+
+/**
+ * The guard without the Fetch API's objects around the answer: the same policy, redirects, deadline,
+ * size cap and decoding as `createGuardedFetch`, answering node's own response. A Response costs a
+ * Headers, a web stream (made transferable on Node 20) and its reader per call; the model client makes
+ * several calls per prediction (bench/profile-after.md).
+ */
+export function createGuardedRequest(opts: GuardedFetchOptions = {}): GuardedRequest {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const maxBytes = opts.maxResponseBytes ?? 2 * 1024 * 1024;
+  return async (input, init = {}) => {
+    const { res, url, fail, release } = await exchange(opts, input, init, timeoutMs);
+    let used = false;
+    const use = () => {
+      if (used) throw new Error("The answer's body was already read.");
+      used = true;
+    };
+    return {
+      status: res.statusCode ?? 502,
+      url,
+      headers: res.headers,
+      async bytes() {
+        use();
+        try {
+          return await readCappedBytes(res, url, maxBytes);
+        } catch (err) {
+          throw fail(err);
+        } finally {
+          release();
+        }
+      },
+      async *chunks() {
+        use();
+        try {
+          for await (const chunk of cappedChunks(res, url, maxBytes)) yield chunk;
+        } catch (err) {
+          throw fail(err);
+        } finally {
+          // Ended, failed or left early: nothing more is read.
+          if (!res.complete) res.destroy();
+          release();
+        }
+      },
+      discard() {
+        used = true;
+        res.destroy();
+        release();
+      },
+    };
   };
 }

@@ -11,7 +11,7 @@ import {
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { createGuardedFetch } from "../security/outbound";
-import { createModelFetch, operatorPolicy } from "../security/outbound-policy";
+import { createModelFetch, createModelRequest, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 import { stableJson } from "../stable-json";
 import { documentStore } from "./vector-store-db";
@@ -84,6 +84,7 @@ export function buildContext(
         allowedMethods: methods,
       }) as typeof fetch,
     modelFetch: createModelFetch,
+    modelRequest: createModelRequest,
     logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },
     documents: documentStore,
   };

@@ -43,7 +43,7 @@ export const buildChatOllama: RuntimeOf<typeof chatOllamaDefinition> = async ({ 
     ...(stop.length ? { stop } : {}),
     apiKey: NO_KEY,
     baseURL,
-    fetch: ctx.modelFetch?.({ requester, caller }),
+    request: ctx.modelRequest?.({ requester, caller }),
     timeoutMs: sdkBackstopTimeout(ctx.env),
     caller,
   });

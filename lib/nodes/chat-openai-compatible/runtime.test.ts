@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { OpenAIChat } from "../shared/openai-chat";
+import { fetchRequest, type OpenAIChat } from "../shared/openai-chat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
@@ -58,13 +58,13 @@ describe("OpenAI-compatible chat model node", () => {
       presencePenalty: -0.5,
       timeout: 5000,
     });
-    // The node's timeout goes to the guarded model fetch (which caps it at MODEL_TIMEOUT_MS).
+    // The node's timeout goes to the model guard (which caps it at MODEL_TIMEOUT_MS).
     const fetchOptions: unknown[] = [];
     const ctx = {
       ...testContext(),
-      modelFetch: (opts: unknown) => {
+      modelRequest: (opts: unknown) => {
         fetchOptions.push(opts);
-        return fetch;
+        return fetchRequest(fetch);
       },
     };
     const model = (await chatOpenAICompatible.runtime({

@@ -4,7 +4,7 @@ import { modelCallerOf, resolveOpenAIConnection } from "../shared/openai-connect
 import { OpenAIChat } from "../shared/openai-chat";
 
 /**
- * Builds the chat model (OpenAIChat: Chat Completions over the guarded model fetch). Credential
+ * Builds the chat model (OpenAIChat: Chat Completions through the model guard, ctx.modelRequest). Credential
  * first, then the env fallback given by the build context. Tokens stream when the run streams its
  * answer (RunRecorder asks for it); a JSON answer asks the model for one piece.
  */
@@ -23,8 +23,8 @@ export const buildChatOpenAICompatible: RuntimeOf<typeof chatOpenAICompatibleDef
     ...(params.frequencyPenalty === undefined ? {} : { frequencyPenalty: params.frequencyPenalty }),
     ...(params.presencePenalty === undefined ? {} : { presencePenalty: params.presencePenalty }),
     apiKey: connection.apiKey,
-    baseURL: connection.configuration.baseURL,
-    fetch: connection.configuration.fetch,
+    baseURL: connection.baseURL,
+    request: ctx.modelRequest?.(connection.guard),
     timeoutMs: connection.timeout,
     caller: modelCallerOf("Chat model", { label, nodeId }),
   });

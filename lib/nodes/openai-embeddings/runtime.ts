@@ -15,10 +15,18 @@ export const buildOpenAIEmbeddings: RuntimeOf<typeof openAIEmbeddingsDefinition>
   label,
   nodeId,
 }) => {
-  const connection = await resolveOpenAIConnection({ params, ctx, label, nodeId, kind: "Embeddings model" });
+  const { apiKey, timeout, baseURL, guard } = await resolveOpenAIConnection({
+    params,
+    ctx,
+    label,
+    nodeId,
+    kind: "Embeddings model",
+  });
   return new OpenAIEmbeddings({
     model: params.model || ctx.env.OPENAI_EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,
-    ...connection,
+    apiKey,
+    timeout,
+    configuration: { ...(baseURL ? { baseURL } : {}), fetch: ctx.modelFetch?.(guard) },
     ...(params.dimensions ? { dimensions: params.dimensions } : {}),
     batchSize: params.batchSize,
     // No retries: the call's deadline is MODEL_TIMEOUT_MS, not a multiple of it, and a refusal

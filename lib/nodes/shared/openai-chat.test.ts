@@ -6,6 +6,7 @@ import { tool } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { createGuardedRequest } from "../../security/outbound";
 import { OpenAIChat, type OpenAIChatFields } from "./openai-chat";
 
 /** What one request to the test server gets back: a status, headers and body pieces written apart. */
@@ -359,7 +360,24 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
     ).rejects.toMatchObject({ code: "upstream_unavailable", details: { host: `127.0.0.1:${port}` } });
   });
 
-  it("uses the fetch it is given (the outbound guard) for every call", async () => {
+  it("works the same through the model guard's own answer (what the nodes use), not only through fetch", async () => {
+    const guarded = () => model({ request: createGuardedRequest({ allowPrivate: true }) });
+    next = { pieces: [JSON.stringify({ choices: [{ message: { role: "assistant", content: "whole" } }] })] };
+    expect((await guarded().invoke([new HumanMessage("x")])).content).toBe("whole");
+    const body = Buffer.from(sse([chunk({ content: "Grüße" }), chunk({ content: " ok" }), chunk({}, "stop")]).join(""));
+    next = { contentType: "text/event-stream", pieces: [...body].map((b) => Buffer.from([b])) };
+    const tokens = new Tokens();
+    expect((await guarded().invoke([new HumanMessage("x")], { callbacks: [tokens] })).content).toBe("Grüße ok");
+    expect(tokens.seen).toEqual(["Grüße", " ok"]);
+    next = { status: 400, pieces: [JSON.stringify({ error: { message: "bad model" } })] };
+    await expect(guarded().invoke([new HumanMessage("x")])).rejects.toMatchObject({
+      code: "upstream_error",
+      details: { status: 400 },
+      message: expect.stringContaining("HTTP 400: bad model"),
+    });
+  });
+
+  it("uses the fetch it is given for every call", async () => {
     const seen: string[] = [];
     const guarded = (async (input: RequestInfo | URL, init?: RequestInit) => {
       seen.push(String(input));

@@ -12,6 +12,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { convertCompletionsMessageToBaseMessage, convertMessagesToCompletionsMessageParams } from "@langchain/openai";
 import { AppError } from "../../errors";
 import { linkedDeadline } from "../../security/deadline";
+import type { GuardedAnswer, GuardedRequest } from "../../security/outbound";
 import { callerName, type ModelCaller, type ModelFailureDetails } from "../../security/model-failure";
 
 /** What an OpenAI-compatible chat model is built with (the node's params, resolved connection). */
@@ -27,7 +28,11 @@ export interface OpenAIChatFields {
   apiKey: string;
   /** Up to the version, e.g. https://api.openai.com/v1 (the default). */
   baseURL?: string;
-  /** The guarded model fetch (the outbound policy, MODEL_TIMEOUT_MS, failures naming the node). */
+  /**
+   * The model guard (ctx.modelRequest: the outbound policy, MODEL_TIMEOUT_MS, failures naming the
+   * node), answering node's own response. Without it, `fetch` (or the global one) is used.
+   */
+  request?: GuardedRequest;
   fetch?: typeof fetch;
   /** A backstop for the whole call; the guarded fetch enforces the real deadline. */
   timeoutMs: number;
@@ -88,6 +93,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
   readonly apiKey: string;
   private readonly fields: OpenAIChatFields;
   private readonly url: string;
+  private readonly send: GuardedRequest;
 
   static lc_name() {
     return "SwitchyardOpenAIChat";
@@ -99,6 +105,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     this.model = fields.model;
     this.apiKey = fields.apiKey;
     this.url = `${(fields.baseURL || DEFAULT_BASE_URL).replace(/\/+$/, "")}/chat/completions`;
+    this.send = fields.request ?? fetchRequest(fields.fetch ?? fetch);
   }
 
   _llmType() {
@@ -150,7 +157,9 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
 
   async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     const body = this.requestBody(messages, options, false);
-    const completion = await this.post(body, options.signal, async (res) => this.parseJson(await res.text()));
+    const completion = await this.post(body, options.signal, async (res) =>
+      this.parseJson((await res.bytes()).toString("utf8")),
+    );
     const choice = completion.choices?.[0];
     if (!choice?.message) throw this.badAnswer("it has no choices");
     const message = convertCompletionsMessageToBaseMessage({
@@ -202,13 +211,13 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     });
   }
 
-  /** POSTs the body and hands the OK response to `read`; the backstop deadline covers both. */
-  private async post<T>(body: string, signal: AbortSignal | undefined, read: (res: Response) => Promise<T>) {
+  /** POSTs the body and hands the OK answer to `read`; the backstop deadline covers both. */
+  private async post<T>(body: string, signal: AbortSignal | undefined, read: (res: GuardedAnswer) => Promise<T>) {
     const deadline = linkedDeadline(signal, this.fields.timeoutMs);
     try {
-      let res: Response;
+      let res: GuardedAnswer;
       try {
-        res = await (this.fields.fetch ?? fetch)(this.url, {
+        res = await this.send(this.url, {
           method: "POST",
           headers: {
             "content-type": "application/json",
@@ -221,7 +230,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
       } catch (err) {
         throw this.failure(err, deadline.expired(), signal);
       }
-      if (!res.ok) throw await this.statusFailure(res);
+      if (res.status < 200 || res.status > 299) throw await this.statusFailure(res);
       try {
         return await read(res);
       } catch (err) {
@@ -241,8 +250,11 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
   }
 
   /** A status the guarded fetch let through (4xx other than a refused key), with the provider's words. */
-  private async statusFailure(res: Response): Promise<AppError> {
-    const text = await res.text().catch(() => "");
+  private async statusFailure(res: GuardedAnswer): Promise<AppError> {
+    const text = await res
+      .bytes()
+      .then((bytes) => bytes.toString("utf8"))
+      .catch(() => "");
     let said = text.trim();
     try {
       const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -300,7 +312,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
    * the callbacks as it arrives, tool call deltas are joined by index. Ends at `[DONE]` or the
    * stream's end; an `error` event fails the call.
    */
-  private async readStream(res: Response, runManager?: CallbackManagerForLLMRun) {
+  private async readStream(res: GuardedAnswer, runManager?: CallbackManagerForLLMRun) {
     const answer = {
       id: undefined as string | undefined,
       model: undefined as string | undefined,
@@ -310,7 +322,6 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
       usage: undefined as Completion["usage"],
       events: 0,
     };
-    if (!res.body) throw this.badAnswer("no body");
     const onToken = runManager && tokenSink(runManager);
     const decoder = new TextDecoder();
     let pending = "";
@@ -344,18 +355,15 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
         await onToken?.(delta.content);
       }
     };
-    const reader = res.body.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      pending += decoder.decode(read.value, { stream: true });
+    // Leaving the loop early (at [DONE]) ends the body's read: what follows is not read.
+    for await (const bytes of res.chunks()) {
+      pending += decoder.decode(bytes, { stream: true });
       let start = 0;
       for (let end = pending.indexOf("\n"); end >= 0 && !done; end = pending.indexOf("\n", start)) {
         await onLine(pending.slice(start, pending.charCodeAt(end - 1) === 13 ? end - 1 : end));
         start = end + 1;
       }
-      if (done) {
-        await reader.cancel().catch(() => undefined);
-        break;
-      }
+      if (done) break;
       pending = pending.slice(start);
     }
     if (!done) {
@@ -371,6 +379,34 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
 /** OpenAI's reasoning models (o1, o3, gpt-5…) take `max_completion_tokens` and refuse `max_tokens` (as ChatOpenAI decides). */
 function isReasoningModel(model: string): boolean {
   return /^o\d/.test(model) || /^gpt-[56](?!-chat)/.test(model);
+}
+
+/**
+ * A plain fetch as the client's transport (unit tests, contexts without the model guard): the
+ * Response's status, headers and body in the guard's answer shape.
+ */
+export function fetchRequest(send: typeof fetch): GuardedRequest {
+  return async (input, init) => {
+    const res = await send(input, init);
+    return {
+      status: res.status,
+      url: new URL(res.url || String(input)),
+      headers: Object.fromEntries(res.headers),
+      bytes: async () => Buffer.from(await res.arrayBuffer()),
+      async *chunks() {
+        if (!res.body) return;
+        const reader = res.body.getReader();
+        try {
+          for (let r = await reader.read(); !r.done; r = await reader.read()) {
+            yield Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+          }
+        } finally {
+          await reader.cancel().catch(() => undefined);
+        }
+      },
+      discard: () => void res.body?.cancel().catch(() => undefined),
+    };
+  };
 }
 
 const TOKEN_INDEX = { prompt: 0, completion: 0 };

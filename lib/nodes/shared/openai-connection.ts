@@ -6,6 +6,7 @@ import {
   serverKeyHost,
 } from "../../security/credential-hosts";
 import type { ModelCaller } from "../../security/model-failure";
+import type { ModelFetchOptions } from "../../security/outbound-policy";
 import type { RuntimeArgs } from "../runtime-types";
 
 /** Placeholder key for local servers (Ollama, llama.cpp) that need none; the SDK insists on one. */
@@ -42,7 +43,8 @@ type OpenAINodeArgs = Pick<RuntimeArgs, "ctx" | "label" | "nodeId"> & {
 };
 
 /**
- * API key, base URL and fetch of an OpenAI-compatible node. With a credential: its key, sent only
+ * API key, base URL and the model guard's options (`guard`: for ctx.modelFetch or ctx.modelRequest) of
+ * an OpenAI-compatible node. With a credential: its key, sent only
  * to the credential's host (its baseURL, or api.openai.com) — a node base URL naming another host
  * is refused. Without one: the server's OPENAI_API_KEY, only when the node's base URL is absent or
  * on OPENAI_BASE_URL's host (api.openai.com when unset); a node naming another server gets no key
@@ -60,8 +62,8 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId, kind
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
     const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
-    const fetch = ctx.modelFetch?.({ requester, caller, allowedHosts, timeoutMs: params.timeout });
-    return { apiKey, timeout, configuration: { baseURL, fetch } };
+    const guard: ModelFetchOptions = { requester, caller, allowedHosts, timeoutMs: params.timeout };
+    return { apiKey, timeout, baseURL, guard };
   }
   const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
   const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;
@@ -77,12 +79,12 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId, kind
   const authHint = onServerHost
     ? undefined
     : `No key was sent: the server's OPENAI_API_KEY only goes to ${serverHost}. Choose a credential for this server.`;
-  const fetch = ctx.modelFetch?.({
+  const guard: ModelFetchOptions = {
     requester,
     caller,
     allowedHosts: apiKey ? [serverHost] : undefined,
     authHint,
     timeoutMs: params.timeout,
-  });
-  return { apiKey: apiKey || NO_KEY, timeout, configuration: { ...(baseURL ? { baseURL } : {}), fetch } };
+  };
+  return { apiKey: apiKey || NO_KEY, timeout, baseURL: baseURL || undefined, guard };
 }
