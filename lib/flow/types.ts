@@ -49,6 +49,8 @@ export interface BuildContext {
    * allowance: naming a host here never grants it. Falls back to `fetch` when absent.
    */
   fetchFor?(opts: { baseUrl: string; methods?: string[] }): typeof fetch;
+  /** `fetchFor`'s guard answering node's own response (no Response objects): the OpenAPI chain's calls. */
+  requestFor?(opts: { baseUrl: string; methods?: string[] }): GuardedRequest;
   /**
    * The fetch a model client sends through (guarded, streamed, MODEL_TIMEOUT_MS, failures as
    * AppErrors naming `requester` and the host); `allowedHosts` pins a credential to its hosts;

@@ -439,3 +439,31 @@ export function createGuardedRequest(opts: GuardedFetchOptions = {}): GuardedReq
     };
   };
 }
+
+/**
+ * A fetch in the shape of `createGuardedRequest`'s answers: for callers given a plain fetch (unit
+ * tests, contexts without the guard's request). Policy and caps are the fetch's own.
+ */
+export function requestOverFetch(send: typeof fetch): GuardedRequest {
+  return async (input, init) => {
+    const res = await send(input, init);
+    return {
+      status: res.status,
+      url: new URL(res.url || String(input)),
+      headers: Object.fromEntries(res.headers),
+      bytes: async () => Buffer.from(await res.arrayBuffer()),
+      async *chunks() {
+        if (!res.body) return;
+        const reader = res.body.getReader();
+        try {
+          for (let r = await reader.read(); !r.done; r = await reader.read()) {
+            yield Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+          }
+        } finally {
+          await reader.cancel().catch(() => undefined);
+        }
+      },
+      discard: () => void res.body?.cancel().catch(() => undefined),
+    };
+  };
+}

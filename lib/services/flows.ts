@@ -10,7 +10,7 @@ import {
 } from "../flow";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
-import { createGuardedFetch } from "../security/outbound";
+import { createGuardedFetch, createGuardedRequest } from "../security/outbound";
 import { createModelFetch, createModelRequest, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
 import { stableJson } from "../stable-json";
@@ -83,6 +83,8 @@ export function buildContext(
         allowedHosts: [hostOfNodeUrl(baseUrl)],
         allowedMethods: methods,
       }) as typeof fetch,
+    requestFor: ({ baseUrl, methods }) =>
+      createGuardedRequest({ ...policy, allowedHosts: [hostOfNodeUrl(baseUrl)], allowedMethods: methods }),
     modelFetch: createModelFetch,
     modelRequest: createModelRequest,
     logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },

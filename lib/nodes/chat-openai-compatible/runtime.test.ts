@@ -1,5 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { fetchRequest, type OpenAIChat } from "../shared/openai-chat";
+import { requestOverFetch } from "../../security/outbound";
+import type { OpenAIChat } from "../shared/openai-chat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
@@ -64,7 +65,7 @@ describe("OpenAI-compatible chat model node", () => {
       ...testContext(),
       modelRequest: (opts: unknown) => {
         fetchOptions.push(opts);
-        return fetchRequest(fetch);
+        return requestOverFetch(fetch);
       },
     };
     const model = (await chatOpenAICompatible.runtime({

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
+import { createGuardedRequest, requestOverFetch } from "../../security/outbound";
 import { callOperation, type OperationCall } from "./call";
 
 // The one request of an OpenAPI chain run, against a real server: its time limit covers the answer's
@@ -23,8 +24,15 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+// Both ways a chain sends: the guard's own answer (what flows use) and a plain fetch (contexts without it).
+const transports = [
+  ["the guard's request", () => createGuardedRequest({ allowPrivate: true, timeoutMs: 5_000 })],
+  ["a fetch", () => requestOverFetch(fetch)],
+] as const;
+let transport: (typeof transports)[number][1] = transports[0][1];
+
 const call = (path: string, extra: Partial<OperationCall> = {}): OperationCall => ({
-  fetch,
+  send: transport(),
   serverUrl: origin,
   apiTitle: "Shop",
   op: { toolName: "op", operationId: "op", method: "GET", path, description: "", params: [] },
@@ -39,7 +47,11 @@ const failure = (p: Promise<unknown>) =>
     (e: unknown) => e,
   );
 
-describe("callOperation", () => {
+describe.each(transports)("callOperation through %s", (_name, make) => {
+  beforeAll(() => {
+    transport = make;
+  });
+
   it("answers the body of a 2xx answer", async () => {
     expect(await callOperation(call("/products"))).toBe('{"items":[]}');
   });

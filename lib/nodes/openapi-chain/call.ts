@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
 import { type Deadline, linkedDeadline } from "../../security/deadline";
+import type { GuardedAnswer, GuardedRequest } from "../../security/outbound";
 import type { Operation } from "./spec";
 
 /**
@@ -10,7 +11,8 @@ import type { Operation } from "./spec";
  */
 
 export interface OperationCall {
-  fetch: typeof fetch;
+  /** The guard pinned to the API's server and the spec's methods (ctx.requestFor). */
+  send: GuardedRequest;
   serverUrl: string;
   apiTitle: string;
   op: Operation;
@@ -47,25 +49,19 @@ export function buildOperationUrl(serverUrl: string, op: Operation, args: Record
   return url;
 }
 
-async function readCapped(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+/** The answer's text, cut at MAX_RESPONSE_BYTES (the rest is not read). */
+async function readCapped(res: GuardedAnswer): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => {});
-      break;
-    }
+  for await (const chunk of res.chunks()) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= MAX_RESPONSE_BYTES) break;
   }
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES));
 }
 
-function statusError(call: OperationCall, url: URL, res: Response, body: string): AppError {
+function statusError(call: OperationCall, url: URL, res: GuardedAnswer, body: string): AppError {
   const what = `The API "${call.apiTitle}" (${call.op.method} ${url.origin}${call.op.path})`;
   const snippet = body.trim() ? `: ${body.trim().slice(0, 300)}` : "";
   if (res.status === 503)
@@ -78,11 +74,11 @@ function statusError(call: OperationCall, url: URL, res: Response, body: string)
   return new AppError("upstream_error", `${what} answered HTTP ${res.status}${snippet}`);
 }
 
-async function send(call: OperationCall, url: URL, deadline: Deadline): Promise<Response> {
+async function send(call: OperationCall, url: URL, deadline: Deadline): Promise<GuardedAnswer> {
   const { signal } = deadline;
   const hasBody = call.args.requestBody !== undefined;
   try {
-    return await call.fetch(url, {
+    return await call.send(url, {
       method: call.op.method,
       headers: {
         accept: "application/json",
@@ -114,7 +110,7 @@ export async function callOperation(call: OperationCall): Promise<string> {
   // The time limit covers the answer's body too; released once it is read.
   const deadline = linkedDeadline(call.signal, call.timeoutMs);
   let body: string;
-  let res: Response;
+  let res: GuardedAnswer;
   try {
     res = await send(call, url, deadline);
     try {

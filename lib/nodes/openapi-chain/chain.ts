@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
+import type { GuardedRequest } from "../../security/outbound";
 import { NO_STREAM_TAG, recordToolStart, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
@@ -18,7 +19,7 @@ export interface OpenApiChainOptions {
   spec: ParsedSpec;
   serverUrl: string;
   headers: Record<string, string>;
-  fetch: typeof fetch;
+  send: GuardedRequest;
   timeoutMs: number;
   memory?: ChatHistoryMemory;
 }
@@ -45,7 +46,7 @@ export class OpenApiChain extends FlowChain {
     const args = validateOperationArgs(op, rawArgs);
     await recordToolStart(runManager, op.operationId, args);
     const response = await callOperation({
-      fetch: this.opts.fetch,
+      send: this.opts.send,
       serverUrl: this.opts.serverUrl,
       apiTitle: spec.title,
       op,

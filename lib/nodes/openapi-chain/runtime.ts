@@ -3,6 +3,7 @@ import type { Runnable } from "@langchain/core/runnables";
 import { AppError } from "../../errors";
 import { parseDataUrl } from "../../files/data-url";
 import { assertCredentialHost } from "../../security/credential-hosts";
+import { type GuardedRequest, requestOverFetch } from "../../security/outbound";
 import type { BuildContext } from "../../flow/types";
 import type { NodeRuntimeArgs, RuntimeOf } from "../define";
 import type { openApiChainDefinition } from "./definition";
@@ -17,6 +18,11 @@ function fileText(value: string): string {
   const url = parseDataUrl(value);
   if (!url) return value;
   return url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data);
+}
+
+/** The guard pinned to the API's server and methods; a context without one gets its fetch in that shape. */
+function pinnedRequest(ctx: BuildContext, baseUrl: string, methods: string[]): GuardedRequest {
+  return ctx.requestFor?.({ baseUrl, methods }) ?? requestOverFetch(ctx.fetchFor?.({ baseUrl, methods }) ?? ctx.fetch);
 }
 
 async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise<string> {
@@ -126,8 +132,7 @@ export const buildOpenApiChain: RuntimeOf<typeof openApiChainDefinition> = async
     serverUrl,
     headers,
     // Requests chosen by the model may only reach the spec's server, with the spec's methods.
-    fetch:
-      ctx.fetchFor?.({ baseUrl: serverUrl, methods: [...new Set(spec.operations.map((o) => o.method))] }) ?? ctx.fetch,
+    send: pinnedRequest(ctx, serverUrl, [...new Set(spec.operations.map((o) => o.method))]),
     timeoutMs: params.timeoutSeconds * 1000,
     memory: inputs.memory,
   });

@@ -12,7 +12,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { convertCompletionsMessageToBaseMessage, convertMessagesToCompletionsMessageParams } from "@langchain/openai";
 import { AppError } from "../../errors";
 import { linkedDeadline } from "../../security/deadline";
-import type { GuardedAnswer, GuardedRequest } from "../../security/outbound";
+import { type GuardedAnswer, type GuardedRequest, requestOverFetch } from "../../security/outbound";
 import { callerName, type ModelCaller, type ModelFailureDetails } from "../../security/model-failure";
 
 /** What an OpenAI-compatible chat model is built with (the node's params, resolved connection). */
@@ -105,7 +105,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     this.model = fields.model;
     this.apiKey = fields.apiKey;
     this.url = `${(fields.baseURL || DEFAULT_BASE_URL).replace(/\/+$/, "")}/chat/completions`;
-    this.send = fields.request ?? fetchRequest(fields.fetch ?? fetch);
+    this.send = fields.request ?? requestOverFetch(fields.fetch ?? fetch);
   }
 
   _llmType() {
@@ -379,34 +379,6 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
 /** OpenAI's reasoning models (o1, o3, gpt-5…) take `max_completion_tokens` and refuse `max_tokens` (as ChatOpenAI decides). */
 function isReasoningModel(model: string): boolean {
   return /^o\d/.test(model) || /^gpt-[56](?!-chat)/.test(model);
-}
-
-/**
- * A plain fetch as the client's transport (unit tests, contexts without the model guard): the
- * Response's status, headers and body in the guard's answer shape.
- */
-export function fetchRequest(send: typeof fetch): GuardedRequest {
-  return async (input, init) => {
-    const res = await send(input, init);
-    return {
-      status: res.status,
-      url: new URL(res.url || String(input)),
-      headers: Object.fromEntries(res.headers),
-      bytes: async () => Buffer.from(await res.arrayBuffer()),
-      async *chunks() {
-        if (!res.body) return;
-        const reader = res.body.getReader();
-        try {
-          for (let r = await reader.read(); !r.done; r = await reader.read()) {
-            yield Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
-          }
-        } finally {
-          await reader.cancel().catch(() => undefined);
-        }
-      },
-      discard: () => void res.body?.cancel().catch(() => undefined),
-    };
-  };
 }
 
 const TOKEN_INDEX = { prompt: 0, completion: 0 };
