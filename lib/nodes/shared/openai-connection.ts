@@ -20,7 +20,7 @@ function hostOf(url: string, requester: string): string {
   }
 }
 
-/** The model SDK's own timeout: MODEL_TIMEOUT_MS is enforced by the guarded fetch, this is only a backstop. */
+/** A model client's own timeout (an SDK's, OpenAIChat's): MODEL_TIMEOUT_MS is enforced by the model guard, this is only a backstop. */
 export function sdkBackstopTimeout(env: RuntimeArgs["ctx"]["env"]): number {
   return (env.MODEL_TIMEOUT_MS ?? 60_000) + 5_000;
 }
