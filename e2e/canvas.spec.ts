@@ -122,6 +122,9 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(page.getByTestId("problem-count")).toHaveCount(0);
   await expect(page.getByTestId("save-state")).toContainText("Unsaved changes");
 
+  // Lay out with the nodes at their final sizes: every code field's editor loaded (its plain
+  // stand-in is kept the same height, but a slow machine should not be able to make this test flaky).
+  await expect(page.locator("[data-code-fallback]")).toHaveCount(0);
   await page.getByRole("button", { name: "Auto-layout" }).click();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-state")).toContainText("All changes saved");

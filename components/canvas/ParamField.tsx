@@ -148,20 +148,22 @@ function PlainCode({
   p,
   value,
   set,
-  rows,
+  height,
 }: {
   id: string;
   p: ParamInput;
   value: string;
   set: (v: unknown) => void;
-  rows: number;
+  /** The code editor's height (its border adds 2px): the node keeps its size when the editor replaces this. */
+  height: string;
 }) {
   return (
     <textarea
       id={id}
-      rows={rows}
       spellCheck={false}
       aria-label={p.label}
+      data-code-fallback=""
+      style={{ height: `calc(${height} + 2px)` }}
       className={`${fieldClass} nowheel resize-y font-mono text-[11px]`}
       value={value}
       onChange={(e) => set(e.target.value)}
@@ -233,7 +235,7 @@ function CodeEditorOrText(props: {
     // Warm the chunk; until it arrives the plain textarea keeps the field usable.
     void import("./CodeEditor").then(() => setReady(true));
   }, []);
-  if (!ready) return <PlainCode id={id} p={p} value={value} set={set} rows={language === "prompt" ? 3 : 4} />;
+  if (!ready) return <PlainCode id={id} p={p} value={value} set={set} height={height} />;
   return (
     <CodeEditor
       id={id}
