@@ -15,11 +15,15 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: () => zlib.createBrotliDecompress(),
 };
 
-function decodedStream(res: http.IncomingMessage): { stream: Readable; decoded: boolean } {
-  const encoding = String(res.headers["content-encoding"] ?? "")
+/** The response's content encoding, lower case ("" when none). */
+function encodingOf(res: http.IncomingMessage): string {
+  return String(res.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
-  const decoder = DECODERS[encoding]?.();
+}
+
+function decodedStream(res: http.IncomingMessage): { stream: Readable; decoded: boolean } {
+  const decoder = DECODERS[encodingOf(res)]?.();
   return { stream: (decoder ? pipeline(res, decoder, () => undefined) : res) as Readable, decoded: Boolean(decoder) };
 }
 
@@ -45,15 +49,8 @@ const tooLarge = (url: URL, maxBytes: number) =>
 
 /** Read and decode the whole body, refusing it past maxBytes. */
 export async function readCappedBody(res: http.IncomingMessage, url: URL, maxBytes: number): Promise<Response> {
-  const decoded = isEncoded(res);
+  const decoded = encodingOf(res) in DECODERS;
   return toResponse(res, url, decoded, (await readCappedBytes(res, url, maxBytes)) as Uint8Array<ArrayBuffer>);
-}
-
-function isEncoded(res: http.IncomingMessage): boolean {
-  const encoding = String(res.headers["content-encoding"] ?? "")
-    .trim()
-    .toLowerCase();
-  return encoding in DECODERS;
 }
 
 /** The whole decoded body as bytes, refusing it past maxBytes (declared or read). */

@@ -244,9 +244,9 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
   /** A failure the guarded fetch did not already name (it throws AppErrors); aborts pass unchanged. */
   private failure(err: unknown, expired: boolean, signal: AbortSignal | undefined): unknown {
     if (err instanceof AppError || signal?.aborted) return err;
-    if (expired) return this.error("upstream_timeout", "timeout", "did not answer in time", err);
+    if (expired) return this.error("upstream_timeout", "timeout", "did not answer in time", { cause: err });
     const why = err instanceof Error ? err.message : String(err);
-    return this.error("upstream_unavailable", "failed", `failed: ${why}`, err);
+    return this.error("upstream_unavailable", "failed", `failed: ${why}`, { cause: err });
   }
 
   /** A status the guarded fetch let through (4xx other than a refused key), with the provider's words. */
@@ -278,19 +278,17 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     code: "upstream_error" | "upstream_unavailable" | "upstream_timeout",
     reason: ModelFailureDetails["reason"],
     what: string,
-    causeOrStatus?: unknown,
+    { cause, status }: { cause?: unknown; status?: number } = {},
   ): AppError {
     const { caller } = this.fields;
     const host = new URL(this.url).host;
-    const status = (causeOrStatus as { status?: unknown } | undefined)?.status;
     const details: ModelFailureDetails = {
       ...(caller.node ? { node: caller.node } : {}),
       kind: caller.kind,
       host,
       reason,
-      ...(typeof status === "number" ? { status } : {}),
+      ...(status === undefined ? {} : { status }),
     };
-    const cause = causeOrStatus instanceof Error ? causeOrStatus : undefined;
     return new AppError(code, `${callerName(caller)} ${what.replace(/\.?$/, "")} (${host}).`, { details, cause });
   }
 
