@@ -7,7 +7,7 @@
 // median and range over the rounds. BENCH_SERVER=next compares production builds (each dir needs
 // one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
 // may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
-// BENCH_ROUNDS (6), BENCH_SECONDS per c=8 block (3), BENCH_WARMUP predictions per server before the
+// BENCH_ROUNDS (6), BENCH_SECONDS per throughput block (3), BENCH_C its clients (8), BENCH_WARMUP predictions per server before the
 // rounds (3000: server-process.ts warmUp). BENCH_A_ENV / BENCH_B_ENV add settings to one side's
 // server ("PGLITE_THREAD=false"; several separated by spaces), so one checkout can be measured
 // against itself with a switch flipped: `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
@@ -36,6 +36,8 @@ if (!aArg) {
 }
 const kind = (process.env.BENCH_SERVER ?? "routes") as ServerKind;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+/** Clients of the throughput row (BENCH_C, default 8). */
+const C = Number(process.env.BENCH_C ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
 type Side = { dir: string; label: string; temp: boolean; kind: ServerKind };
@@ -123,8 +125,8 @@ async function c8(s: BenchServer) {
   const t0 = performance.now();
   const until = t0 + SECONDS * 1000;
   await Promise.all(
-    Array.from({ length: 8 }, async (_, w) => {
-      for (let i = w; performance.now() < until; i += 8) {
+    Array.from({ length: C }, async (_, w) => {
+      for (let i = w; performance.now() < until; i += C) {
         await s.predict("conversation", i);
         done++;
       }
@@ -159,8 +161,8 @@ console.log("| figure | A | B |\n|---|---|---|");
 const line = (label: string, f: (n: "A" | "B") => string) => console.log(`| ${label} | ${f("A")} | ${f("B")} |`);
 line("conversation c=1 p50 ms", (n) => range(perRound[n].c1p50));
 line("conversation c=1 server CPU ms/request", (n) => range(perRound[n].c1Cpu));
-line("conversation c=8 req/s", (n) => range(perRound[n].c8, 0));
-line("conversation c=8 server CPU ms/request", (n) => range(perRound[n].c8Cpu));
+line(`conversation c=${C} req/s`, (n) => range(perRound[n].c8, 0));
+line(`conversation c=${C} server CPU ms/request`, (n) => range(perRound[n].c8Cpu));
 line("agent c=1 p50 ms (all rounds)", (n) => med(acc[n].agent).toFixed(2));
 line("agent c=1 server CPU ms/request", (n) => range(acc[n].agentCpu));
 line("conversation streamed c=1 p50 ms (all rounds)", (n) => med(acc[n].sse).toFixed(2));

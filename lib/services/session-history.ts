@@ -14,22 +14,24 @@ import { on, processState, stateBus } from "../state";
  * this one would not see, and every read goes to the database.
  *
  * An entry holds the newest rows of a session, oldest first, exactly as the database read returns
- * them (createdAt order, a question before an answer of the same millisecond). A stored exchange is
- * appended only when it sorts after everything the entry holds (asked in a later millisecond than
- * the entry's newest row); any other (two turns of one session at once, a clock step back) drops
- * the entry and the next read goes to the database. A read that was on its way to the database
- * while an exchange of its session was stored, or messages deleted, is not kept. Deleting messages
- * (chatMessages.deleted) or the chatflow (chatflow.deleted) drops the chatflow's entries;
- * state.resync drops all.
+ * them (createdAt order, a question before an answer of the same millisecond), each with its
+ * createdAt. A stored exchange's two rows go where that order puts them, so turns of one session
+ * that overlap (asked before the other was answered) keep the entry: both orders of completion give
+ * what the database reads. A row older than everything an entry holds is not among the session's
+ * newest rows and is left out (unless the entry is the whole history). A row that ties with a held
+ * one (same millisecond, same role) has no order in the database: the entry is dropped and the next
+ * read goes to the database. A read that was on its way to the database while an exchange of its
+ * session was stored, or messages deleted, is not kept. Deleting messages (chatMessages.deleted) or
+ * the chatflow (chatflow.deleted) drops the chatflow's entries; state.resync drops all.
  */
 
 type Entry = {
   /** Oldest first. */
   rows: HistoryMessage[];
+  /** Each row's createdAt (ms): `times[i]` is `rows[i]`'s. */
+  times: number[];
   /** True when `rows` is the session's whole history; else its newest `rows.length` rows. */
   complete: boolean;
-  /** The newest row's createdAt (ms); -Infinity when there is none. */
-  newestAt: number;
   /** The read's limit: appended exchanges keep at most this many rows. */
   cap: number;
 };
@@ -37,9 +39,30 @@ type Entry = {
 /** A read on its way to the database; `stale` once its session changed meanwhile. */
 type Reading = { stale: boolean };
 
+/** The read's order among rows of one millisecond: the MessageRole enum's (question first). */
+const roleRank = (role: HistoryMessage["role"]) => (role === "userMessage" ? 0 : 1);
+
+/**
+ * Where a row at `at` with `role` goes among `entry`'s rows (oldest first): its index, or -1 when a
+ * held row has the same millisecond and role (the database gives the two no order).
+ */
+function placeOf(entry: Entry, at: number, role: HistoryMessage["role"]): number {
+  const rank = roleRank(role);
+  let i = entry.rows.length;
+  // From the newest end: a stored exchange is nearly always the newest.
+  while (i > 0) {
+    const t = entry.times[i - 1];
+    const r = roleRank(entry.rows[i - 1].role);
+    if (t < at || (t === at && r < rank)) break;
+    if (t === at && r === rank) return -1;
+    i -= 1;
+  }
+  return i;
+}
+
 const keyOf = (chatflowId: string, sessionId: string) => `${chatflowId}\u0000${sessionId}`;
-/** Bytes an entry holds, roughly: UTF-16 text plus object overheads. */
-const entryBytes = (e: Entry) => e.rows.reduce((n, r) => n + 2 * r.content.length + 64, 128);
+/** Bytes an entry holds, roughly: UTF-16 text plus object overheads and its time. */
+const entryBytes = (e: Entry) => e.rows.reduce((n, r) => n + 2 * r.content.length + 72, 128);
 
 export class SessionHistoryCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -70,12 +93,12 @@ export class SessionHistoryCache {
     pending.add(reading);
     this.reading.set(key, pending);
     try {
-      const { messages, newestAt } = await this.load({ chatflowId, sessionId, limit });
+      const { messages, times } = await this.load({ chatflowId, sessionId, limit });
       if (!reading.stale)
         this.entries.set(key, {
           rows: messages.map((m) => ({ ...m })),
+          times: [...times],
           complete: messages.length < limit,
-          newestAt,
           cap: limit,
         });
       return messages;
@@ -85,19 +108,32 @@ export class SessionHistoryCache {
     }
   }
 
-  /** An exchange was stored: its two rows as stored, at these times (ms, as stored). */
+  /** An exchange was stored: its two rows as stored (the question, then the answer), at these times (ms, as stored). */
   stored(chatflowId: string, sessionId: string, rows: HistoryMessage[], askedAt: number, answeredAt: number): void {
     const key = keyOf(chatflowId, sessionId);
     for (const r of this.reading.get(key) ?? []) r.stale = true;
     const held = this.entries.get(key, { updateAgeOnGet: false });
     if (!held) return;
-    if (!(held.newestAt < askedAt)) {
-      this.entries.delete(key);
-      return;
+    const next: Entry = { ...held, rows: [...held.rows], times: [...held.times] };
+    for (const [i, row] of rows.entries()) {
+      const at = i === 0 ? askedAt : answeredAt;
+      const place = placeOf(next, at, row.role);
+      if (place < 0) {
+        this.entries.delete(key);
+        return;
+      }
+      // Older than every held row of a partial history: not among the session's newest rows.
+      if (place === 0 && !next.complete && next.rows.length > 0) continue;
+      next.rows.splice(place, 0, row);
+      next.times.splice(place, 0, at);
     }
-    const all = [...held.rows, ...rows];
-    const kept = all.length > held.cap ? all.slice(all.length - held.cap) : all;
-    this.entries.set(key, { ...held, rows: kept, complete: held.complete && kept === all, newestAt: answeredAt });
+    if (next.rows.length > next.cap) {
+      const cut = next.rows.length - next.cap;
+      next.rows.splice(0, cut);
+      next.times.splice(0, cut);
+      next.complete = false;
+    }
+    this.entries.set(key, next);
   }
 
   dropChatflow(chatflowId: string): void {

@@ -73,12 +73,14 @@ describe("SessionHistoryCache", () => {
     const sessions = ["walk-a", "walk-b", "walk-c"];
     let clock = Date.UTC(2026, 0, 1);
     const usedTimes: Record<string, { q: Set<number>; a: Set<number> }> = {};
+    let overlapping = 0;
     for (let step = 0; step < 300; step += 1) {
       const sessionId = sessions[rand(sessions.length)];
       const op = rand(10);
       if (op < 5) {
-        // Mostly forward in time; sometimes the same millisecond, or a step back.
-        const move = [5, 5, 1, 0, 0, -3][rand(6)];
+        // Mostly forward in time; sometimes the same millisecond, or a step back (a turn asked before
+        // the last one was answered).
+        const move = [5, 5, 1, 0, 0, -3, -12][rand(7)];
         clock += move;
         // Stored answers are at least 1 ms after their question. Two questions (or two answers) of one
         // session in the same millisecond have no order in the database (its answer may differ from
@@ -87,6 +89,7 @@ describe("SessionHistoryCache", () => {
         const answered = Math.max(clock + rand(3), asked + 1);
         const used = (usedTimes[sessionId] ??= { q: new Set(), a: new Set() });
         if (used.q.has(asked) || used.a.has(answered)) continue;
+        if (Math.max(-Infinity, ...used.q) > asked) overlapping += 1;
         used.q.add(asked);
         used.a.add(answered);
         await store(cache, sessionId, step, asked, answered);
@@ -104,7 +107,10 @@ describe("SessionHistoryCache", () => {
     }
     // The walk hit the cache often, and still matched the database every time.
     expect(cache.hits).toBeGreaterThan(30);
-    expect(cache.misses).toBeGreaterThan(5);
+    expect(cache.misses).toBeGreaterThan(2);
+    // Turns stored before a later-asked one of their session (overlapping or a clock step back)
+    // went in among the held rows, not at the end.
+    expect(overlapping).toBeGreaterThan(10);
   });
 
   it("does not keep a read that was on its way while an exchange of its session was stored", async () => {
@@ -130,6 +136,51 @@ describe("SessionHistoryCache", () => {
     expect(await inFlight).toHaveLength(2); // what the database had when it was asked
     expect(await cache.read(flowId, sessionId, 10)).toEqual(await truth(sessionId, 10));
     expect((await cache.read(flowId, sessionId, 10)).length).toBe(4);
+  });
+
+  it("keeps a session whose turns overlap: both orders of completion read as the database does", async () => {
+    const cache = new SessionHistoryCache(1024 * 1024);
+    const t = Date.UTC(2026, 5, 1);
+    for (const [sessionId, first, second] of [
+      ["overlap-in-order", 1, 2],
+      ["overlap-reversed", 2, 1],
+    ] as const) {
+      await store(cache, sessionId, 0, t, t + 1);
+      expect(await cache.read(flowId, sessionId, 10)).toEqual(await truth(sessionId, 10)); // a miss: held now
+      // Turn 1 asked at t+10, answered at t+30; turn 2 asked at t+20 (before 1's answer), answered
+      // at t+25. The database reads q1 q2 a2 a1 whichever is stored first.
+      const turns = { 1: [t + 10, t + 30], 2: [t + 20, t + 25] } as const;
+      await store(cache, sessionId, first, ...turns[first]);
+      await store(cache, sessionId, second, ...turns[second]);
+      const misses = cache.misses;
+      const rows = await cache.read(flowId, sessionId, 10);
+      expect(cache.misses).toBe(misses);
+      expect(rows).toEqual(await truth(sessionId, 10));
+      expect(rows.map((r) => r.content.split(" ").slice(0, 2).join(" "))).toEqual([
+        "question 0",
+        "answer 0",
+        "question 1",
+        "question 2",
+        "answer 2",
+        "answer 1",
+      ]);
+    }
+  });
+
+  it("leaves out of a partial history a turn older than all it holds, and drops a session on a tie", async () => {
+    const cache = new SessionHistoryCache(1024 * 1024);
+    const t = Date.UTC(2026, 6, 1);
+    for (let i = 0; i < 4; i += 1) await store(cache, "partial", i, t + 100 + 10 * i, t + 101 + 10 * i);
+    expect(await cache.read(flowId, "partial", 4)).toEqual(await truth("partial", 4)); // the newest 4 of 8
+    await store(cache, "partial", 9, t, t + 1); // older than all four: not among the newest
+    let misses = cache.misses;
+    expect(await cache.read(flowId, "partial", 4)).toEqual(await truth("partial", 4));
+    expect(cache.misses).toBe(misses);
+    // Asked in the millisecond of a held question: the database gives the two no order.
+    await store(cache, "partial", 10, t + 130, t + 135);
+    misses = cache.misses;
+    await cache.read(flowId, "partial", 4);
+    expect(cache.misses).toBe(misses + 1);
   });
 
   it("keeps no more rows than its reads asked for, and reads a longer history again", async () => {

@@ -261,8 +261,8 @@ export const SESSION_HISTORY_SQL = `SELECT "role"::text AS "role", "content",
 export const SESSION_HISTORY_SQL_NAME = "session_history";
 
 /**
- * The last `limit` messages of a session, oldest first (what memory nodes read), and the newest
- * one's createdAt in ms (-Infinity when there is none). Plain SQL: hot path.
+ * The last `limit` messages of a session, oldest first (what memory nodes read), with each one's
+ * createdAt in ms (`times[i]` is `messages[i]`'s). Plain SQL: hot path.
  */
 export async function findSessionHistory({
   chatflowId,
@@ -272,18 +272,20 @@ export async function findSessionHistory({
   chatflowId: string;
   sessionId: string;
   limit: number;
-}): Promise<{ messages: { role: "userMessage" | "apiMessage"; content: string }[]; newestAt: number }> {
+}): Promise<{ messages: { role: "userMessage" | "apiMessage"; content: string }[]; times: number[] }> {
   const rows = await (await getSql())<{ role: "userMessage" | "apiMessage"; content: string; at: number }>(
     SESSION_HISTORY_SQL,
     [chatflowId, sessionId, limit],
     SESSION_HISTORY_SQL_NAME,
   );
   const messages = new Array<{ role: "userMessage" | "apiMessage"; content: string }>(rows.length);
+  const times = new Array<number>(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
     const r = rows[rows.length - 1 - i];
     messages[i] = { role: r.role, content: r.content };
+    times[i] = Number(r.at);
   }
-  return { messages, newestAt: rows.length ? Number(rows[0].at) : Number.NEGATIVE_INFINITY };
+  return { messages, times };
 }
 
 /** Both rows of an exchange in one INSERT (see insertExchange). */
