@@ -14,7 +14,8 @@
 // BENCH_SECONDS (default 5) sets each throughput row; BENCH_N (default 300) the c=1 samples;
 // BENCH_WARMUP (default 3000) the predictions sent first, unmeasured (server-process.ts warmUp).
 // BENCH_CPU_PROF=<file.cpuprofile> runs the server under `node --cpu-prof` and saves its profile, with
-// <file>.windows.json giving each phase's time window (bench/profile-summary.ts reads both).
+// <file>.windows.json giving each phase's time window (bench/profile-summary.ts reads both), and the
+// embedded database thread's profile as <file without .cpuprofile>.thread.cpuprofile.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -281,11 +282,22 @@ for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 
 await server.stop();
 if (profileOut) {
-  const file = fs.readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) throw new Error("no .cpuprofile written by the server");
-  fs.copyFileSync(path.join(profDir, file), profileOut);
+  // Node names a thread's profile CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile: thread 0 is the
+  // main thread; the embedded database's thread is the only other one with JavaScript to profile.
+  const files = fs.readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"));
+  const threadOf = (f: string) => Number(f.split(".").at(-3));
+  const main = files.find((f) => threadOf(f) === 0);
+  if (!main) throw new Error("no .cpuprofile written by the server's main thread");
+  fs.copyFileSync(path.join(profDir, main), profileOut);
   fs.writeFileSync(`${profileOut}.windows.json`, `${JSON.stringify(windows, null, 2)}\n`);
   console.log(`\nCPU profile of the server: ${profileOut} (windows: ${profileOut}.windows.json)`);
+  const others = files.filter((f) => threadOf(f) !== 0);
+  for (const [i, f] of others.entries()) {
+    const out = profileOut.replace(/\.cpuprofile$/, "") + `.thread${others.length > 1 ? i + 1 : ""}.cpuprofile`;
+    fs.copyFileSync(path.join(profDir, f), out);
+    fs.copyFileSync(`${profileOut}.windows.json`, `${out}.windows.json`);
+    console.log(`CPU profile of its other thread (the embedded database's): ${out}`);
+  }
 }
 await Promise.all([stub.close(), productApi.close()]);
 fs.rmSync(profDir, { recursive: true, force: true });
