@@ -71,7 +71,8 @@ export async function* cappedChunks(res: http.IncomingMessage, url: URL, maxByte
   }
   const { stream } = decodedStream(res);
   let size = 0;
-  for await (const part of stream) {
+  // A reader leaving early does not destroy the body here: leaveBody decides what happens to it.
+  for await (const part of stream.iterator({ destroyOnReturn: false })) {
     size += (part as Buffer).length;
     if (size > maxBytes) {
       res.destroy();
@@ -79,6 +80,37 @@ export async function* cappedChunks(res: http.IncomingMessage, url: URL, maxByte
     }
     yield part as Buffer;
   }
+}
+
+/** What leaveBody reads out of a body its reader left, at most: bytes, and milliseconds. */
+export const LEFT_BODY_BYTES = 64 * 1024;
+export const LEFT_BODY_MS = 1_000;
+
+/**
+ * Ends a body its reader left before the end (a loop over cappedChunks left early). A plain body is
+ * read out and dropped, so that one nearly over hands its connection back to the agent's pool: a
+ * model's SSE answer is left at its `data: [DONE]` event, usually before the chunked body's last
+ * bytes are parsed, and closing the connection there made every streamed call connect anew. Past
+ * LEFT_BODY_BYTES or LEFT_BODY_MS (a server that goes on), and for a decoded body, the connection is
+ * closed at once instead.
+ */
+export function leaveBody(res: http.IncomingMessage): void {
+  if (res.complete || res.destroyed) return;
+  if (encodingOf(res) in DECODERS) return void res.destroy();
+  let left = LEFT_BODY_BYTES;
+  const close = () => {
+    clearTimeout(timer);
+    res.destroy();
+  };
+  const timer = setTimeout(close, LEFT_BODY_MS).unref();
+  res.once("end", () => clearTimeout(timer));
+  res.once("close", () => clearTimeout(timer));
+  res.on("error", () => undefined); // a connection reset while reading out: nothing waits for it
+  res.on("data", (part: Buffer) => {
+    left -= part.length;
+    if (left < 0) close();
+  });
+  res.resume();
 }
 
 /**

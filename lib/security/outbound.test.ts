@@ -6,12 +6,15 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { createGuardedFetch, createGuardedRequest, isPrivateAddress } from "./outbound";
+import { LEFT_BODY_MS } from "./outbound-body";
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 interface TestServer {
   origin: string;
   port: number;
   seen: Seen[];
+  /** Connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -27,12 +30,15 @@ async function startServer(
       handler(req, res);
     });
   });
+  let connections = 0;
+  server.on("connection", () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
     seen,
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -52,6 +58,8 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 
 let api: TestServer;
 let other: TestServer;
+/** Called when the client closes the connection of /sse-forever. */
+let foreverClosed = () => {};
 beforeAll(async () => {
   other = await startServer((req, res) => res.end(`other saw auth=${req.headers.authorization ?? "none"}`));
   api = await startServer((req, res) => {
@@ -75,6 +83,20 @@ beforeAll(async () => {
       return res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(200_000)));
     if (url.pathname === "/hang") return; // never answers
     if (url.pathname === "/slow-body") return res.writeHead(200).write("partial");
+    if (url.pathname === "/sse-done") {
+      // A model's stream: the last event, then (in a write of its own) the chunked body's end.
+      res.writeHead(200, { "content-type": "text/event-stream" }).write("data: [DONE]\n\n");
+      return setTimeout(() => res.end(), 5);
+    }
+    if (url.pathname === "/sse-forever") {
+      res.writeHead(200, { "content-type": "text/event-stream" }).write("data: first\n\n");
+      const more = setInterval(() => res.write(`data: ${"z".repeat(8000)}\n\n`), 2);
+      res.once("close", () => {
+        clearInterval(more);
+        foreverClosed();
+      });
+      return;
+    }
     if (url.pathname === "/cut") {
       res.writeHead(200, { "content-length": "100" }).write("only part");
       return setTimeout(() => res.destroy(), 20);
@@ -361,5 +383,31 @@ describe("createGuardedRequest (the guard answering node's own response)", () =>
     // Released: nothing listens to the caller's signal any more (the deadline's timer is cleared with it).
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
     await expect(left.bytes()).rejects.toThrow(/already read/);
+  });
+
+  it("a body left just before its end is read out, so the next call uses the same connection; one that goes on is cut", async () => {
+    const guarded = createGuardedRequest({ allowPrivate: true });
+    const leaveAtFirst = async (path: string) => {
+      for await (const part of (await guarded(`${api.origin}${path}`)).chunks()) {
+        expect(part.toString()).toMatch(/^data: /);
+        break;
+      }
+    };
+    const before = api.connections();
+    for (let i = 0; i < 3; i += 1) {
+      await leaveAtFirst("/sse-done");
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the body's end comes 5 ms after [DONE]
+    }
+    await expect((await guarded(`${api.origin}/ok`)).bytes()).resolves.toBeDefined();
+    expect(api.connections() - before).toBe(1); // four calls, one connection (closing it: four)
+    // A stream that goes on after its reader left: its connection is closed once LEFT_BODY_BYTES are
+    // read out (well before LEFT_BODY_MS).
+    const closed = new Promise<void>((resolve) => (foreverClosed = resolve));
+    const left = Date.now();
+    await leaveAtFirst("/sse-forever");
+    await closed;
+    expect(Date.now() - left).toBeLessThan(LEFT_BODY_MS);
+    await expect((await guarded(`${api.origin}/ok`)).bytes()).resolves.toBeDefined();
+    expect(api.connections() - before).toBe(2); // the cut connection is not used again: a new one
   });
 });

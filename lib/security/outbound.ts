@@ -11,7 +11,7 @@ import https from "node:https";
 import net from "node:net";
 import { AppError } from "../errors";
 import { linkedDeadline } from "./deadline";
-import { cappedChunks, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
+import { cappedChunks, leaveBody, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
   /** Hosts ("host" or "host:port") the operator allowed to be private (OUTBOUND_ALLOW_HOSTS, own base URLs). */
@@ -426,8 +426,9 @@ export function createGuardedRequest(opts: GuardedFetchOptions = {}): GuardedReq
         } catch (err) {
           throw fail(err);
         } finally {
-          // Ended, failed or left early: nothing more is read.
-          if (!res.complete) res.destroy();
+          // Ended, failed or left early: the caller reads nothing more (leaveBody: a body nearly over
+          // is read out, so its connection is used again).
+          leaveBody(res);
           release();
         }
       },

@@ -24,6 +24,8 @@ const requests: { body: Record<string, unknown>; authorization?: string }[] = []
 let next: Scripted = { pieces: [] };
 let server: http.Server;
 let baseURL: string;
+/** Connections the test server accepted so far. */
+let connections = 0;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -43,6 +45,7 @@ beforeAll(async () => {
       if (!script.hang) res.end();
     });
   });
+  server.on("connection", () => (connections += 1));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
@@ -375,6 +378,26 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
       details: { status: 400 },
       message: expect.stringContaining("HTTP 400: bad model"),
     });
+  });
+
+  it("streamed calls through the guard use one connection: the body is read out past [DONE]", async () => {
+    const guarded = model({ request: createGuardedRequest({ allowPrivate: true }) });
+    const pause = () => new Promise((r) => setTimeout(r, 20));
+    next = { pieces: [JSON.stringify({ choices: [{ message: { role: "assistant", content: "first" } }] })] };
+    await guarded.invoke([new HumanMessage("x")]); // a connection in the pool
+    await pause();
+    const before = connections;
+    for (let i = 0; i < 3; i += 1) {
+      // Each piece its own write: the chunked body's end comes after [DONE], as from a real server.
+      next = {
+        contentType: "text/event-stream",
+        pieces: sse([chunk({ content: `turn ${i}` }), chunk({}, "stop")]),
+        gapMs: 2,
+      };
+      expect((await guarded.invoke([new HumanMessage("x")], { callbacks: [new Tokens()] })).content).toBe(`turn ${i}`);
+      await pause();
+    }
+    expect(connections - before).toBe(0); // closed at [DONE], each call would connect anew
   });
 
   it("uses the fetch it is given for every call", async () => {
