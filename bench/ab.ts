@@ -8,9 +8,10 @@
 // one); default: the handlers on node:http (bench/serve-routes.ts), which needs no build. A side
 // may name its own server with a prefix: `next:.` vs `routes:.` measures what Next.js itself adds.
 // BENCH_ROUNDS (6), BENCH_SECONDS per throughput block (3), BENCH_C its clients (8), BENCH_WARMUP
-// predictions per server before the rounds (3000: server-process.ts warmUp). BENCH_A_ENV / BENCH_B_ENV add settings to one side's
-// server ("PGLITE_THREAD=false"; several separated by spaces), so one checkout can be measured
-// against itself with a switch flipped: `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
+// predictions per server before the rounds (3000: server-process.ts warmUp). BENCH_A_ENV /
+// BENCH_B_ENV add settings to one side's server ("PGLITE_THREAD=false"; several separated by
+// spaces), so one checkout can be measured against itself with a switch flipped:
+// `BENCH_A_ENV=PGLITE_THREAD=false tsx bench/ab.ts .`.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
