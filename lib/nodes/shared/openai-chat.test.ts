@@ -382,7 +382,7 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
 
   it("streamed calls through the guard use one connection: the body is read out past [DONE]", async () => {
     const guarded = model({ request: createGuardedRequest({ allowPrivate: true }) });
-    const pause = () => new Promise((r) => setTimeout(r, 20));
+    const pause = () => new Promise((r) => setTimeout(r, 100)); // the body's end is 2 ms after [DONE]
     next = { pieces: [JSON.stringify({ choices: [{ message: { role: "assistant", content: "first" } }] })] };
     await guarded.invoke([new HumanMessage("x")]); // a connection in the pool
     await pause();
