@@ -1,8 +1,8 @@
 import { getEnv } from "../env";
-import type { ChatMessage, ChatMessageFeedback } from "../db/generated/client";
 import {
   deleteChatMessages as deleteRows,
   findChatMessages,
+  type MessageListRow,
   findReferencedUploadPaths,
   findSessions,
 } from "../db/queries/chat-messages";
@@ -21,7 +21,7 @@ import { publishChange } from "../state";
 type FileUpload = { type: string; name: string; mime: string; path: string };
 
 /** The Message API's view of a stored message (Flowise's field names). */
-export function toChatMessageRecord(row: ChatMessage & { feedback?: ChatMessageFeedback | null }): ChatMessageRecord {
+export function toChatMessageRecord(row: MessageListRow): ChatMessageRecord {
   return {
     id: row.id,
     role: row.role,
@@ -35,15 +35,8 @@ export function toChatMessageRecord(row: ChatMessage & { feedback?: ChatMessageF
     sourceDocuments: row.sourceDocuments ?? null,
     usedTools: row.usedTools ?? null,
     fileUploads: (row.fileUploads as FileUpload[] | null) ?? null,
-    createdDate: row.createdAt.toISOString(),
-    feedback: row.feedback
-      ? {
-          id: row.feedback.id,
-          rating: row.feedback.rating,
-          content: row.feedback.content,
-          createdDate: row.feedback.createdAt.toISOString(),
-        }
-      : null,
+    createdDate: row.createdDate,
+    feedback: row.feedback,
   };
 }
 

@@ -84,18 +84,39 @@ function toSqlWhere(f: MessageWhere, rated: string[] | undefined, params: unknow
   return terms.join(" AND ");
 }
 
-/** A message row with its feedback, as the page query selects it (timestamps as instants). */
-type MessageRow = Omit<ChatMessage, "feedback"> & {
+/** createdAt as `Date.toISOString()` writes it, made by PostgreSQL (the columns hold UTC wall time). */
+const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A message of a page, with its feedback: times as ISO text (what the Message API answers). */
+export type MessageListRow = Pick<
+  ChatMessage,
+  | "id"
+  | "chatflowId"
+  | "sessionId"
+  | "chatId"
+  | "role"
+  | "content"
+  | "sourceDocuments"
+  | "usedTools"
+  | "fileUploads"
+  | "chatType"
+  | "memoryType"
+  | "chatflowVersion"
+> & {
+  createdDate: string;
+  feedback: { id: string; rating: ChatMessageFeedback["rating"]; content: string; createdDate: string } | null;
+};
+/** The page query's row: the message, and its feedback's columns (all null without one). */
+type MessagePageRow = Omit<MessageListRow, "feedback"> & {
   fId: string | null;
-  fChatId: string | null;
   fRating: ChatMessageFeedback["rating"] | null;
   fContent: string | null;
-  fCreatedAt: Date | null;
+  fCreatedDate: string | null;
 };
 const MESSAGE_COLUMNS = `m."id", m."chatflowId", m."sessionId", m."chatId", m."role"::text AS "role", m."content",
   m."sourceDocuments", m."usedTools", m."fileUploads", m."chatType"::text AS "chatType", m."memoryType",
-  m."chatflowVersion", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
-  f."id" AS "fId", f."chatId" AS "fChatId", f."rating"::text AS "fRating", f."content" AS "fContent", f."createdAt" AT TIME ZONE 'UTC' AS "fCreatedAt"`;
+  m."chatflowVersion", ${isoText('m."createdAt"')} AS "createdDate",
+  f."id" AS "fId", f."rating"::text AS "fRating", f."content" AS "fContent", ${isoText('f."createdAt"')} AS "fCreatedDate"`;
 
 /**
  * One page of matching messages and the total count, ordered by time (id breaks ties). Plain SQL:
@@ -131,27 +152,35 @@ export async function findChatMessages({
          ORDER BY ${order}`;
   const [[{ total }], rows] = await Promise.all([
     sql<{ total: number }>(`SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${filter}`, filterParams),
-    sql<MessageRow>(pageSql, [...filterParams, take, skip]),
+    sql<MessagePageRow>(pageSql, [...filterParams, take, skip]),
   ]);
-  return {
-    total,
-    rows: rows.map(({ fId, fChatId, fRating, fContent, fCreatedAt, ...m }) => ({
-      ...m,
+  // Each row built field by field (a page is up to 1,000 rows: an object rest/spread per row, and
+  // timestamps parsed into Dates only to be written back as text, cost ~4 ms of a 15 ms answer).
+  const messages = new Array<MessageListRow>(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const r = rows[i];
+    messages[i] = {
+      id: r.id,
+      chatflowId: r.chatflowId,
+      sessionId: r.sessionId,
+      chatId: r.chatId,
+      role: r.role,
+      content: r.content,
+      sourceDocuments: r.sourceDocuments,
+      usedTools: r.usedTools,
+      fileUploads: r.fileUploads,
+      chatType: r.chatType,
+      memoryType: r.memoryType,
+      chatflowVersion: r.chatflowVersion,
+      createdDate: r.createdDate,
       feedback:
-        // All four are set together (a joined feedback row) or all null.
-        fId !== null && fChatId !== null && fRating !== null && fCreatedAt !== null
-          ? {
-              id: fId,
-              chatflowId: m.chatflowId,
-              chatId: fChatId,
-              messageId: m.id,
-              rating: fRating,
-              content: fContent ?? "",
-              createdAt: fCreatedAt,
-            }
+        // Set together (a joined feedback row) or all null.
+        r.fId !== null && r.fRating !== null && r.fCreatedDate !== null
+          ? { id: r.fId, rating: r.fRating, content: r.fContent ?? "", createdDate: r.fCreatedDate }
           : null,
-    })),
-  };
+    };
+  }
+  return { total, rows: messages };
 }
 
 /**
