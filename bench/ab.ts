@@ -90,23 +90,21 @@ console.log(
 
 for (const s of Object.values(servers)) await warmUp(s);
 
+/** Every sample of the c=1 rows, over all rounds (the per-round figures are in perRound). */
 type Acc = {
   c1: number[];
-  c1Cpu: number[];
-  c8: number[];
-  c8Cpu: number[];
   agent: number[];
   agentCpu: number[];
   sse: number[];
   sseCpu: number[];
 };
 const acc: Record<"A" | "B", Acc> = {
-  A: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
-  B: { c1: [], c1Cpu: [], c8: [], c8Cpu: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
+  A: { c1: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
+  B: { c1: [], agent: [], agentCpu: [], sse: [], sseCpu: [] },
 };
-const perRound: Record<"A" | "B", { c1p50: number[]; c1Cpu: number[]; c8: number[]; c8Cpu: number[] }> = {
-  A: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
-  B: { c1p50: [], c1Cpu: [], c8: [], c8Cpu: [] },
+const perRound: Record<"A" | "B", { c1p50: number[]; c1Cpu: number[]; many: number[]; manyCpu: number[] }> = {
+  A: { c1p50: [], c1Cpu: [], many: [], manyCpu: [] },
+  B: { c1p50: [], c1Cpu: [], many: [], manyCpu: [] },
 };
 
 async function c1(s: BenchServer, flow: Flow, n: number, into: number[], v: Variant = { key: true }) {
@@ -120,7 +118,7 @@ async function c1(s: BenchServer, flow: Flow, n: number, into: number[], v: Vari
   into.push(...times);
   return { p50: pct(times, 50), cpu: (s.cpuMs() - c0) / n };
 }
-async function c8(s: BenchServer) {
+async function concurrent(s: BenchServer) {
   const c0 = s.cpuMs();
   let done = 0;
   const t0 = performance.now();
@@ -142,9 +140,9 @@ for (let r = 0; r < ROUNDS; r++) {
     const one = await c1(s, "conversation", 40, acc[name].c1);
     perRound[name].c1p50.push(one.p50);
     perRound[name].c1Cpu.push(one.cpu);
-    const many = await c8(s);
-    perRound[name].c8.push(many.rate);
-    perRound[name].c8Cpu.push(many.cpu);
+    const many = await concurrent(s);
+    perRound[name].many.push(many.rate);
+    perRound[name].manyCpu.push(many.cpu);
     const ag = await c1(s, "agent", 10, acc[name].agent);
     acc[name].agentCpu.push(ag.cpu);
     const sse = await c1(s, "conversation", 20, acc[name].sse, { key: true, streaming: true });
@@ -162,8 +160,8 @@ console.log("| figure | A | B |\n|---|---|---|");
 const line = (label: string, f: (n: "A" | "B") => string) => console.log(`| ${label} | ${f("A")} | ${f("B")} |`);
 line("conversation c=1 p50 ms", (n) => range(perRound[n].c1p50));
 line("conversation c=1 server CPU ms/request", (n) => range(perRound[n].c1Cpu));
-line(`conversation c=${C} req/s`, (n) => range(perRound[n].c8, 0));
-line(`conversation c=${C} server CPU ms/request`, (n) => range(perRound[n].c8Cpu));
+line(`conversation c=${C} req/s`, (n) => range(perRound[n].many, 0));
+line(`conversation c=${C} server CPU ms/request`, (n) => range(perRound[n].manyCpu));
 line("agent c=1 p50 ms (all rounds)", (n) => med(acc[n].agent).toFixed(2));
 line("agent c=1 server CPU ms/request", (n) => range(acc[n].agentCpu));
 line("conversation streamed c=1 p50 ms (all rounds)", (n) => med(acc[n].sse).toFixed(2));

@@ -115,8 +115,11 @@ export class SessionHistoryCache {
     const held = this.entries.get(key, { updateAgeOnGet: false });
     if (!held) return;
     const next: Entry = { ...held, rows: [...held.rows], times: [...held.times] };
-    for (const [i, row] of rows.entries()) {
-      const at = i === 0 ? askedAt : answeredAt;
+    const [question, answer] = rows;
+    for (const [row, at] of [
+      [question, askedAt],
+      [answer, answeredAt],
+    ] as const) {
       const place = placeOf(next, at, row.role);
       if (place < 0) {
         this.entries.delete(key);

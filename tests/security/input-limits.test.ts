@@ -139,6 +139,8 @@ describe("lone surrogates in a JSON body", () => {
 
 describe("what pgvector cannot store", () => {
   it("an embeddings model answering 16,001-dimension vectors: 502 naming the model's answer and the limit, nothing stored", async (ctx) => {
+    // Only a database with pgvector stores vectors (PGlite has it; a PostgreSQL server may not, and
+    // then the vector store refuses before any embedding): runs in the PGlite pass of `npm test`.
     if (!(await databaseHasPgvector())) return ctx.skip();
     const wide = await createModelStub({ embeddingDimensions: 16_001 });
     try {

@@ -87,7 +87,10 @@ function toSqlWhere(f: MessageWhere, rated: string[] | undefined, params: unknow
 /** createdAt as `Date.toISOString()` writes it, made by PostgreSQL (the columns hold UTC wall time). */
 const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A message of a page, with its feedback: times as ISO text (what the Message API answers). */
+/**
+ * A message of a page as the page query selects it: times as ISO text (what the Message API
+ * answers), and its feedback's columns (all null without one).
+ */
 export type MessageListRow = Pick<
   ChatMessage,
   | "id"
@@ -104,10 +107,6 @@ export type MessageListRow = Pick<
   | "chatflowVersion"
 > & {
   createdDate: string;
-  feedback: { id: string; rating: ChatMessageFeedback["rating"]; content: string; createdDate: string } | null;
-};
-/** The page query's row: the message, and its feedback's columns (all null without one). */
-type MessagePageRow = Omit<MessageListRow, "feedback"> & {
   fId: string | null;
   fRating: ChatMessageFeedback["rating"] | null;
   fContent: string | null;
@@ -152,35 +151,9 @@ export async function findChatMessages({
          ORDER BY ${order}`;
   const [[{ total }], rows] = await Promise.all([
     sql<{ total: number }>(`SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${filter}`, filterParams),
-    sql<MessagePageRow>(pageSql, [...filterParams, take, skip]),
+    sql<MessageListRow>(pageSql, [...filterParams, take, skip]),
   ]);
-  // Each row built field by field (a page is up to 1,000 rows: an object rest/spread per row, and
-  // timestamps parsed into Dates only to be written back as text, cost ~4 ms of a 15 ms answer).
-  const messages = new Array<MessageListRow>(rows.length);
-  for (let i = 0; i < rows.length; i += 1) {
-    const r = rows[i];
-    messages[i] = {
-      id: r.id,
-      chatflowId: r.chatflowId,
-      sessionId: r.sessionId,
-      chatId: r.chatId,
-      role: r.role,
-      content: r.content,
-      sourceDocuments: r.sourceDocuments,
-      usedTools: r.usedTools,
-      fileUploads: r.fileUploads,
-      chatType: r.chatType,
-      memoryType: r.memoryType,
-      chatflowVersion: r.chatflowVersion,
-      createdDate: r.createdDate,
-      feedback:
-        // Set together (a joined feedback row) or all null.
-        r.fId !== null && r.fRating !== null && r.fCreatedDate !== null
-          ? { id: r.fId, rating: r.fRating, content: r.fContent ?? "", createdDate: r.fCreatedDate }
-          : null,
-    };
-  }
-  return { total, rows: messages };
+  return { total, rows };
 }
 
 /**
