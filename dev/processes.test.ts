@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type RunningProcess, spawnReady, startWorkerProcess } from "./processes";
+import { OutputTail, type RunningProcess, spawnReady, startWorkerProcess } from "./processes";
 import { freePort } from "./redis-server";
 
 // The spawn / wait / stop mechanics on tiny scripts run the way workers are (through tsx).
@@ -111,5 +111,35 @@ setTimeout(() => http.createServer((q, s) => s.end("pong")).listen(Number(proces
     started.push(p);
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("pong");
     await p.stop();
+  });
+});
+
+describe("OutputTail", () => {
+  it("holds exactly the last `max` characters of what was pushed, in order", () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (const max of [1, 10, 100, 5_000]) {
+      const tail = new OutputTail(max);
+      let all = "";
+      for (let i = 0; i < 3_000; i++) {
+        // Chunks shorter and longer than max, some empty.
+        const chunk = `${i}:`.padEnd(rand(3) === 0 ? rand(max * 3 + 1) : rand(40), String.fromCharCode(97 + (i % 26)));
+        tail.push(chunk);
+        all += chunk;
+        if (i % 97 === 0 || i === 2_999) expect(tail.text()).toBe(all.slice(-max));
+      }
+    }
+  });
+
+  it("holds everything while under its limit", () => {
+    const tail = new OutputTail(1_000);
+    expect(tail.text()).toBe("");
+    tail.push("one\n");
+    tail.push("");
+    tail.push("two\n");
+    expect(tail.text()).toBe("one\ntwo\n");
   });
 });
