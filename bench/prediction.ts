@@ -23,6 +23,7 @@ import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
 import { IDLE_GC_MS } from "../scripts/idle-gc.mjs";
+import { request } from "./http-client";
 import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant, warmUp } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -53,7 +54,7 @@ const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 const windows: { name: string; startUs: number; endUs: number; requests: number }[] = [];
 
 // ---- the model-direct baseline: one prediction's outbound calls, replayed ----
-type Call = { url: string; init: RequestInit };
+type Call = { url: string; init: { method: string; headers?: Record<string, string>; body?: string } };
 async function recordCalls(flow: Flow): Promise<Call[]> {
   stub.requests.length = 0;
   productApi.requests.length = 0;
@@ -74,7 +75,7 @@ async function recordCalls(flow: Flow): Promise<Call[]> {
   return [...model, ...products];
 }
 async function replay(calls: Call[]) {
-  for (const c of calls) await (await fetch(c.url, c.init)).text();
+  for (const c of calls) await request(c.url, c.init);
 }
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { spawnReady, type RunningProcess } from "../dev/processes";
 import { freePort } from "../dev/redis-server";
 import { exampleFlow } from "../dev/flows";
+import { request } from "./http-client";
 
 export type ServerKind = "next" | "routes";
 export const QUESTIONS = { conversation: "Hello there", agent: "find me a laptop under 1500 in Germany" };
@@ -146,7 +147,7 @@ export async function startBenchServer(opts: {
     ids,
     apiKey,
     async predict(flow, i, v = { key: true }) {
-      const res = await fetch(`${url}/api/v1/prediction/${ids[flow]}`, {
+      const res = await request(`${url}/api/v1/prediction/${ids[flow]}`, {
         method: "POST",
         headers: { "content-type": "application/json", ...(v.key ? { authorization: `Bearer ${apiKey}` } : {}) },
         body: JSON.stringify({
@@ -155,7 +156,7 @@ export async function startBenchServer(opts: {
           ...(v.streaming ? { streaming: true } : {}),
         }),
       });
-      const text = await res.text();
+      const { text } = res;
       if (res.status !== 200) throw new Error(`${flow}: HTTP ${res.status} ${text.slice(0, 300)}`);
       if (v.streaming && !text.includes("event")) throw new Error(`${flow}: no SSE events in ${text.slice(0, 200)}`);
     },
