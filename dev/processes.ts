@@ -115,7 +115,8 @@ export async function spawnReady(options: SpawnOptions): Promise<RunningProcess>
   const running: RunningProcess = { child, output: () => output.text(), stop, kill: () => stop("SIGKILL"), exited };
 
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const failure = (why: string) => new Error(`${name} ${why}. Its output:\n${output.text().slice(-4000) || "(nothing)"}`);
+  const failure = (why: string) =>
+    new Error(`${name} ${why}. Its output:\n${output.text().slice(-4000) || "(nothing)"}`);
 
   const ready = new Promise<void>((resolve, reject) => {
     let settled = false;
