@@ -56,8 +56,7 @@ const windows: { name: string; startUs: number; endUs: number; requests: number 
 // ---- the model-direct baseline: one prediction's outbound calls, replayed ----
 type Call = { url: string; init: { method: string; headers?: Record<string, string>; body?: string } };
 async function recordCalls(flow: Flow): Promise<Call[]> {
-  stub.requests.length = 0;
-  productApi.requests.length = 0;
+  forgetRequests();
   await predict(flow, 1);
   const model = stub.requests.map((r) => ({
     url: `${stub.origin}${r.path}`,
@@ -80,6 +79,12 @@ async function replay(calls: Call[]) {
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
+/** The stubs record every request; measured phases drop them as they go, so the bench's heap stays small. */
+function forgetRequests() {
+  stub.requests.length = 0;
+  productApi.requests.length = 0;
+}
+
 /** c=1, each prediction followed by the direct replay of its calls. */
 async function sequential(flow: Flow, n: number, calls: Call[], v: Variant = { key: true }, label = "") {
   const server: number[] = [];
@@ -93,6 +98,7 @@ async function sequential(flow: Flow, n: number, calls: Call[], v: Variant = { k
     const t1 = performance.now();
     await replay(calls);
     direct.push(performance.now() - t1);
+    forgetRequests();
   }
   windows.push({
     name: `c1-${flow}${v.key ? "" : "-anonymous"}${v.streaming ? "-stream" : ""}${label}`,
@@ -115,6 +121,7 @@ async function throughput(flow: Flow, c: number, calls: Call[], sampleMem = fals
         for (let i = w; performance.now() < until; i += c) {
           await one(i);
           done++;
+          forgetRequests();
         }
       }),
     );
@@ -136,11 +143,7 @@ async function throughput(flow: Flow, c: number, calls: Call[], sampleMem = fals
   if (sampler) clearInterval(sampler);
   const sampledPeak = Math.max(peak, sampleMem ? memMB("VmRSS") : 0);
   if (sampleMem) peak = exactPeak ? memMB("VmHWM") : sampledPeak;
-  stub.requests.length = 0;
-  productApi.requests.length = 0;
   const d = await run(() => replay(calls));
-  stub.requests.length = 0;
-  productApi.requests.length = 0;
   return { rate: s.rate, direct: d.rate, cpuPerReq: cpu / s.done, cores: cpu / wall, peak, exactPeak, sampledPeak };
 }
 
@@ -163,6 +166,7 @@ async function interleaved(flow: Flow, a: Variant, b: Variant, names: [string, s
         const t0 = performance.now();
         await predict(flow, r * block + i, v);
         acc[name].t.push(performance.now() - t0);
+        forgetRequests();
       }
       acc[name].cpu += cpuMs() - c0;
       // One window per block, all named alike (profile-summary.ts takes them together).
