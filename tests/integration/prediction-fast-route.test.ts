@@ -187,6 +187,23 @@ describe("the prediction route past Next", () => {
     expect((await post(path, { question: "still here" })).status).toBe(200);
   });
 
+  it("takes Flowise's multipart form, read whole before the handler like a JSON body", async () => {
+    const form = new FormData();
+    form.set("question", "Hello from a form");
+    form.set("overrideConfig", JSON.stringify({ sessionId: "fast-form" }));
+    const res = await fetch(`${url}/api/v1/prediction/${conversationId}`, {
+      method: "POST",
+      headers: auth.bearer(key),
+      body: form,
+    });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ question: "Hello from a form", sessionId: "fast-form" });
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    const db = await getDb();
+    expect(await db.chatMessage.count({ where: { sessionId: "fast-form" } })).toBe(2);
+  });
+
   it("answers errors in the error shape with the same headers (bad key, bad body)", async () => {
     const badKey = await post(`/api/v1/prediction/${conversationId}`, { question: "hi" }, auth.bearer("sy_nope"));
     expect(badKey.status).toBe(401);
