@@ -100,6 +100,8 @@ describe("admin queue view", () => {
   });
 });
 
+// Runs in `npm test`'s PostgreSQL step (TEST_PG_URL, scripts/test-all.sh): queue mode needs
+// PostgreSQL (PGlite belongs to one process). Skipped in the PGlite runs, which have no server.
 describe.runIf(serverUrl)("admin queue view in queue mode", () => {
   let port: number;
   let server: ChildProcess;

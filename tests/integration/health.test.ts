@@ -48,6 +48,8 @@ describe("health", () => {
   });
 });
 
+// Runs in `npm test`'s PostgreSQL step (TEST_PG_URL, scripts/test-all.sh): queue mode needs
+// PostgreSQL (PGlite belongs to one process). Skipped in the PGlite runs, which have no server.
 describe.runIf(serverUrl)("queue mode readiness: Redis and workers", () => {
   let port: number;
   let server: ChildProcess;
@@ -128,6 +130,8 @@ describe.runIf(serverUrl)("queue mode readiness: Redis and workers", () => {
   });
 });
 
+// Runs in `npm test`'s PostgreSQL step (TEST_PG_URL, scripts/test-all.sh): it cuts the database
+// server's connections through a TCP proxy. Skipped in the PGlite runs, which have no server.
 describe.runIf(serverUrl)("PostgreSQL going away and coming back", () => {
   let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
   let direct: string;

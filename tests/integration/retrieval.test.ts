@@ -197,6 +197,8 @@ describe("keyword store: answers from documents with no embeddings model", () =>
   });
 });
 
+// Needs the pgvector extension: PGlite ships it (these run in the PGlite steps); a PostgreSQL server
+// without it (this machine's: Debian's packages here hold no pgvector) skips them.
 describe.runIf(hasPgvector)("vector store retrieval", () => {
   it("the Docs QA example answers from an uploaded file and rephrases follow-ups with its memory", async () => {
     const example = docsExample("docs-qa.json");

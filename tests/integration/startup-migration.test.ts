@@ -65,6 +65,8 @@ describe("start-up", () => {
   });
 });
 
+// Runs in `npm test`'s PostgreSQL step (TEST_PG_URL, scripts/test-all.sh): several processes need
+// one database server. Skipped in the PGlite runs, which have no server.
 describe.runIf(serverUrl)("start-up of several processes on one PostgreSQL database", () => {
   const name = `switchyard_start_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const url = serverUrl ? Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString() : "";

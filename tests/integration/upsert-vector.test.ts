@@ -68,6 +68,9 @@ async function counts(chatflowId: string) {
 
 const embeddingCalls = () => stub.requests.filter((r) => r.path === "/v1/embeddings").length;
 
+// Needs the pgvector extension: PGlite ships it (these run in the PGlite steps); a PostgreSQL server
+// without it (this machine's: Debian's packages here hold no pgvector) skips them, and the block
+// at the end covers that case.
 describe.runIf(hasPgvector)("vector store upsert (pgvector)", () => {
   it("JSON upsert loads the saved guide of the Docs QA example, embeds each chunk once, and skips it the second time", async () => {
     const before = embeddingCalls();

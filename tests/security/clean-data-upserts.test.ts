@@ -78,6 +78,8 @@ describe("upsert counts match what is stored", () => {
     await expectConcurrentCountsMatch(id, "keywordStore");
   });
 
+  // Needs the pgvector extension: runs on PGlite (which ships it); skipped on a PostgreSQL server
+  // without it (this machine's: Debian's packages here hold no pgvector).
   it.runIf(hasPgvector)(
     "pgvector store: 10 concurrent identical upserts add 40 chunks (and 40 embeddings) in all",
     async () => {
