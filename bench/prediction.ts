@@ -46,7 +46,15 @@ const server = await startBenchServer({
   productApiUrl: productApi.url,
   nodeFlags: profileOut ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
 });
-const { predict } = server;
+/**
+ * One measured prediction. The stubs record every request they get; a measured one's records are
+ * dropped at once (only recordCalls reads them), so the heap of the process timing the predictions
+ * does not grow through a phase.
+ */
+async function predict(...args: Parameters<typeof server.predict>) {
+  await server.predict(...args);
+  forgetRequests();
+}
 const cpuMs = () => server.cpuMs();
 const memMB = (f: "VmRSS" | "VmHWM") => server.memMB(f);
 /** Monotonic microseconds, the clock of V8's CPU profiles (both are CLOCK_MONOTONIC on Linux). */
@@ -57,7 +65,7 @@ const windows: { name: string; startUs: number; endUs: number; requests: number 
 type Call = { url: string; init: { method: string; headers?: Record<string, string>; body?: string } };
 async function recordCalls(flow: Flow): Promise<Call[]> {
   forgetRequests();
-  await predict(flow, 1);
+  await server.predict(flow, 1);
   const model = stub.requests.map((r) => ({
     url: `${stub.origin}${r.path}`,
     init: {
@@ -75,11 +83,11 @@ async function recordCalls(flow: Flow): Promise<Call[]> {
 }
 async function replay(calls: Call[]) {
   for (const c of calls) await request(c.url, c.init);
+  forgetRequests();
 }
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-/** The stubs record every request; measured phases drop them as they go, so the bench's heap stays small. */
 function forgetRequests() {
   stub.requests.length = 0;
   productApi.requests.length = 0;
@@ -98,7 +106,6 @@ async function sequential(flow: Flow, n: number, calls: Call[], v: Variant = { k
     const t1 = performance.now();
     await replay(calls);
     direct.push(performance.now() - t1);
-    forgetRequests();
   }
   windows.push({
     name: `c1-${flow}${v.key ? "" : "-anonymous"}${v.streaming ? "-stream" : ""}${label}`,
@@ -121,7 +128,6 @@ async function throughput(flow: Flow, c: number, calls: Call[], sampleMem = fals
         for (let i = w; performance.now() < until; i += c) {
           await one(i);
           done++;
-          forgetRequests();
         }
       }),
     );
@@ -166,7 +172,6 @@ async function interleaved(flow: Flow, a: Variant, b: Variant, names: [string, s
         const t0 = performance.now();
         await predict(flow, r * block + i, v);
         acc[name].t.push(performance.now() - t0);
-        forgetRequests();
       }
       acc[name].cpu += cpuMs() - c0;
       // One window per block, all named alike (profile-summary.ts takes them together).
