@@ -40,30 +40,29 @@ export type SpawnOptions = {
 const MAX_OUTPUT = 200_000;
 
 /**
- * The last `max` characters a process printed, kept as the chunks it printed them in and joined only
- * when read. (Appending each chunk to one string and slicing it copied up to `max` characters per
+ * The last `max` characters a process printed, kept as the chunks it printed them in and joined when
+ * read or once twice `max` is held. (Appending each chunk to one string and slicing it copied up to `max` characters per
  * chunk: with a server logging a line per request, ~200 KB of garbage per request in the process
  * watching it, whose collections then showed up in the benches' latencies.)
  */
 export class OutputTail {
   private chunks: string[] = [];
-  private head = 0;
   private size = 0;
   constructor(private readonly max: number) {}
 
   push(text: string): void {
     this.chunks.push(text);
     this.size += text.length;
-    // Drop whole chunks while what is left still holds `max` characters.
-    while (this.size - this.chunks[this.head].length >= this.max) this.size -= this.chunks[this.head++].length;
-    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
-      this.chunks = this.chunks.slice(this.head);
-      this.head = 0;
+    // Cut back to `max` once twice that is held: a copy of `max` characters per `max` pushed.
+    if (this.size > 2 * this.max) {
+      const kept = this.text();
+      this.chunks = [kept];
+      this.size = kept.length;
     }
   }
 
   text(): string {
-    const all = this.chunks.slice(this.head).join("");
+    const all = this.chunks.join("");
     return all.length > this.max ? all.slice(-this.max) : all;
   }
 }
