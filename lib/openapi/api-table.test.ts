@@ -5,12 +5,12 @@ import { manageChatflows, messageAdmins, runChatflow } from "../access/permissio
 import { apiTable, callersOf, withApiTable } from "./api-table";
 import { OPERATIONS } from "./operations";
 
-const README = path.resolve(import.meta.dirname, "../../README.md");
+const API_DOC = path.resolve(import.meta.dirname, "../../docs/api.md");
 
-describe("the README's API table", () => {
+describe("the API table of docs/api.md", () => {
   it("is the one made from the routes' policies (run `npm run docs:api-table` when this fails)", () => {
-    const readme = fs.readFileSync(README, "utf8");
-    expect(readme).toBe(withApiTable(readme, apiTable(OPERATIONS)));
+    const doc = fs.readFileSync(API_DOC, "utf8");
+    expect(doc).toBe(withApiTable(doc, apiTable(OPERATIONS)));
   });
 
   it("says who may call from the policy itself", () => {
@@ -28,7 +28,7 @@ describe("the README's API table", () => {
     expect(table).toMatch(/\| `GET \/api\/v1\/credentials` \| [^\n]*\n\| `POST \/api\/v1\/credentials` \|/);
   });
 
-  it("refuses a README without the markers", () => {
+  it("refuses a document without the markers", () => {
     expect(() => withApiTable("# no table", "x")).toThrow(/markers/);
   });
 });

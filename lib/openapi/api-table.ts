@@ -1,9 +1,9 @@
 import type { Operation } from "./operations";
 
 /**
- * The README's API table, made from OPERATIONS (whose policies are the routes' own, read from
+ * The API table of docs/api.md, made from OPERATIONS (whose policies are the routes' own, read from
  * lib/access/permissions.ts): `npm run docs:api-table` writes it between the markers below, and
- * lib/openapi/api-table.test.ts fails when README.md differs, so the table cannot drift.
+ * lib/openapi/api-table.test.ts fails when docs/api.md differs, so the table cannot drift.
  */
 export const TABLE_START = "<!-- api-table:start (npm run docs:api-table; do not edit by hand) -->";
 export const TABLE_END = "<!-- api-table:end -->";
@@ -34,10 +34,10 @@ export function apiTable(operations: readonly Operation[]): string {
   return lines.join("\n");
 }
 
-/** `readme` with the text between the markers replaced by `table`; throws when a marker is missing. */
-export function withApiTable(readme: string, table: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${TABLE_START} … ${TABLE_END}`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+/** `doc` with the text between the markers replaced by `table`; throws when a marker is missing. */
+export function withApiTable(doc: string, table: string): string {
+  const start = doc.indexOf(TABLE_START);
+  const end = doc.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`docs/api.md lacks the markers ${TABLE_START} … ${TABLE_END}`);
+  return `${doc.slice(0, start + TABLE_START.length)}\n${table}\n${doc.slice(end)}`;
 }
