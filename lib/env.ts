@@ -4,7 +4,7 @@ import { isAcceptablePassword, PASSWORD_RULE } from "./schemas/user";
 
 const MiB = 1024 * 1024;
 
-/** Every setting the server reads, validated once. See the README's configuration table. */
+/** Every setting the server reads, validated once. See docs/configuration.md. */
 const envSchema = z.object({
   DATABASE_URL: z
     .string()
