@@ -8,8 +8,28 @@ import {
 import { PAGE_PATH_HEADER } from "@/lib/auth/return-path";
 
 /**
- * Runs before every request (Next 16's proxy, formerly middleware): adds the security headers, and
- * for pages a Content-Security-Policy with a fresh nonce. Next reads the policy from the request
+ * Which requests the proxy sees: every path but the API, and API requests without a body. When the
+ * proxy runs on a request with a body, Next copies the body for it (cut at its 10 MB default) and
+ * waits for the whole body before the route starts: an upload past 10 MB would arrive cut, and a
+ * body that never ends would hold the request before the route could refuse it. API requests with a
+ * body get the same headers and trailing-slash handling from scripts/request-guard.mjs instead.
+ */
+export const config = {
+  matcher: [
+    "/((?!api/).*)",
+    {
+      source: "/api/:path*",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+  ],
+};
+
+/**
+ * Runs before requests (Next 16's proxy, formerly middleware; `config.matcher` says which): adds the
+ * security headers, and for pages a Content-Security-Policy with a fresh nonce. Next reads the policy from the request
  * headers and puts the nonce on the scripts it renders, which is why every page renders
  * dynamically (app/layout.tsx).
  */

@@ -103,3 +103,17 @@ describe("PGLITE_SHARED_BUFFERS", () => {
     }
   });
 });
+
+describe("the request timeouts and the anonymous body cap", () => {
+  it("have the defaults npm start's server uses (scripts/body-guard.mjs reads them without this module)", async () => {
+    const { BODY_GUARD_DEFAULTS } = await import("../scripts/body-guard.mjs");
+    resetEnvForTests();
+    const env = getEnv();
+    expect({
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
+      maxPendingAnonymousBodies: env.MAX_PENDING_ANONYMOUS_BODIES,
+    }).toEqual(BODY_GUARD_DEFAULTS);
+  });
+});

@@ -138,6 +138,16 @@ const envSchema = z.object({
    */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /**
+   * `npm start`'s server (scripts/body-guard.mjs reads these; same defaults and ranges there): time to
+   * receive a request's headers, and the whole request, before 408; a body that sends nothing for
+   * BODY_IDLE_TIMEOUT_MS while a route waits for it is 408; at most MAX_PENDING_ANONYMOUS_BODIES bodies
+   * from callers without credentials arrive at once (past it 503 `server_busy`).
+   */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  MAX_PENDING_ANONYMOUS_BODIES: z.coerce.number().int().min(1).max(100_000).default(32),
+  /**
    * How long a worker's lock on a running job lasts before it counts as lost (queue mode): a worker that
    * dies mid-job has its job retried (once) on another worker after about this long. Renewed every half of it.
    */

@@ -17,6 +17,8 @@ export const STATUS_BY_CODE = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A request body that stopped arriving (npm start's server answers an idle one; route() a cut one). */
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -24,6 +26,8 @@ export const STATUS_BY_CODE = {
   upstream_unavailable: 503,
   upstream_timeout: 504,
   not_configured: 503,
+  /** npm start's server: too many bodies from callers without credentials are arriving at once. */
+  server_busy: 503,
   /** Queue mode: the job queue (Redis) cannot be reached. */
   queue_unavailable: 503,
   /** Queue mode: the worker running a job stopped mid-run (the job is retried). */

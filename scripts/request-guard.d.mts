@@ -8,4 +8,5 @@ export declare function guardServer(server: import("node:http").Server): void;
 export declare function createAppServer(
   handle: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown,
   fast?: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null,
+  options?: { bodies?: import("./body-guard.mjs").BodyGuardSettings },
 ): import("node:http").Server;

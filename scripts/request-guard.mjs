@@ -1,5 +1,11 @@
 import http from "node:http";
-import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
+import {
+  API_CONTENT_SECURITY_POLICY,
+  API_RESPONSE_HEADERS,
+  BASE_SECURITY_HEADERS,
+  responseKind,
+} from "../lib/http/base-security-headers.mjs";
+import { BODY_GUARD_DEFAULTS, serverTimeouts, watchBodies } from "./body-guard.mjs";
 
 // Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
 // body for methods it does not know and 500 for TRACE or a path whose percent-escapes do not decode
@@ -120,13 +126,21 @@ export function guardServer(server) {
 /**
  * The HTTP server of `npm start`, around Next's request handler: records the socket's address for
  * rate limits, refuses unknown methods and malformed paths (checkRequest) and parser errors in
- * the error shape, and keeps /API/… (wrong case) out of the pages. `fast` (scripts/fast-routes.mjs)
- * answers the hot routes it knows past Next, after the same checks; it returns false for the rest.
+ * the error shape, and keeps /API/… (wrong case) out of the pages. API answers get their security
+ * headers here, and an API path with a trailing slash is served as the path without it (Flowise's
+ * clients post to /api/v1/leads/): proxy.ts does both too, but Next runs it only for requests
+ * without a body (a proxy that sees a body makes Next copy it, cut at 10 MB, and wait for all of it).
+ * Bodies are watched as they arrive (scripts/body-guard.mjs: header and body timeouts, the cap on
+ * bodies arriving from callers without credentials). `fast` (scripts/fast-routes.mjs) answers the
+ * hot routes it knows past Next, after the same checks; it returns false for the rest.
  * @param {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown} handle
  * @param {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null} [fast]
+ * @param {{ bodies?: typeof BODY_GUARD_DEFAULTS }} [options]
  */
-export function createAppServer(handle, fast = null) {
-  const server = http.createServer((req, res) => {
+export function createAppServer(handle, fast = null, options = {}) {
+  const settings = options.bodies ?? BODY_GUARD_DEFAULTS;
+  const bodies = watchBodies(settings);
+  const server = http.createServer(serverTimeouts(settings), (req, res) => {
     // Already answered by a listener that runs first (graceful.mjs: 503 while shutting down).
     if (res.headersSent || res.writableEnded) return;
     // Only this server may say who the client is; a header sent by the client is dropped.
@@ -139,8 +153,10 @@ export function createAppServer(handle, fast = null) {
       res.end(refused.body);
       return;
     }
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    let pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     // Paths are case-sensitive: /API/V1/… is not our API, and says so in the API's error shape.
-    const pathname = (req.url ?? "/").split("?")[0];
     if (!pathname.startsWith("/api/") && pathname.toLowerCase().startsWith("/api/")) {
       res.writeHead(404, { "content-type": "application/json; charset=utf-8", ...API_SECURITY_HEADERS });
       res.end(
@@ -150,6 +166,15 @@ export function createAppServer(handle, fast = null) {
       );
       return;
     }
+    const api = responseKind(pathname) === "api";
+    if (api) {
+      if (pathname.length > 5 && pathname.endsWith("/")) {
+        pathname = pathname.replace(/\/+$/, "");
+        req.url = queryAt < 0 ? pathname : pathname + url.slice(queryAt);
+      }
+      for (const name in API_RESPONSE_HEADERS) res.setHeader(name, API_RESPONSE_HEADERS[name]);
+    }
+    if (!bodies.admit(req, res, { api })) return;
     if (fast?.(req, res)) return;
     handle(req, res);
   });

@@ -8,6 +8,7 @@ import path from "node:path";
 import next from "next";
 import { gracefulShutdown, graceFromEnv } from "./graceful.mjs";
 import { createAppServer } from "./request-guard.mjs";
+import { bodyGuardSettings } from "./body-guard.mjs";
 import { loadFastRoutes } from "./fast-routes.mjs";
 import { embeddedDataDir, startEmbeddedDatabase } from "./pglite-wire.mjs";
 import { collectWhenIdle } from "./idle-gc.mjs";
@@ -61,10 +62,13 @@ function buildIfStale() {
 }
 
 // The old generation grows by at most HEAP_GROWING_PERCENT (default 100) past what survived a full
-// collection, in every thread of this process (scripts/heap-growth.mjs). Checked before a build,
-// which can take minutes, so a bad value is refused at once.
+// collection, in every thread of this process (scripts/heap-growth.mjs). Checked, with the request
+// timeouts, before a build, which can take minutes, so a bad value is refused at once.
+let bodies;
 try {
   limitHeapGrowth(heapGrowingPercent(process.env.HEAP_GROWING_PERCENT));
+  // Header and body timeouts, the cap on bodies arriving without credentials (scripts/body-guard.mjs).
+  bodies = bodyGuardSettings(process.env);
 } catch (err) {
   console.error(`[switchyard] cannot start: ${err.message}`);
   process.exit(1);
@@ -119,7 +123,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 // The prediction route is served past Next's router (scripts/fast-routes.mjs); everything else by Next.
-const server = createAppServer(handle, await loadFastRoutes(root));
+const server = createAppServer(handle, await loadFastRoutes(root), { bodies });
 // A full garbage collection once no request has been open for 10 s (scripts/idle-gc.mjs), and 10 s
 // after start if none came: what start-up and the last burst of requests left in the heap goes back (~70-100 MB after the bench's
 // warm-up) instead of staying resident until the next load.

@@ -2,3 +2,5 @@
 export declare const BASE_SECURITY_HEADERS: Readonly<Record<string, string>>;
 export declare const API_CONTENT_SECURITY_POLICY: string;
 export declare const PERMISSIONS_POLICY: string;
+export declare const API_RESPONSE_HEADERS: Readonly<Record<string, string>>;
+export declare function responseKind(pathname: string): "page" | "api" | "static";

@@ -14,3 +14,26 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 
 /** What pages may use: the test chat records voice questions; nothing uses the camera or location. */
 export const PERMISSIONS_POLICY = "camera=(), geolocation=(), microphone=(self)";
+
+/** The headers of every API answer (what staticSecurityHeaders in lib/http/security-headers.ts gives an API path). */
+export const API_RESPONSE_HEADERS = {
+  ...BASE_SECURITY_HEADERS,
+  "Permissions-Policy": PERMISSIONS_POLICY,
+  "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
+};
+
+/**
+ * What a path serves: API JSON, a built or public file, or a studio page.
+ * @param {string} pathname
+ * @returns {"page" | "api" | "static"}
+ */
+export function responseKind(pathname) {
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname === "/domains") return "api";
+  if (
+    pathname.startsWith("/_next/static/") ||
+    pathname.startsWith("/_next/image") ||
+    /\.[a-z0-9]{1,8}$/i.test(pathname)
+  )
+    return "static";
+  return "page";
+}

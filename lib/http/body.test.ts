@@ -67,7 +67,7 @@ describe("route() body option", () => {
     big.append("files", new Blob(["x".repeat(500)]), "a.txt");
     expect(await run(big, { maxBytes: 100 })).toEqual({
       code: "payload_too_large",
-      message: "The upload is larger than 100 bytes.",
+      message: "The upload is larger than 100 bytes (0.1 KiB).",
     });
   });
 });

@@ -52,6 +52,38 @@ type Parse = <T>(schema: ZodType<T>, input: unknown) => T;
 
 const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers.get("content-type") ?? "");
 
+/** Largest JSON body a route takes unless its spec says otherwise. */
+export const DEFAULT_JSON_MAX_BYTES = 1024 * 1024;
+
+/** The most bytes a request's body may have under its spec: the form's cap for multipart, else the JSON cap. */
+export function bodyCap<B, F>(req: Request, spec: BodySpec<B, F>): { maxBytes: number; what: string } {
+  if (spec.multipart && isMultipart(req)) return { maxBytes: spec.multipart().maxBytes, what: "The upload" };
+  return { maxBytes: spec.maxBytes ?? DEFAULT_JSON_MAX_BYTES, what: "Body" };
+}
+
+/**
+ * 413 for a body whose declared Content-Length is past the route's cap, from the header alone: route()
+ * calls it before authentication, so nobody can make the server wait for (or read) a body it would
+ * refuse anyway. Chunked bodies are counted while they are read (readBodyCapped).
+ */
+export function refuseDeclaredTooLarge<B, F>(req: Request, spec: BodySpec<B, F>): void {
+  const declared = req.headers.get("content-length");
+  if (declared === null) return;
+  const { maxBytes, what } = bodyCap(req, spec);
+  if (Number(declared) > maxBytes) throw tooLarge(what, maxBytes);
+}
+
+/** The one 413 of a body past its cap, naming the cap. */
+function tooLarge(what: string, maxBytes: number): AppError {
+  return new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes (${mebibytes(maxBytes)}).`);
+}
+
+/** A byte count for people: "20 MiB", "1.5 MiB", "64 KiB". */
+export function mebibytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+  return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+}
+
 /** Reads a request body as its spec says; `parse` validates JSON (400 naming fields). */
 export async function readBody<B, F>(req: Request, spec: BodySpec<B, F>, parse: Parse): Promise<ParsedBody<B, F>> {
   if (spec.multipart && isMultipart(req)) {
@@ -65,7 +97,7 @@ export async function readBody<B, F>(req: Request, spec: BodySpec<B, F>, parse: 
  * Reads a JSON body with a size cap and a clear error for the wrong media type or bad JSON; refuses
  * nesting deeper than MAX_JSON_DEPTH and NUL characters (naming the field) before anything uses it.
  */
-export async function readJson(req: Request, maxBytes = 1024 * 1024): Promise<unknown> {
+export async function readJson(req: Request, maxBytes = DEFAULT_JSON_MAX_BYTES): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
@@ -140,21 +172,32 @@ export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Pr
   return { files, fields };
 }
 
-/** Reads a request body up to `maxBytes`; 413 `what` is larger beyond that (declared or streamed). */
+/**
+ * Reads a request body up to `maxBytes`; 413 naming the cap beyond that (declared or streamed). A body
+ * that stops arriving or is cut off by the client is 408 `request_timeout` (npm start's server also
+ * answers a body idle past BODY_IDLE_TIMEOUT_MS before this sees it).
+ */
 export async function readBodyCapped(req: Request, maxBytes: number, what = "Body"): Promise<Buffer> {
-  const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes.`);
-  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (err) {
+      throw new AppError("request_timeout", "The request body did not arrive whole (the client stopped sending).", {
+        cause: err,
+      });
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(what, maxBytes);
     }
     chunks.push(value);
   }

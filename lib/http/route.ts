@@ -4,7 +4,7 @@ import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
 import { assertSameOriginWrite } from "./same-origin";
 import { declaredQueryKeys, readQuery } from "./input-checks";
-import { readBody, type BodySpec, type ParsedBody } from "./body";
+import { readBody, refuseDeclaredTooLarge, type BodySpec, type ParsedBody } from "./body";
 import type { AuthPolicy } from "../access/permissions";
 import type { Caller } from "../access/callers";
 import { childLogger, type Logger } from "../log";
@@ -35,7 +35,7 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * Wraps a route handler: validates path params and query with zod (400 naming the field),
- * authenticates the caller against the policy (401/403; 429 for repeated failed Basic sign-ins),
+ * refuses a declared body past the route's cap (413), authenticates the caller against the policy (401/403; 429 for repeated failed Basic sign-ins),
  * refuses cross-origin writes riding on a session cookie (403), reads the body (JSON checked with
  * zod, or a multipart form: lib/http/body.ts), runs the handler and maps any error to the one
  * error shape. A handler returns data (sent as 200 JSON) or a Response.
@@ -56,6 +56,8 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
         // Ids are checked before anything else, including authentication: a malformed id is 400.
         const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
         const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
+        // A body declared past the route's cap is refused from its header, before authentication.
+        if (opts.body) refuseDeclaredTooLarge(req, opts.body);
         caller = await authenticate(req, opts.auth);
         // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
         // callers cannot be forged by another site, so the CSRF check is for sessions alone.

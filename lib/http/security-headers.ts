@@ -1,26 +1,22 @@
-// Security headers of every response. proxy.ts applies them (it runs before every route, page,
-// static file and error); this module is plain functions so tests can read the policy directly.
-import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS, PERMISSIONS_POLICY } from "./base-security-headers.mjs";
+// Security headers of every response. proxy.ts applies them (it runs before every page, static
+// file and error, and API requests without a body; scripts/request-guard.mjs gives every API answer
+// its headers too); this module is plain functions so tests can read the policy directly.
+import {
+  API_CONTENT_SECURITY_POLICY,
+  BASE_SECURITY_HEADERS,
+  PERMISSIONS_POLICY,
+  responseKind,
+} from "./base-security-headers.mjs";
 
 export { API_CONTENT_SECURITY_POLICY };
 
 /** The kinds of response that get different policies. */
-export type ResponseKind = "page" | "api" | "static";
+export type ResponseKind = ReturnType<typeof responseKind>;
+
+export { responseKind };
 
 /** Files in public/ that other origins load on purpose (the widget script host sites embed). */
 const CROSS_ORIGIN_FILES = new Set(["/embed.js"]);
-
-/** What a path serves: API JSON, a built or public file, or a studio page. */
-export function responseKind(pathname: string): ResponseKind {
-  if (pathname === "/api" || pathname.startsWith("/api/") || pathname === "/domains") return "api";
-  if (
-    pathname.startsWith("/_next/static/") ||
-    pathname.startsWith("/_next/image") ||
-    /\.[a-z0-9]{1,8}$/i.test(pathname)
-  )
-    return "static";
-  return "page";
-}
 
 /** A fresh, unguessable nonce for one page response (128 bits, base64). */
 export function createNonce(): string {

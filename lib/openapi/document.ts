@@ -15,6 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "Missing or wrong credentials",
   403: "Not allowed (permission, role, scope, cross-origin write)",
   404: "Unknown (or not visible to the caller)",
+  408: "The body stopped arriving (BODY_IDLE_TIMEOUT_MS) or the request took longer than REQUEST_TIMEOUT_MS",
   409: "Conflict",
   413: "Body too large",
   415: "Wrong media type",
@@ -22,7 +23,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "Too many requests (Retry-After)",
   500: "Internal error (a bug: never a caller's mistake)",
   502: "An upstream (model, API) failed; the message names it",
-  503: "An upstream is unavailable or not configured",
+  503: "An upstream is unavailable or not configured, or too many bodies without credentials are arriving (server_busy, Retry-After)",
   504: "An upstream timed out",
 };
 
@@ -51,8 +52,11 @@ export function errorStatuses(op: Operation): number[] {
   }
   if (op.params) statuses.add(404);
   if (op.body) {
+    statuses.add(408);
     statuses.add(413);
     statuses.add(415);
+    // npm start's server refuses a body from a caller without credentials while too many arrive at once.
+    statuses.add(503);
   }
   if (op.rateLimited) statuses.add(429);
   statuses.add(500);

@@ -214,19 +214,19 @@ describe("the prediction route past Next", () => {
     expect((await badBody.json()).error.code).toBe("validation_failed");
   });
 
-  it("leaves every other request to Next: other methods, a trailing slash, other paths, ids that are not UUIDs", async () => {
+  it("leaves every other request to Next: other methods, other paths, ids that are not UUIDs", async () => {
     nextSaw.length = 0;
     const id = conversationId;
     expect((await fetch(`${url}/api/v1/prediction/${id}`)).status).toBe(299);
     expect((await fetch(`${url}/api/v1/prediction/${id}`, { method: "OPTIONS" })).status).toBe(299);
-    expect((await post(`/api/v1/prediction/${id}/`, { question: "hi" })).status).toBe(299);
+    // A trailing slash is dropped by the server before any route (Flowise's clients send one).
+    expect((await post(`/api/v1/prediction/${id}/`, { question: "hi" })).status).toBe(200);
     expect((await post("/api/v1/prediction/not-a-uuid", { question: "hi" })).status).toBe(299);
     expect((await post(`/api/v1/prediction/${id}/x`, { question: "hi" })).status).toBe(299);
     expect((await post(`/api/v1/chatflows`, { name: "x" })).status).toBe(299);
     expect(nextSaw).toEqual([
       `GET /api/v1/prediction/${id}`,
       `OPTIONS /api/v1/prediction/${id}`,
-      `POST /api/v1/prediction/${id}/`,
       "POST /api/v1/prediction/not-a-uuid",
       `POST /api/v1/prediction/${id}/x`,
       "POST /api/v1/chatflows",
