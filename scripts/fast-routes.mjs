@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -11,12 +12,17 @@ import {
 // handler (the POST export of app/api/v1/prediction/[id]/route.ts, loaded from the build, so it is
 // the very module instance Next serves), given a Web Request made from the node request, its
 // Response written back. Next's router, its proxy.ts run and its request/response adapters cost
-// about 4.5–5.5 ms of CPU per prediction, more than the rest of the route (bench/ab.ts `next:` vs
-// `routes:`; see the commit that added this file). What Next still did for this route is done here:
-// proxy.ts's API security headers (one source: base-security-headers.mjs), the client's disconnect
-// aborting the request's signal, and waiting for start-up (instrumentation.ts: migrations) before
-// the first request. Everything else (other paths, other methods, a trailing slash, a path that is
-// not exactly /api/v1/prediction/<uuid>) still goes to Next. Plain ESM: start.mjs runs under node.
+// more CPU per prediction than the rest of the route (figures: docs/upgrading.md). What Next still
+// did for this route is done here: proxy.ts's API security headers (one source:
+// base-security-headers.mjs), the client's disconnect aborting the request's signal, and waiting for
+// start-up (instrumentation.ts: migrations) before the first request. Everything else (other paths,
+// other methods, a trailing slash, a path that is not exactly /api/v1/prediction/<uuid>) still goes
+// to Next. Plain ESM: start.mjs runs under node.
+//
+// Loading the route borrows Next's internals (the route module's ensureUserland() and userland, and
+// instrumentation-globals.external): each step that fails says so in loadFastRoutes' reason, which
+// start.mjs prints, instead of Next taking over unnoticed. docs/upgrading.md says what to check when
+// Next is upgraded.
 
 const PREDICTION_PATH =
   /^\/api\/v1\/prediction\/([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
@@ -28,62 +34,97 @@ export const API_RESPONSE_HEADERS = {
   "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
 };
 
+/** The compiled prediction route, inside the build's dist dir. */
+const PREDICTION_ROUTE = "server/app/api/v1/prediction/[id]/route.js";
+/** Next's own once-per-process run of instrumentation.ts's register(), which Next's router awaits. */
+const INSTRUMENTATION_MODULE = "next/dist/server/lib/router-utils/instrumentation-globals.external";
+
 /**
- * Loads the fast routes from a build in `root` (after `app.prepare()`). Returns a request listener
- * that answers the requests it serves and returns true, or returns false for Next to answer; null
- * when the build has no such route (then Next answers everything).
+ * @typedef {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) & { readonly served: number }} FastRoutes
+ * A request listener that answers the requests it serves and returns true, or returns false for
+ * Next to answer; `served` counts the requests it answered.
+ */
+
+/**
+ * Loads the fast routes from a build in `root` (after `app.prepare()`). Resolves with `fast` and
+ * no reason, or, when a step fails (the build lacks the route, Next's internals changed, the route
+ * module failed to load), with no `fast` and the reason, for the caller to say so: then Next
+ * answers everything. Never rejects.
  * @param {string} root
  * @param {string} [distDir]
- * @returns {Promise<((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null>}
+ * @returns {Promise<{ fast: FastRoutes, reason: null } | { fast: null, reason: string }>}
  */
 export async function loadFastRoutes(root, distDir = ".next") {
   const require = createRequire(path.join(root, "package.json"));
-  let POST;
-  let started;
+  const routeFile = path.join(root, distDir, PREDICTION_ROUTE);
+  /** @param {string} reason */
+  const unavailable = (reason) => ({ fast: null, reason });
+  if (!fs.existsSync(routeFile)) return unavailable(`the build has no prediction route (${routeFile} is missing)`);
+  let routeModule;
   try {
-    const { routeModule } = require(path.join(root, distDir, "server/app/api/v1/prediction/[id]/route.js"));
+    ({ routeModule } = require(routeFile));
+    if (typeof routeModule?.ensureUserland !== "function")
+      return unavailable(`${routeFile} has no routeModule.ensureUserland() (Next's route module changed)`);
     await routeModule.ensureUserland(); // the route's module graph loads lazily (top-level await)
-    POST = routeModule.userland.POST;
-    // Next runs instrumentation.ts's register() once per process and keeps the promise: the same one.
-    const {
-      ensureInstrumentationRegistered,
-    } = require("next/dist/server/lib/router-utils/instrumentation-globals.external");
-    started = ensureInstrumentationRegistered(root, distDir);
-  } catch {
-    return null;
+  } catch (err) {
+    return unavailable(`loading ${routeFile} failed: ${firstLine(err)}`);
   }
-  if (typeof POST !== "function") return null;
-  return createFastRoutes(POST, started);
+  const POST = routeModule.userland?.POST;
+  if (typeof POST !== "function")
+    return unavailable("routeModule.userland has no POST function after ensureUserland()");
+  let ensureInstrumentationRegistered;
+  try {
+    ({ ensureInstrumentationRegistered } = require(INSTRUMENTATION_MODULE));
+  } catch (err) {
+    return unavailable(`cannot load ${INSTRUMENTATION_MODULE}: ${firstLine(err)}`);
+  }
+  if (typeof ensureInstrumentationRegistered !== "function")
+    return unavailable(`${INSTRUMENTATION_MODULE} exports no ensureInstrumentationRegistered()`);
+  // Next runs instrumentation.ts's register() once per process and keeps the promise: the same one.
+  return { fast: createFastRoutes(POST, ensureInstrumentationRegistered(root, distDir)), reason: null };
+}
+
+/**
+ * The first line of an error's message (a failed require lists its whole require stack below).
+ * @param {unknown} err
+ */
+function firstLine(err) {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
 
 /**
  * The request listener of the fast routes, given the prediction route's POST handler and the
- * promise of start-up (requests wait for it). Returns true when it answers the request.
+ * promise of start-up (requests wait for it). Returns true when it answers the request; its
+ * `served` counts those (start.mjs reports it, so a test can tell the fast path served them).
  * @param {(req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>} POST
  * @param {Promise<unknown>} started
- * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean}
+ * @returns {FastRoutes}
  */
 export function createFastRoutes(POST, started) {
   let ready = false;
+  let served = 0;
   started.then(
     () => (ready = true),
     () => {},
   );
-  return (req, res) => {
+  /** @type {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean} */
+  const listener = (req, res) => {
     if (req.method !== "POST") return false;
-    const q = req.url?.indexOf("?") ?? -1;
-    const pathname = q < 0 ? req.url : req.url.slice(0, q);
-    const m = PREDICTION_PATH.exec(pathname ?? "");
+    const target = req.url ?? "";
+    const q = target.indexOf("?");
+    const m = PREDICTION_PATH.exec(q < 0 ? target : target.slice(0, q));
     if (!m) return false;
     let url;
     try {
-      url = new URL(req.url, `http://${req.headers.host ?? "127.0.0.1"}`);
+      url = new URL(target, `http://${req.headers.host ?? "127.0.0.1"}`);
     } catch {
       return false; // a Host header that makes no URL: Next answers it as before
     }
+    served++;
     void serve(POST, req, res, url, { id: m[1] }, ready ? null : started);
     return true;
   };
+  return /** @type {FastRoutes} */ (Object.defineProperty(listener, "served", { get: () => served, enumerable: true }));
 }
 
 /**
@@ -134,8 +175,8 @@ const FAILED = Symbol("body read failed");
 
 /**
  * A request body of a known, small length (a JSON question), read whole: handing the handler a
- * Buffer instead of `Readable.toWeb(req)` spares a web stream over the node stream (~25 µs per
- * request on Node 20). Undefined for larger or chunked bodies (they stream to the handler, which caps
+ * Buffer instead of `Readable.toWeb(req)` spares a web stream over the node stream per request
+ * (measured in commit c8ccf5a). Undefined for larger or chunked bodies (they stream to the handler, which caps
  * them); FAILED when the client went away before sending it all.
  * @param {import("node:http").IncomingMessage} req
  * @returns {Promise<Buffer | undefined | typeof FAILED>}

@@ -123,7 +123,14 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 // The prediction route is served past Next's router (scripts/fast-routes.mjs); everything else by Next.
-const server = createAppServer(handle, await loadFastRoutes(root), { bodies });
+// It borrows Next's internals, so start-up says which path serves predictions, and why not the fast
+// one; at exit, how many it served (e2e/fast-route.spec.ts reads both).
+const { fast, reason } = await loadFastRoutes(root);
+if (fast) {
+  console.log("predictions: served past Next (fast route)");
+  process.once("exit", () => console.log(`predictions: ${fast.served} served past Next (fast route)`));
+} else console.error(`[switchyard] predictions: served by Next — fast route unavailable: ${reason}`);
+const server = createAppServer(handle, fast, { bodies });
 // A full garbage collection once no request has been open for 10 s (scripts/idle-gc.mjs), and 10 s
 // after start if none came: what start-up and the last burst of requests left in the heap goes back (~70-100 MB after the bench's
 // warm-up) instead of staying resident until the next load.
