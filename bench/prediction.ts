@@ -303,7 +303,7 @@ if (profileOut) {
   console.log(`\nCPU profile of the server: ${profileOut} (windows: ${profileOut}.windows.json)`);
   const others = files.filter((f) => threadOf(f) !== 0);
   for (const [i, f] of others.entries()) {
-    const out = profileOut.replace(/\.cpuprofile$/, "") + `.thread${others.length > 1 ? i + 1 : ""}.cpuprofile`;
+    const out = `${profileOut.replace(/\.cpuprofile$/, "")}.thread${others.length > 1 ? i + 1 : ""}.cpuprofile`;
     fs.copyFileSync(path.join(profDir, f), out);
     fs.copyFileSync(`${profileOut}.windows.json`, `${out}.windows.json`);
     console.log(`CPU profile of its other thread (the embedded database's): ${out}`);

@@ -22,7 +22,10 @@ describe("Anthropic Messages API of the model stub, through the real SDK", () =>
   it("hands the brain the system prompt, the messages and the tools, and answers a tool_use", async () => {
     const seen: BrainRequest[] = [];
     const script = scriptedBrain([{ toolCalls: [{ name: "product_search", arguments: { query: "laptop" } }] }]);
-    stub.setBrain((req) => (seen.push(req), script(req)));
+    stub.setBrain((req) => {
+      seen.push(req);
+      return script(req);
+    });
     const reply = await claude()
       .bindTools([searchTool])
       .invoke([new SystemMessage("Be brief."), new HumanMessage("find a laptop")]);

@@ -103,7 +103,7 @@ describe("POST /api/v1/domains/analyze", () => {
       finishedAt: expect.any(String),
     });
     const listed = await call(domains.GET, { path: "/x?hasAnalysis=true&searchTerm=sells", headers: session });
-    expect(listed.json.data.map((d: any) => d.name)).toEqual(["shop.example.com"]);
+    expect(listed.json.data.map((d: { name: string }) => d.name)).toEqual(["shop.example.com"]);
     expect(listed.json.data[0].analysis.json.category).toBe("e-commerce");
   });
 
@@ -138,7 +138,7 @@ describe("POST /api/v1/domains/analyze", () => {
     });
 
     const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });
-    expect(failed.json.data.map((d: any) => d.name)).toEqual([
+    expect(failed.json.data.map((d: { name: string }) => d.name)).toEqual([
       "broken.example.io",
       "refused.example.com",
       "shop.example.com",
@@ -172,7 +172,7 @@ describe("POST /api/v1/domains/analyze", () => {
     expect(filtered.json.queued).toBe(2);
     await domainAnalysisQueue().drained();
     const left = await call(domains.GET, { path: "/x?hasAnalysis=not_analyzed", headers: session });
-    expect(left.json.data.map((d: any) => d.name)).toEqual(["bad.invalidtld"]);
+    expect(left.json.data.map((d: { name: string }) => d.name)).toEqual(["bad.invalidtld"]);
   });
 
   it("checks the body, the chatflow and the caller", async () => {
@@ -205,7 +205,9 @@ describe("after a restart", () => {
     // A new process: the in-memory queue is empty and recovery has not run yet.
     forgetProcessState("analysisRecovery");
     const failed = await call(domains.GET, { path: "/x?analysisStatus=failed&sort=name", headers: session });
-    expect(failed.json.data.map((d: any) => [d.name, d.analysisError])).toEqual([
+    expect(
+      failed.json.data.map((d: { name: string; analysisError: string | null }) => [d.name, d.analysisError]),
+    ).toEqual([
       ["new-one.example.com", "Interrupted by a server restart: analyse again."],
       ["plain.example.org", "Interrupted by a server restart: analyse again."],
     ]);

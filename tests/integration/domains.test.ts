@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import type { Caller } from "../../lib/access/callers";
-import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
+import { fixtureKeyOwner } from "../../dev/callers";
 import * as domains from "../../app/api/v1/domains/route";
 import * as unversioned from "../../app/domains/route";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { createApiKey } from "../../lib/services/api-keys";
 import { getDb } from "../../lib/db/client";
 
-const system: Caller = systemCaller;
 let session: Record<string, string>;
 
 beforeAll(async () => {
@@ -258,7 +256,7 @@ describe("GET /domains and /api/v1/domains", () => {
       const res = await list(query);
       expect(res.status, query).toBe(400);
       expect(
-        res.json.error.details.map((d: any) => d.field),
+        res.json.error.details.map((d: { field: string }) => d.field),
         query,
       ).toEqual([field]);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, call } from "../support/http";
+import { auth, type CallResult, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
@@ -38,7 +38,7 @@ async function createFlow(body: object): Promise<string> {
 const ip = (n: number) => ({ "x-switchyard-client-ip": `10.9.0.${n}` });
 
 /** Every anonymous route, called for one id; the answer with the id masked. */
-const anonymousRoutes: Record<string, (id: string) => Promise<{ status: number; json: any }>> = {
+const anonymousRoutes: Record<string, (id: string) => Promise<CallResult>> = {
   prediction: (id) =>
     call(prediction.POST, { method: "POST", params: { id }, headers: ip(1), body: { question: "hi" } }),
   "prediction (streaming)": (id) =>
@@ -78,7 +78,7 @@ afterAll(async () => {
 });
 
 describe("anonymous callers cannot tell a private chatflow from an unknown one", () => {
-  const mask = (r: { status: number; json: any }, id: string) => ({
+  const mask = (r: CallResult, id: string) => ({
     status: r.status,
     body: JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>")),
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, call } from "../support/http";
+import { auth, type CallResult, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { multiStoreGraph } from "../support/docs-flows";
@@ -37,7 +37,7 @@ const fromSite = (origin: string, site: "cross-site" | "same-site" | "same-origi
 const chatflowCount = async () => (await getDb()).chatflow.count();
 const chunkCount = async () => (await getDb()).documentChunk.count({ where: { chatflowId: flowId } });
 
-function expectCsrfRefusal(res: { status: number; json: any }) {
+function expectCsrfRefusal(res: Pick<CallResult, "status" | "json">) {
   expect(res.status).toBe(403);
   expect(res.json.error.code).toBe("forbidden");
   expect(res.json.error.message).toContain("Cross-origin request refused");

@@ -225,8 +225,11 @@ describe("next-auth POSTs that its client would never send", () => {
   });
 
   it("an action next-auth does not have: 404 in the error shape (next-auth itself answers plain text)", async () => {
-    for (const method of ["GET", "POST"]) {
-      const res = await call(nextAuth[method as "GET"] as never, {
+    for (const [method, handler] of [
+      ["GET", nextAuth.GET],
+      ["POST", nextAuth.POST],
+    ] as const) {
+      const res = await call(handler as never, {
         method,
         path: "/api/auth/v1/nope",
         params: { nextauth: ["v1", "nope"] } as never,

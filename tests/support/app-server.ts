@@ -36,7 +36,10 @@ export async function loadApiRoutes(): Promise<AppRoute[]> {
     const source = segments
       .map((s) => {
         const all = /^\[\.\.\.(\w+)\]$/.exec(s);
-        if (all) return ((catchAll = all[1]), `(?<${all[1]}>.+)`);
+        if (all) {
+          catchAll = all[1];
+          return `(?<${all[1]}>.+)`;
+        }
         const one = /^\[(\w+)\]$/.exec(s);
         return one ? `(?<${one[1]}>[^/]+)` : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       })

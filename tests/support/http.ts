@@ -2,7 +2,8 @@ import { encode } from "next-auth/jwt";
 import { sessionSecret } from "../../lib/security/secrets";
 import { findSessionUserById } from "../../lib/db/queries/users";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+/** A route file's exported method (what `call` invokes). */
+export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export type CallOptions = {
   method?: string;
@@ -15,7 +16,7 @@ export type CallOptions = {
 };
 
 /** Calls a real route handler with a real Request and returns status, headers and parsed body. */
-export async function call(handler: Handler, opts: CallOptions = {}) {
+export async function call(handler: RouteHandler, opts: CallOptions = {}) {
   const headers = new Headers(opts.headers);
   let body: string | FormData | undefined = opts.rawBody;
   if (opts.body instanceof FormData) {
@@ -32,6 +33,7 @@ export async function call(handler: Handler, opts: CallOptions = {}) {
   });
   const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer along whatever path it asserts on (error shapes included); expect() is the check, and a type here would be a cast at every call site.
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
@@ -40,6 +42,9 @@ export async function call(handler: Handler, opts: CallOptions = {}) {
   }
   return { status: res.status, headers: res.headers, json, text };
 }
+
+/** What `call` answers: status, headers, the parsed JSON body (undefined when not JSON) and the raw text. */
+export type CallResult = Awaited<ReturnType<typeof call>>;
 
 /** Authorization header values for each kind of caller. */
 export const auth = {

@@ -4,7 +4,7 @@
  * refused one decides the answer). tests/security/permissions-matrix.test.ts checks every action of
  * the table has a probe, so a new action cannot be added without being walked.
  */
-import { call } from "./http";
+import { type CallResult, call, type RouteHandler } from "./http";
 import type { Action } from "../../lib/access/permissions";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
@@ -55,12 +55,12 @@ export type Probe = {
   list?: boolean;
   /** Status of an allowed call. */
   ok: number;
-  run(ctx: ProbeCtx): Promise<{ status: number; json: any }>;
+  run(ctx: ProbeCtx): Promise<CallResult>;
 };
 
-const get = (handler: any, ctx: ProbeCtx, path = "/api/v1/x") =>
+const get = (handler: RouteHandler, ctx: ProbeCtx, path = "/api/v1/x") =>
   call(handler, { headers: ctx.headers, params: { id: ctx.id }, path });
-const send = (handler: any, method: string, ctx: ProbeCtx, body?: object) =>
+const send = (handler: RouteHandler, method: string, ctx: ProbeCtx, body?: object) =>
   call(handler, { method, headers: ctx.headers, params: { id: ctx.id }, body });
 
 /** A chat model node that picks a credential (saving it needs credential.use). */

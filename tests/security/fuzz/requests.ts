@@ -364,7 +364,7 @@ function callerHeaders(r: Rng, fx: FuzzFixtures): Record<string, string> {
     { authorization: "Digest abc" },
     { authorization: "x".repeat(5000) },
     { cookie: "next-auth.session-token=garbage" },
-    { cookie: "next-auth.session-token=" + "a.".repeat(500) },
+    { cookie: `next-auth.session-token=${"a.".repeat(500)}` },
     { cookie: "=;;=;" },
   ];
   // Basic auth costs a slow password hash per request: sent rarely, so the default run stays short.
