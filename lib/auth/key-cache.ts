@@ -1,5 +1,5 @@
 import type { findApiKeyByPrefix } from "../db/queries/api-keys";
-import { on, processState, stateBus, TtlCache } from "../state";
+import { Cache, on, PROCESS_STATE, processState, stateBus } from "../state";
 
 export type KeyRow = NonNullable<Awaited<ReturnType<typeof findApiKeyByPrefix>>>;
 /** `false`: no key has this prefix (misses are cached too, see below). */
@@ -14,7 +14,7 @@ type Entry = KeyRow | false;
  * once in this process (others: ≤ 5 s, the TTL).
  */
 export const apiKeyCache = processState("apiKeys", () => {
-  const cache = new TtlCache<Entry>(5_000);
+  const cache = new Cache<Entry>(PROCESS_STATE.apiKeys.cache);
   const dropOwner = (userId: string) => cache.deleteWhere((row) => row !== false && row.createdById === userId);
   stateBus().subscribe(
     on({

@@ -5,7 +5,7 @@ import { freePort, startRedisServer, stopRedisServer } from "../../dev/redis-ser
 import { enforceRateLimit, RateLimits } from "../access/rate-limit";
 import { resetEnvForTests } from "../env";
 import { isAppError } from "../errors";
-import { createRelayedBus, forgetProcessState, on, publishChange, stateBus, TtlCache } from "../state";
+import { Cache, createRelayedBus, forgetProcessState, on, publishChange, stateBus } from "../state";
 import type { StateEvent } from "../state/events";
 import { createRedisConnection, createRedisTransport, redisConnections, STATE_CHANNEL } from ".";
 
@@ -92,12 +92,11 @@ describe("state events over Redis", () => {
     const b = processBus("B", channel);
     await subscribers(channel, 2, connect("command"));
 
-    const cacheB = new TtlCache<string>(60_000);
+    const cacheB = new Cache<string>({ max: 10 });
     await cacheB.get("cred-1", async () => "values");
     await cacheB.get("cred-2", async () => "values");
     // A loader that returns nothing caches nothing: undefined means "not cached".
-    const has = async (key: string) =>
-      (await cacheB.get(key, async () => undefined as unknown as string)) !== undefined;
+    const has = async (key: string) => (await cacheB.get(key, async () => undefined)) !== undefined;
     b.subscribe(on({ "credential.updated": (e) => cacheB.delete(e.credentialId) }));
     const seenByA: StateEvent[] = [];
     a.subscribe((e) => seenByA.push(e));

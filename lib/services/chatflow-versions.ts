@@ -4,7 +4,7 @@ import { findChatflowVersion, listChatflowVersions, setPublishedVersion } from "
 import { findCredentialNames } from "../db/queries/credentials";
 import type { Caller } from "../access/callers";
 import { mayAct } from "../access/permissions";
-import { on, processState, publishChange, stateBus, TtlCache } from "../state";
+import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { diffVersions } from "./chatflow-diff";
 import { getChatflowForRun, getChatflowOrThrow, updateChatflow } from "./chatflows";
 import { assertPublishable } from "./publish-gate";
@@ -24,10 +24,10 @@ export type VersionSelector = number | "draft" | "published";
 /** Version rows by chatflow id + number (immutable, so they stay until the chatflow goes); made on first use. */
 const versionCache = () =>
   processState("chatflowVersions", () => {
-    const cache = new TtlCache<ChatflowVersion | null>(10 * 60_000, 500);
+    const cache = new Cache<ChatflowVersion>(PROCESS_STATE.chatflowVersions.cache);
     stateBus().subscribe(
       on({
-        "chatflow.deleted": (e) => cache.deleteWhere((v) => v?.chatflowId === e.chatflowId),
+        "chatflow.deleted": (e) => cache.deleteWhere((v) => v.chatflowId === e.chatflowId),
         "state.resync": () => cache.clear(),
       }),
     );

@@ -18,7 +18,7 @@ import {
   type Action,
 } from "../access/permissions";
 import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
-import { on, processState, publishChange, stateBus, TtlCache } from "../state";
+import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { getDefinition } from "../nodes/registry";
 import type { Graph } from "../schemas/graph";
 import { assertMayUseCredentials } from "./credentials";
@@ -33,7 +33,7 @@ const EMPTY_GRAPH = { nodes: [], edges: [] };
  */
 const chatflowCache = () =>
   processState("chatflowRows", () => {
-    const cache = new TtlCache<Chatflow | null>(2_000);
+    const cache = new Cache<Chatflow>(PROCESS_STATE.chatflowRows.cache);
     stateBus().subscribe(
       on({
         "chatflow.saved": (e) => cache.delete(e.chatflowId),

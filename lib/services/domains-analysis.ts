@@ -18,7 +18,7 @@ import type { Caller } from "../access/callers";
 import { getQueue, type JobDefinition } from "../jobs";
 import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
 import { getChatflowOrThrow } from "./chatflows";
-import { preparePrediction } from "./predictions";
+import { predictHere } from "./predictions";
 import { storableJson, storableText } from "../db/storable-text";
 import { processState } from "../state";
 import { log } from "../log";
@@ -69,7 +69,7 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
   if (domain.analysisRunId === job.runId && domain.analysisStatus === "failed") return;
   await updateDomain({ id: domain.id, data: { analysisStatus: "running" } });
   await markRunRunning({ runId: job.runId });
-  const prepared = await preparePrediction(
+  const result = await predictHere(
     {
       chatflowId: job.chatflowId,
       body: { question: domain.name },
@@ -79,7 +79,6 @@ async function analyseOne(job: AnalyseDomainJob): Promise<void> {
     },
     "INTERNAL",
   );
-  const result = await prepared.execute({});
   const json = extractJson(result.text);
   await saveDomainAnalysis({
     id: domain.id,

@@ -13,7 +13,7 @@ import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "../schemas/prediction";
 import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage } from "../flow";
-import { type ProcessorContext, runJob } from "../queue";
+import { type RunKind, runTransport } from "../jobs";
 import { getChatflowForRun } from "./chatflows";
 import { chatflowAtVersion, chatflowForRequest, loadChatflowVersion, type VersionSelector } from "./chatflow-versions";
 import { getBuiltFlow } from "./flows";
@@ -54,12 +54,6 @@ export interface PredictionRun {
   }): Promise<PredictionResult>;
 }
 
-/** A checked prediction, ready to run: everything that can be refused with a 4xx already was. */
-export interface PreparedPrediction extends PredictionRun {
-  chatflow: Chatflow;
-  flow: BuiltFlow;
-}
-
 /**
  * Whether the caller may run this chatflow as its manager (admins any; builders and their keys their
  * own, keys in scope), as opposed to as the public. 403 for a key scoped elsewhere.
@@ -98,13 +92,18 @@ export async function getRunnableChatflow(id: string, caller: Caller): Promise<C
   return chatflowAtVersion(chatflow, "published");
 }
 
+/** 400 for more uploads than UPLOAD_MAX_FILES: checked before anything is fetched or built. */
+function checkUploadCount(body: PredictionBody): void {
+  const max = getEnv().UPLOAD_MAX_FILES;
+  if ((body.uploads?.length ?? 0) > max)
+    throw new AppError("validation_failed", `uploads: at most ${max} files per request.`);
+}
+
 /** Splits and checks uploads: images need a model that takes them, audio needs speech-to-text on. */
 function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow) {
   const env = getEnv();
   const uploads = body.uploads ?? [];
-  if (uploads.length > env.UPLOAD_MAX_FILES) {
-    throw new AppError("validation_failed", `uploads: at most ${env.UPLOAD_MAX_FILES} files per request.`);
-  }
+  checkUploadCount(body);
   const checked = uploads.map((u, i) => {
     const kind = u.type === "audio" ? "audio" : "image";
     const field = `uploads.${i}`;
@@ -122,41 +121,138 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
   return { images: checked.filter((u) => u.kind === "image"), audio: checked.filter((u) => u.kind === "audio") };
 }
 
-/** Validates a prediction and builds (or reuses) the flow; throws 4xx before any answer starts. */
-export async function preparePrediction(req: PredictionRequest, chatType: ChatType): Promise<PreparedPrediction> {
+// A prediction is a run through these steps, in this order, whichever transport runs it:
+//   resolve the chatflow and its version, authorize (resolveRunnable, here, for every transport)
+//   → inputs and uploads, build (prepareRun, where the run executes: here, or on a queue worker)
+//   → run, store, answer (executePrediction).
+
+/** Step 1: the chatflow row, the caller's right to chat with it (and the rate limit), the version to run. */
+async function resolveRunnable(req: PredictionRequest): Promise<Chatflow> {
   const row = await getChatflowForRun(req.chatflowId);
   await assertMayChat(row, req);
-  const chatflow = await chatflowForRequest(row, req.caller, req.version);
-  const flow = await getBuiltFlow(chatflow, req.body.overrideConfig);
-  // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
-  const body = await fetchUrlUploads(req.body, { allowsImages: flow.allowsImages });
-  const uploads = checkUploads(body, flow, chatflow);
+  return chatflowForRequest(row, req.caller, req.version);
+}
+
+/** The chat a prediction belongs to (Flowise: `chatId`, or the override's `sessionId`) and its session. */
+function runIds(body: PredictionBody): { chatId: string; sessionId: string } {
   const chatId = body.chatId ?? body.overrideConfig?.sessionId ?? randomUUID();
-  const sessionId = body.overrideConfig?.sessionId ?? chatId;
-  return {
-    chatflow,
-    flow,
-    chatId,
-    sessionId,
-    version: chatflow.version,
-    execute: (opts) => executePrediction({ chatflow, flow, body, chatId, sessionId, chatType, uploads, ...opts }),
-  };
+  return { chatId, sessionId: body.overrideConfig?.sessionId ?? chatId };
+}
+
+/** Step 2: the flow built (or reused), `url` uploads fetched, uploads checked against what the flow takes. */
+async function prepareRun(chatflow: Chatflow, sent: PredictionBody) {
+  const flow = await getBuiltFlow(chatflow, sent.overrideConfig);
+  // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
+  const body = await fetchUrlUploads(sent, { allowsImages: flow.allowsImages });
+  return { chatflow, flow, body, uploads: checkUploads(body, flow, chatflow) };
+}
+
+type PreparedRun = Awaited<ReturnType<typeof prepareRun>>;
+
+/** A prediction as queued (plain data: it may cross Redis to a worker, which builds the flow itself). */
+export interface PredictionJob {
+  chatflowId: string;
+  /** The chatflow version the API process chose (published, or pinned): the worker builds that one. */
+  version?: number;
+  body: PredictionBody;
+  chatId: string;
+  sessionId: string;
+  chatType: ChatType;
+  /** Relay the tokens as they come (a streamed answer). */
+  stream: boolean;
+  requestId?: string;
 }
 
 /**
- * What the prediction route calls: embedded mode prepares and runs the prediction here; queue mode
- * (MODE=queue) checks here what needs no flow build (chatflow, access, rate limit) and runs the rest
- * on a worker (runPredictionJob), relaying its tokens.
+ * Predictions as a kind of run (lib/jobs): prepared and executed in this process, or on a queue worker
+ * (runOnWorker). A retried job (its first worker died) whose exchange was already stored answers from
+ * the store without calling the model again.
+ */
+export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: PredictionJob }, PredictionResult> = {
+  queue: "predictions",
+  async prepare(job) {
+    // Jobs queued before versions existed carry none: they run the published version.
+    const chatflow = await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published");
+    return { ...(await prepareRun(chatflow, job.body)), job };
+  },
+  async execute(prepared, ctx) {
+    const { job } = prepared;
+    if (ctx.attempt > 1 && ctx.jobId) {
+      const stored = await storedAnswerOfRun(ctx.jobId, prepared);
+      if (stored) return stored;
+    }
+    return executePrediction({
+      ...prepared,
+      chatId: job.chatId,
+      sessionId: job.sessionId,
+      chatType: job.chatType,
+      ...(ctx.jobId ? { runId: ctx.jobId } : {}),
+      signal: ctx.signal,
+      ...(job.stream
+        ? {
+            onToken: (token: string) => ctx.emit("token", token),
+            onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
+          }
+        : {}),
+    });
+  },
+};
+
+/**
+ * What the prediction route calls: resolves and authorizes here, then starts the run on this
+ * process's transport (lib/jobs: in this process, which also builds it now, so a bad input is a 4xx
+ * before any answer starts; or a queue worker, which builds it when it takes the job), relaying its
+ * tokens and tool starts.
  */
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
-  if (getEnv().MODE !== "queue") {
-    const prepared = await preparePrediction(req, chatType);
-    return withholdToolCalls(prepared, prepared.chatflow, req.caller);
-  }
-  const row = await getChatflowForRun(req.chatflowId);
-  await assertMayChat(row, req);
-  const chatflow = await chatflowForRequest(row, req.caller, req.version);
-  return withholdToolCalls(queuedPrediction(req, chatType, chatflow), chatflow, req.caller);
+  const chatflow = await resolveRunnable(req);
+  checkUploadCount(req.body);
+  const { chatId, sessionId } = runIds(req.body);
+  const job: PredictionJob = {
+    chatflowId: chatflow.id,
+    version: chatflow.version,
+    body: req.body,
+    chatId,
+    sessionId,
+    chatType,
+    // A streamed answer relays its tokens as they come (a worker emits them only then).
+    stream: !!req.body.streaming,
+    ...(req.requestId ? { requestId: req.requestId } : {}),
+  };
+  const started = await runTransport().start(predictionRuns, job, req.requestId ? { requestId: req.requestId } : {});
+  const run: PredictionRun = {
+    chatId,
+    sessionId,
+    version: chatflow.version,
+    execute: ({ onToken, onToolStart, signal }) =>
+      started.execute({
+        ...(signal ? { signal } : {}),
+        onEvent: (name, data) => {
+          if (name === "token" && typeof data === "string") onToken?.(data);
+          else if (name === "toolStart" && isToolStart(data)) onToolStart?.(data);
+        },
+      }),
+  };
+  return withholdToolCalls(run, chatflow, req.caller);
+}
+
+/**
+ * A prediction run to its answer in this process, whatever the transport: for work that already runs
+ * where it should (a domain analysis job on its worker). Same steps and checks as startPrediction.
+ */
+export async function predictHere(req: PredictionRequest, chatType: ChatType): Promise<PredictionResult> {
+  const chatflow = await resolveRunnable(req);
+  const { chatId, sessionId } = runIds(req.body);
+  const job: PredictionJob = {
+    chatflowId: chatflow.id,
+    version: chatflow.version,
+    body: req.body,
+    chatId,
+    sessionId,
+    chatType,
+    stream: false,
+  };
+  return predictionRuns.execute(await predictionRuns.prepare(job), { attempt: 1, emit: () => {} });
 }
 
 /**
@@ -183,116 +279,26 @@ function withholdToolCalls(
   };
 }
 
-/** Queue mode: the run goes to a worker (runPredictionJob); its tokens and tool starts are relayed. */
-function queuedPrediction(req: PredictionRequest, chatType: ChatType, chatflow: Chatflow): PredictionRun {
-  const { body } = req;
-  const uploads = body.uploads?.length ?? 0;
-  if (uploads > getEnv().UPLOAD_MAX_FILES)
-    throw new AppError("validation_failed", `uploads: at most ${getEnv().UPLOAD_MAX_FILES} files per request.`);
-  const chatId = body.chatId ?? body.overrideConfig?.sessionId ?? randomUUID();
-  const sessionId = body.overrideConfig?.sessionId ?? chatId;
+/** The answer a retried job's first worker already stored, or null. */
+async function storedAnswerOfRun(jobId: string, prepared: PreparedRun): Promise<PredictionResult | null> {
+  const stored = await findExchangeOfRun(jobId);
+  if (!stored) return null;
+  const { user, api } = stored;
+  const usedTools = Array.isArray(api.usedTools) && api.usedTools.length ? api.usedTools : undefined;
   return {
-    chatId,
-    sessionId,
-    version: chatflow.version,
-    async execute({ onToken, onToolStart, signal }) {
-      let tokens = 0;
-      const input: PredictionJob = {
-        chatflowId: chatflow.id,
-        version: chatflow.version,
-        body,
-        chatId,
-        sessionId,
-        chatType,
-        stream: !!onToken,
-      };
-      return runJob<PredictionResult>("predictions", input, {
-        signal,
-        ...(req.requestId ? { requestId: req.requestId } : {}),
-        onEvent: (event) => {
-          if (event.type === "attempt" && event.attempt > 1 && tokens > 0)
-            throw new AppError(
-              "worker_lost",
-              "The answer was interrupted (its worker stopped) and is being retried; the chat history will hold it.",
-            );
-          if (event.type === "event" && event.name === "token" && typeof event.data === "string" && onToken) {
-            tokens++;
-            onToken(event.data);
-          }
-          if (event.type === "event" && event.name === "toolStart" && onToolStart && isToolStart(event.data))
-            onToolStart(event.data);
-        },
-      });
-    },
-  };
-}
-
-/** A prediction job (queue mode): plain data; the worker builds the flow itself. */
-export interface PredictionJob {
-  chatflowId: string;
-  /** The chatflow version the API process chose (published, or pinned): the worker builds that one. */
-  version?: number;
-  body: PredictionBody;
-  chatId: string;
-  sessionId: string;
-  chatType: ChatType;
-  /** Relay the tokens as they come (a streamed answer). */
-  stream: boolean;
-  requestId?: string;
-}
-
-/**
- * Runs a prediction job on a worker: builds (or reuses) the flow, checks the uploads (a 4xx travels
- * back to the client), runs it and stores the exchange under ids derived from the job id. A retried
- * job (its first worker died) whose exchange was already stored answers from the store without
- * calling the model again.
- */
-export async function runPredictionJob(job: PredictionJob, ctx: ProcessorContext): Promise<PredictionResult> {
-  // Jobs queued before versions existed carry none: they run the published version.
-  const chatflow = await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published");
-  const { chatId, sessionId } = job;
-  const flow = await getBuiltFlow(chatflow, job.body.overrideConfig);
-  // `url` uploads are fetched here, where the flow says whether it takes images (the API checked access).
-  const body = await fetchUrlUploads(job.body, { allowsImages: flow.allowsImages });
-  const uploads = checkUploads(body, flow, chatflow);
-  if (ctx.attempt > 1) {
-    const stored = await findExchangeOfRun(ctx.jobId);
-    if (stored) {
-      const { user, api } = stored;
-      const usedTools = Array.isArray(api.usedTools) && api.usedTools.length ? api.usedTools : undefined;
-      return {
-        text: api.content,
-        question: user.content,
-        chatId: api.chatId,
-        chatMessageId: api.id,
-        sessionId: api.sessionId,
-        ...(api.memoryType ? { memoryType: api.memoryType } : {}),
-        chatflowVersion: chatflow.version,
-        ...(usedTools ? { usedTools } : {}),
-        ...answerSources(
-          body,
-          Array.isArray(api.sourceDocuments) ? (api.sourceDocuments as SourceDocument[]) : undefined,
-        ),
-      } as PredictionResult;
-    }
-  }
-  return executePrediction({
-    chatflow,
-    flow,
-    body,
-    chatId,
-    sessionId,
-    chatType: job.chatType,
-    uploads,
-    runId: ctx.jobId,
-    signal: ctx.signal,
-    ...(job.stream
-      ? {
-          onToken: (token: string) => ctx.emit("token", token),
-          onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
-        }
-      : {}),
-  });
+    text: api.content,
+    question: user.content,
+    chatId: api.chatId,
+    chatMessageId: api.id,
+    sessionId: api.sessionId,
+    ...(api.memoryType ? { memoryType: api.memoryType } : {}),
+    chatflowVersion: prepared.chatflow.version,
+    ...(usedTools ? { usedTools } : {}),
+    ...answerSources(
+      prepared.body,
+      Array.isArray(api.sourceDocuments) ? (api.sourceDocuments as SourceDocument[]) : undefined,
+    ),
+  } as PredictionResult;
 }
 
 async function executePrediction(args: {
@@ -388,24 +394,18 @@ export async function runDetachedPrediction(args: {
   signal?: AbortSignal;
   onToolStart?: (start: ToolStart) => void;
 }): Promise<PredictionResult & { chatflowVersion: number }> {
-  const chatflow = await loadChatflowVersion(args.chatflowId, args.version);
-  const flow = await getBuiltFlow(chatflow, args.body.overrideConfig);
-  const body = await fetchUrlUploads(args.body, { allowsImages: flow.allowsImages });
-  const uploads = checkUploads(body, flow, chatflow);
+  const prepared = await prepareRun(await loadChatflowVersion(args.chatflowId, args.version), args.body);
   const sessionId = `test-${randomUUID()}`;
   const result = await executePrediction({
-    chatflow,
-    flow,
-    body,
+    ...prepared,
     chatId: sessionId,
     sessionId,
     chatType: "INTERNAL",
-    uploads,
     detached: true,
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
   });
-  return { ...result, chatflowVersion: chatflow.version };
+  return { ...result, chatflowVersion: prepared.chatflow.version };
 }
 
 /**

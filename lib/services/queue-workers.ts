@@ -1,7 +1,8 @@
 import { QUEUE_NAMES, registerDefinition, registerProcessor } from "../queue";
 import { analyseDomainJob } from "./domains-analysis";
 import { chatflowTestRunJob } from "./chatflow-tests/runs";
-import { runPredictionJob } from "./predictions";
+import { runOnWorker } from "../jobs";
+import { predictionRuns } from "./predictions";
 import { runUpsertJob } from "./upsert";
 
 /**
@@ -9,7 +10,7 @@ import { runUpsertJob } from "./upsert";
  * analyses and chatflow test runs the API processes hand over. Each queue runs up to `concurrency` jobs at once.
  */
 export function startQueueWorkers(concurrency: number): string[] {
-  registerProcessor(QUEUE_NAMES.predictions, runPredictionJob, { concurrency });
+  registerProcessor(QUEUE_NAMES.predictions, runOnWorker(predictionRuns), { concurrency });
   registerProcessor(QUEUE_NAMES.upserts, runUpsertJob, { concurrency });
   registerDefinition(analyseDomainJob, concurrency);
   registerDefinition(chatflowTestRunJob, concurrency);

@@ -1,3 +1,5 @@
+import type { CacheBounds } from "./cache";
+
 /**
  * Every piece of state a server process keeps between requests, in one list: where it lives, what
  * it holds, and how it is kept fresh. Everything here is per process; what must hold across
@@ -6,7 +8,8 @@
  *
  * Caches are only caches: an event on the invalidation bus (bus.ts, events.ts) drops an entry the
  * moment a service changes what it was made from; the TTLs and size caps stay as the backstop
- * (and bound staleness in other processes until the bus crosses processes).
+ * (and bound staleness in other processes until the bus crosses processes). Every cache is the one
+ * cache of cache.ts, made with the `cache` bounds of its entry here.
  */
 export const PROCESS_STATE = {
   bus: {
@@ -19,19 +22,22 @@ export const PROCESS_STATE = {
     holds: "Built flows by chatflow id + version (+ request overrides). They hold decrypted credential values.",
     freshness:
       "chatflow.saved/deleted drop the chatflow's builds; credential.updated/deleted drop every build that resolved the " +
-      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Builds of several versions of a chatflow (published, draft) coexist. Backstop: at most 200 builds (LRU).",
+      "credential; user.roleChanged/deleted drop the builds of chatflows the user owns. Builds of several versions of a chatflow (published, draft) coexist. Backstop: the entry cap (LRU).",
+    cache: { max: 200 },
   },
   chatflowRows: {
     home: "lib/services/chatflows.ts",
-    holds: "Chatflow rows for the prediction path (TtlCache).",
-    freshness: "chatflow.saved/deleted drop the row; user.deleted drops all (owners moved). Backstop: 2 s TTL.",
+    holds: "Chatflow rows for the prediction path.",
+    freshness: "chatflow.saved/deleted drop the row; user.deleted drops all (owners moved). Backstop: the TTL.",
+    cache: { max: 10_000, ttlMs: 2_000 },
   },
   chatflowVersions: {
     home: "lib/services/chatflow-versions.ts",
     holds:
-      "Stored chatflow versions (graph and run settings) by chatflow id + number, for runs of a published or pinned version (TtlCache).",
+      "Stored chatflow versions (graph and run settings) by chatflow id + number, for runs of a published or pinned version.",
     freshness:
-      "Versions never change: chatflow.deleted drops the chatflow's; state.resync drops all. Backstop: 10 min TTL, 500 entries.",
+      "Versions never change: chatflow.deleted drops the chatflow's; state.resync drops all. Backstop: the TTL and entry cap.",
+    cache: { max: 500, ttlMs: 10 * 60_000 },
   },
   sessionHistories: {
     home: "lib/services/session-history.ts",
@@ -41,12 +47,14 @@ export const PROCESS_STATE = {
     freshness:
       "Exchanges this process stores are appended (or drop the entry when they do not sort last); chatMessages.deleted " +
       "and chatflow.deleted drop the chatflow's sessions, state.resync drops all. Backstop: SESSION_HISTORY_CACHE_MB (LRU).",
+    cache: { maxBytesFrom: "SESSION_HISTORY_CACHE_MB" },
   },
   apiKeys: {
     home: "lib/auth/key-cache.ts",
-    holds: "API key rows with their owner's role by prefix, and misses (TtlCache).",
+    holds: "API key rows with their owner's role by prefix, and misses.",
     freshness:
-      "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: 5 s TTL.",
+      "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: the TTL.",
+    cache: { max: 10_000, ttlMs: 5_000 },
   },
   rateLimits: {
     home: "lib/access/rate-limit.ts",
@@ -114,6 +122,9 @@ export const PROCESS_STATE = {
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",
     freshness: "closeDb() forgets it; the next getDb() connects again.",
   },
-} as const satisfies Record<string, { home: string; holds: string; freshness: string; global?: string }>;
+} as const satisfies Record<
+  string,
+  { home: string; holds: string; freshness: string; global?: string; cache?: CacheBounds }
+>;
 
 export type ProcessStateName = keyof typeof PROCESS_STATE;

@@ -21,7 +21,7 @@ export {
 export { parseStateEvent, stateEventSchema, type EventOf, type StateEvent, type StateEventType } from "./events";
 export { PROCESS_STATE, type ProcessStateName } from "./catalogue";
 export { forgetProcessState, listProcessState, processState } from "./registry";
-export { TtlCache } from "./ttl-cache";
+export { Cache, type CacheBounds, type CacheOptions } from "./cache";
 
 /**
  * The invalidation bus of this process: in-process without REDIS_URL; with it, relayed over Redis

@@ -5,7 +5,6 @@ import { createInProcessBus, createRelayedBus, on, type BusTransport } from "./b
 import { parseStateEvent, type StateEvent } from "./events";
 import { PROCESS_STATE } from "./catalogue";
 import { listProcessState, processState } from "./registry";
-import { TtlCache } from "./ttl-cache";
 import { publishChange, stateBus } from "./index";
 
 describe("in-process invalidation bus", () => {
@@ -150,18 +149,5 @@ describe("process state registry", () => {
     };
     walk(root);
     expect(offenders).toEqual([]);
-  });
-});
-
-describe("TtlCache", () => {
-  it("deleteWhere drops only the matching entries", async () => {
-    const cache = new TtlCache<{ owner: string }>(60_000);
-    await cache.get("a", async () => ({ owner: "u1" }));
-    await cache.get("b", async () => ({ owner: "u2" }));
-    cache.deleteWhere((v) => v.owner === "u1");
-    const load = vi.fn(async () => ({ owner: "reloaded" }));
-    expect(await cache.get("a", load)).toEqual({ owner: "reloaded" });
-    expect(await cache.get("b", load)).toEqual({ owner: "u2" });
-    expect(load).toHaveBeenCalledTimes(1);
   });
 });

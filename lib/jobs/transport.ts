@@ -1,0 +1,101 @@
+import { AppError } from "../errors";
+import { type JobEvent, runJob } from "../queue/client";
+import type { QueueName } from "../queue/names";
+import type { ProcessorContext } from "../queue/worker";
+
+/**
+ * Where the work of a run happens, chosen once from the configuration (lib/jobs/index.ts): in this
+ * process, or on a queue worker through Redis (MODE=queue). A service describes its kind of run once
+ * (RunKind: prepare, then execute) and starts runs through the transport; it never asks which one.
+ */
+
+/** What the work of a run gets, wherever it runs. */
+export interface RunContext {
+  /** The queued job's id (a retried job keeps it); undefined for a run in this process. */
+  jobId?: string;
+  /** 1 for the first try; 2 when a worker died running it and another took it over. */
+  attempt: number;
+  signal?: AbortSignal;
+  /** Sends an event to whoever waits for the run (tokens, tool starts…). Never throws. */
+  emit(name: string, data: unknown): void;
+}
+
+/**
+ * A kind of run. `input` is plain JSON: on a queue it crosses Redis to a worker. `prepare` loads and
+ * checks what the run needs (a 4xx it throws in this process is answered before any answer starts);
+ * `execute` does the work and stores it.
+ */
+export interface RunKind<I, P, R> {
+  queue: QueueName;
+  prepare(input: I): Promise<P>;
+  execute(prepared: P, ctx: RunContext): Promise<R>;
+}
+
+/** A started run: prepared here, or handed over when executed. */
+export interface StartedRun<R> {
+  execute(opts: {
+    signal?: AbortSignal;
+    /** Each event the run emits, as it comes. */
+    onEvent?: (name: string, data: unknown) => void;
+  }): Promise<R>;
+}
+
+export interface RunTransport {
+  readonly kind: "in-process" | "queue";
+  /** Starts a run of `kind`: prepares it now (in this process) or when a worker takes it (queue). */
+  start<I, P, R>(kind: RunKind<I, P, R>, input: I, opts?: { requestId?: string }): Promise<StartedRun<R>>;
+}
+
+/** Runs in this process: prepared at once, executed when asked. */
+export const inProcessTransport: RunTransport = {
+  kind: "in-process",
+  async start(kind, input) {
+    const prepared = await kind.prepare(input);
+    return {
+      execute: ({ signal, onEvent }) =>
+        kind.execute(prepared, { attempt: 1, signal, emit: (name, data) => onEvent?.(name, data) }),
+    };
+  },
+};
+
+/**
+ * Runs on queue workers: the input is queued when executed and the worker prepares and executes it
+ * (runOnWorker); its events are relayed. A run retried on another worker after some of its events were
+ * relayed cannot be shown whole: it fails with 503 `worker_lost` (the retry still finishes and stores).
+ */
+export const queueTransport: RunTransport = {
+  kind: "queue",
+  async start(kind, input, opts = {}) {
+    return {
+      execute({ signal, onEvent }) {
+        let relayed = 0;
+        return runJob(kind.queue, input, {
+          ...(signal ? { signal } : {}),
+          ...(opts.requestId ? { requestId: opts.requestId } : {}),
+          onEvent: (event: JobEvent) => {
+            if (event.type === "attempt" && event.attempt > 1 && relayed > 0)
+              throw new AppError(
+                "worker_lost",
+                "The answer was interrupted (its worker stopped) and is being retried; the chat history will hold it.",
+              );
+            if (event.type === "event" && onEvent) {
+              relayed++;
+              onEvent(event.name, event.data);
+            }
+          },
+        });
+      },
+    };
+  },
+};
+
+/** A worker's processor for a kind of run: prepare, then execute, in the worker's context. */
+export function runOnWorker<I, P, R>(kind: RunKind<I, P, R>) {
+  return async (input: I, ctx: ProcessorContext): Promise<R> =>
+    kind.execute(await kind.prepare(input), {
+      jobId: ctx.jobId,
+      attempt: ctx.attempt,
+      signal: ctx.signal,
+      emit: ctx.emit,
+    });
+}
