@@ -71,17 +71,25 @@ describe("FlowCache invalidation", () => {
     expect(cache.size).toBe(2);
   });
 
-  it("a credential reported during a build still in flight is tracked", async () => {
+  it("a build running when a credential it resolved changes serves its request but is not kept", async () => {
     const cache = new FlowCache();
     let finish!: () => void;
-    const pending = cache.get({ chatflowId: "f", version: 1 }, async (uses) => {
+    let builds = 0;
+    const build = async (uses: (c: string) => void) => {
+      builds += 1;
       uses("c1");
       await new Promise<void>((r) => (finish = r));
       return fakeFlow("f");
-    });
+    };
+    const pending = cache.get({ chatflowId: "f", version: 1 }, build);
     cache.invalidateCredential("c1");
-    expect(cache.size).toBe(0);
     finish();
-    await pending;
+    expect((await pending).chatflowId).toBe("f");
+    expect(cache.size).toBe(0);
+    const next = cache.get({ chatflowId: "f", version: 1 }, build);
+    finish();
+    await next;
+    expect(builds).toBe(2);
+    expect(cache.size).toBe(1);
   });
 });

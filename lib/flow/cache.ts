@@ -1,3 +1,5 @@
+import { Cache } from "../state/cache";
+import { PROCESS_STATE } from "../state/catalogue";
 import type { BuiltFlow } from "./types";
 
 export interface FlowCacheKey {
@@ -12,79 +14,71 @@ export interface FlowCacheKey {
 /** Given to a build: it reports each credential it resolves, before resolving it. */
 export type UsesCredential = (credentialId: string) => void;
 
-interface Entry {
+/** A kept build, with what makes it stale. */
+interface Build {
+  flow: BuiltFlow;
   chatflowId: string;
-  version: number;
   ownerId: string | null;
   credentialIds: Set<string>;
-  promise: Promise<BuiltFlow>;
+}
+
+const flowOf = (build: Build | undefined) => build!.flow;
+
+/** Runs `build`, noting each credential it resolves. */
+async function runBuild(
+  key: FlowCacheKey,
+  build: (usesCredential: UsesCredential) => Promise<BuiltFlow>,
+): Promise<Build> {
+  const credentialIds = new Set<string>();
+  const flow = await build((credentialId) => void credentialIds.add(credentialId));
+  return { flow, chatflowId: key.chatflowId, ownerId: key.ownerId ?? null, credentialIds };
 }
 
 /**
- * Built flows by chatflow id + version (+ variant). A flow is built once: concurrent requests share
- * the same build promise; a failed build is forgotten so the next request tries again; builds of
- * several versions of one chatflow live side by side (the published one for the API, the draft for
- * the studio's test chat; a save drops them all, see invalidate); the least recently used entries
- * go beyond `maxEntries`. Each entry remembers the credentials its build resolved and the chatflow's owner,
- * so a change to either drops exactly the builds it makes stale (the process registers it with
- * the invalidation bus, see lib/services/flows.ts).
+ * Built flows by chatflow id + version (+ variant), in the one cache (lib/state/cache.ts) with the
+ * bounds of "builtFlows" in the catalogue. A flow is built once: concurrent requests share the
+ * build; a failed build is forgotten so the next request tries again; builds of several versions
+ * of one chatflow live side by side (the published one for the API, the draft for the studio's
+ * test chat; a save drops them all, see invalidate); the least recently used go beyond the cap.
+ * Each build remembers the credentials it resolved and the chatflow's owner, so a change to either
+ * drops exactly the builds it makes stale (the process registers it with the invalidation bus, see
+ * lib/services/flows.ts); a build still running when anything is dropped serves its requests but
+ * is not kept (it may have resolved what changed).
  */
 export class FlowCache {
-  private readonly entries = new Map<string, Entry>();
-
-  constructor(private readonly maxEntries = 200) {}
+  private readonly builds = new Cache<Build>(PROCESS_STATE.builtFlows.cache);
 
   /** The built flow for `key`, building it with `build` when not cached. */
   get(key: FlowCacheKey, build: (usesCredential: UsesCredential) => Promise<BuiltFlow>): Promise<BuiltFlow> {
     const id = `${key.chatflowId}\u0000${key.version}\u0000${key.variant ?? ""}`;
-    const hit = this.entries.get(id);
-    if (hit) {
-      this.entries.delete(id);
-      this.entries.set(id, hit);
-      return hit.promise;
-    }
-    const credentialIds = new Set<string>();
-    const promise = build((credentialId) => void credentialIds.add(credentialId));
-    this.entries.set(id, {
-      chatflowId: key.chatflowId,
-      version: key.version,
-      ownerId: key.ownerId ?? null,
-      credentialIds,
-      promise,
-    });
-    promise.catch(() => {
-      if (this.entries.get(id)?.promise === promise) this.entries.delete(id);
-    });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    return promise;
+    // Checked first so that a hit makes no closure.
+    const held = this.builds.getHeld(id);
+    if (held) return Promise.resolve(held.flow);
+    return this.builds.get(id, () => runBuild(key, build)).then(flowOf);
   }
 
   /** Forgets every build of a chatflow (saved or deleted). */
   invalidate(chatflowId: string): void {
-    this.dropWhere((e) => e.chatflowId === chatflowId);
+    this.builds.deleteWhere((b) => b.chatflowId === chatflowId);
   }
 
   /** Forgets every build that resolved this credential (rotated, re-shared, transferred or deleted). */
   invalidateCredential(credentialId: string): void {
-    this.dropWhere((e) => e.credentialIds.has(credentialId));
+    this.builds.deleteWhere((b) => b.credentialIds.has(credentialId));
   }
 
   /** Forgets every build of the chatflows this user owns (role changed, user deleted). */
   invalidateOwner(ownerId: string): void {
-    this.dropWhere((e) => e.ownerId === ownerId);
+    this.builds.deleteWhere((b) => b.ownerId === ownerId);
   }
 
   /** Forgets every build. */
   clear(): void {
-    this.entries.clear();
+    this.builds.clear();
   }
 
-  /** Number of cached builds. */
+  /** Number of kept builds (builds still running are not counted). */
   get size(): number {
-    return this.entries.size;
-  }
-
-  private dropWhere(match: (e: Entry) => boolean): void {
-    for (const [id, e] of this.entries) if (match(e)) this.entries.delete(id);
+    return this.builds.size;
   }
 }
