@@ -1,10 +1,9 @@
-import { LRUCache } from "lru-cache";
 import { getEnv } from "../env";
 import { parseDatabaseUrl } from "../db/connection";
 import { exchangeTimes, insertExchange, findSessionHistory } from "../db/queries/chat-messages";
 import { storableText } from "../db/storable-text";
 import type { HistoryMessage } from "../flow";
-import { on, processState, stateBus } from "../state";
+import { Cache, on, PROCESS_STATE, processState, stateBus } from "../state";
 
 /**
  * The stored history a memory node reads on every prediction, kept for the sessions this process
@@ -65,7 +64,7 @@ const keyOf = (chatflowId: string, sessionId: string) => `${chatflowId}\u0000${s
 const entryBytes = (e: Entry) => e.rows.reduce((n, r) => n + 2 * r.content.length + 72, 128);
 
 export class SessionHistoryCache {
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly entries: Cache<Entry>;
   private readonly reading = new Map<string, Set<Reading>>();
   hits = 0;
   misses = 0;
@@ -75,13 +74,13 @@ export class SessionHistoryCache {
     maxBytes: number,
     private readonly load: typeof findSessionHistory = findSessionHistory,
   ) {
-    this.entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: entryBytes });
+    this.entries = new Cache<Entry>(PROCESS_STATE.sessionHistories.cache, { bytes: { maxBytes, sizeOf: entryBytes } });
   }
 
   /** The newest `limit` messages of the session, oldest first (as the database read gives them). */
   async read(chatflowId: string, sessionId: string, limit: number): Promise<HistoryMessage[]> {
     const key = keyOf(chatflowId, sessionId);
-    const held = this.entries.get(key);
+    const held = this.entries.getHeld(key);
     if (held && (held.complete || limit <= held.rows.length)) {
       this.hits += 1;
       // Copies: what the caller does with its messages never reaches the cache.
@@ -112,7 +111,7 @@ export class SessionHistoryCache {
   stored(chatflowId: string, sessionId: string, rows: HistoryMessage[], askedAt: number, answeredAt: number): void {
     const key = keyOf(chatflowId, sessionId);
     for (const r of this.reading.get(key) ?? []) r.stale = true;
-    const held = this.entries.get(key, { updateAgeOnGet: false });
+    const held = this.entries.peek(key);
     if (!held) return;
     const next: Entry = { ...held, rows: [...held.rows], times: [...held.times] };
     const [question, answer] = rows;
@@ -141,8 +140,7 @@ export class SessionHistoryCache {
 
   dropChatflow(chatflowId: string): void {
     const prefix = keyOf(chatflowId, "");
-    // Listed first: the LRU is not changed while it is walked.
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.entries.deleteWhere((_, key) => key.startsWith(prefix));
     for (const [key, pending] of this.reading) if (key.startsWith(prefix)) for (const r of pending) r.stale = true;
   }
 
@@ -158,7 +156,7 @@ export class SessionHistoryCache {
 
   /** Bytes held (as counted for SESSION_HISTORY_CACHE_MB). */
   get bytes(): number {
-    return this.entries.calculatedSize;
+    return this.entries.bytes;
   }
 }
 
