@@ -100,7 +100,13 @@ describe("relayed bus (the shape a Redis-backed bus takes)", () => {
     const log = vi.fn();
     let receive!: (m: unknown) => void;
     const bus = createRelayedBus(
-      { send: () => Promise.reject(new Error("redis down")), listen: (r) => ((receive = r), () => undefined) },
+      {
+        send: () => Promise.reject(new Error("redis down")),
+        listen: (r) => {
+          receive = r;
+          return () => undefined;
+        },
+      },
       log,
     );
     const seen = vi.fn();
@@ -149,5 +155,32 @@ describe("process state registry", () => {
     };
     walk(root);
     expect(offenders).toEqual([]);
+  });
+
+  it("lists every cache with the bounds it is made with: each is the one cache, made from its catalogue entry", () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const made: string[] = [];
+    const strays: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!["generated", "__fixtures__"].includes(entry.name)) walk(full);
+        } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          const file = path.relative(root, full);
+          const text = fs.readFileSync(full, "utf8");
+          if (file !== "lib/state/cache.ts" && /from "lru-cache"/.test(text)) strays.push(`${file}: lru-cache`);
+          for (const m of text.matchAll(/new Cache\b[^(]*\(([^,)]*)/g)) {
+            const name = /^PROCESS_STATE\.(\w+)\.cache$/.exec(m[1].trim())?.[1];
+            if (name && PROCESS_STATE[name as keyof typeof PROCESS_STATE].home.includes(file)) made.push(name);
+            else strays.push(`${file}: new Cache(${m[1]})`);
+          }
+        }
+      }
+    };
+    for (const dir of ["lib", "app"]) walk(path.join(root, dir));
+    expect(strays).toEqual([]);
+    const listed = Object.entries(PROCESS_STATE).flatMap(([name, s]) => ("cache" in s ? [name] : []));
+    expect(made.sort()).toEqual(listed.sort());
   });
 });
