@@ -12,7 +12,7 @@ import { createRedisConnection, redisConnections } from "../../lib/redis";
 import { forgetProcessState } from "../../lib/state";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { auth, call } from "../support/http";
-import { startTcpProxy } from "../support/tcp-proxy";
+import { startTcpProxy, type TcpProxy } from "../../dev/tcp-proxy";
 
 // /api/v1/health (alive) and /api/v1/health/ready (database; in queue mode Redis and workers),
 // and the database going away: 503 naming it on every route, back to 200 with nothing restarted.
@@ -133,7 +133,7 @@ describe.runIf(serverUrl)("queue mode readiness: Redis and workers", () => {
 // Runs in `npm test`'s PostgreSQL step (TEST_PG_URL, scripts/test-all.sh): it cuts the database
 // server's connections through a TCP proxy. Skipped in the PGlite runs, which have no server.
 describe.runIf(serverUrl)("PostgreSQL going away and coming back", () => {
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: TcpProxy;
   let direct: string;
   let session: Record<string, string>;
 
@@ -156,10 +156,10 @@ describe.runIf(serverUrl)("PostgreSQL going away and coming back", () => {
     await closeDb();
     process.env.DATABASE_URL = direct;
     resetEnvForTests();
-    await proxy.stop();
+    await proxy.close();
   });
 
-  afterEach(() => proxy.start().catch(() => {})); // already listening: fine
+  afterEach(() => proxy.up());
 
   it("answers 503 database_unavailable on an API route and /health/ready while down, 200 again after", {
     timeout: 60_000,
@@ -167,7 +167,7 @@ describe.runIf(serverUrl)("PostgreSQL going away and coming back", () => {
     expect((await call(chatflows.GET as never, { headers: session })).status).toBe(200);
     expect((await call(ready.GET as never)).status).toBe(200);
 
-    await proxy.stop();
+    await proxy.down();
     const list = await call(chatflows.GET as never, { headers: session });
     expect(list.status).toBe(503);
     expect(list.json.error.code).toBe("database_unavailable");
@@ -181,7 +181,7 @@ describe.runIf(serverUrl)("PostgreSQL going away and coming back", () => {
     expect(down.json.error).toMatchObject({ code: "not_ready" });
     for (const text of [list.text, down.text]) expect(text).not.toContain("pg-secret-pw");
 
-    await proxy.start();
+    await proxy.up();
     await waitFor(async () => (await call(chatflows.GET as never, { headers: session })).status === 200);
     expect((await call(ready.GET as never)).status).toBe(200);
   });
