@@ -24,7 +24,7 @@ import {
 import type { UploadsConfig } from "../../lib/services/public-chatbot";
 import type { QueueView } from "../../lib/services/queue-view";
 import { forgetProcessState } from "../../lib/state";
-import { loadApiRoutes, type AppRoute } from "../support/app-server";
+import { loadApiRoutes, type AppRoute } from "../../dev/route-server";
 import { multiStoreGraph } from "../support/docs-flows";
 import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
 import { auth, call } from "../support/http";

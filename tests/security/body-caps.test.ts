@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { bodyCap, type BodySpec } from "../../lib/http/body";
 import { routeOptionsOf } from "../../lib/http/route-options";
-import { type AppRoute, loadApiRoutes } from "../support/app-server";
+import { type AppRoute, loadApiRoutes } from "../../dev/route-server";
 
 // Issue 37: a body declared past a route's cap is refused from its Content-Length, before the route
 // authenticates the caller or reads a byte. Every route() handler that takes a body is called with no

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
-import { loadApiRoutes, serveApp, type AppRoute } from "../support/app-server";
+import { type AppRoute, loadApiRoutes, routesOf, serveRoutes } from "../../dev/route-server";
 import { rawRequest, type RawResponse } from "../support/raw-http";
 import { fuzzRequest, seededRandom, type FuzzFixtures, type FuzzRequest } from "./fuzz/requests";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
@@ -22,7 +22,7 @@ const SEED =
 const AUTH_ROUTE = "app/api/auth/[...nextauth]/route.ts";
 
 let stub: ModelStub;
-let app: Awaited<ReturnType<typeof serveApp>>;
+let app: Awaited<ReturnType<typeof serveRoutes>>;
 let routes: AppRoute[];
 let fixtures: FuzzFixtures;
 
@@ -73,7 +73,9 @@ beforeAll(async () => {
   stub = await startServerModelStub();
   routes = await loadApiRoutes();
   const realAuth = routes.find((r) => r.file === AUTH_ROUTE)!.module;
-  app = await serveApp(routes, { [AUTH_ROUTE]: { ...realAuth, GET: authStandIn, POST: authStandIn } });
+  app = await serveRoutes(routesOf(routes, { [AUTH_ROUTE]: { ...realAuth, GET: authStandIn, POST: authStandIn } }), {
+    productionServer: true,
+  });
   const admin = await setupFirstAdmin({ email: "admin@fuzz.test", name: "Admin", password: "admin-pass-123" });
   const adminSession = await auth.session(admin.id, "admin@fuzz.test");
   const graph = {

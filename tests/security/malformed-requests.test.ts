@@ -5,7 +5,7 @@ import { auth, call } from "../support/http";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { rawRequest } from "../support/raw-http";
-import { loadApiRoutes } from "../support/app-server";
+import { loadApiRoutes } from "../../dev/route-server";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as chatflow from "../../app/api/v1/chatflows/[id]/route";
