@@ -28,11 +28,24 @@ export interface BrainRequest {
   tools: ToolDefinition[];
   /** The raw JSON body, for brains that need more. */
   body: Record<string, unknown>;
+  /**
+   * Set by the stub: aborts when the client closes the connection before the answer is sent (the
+   * caller's run was cut off). A brain that waits on something can wait on this too.
+   */
+  signal?: AbortSignal;
+}
+
+/** How an answer goes out, for tests of slow or broken models. */
+export interface Delivery {
+  /** A pause before each streamed chunk after the first (a model producing tokens at a pace). */
+  chunkMs?: number;
+  /** The answer never ends: a stream stops before its last chunk, a JSON answer is never sent. */
+  hang?: boolean;
 }
 
 export type BrainReply =
-  | { content: string }
-  | { toolCalls: { name: string; arguments: Record<string, unknown> }[] }
+  | { content: string; delivery?: Delivery }
+  | { toolCalls: { name: string; arguments: Record<string, unknown> }[]; delivery?: Delivery }
   /** Answer an OpenAI-style error with this HTTP status instead of a completion. */
   | { error: { status: number; message: string } };
 

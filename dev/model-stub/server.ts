@@ -7,19 +7,14 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  anthropicEvents,
-  anthropicMessage,
-  readAnthropicMessages,
-  readAnthropicTools,
-  type SseEvent,
-} from "./anthropic";
+import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools } from "./anthropic";
 import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
 import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
+import { type Reply, writeReply } from "./reply";
 import { completionChunks, completionJson, readTools } from "./wire";
 
 export { demoBrain, scriptedBrain } from "./brain";
-export type { Brain, BrainReply, BrainRequest, ChatMessage, ToolDefinition } from "./brain";
+export type { Brain, BrainReply, BrainRequest, ChatMessage, Delivery, ToolDefinition } from "./brain";
 
 export const DEFAULT_TRANSCRIPT = "find me a laptop under 1500 in Germany";
 export const STUB_MODELS = ["stub-model", "gpt-4o-mini", "stub-embedding", "text-embedding-3-small", "whisper-1"];
@@ -50,6 +45,11 @@ export interface RecordedModelRequest {
   authorization?: string;
   /** The x-api-key header (Anthropic's), when sent. */
   apiKey?: string;
+  /**
+   * How the answer went: "pending" while it is being made or written (or hangs), "sent" once
+   * written in full, "cut" when the client closed the connection first (its run was aborted).
+   */
+  answer: "pending" | "sent" | "cut";
 }
 
 export interface ModelStub {
@@ -66,11 +66,11 @@ export interface ModelStub {
   close(): Promise<void>;
 }
 
-type Reply =
-  | { status: number; json: unknown }
-  | { status: number; text: string }
-  | { sse: unknown[] }
-  | { events: SseEvent[] };
+/** One request being answered: aborted when its client goes away; its record, once made. */
+interface Exchange {
+  signal: AbortSignal;
+  record?: RecordedModelRequest;
+}
 
 class StubHttpError extends Error {
   constructor(
@@ -107,19 +107,20 @@ function parseJson(raw: Buffer): Record<string, unknown> {
   throw new StubHttpError(400, "Request body must be a JSON object");
 }
 
-async function chatCompletion(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
+async function chatCompletion(body: Record<string, unknown>, brain: Brain, signal: AbortSignal): Promise<Reply> {
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw new StubHttpError(400, "'messages' must be a non-empty array");
   const messages = body.messages as ChatMessage[];
   const model = typeof body.model === "string" ? body.model : "stub-model";
   const { tools, mode } = readTools(body);
-  const reply: BrainReply = await brain({ model, messages, tools, body });
+  const reply: BrainReply = await brain({ model, messages, tools, body, signal });
   if ("error" in reply) return openAiError(reply.error.status, reply.error.message, "server_error");
+  const { delivery } = reply;
   if (body.stream === true) {
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    return { sse: completionChunks(reply, mode, model, messages, includeUsage) };
+    return { sse: completionChunks(reply, mode, model, messages, includeUsage), delivery };
   }
-  return { status: 200, json: completionJson(reply, mode, model, messages) };
+  return { status: 200, json: completionJson(reply, mode, model, messages), delivery };
 }
 
 async function transcription(
@@ -148,19 +149,20 @@ async function transcription(
   return { reply: { status: 200, json }, record };
 }
 
-async function anthropicMessages(body: Record<string, unknown>, brain: Brain): Promise<Reply> {
+async function anthropicMessages(body: Record<string, unknown>, brain: Brain, signal: AbortSignal): Promise<Reply> {
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw new StubHttpError(400, "messages: must be a non-empty array");
   const model = typeof body.model === "string" ? body.model : "stub-model";
   const messages = readAnthropicMessages(body);
-  const reply = await brain({ model, messages, tools: readAnthropicTools(body), body });
+  const reply = await brain({ model, messages, tools: readAnthropicTools(body), body, signal });
   if ("error" in reply)
     return {
       status: reply.error.status,
       json: { type: "error", error: { type: "api_error", message: reply.error.message } },
     };
-  if (body.stream === true) return { events: anthropicEvents(reply, model, messages) };
-  return { status: 200, json: anthropicMessage(reply, model, messages) };
+  const { delivery } = reply;
+  if (body.stream === true) return { events: anthropicEvents(reply, model, messages), delivery };
+  return { status: 200, json: anthropicMessage(reply, model, messages), delivery };
 }
 
 function modelList(): Reply {
@@ -172,36 +174,6 @@ function modelList(): Reply {
       data: STUB_MODELS.map((id) => ({ id, object: "model", created, owned_by: "switchyard-stub" })),
     },
   };
-}
-
-function writeReply(res: http.ServerResponse, reply: Reply): void {
-  if ("events" in reply) {
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    for (const e of reply.events) res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
-    res.end();
-    return;
-  }
-  if ("sse" in reply) {
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    for (const chunk of reply.sse) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    res.end("data: [DONE]\n\n");
-    return;
-  }
-  const isText = "text" in reply;
-  const payload = isText ? reply.text : JSON.stringify(reply.json);
-  res.writeHead(reply.status, {
-    "content-type": isText ? "text/plain; charset=utf-8" : "application/json",
-    "content-length": Buffer.byteLength(payload),
-  });
-  res.end(payload);
 }
 
 interface StubState {
@@ -233,7 +205,13 @@ function adminRoute(method: string, path: string, raw: Buffer, state: StubState)
   return undefined;
 }
 
-async function route(req: http.IncomingMessage, state: StubState): Promise<Reply> {
+/** Records an API call; a client that already went away has cut its answer. */
+function record(state: StubState, exchange: Exchange, call: Omit<RecordedModelRequest, "answer">): void {
+  exchange.record = { ...call, answer: exchange.signal.aborted ? "cut" : "pending" };
+  state.requests.push(exchange.record);
+}
+
+async function route(req: http.IncomingMessage, state: StubState, exchange: Exchange): Promise<Reply> {
   const method = req.method ?? "GET";
   const path = new URL(req.url ?? "/", "http://stub").pathname.replace(/\/+$/, "");
   const raw = await readBody(req);
@@ -258,12 +236,12 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
   if (method === "GET" && path === "/v1/models") return modelList();
   if (method !== "POST") throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
   if (path === "/v1/audio/transcriptions") {
-    const { reply, record } = await transcription(req, raw, state.transcript);
-    state.requests.push({ method, path, body: record, authorization: req.headers.authorization });
+    const { reply, record: summary } = await transcription(req, raw, state.transcript);
+    record(state, exchange, { method, path, body: summary, authorization: req.headers.authorization });
     return reply;
   }
   const body = parseJson(raw);
-  state.requests.push({
+  record(state, exchange, {
     method,
     path,
     body,
@@ -273,8 +251,8 @@ async function route(req: http.IncomingMessage, state: StubState): Promise<Reply
   const modelPaths = ["/v1/chat/completions", "/v1/messages", "/v1/embeddings"];
   if (state.latencyMs > 0 && modelPaths.includes(path))
     await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
-  if (path === "/v1/chat/completions") return chatCompletion(body, state.brain);
-  if (path === "/v1/messages") return anthropicMessages(body, state.brain);
+  if (path === "/v1/chat/completions") return chatCompletion(body, state.brain, exchange.signal);
+  if (path === "/v1/messages") return anthropicMessages(body, state.brain, exchange.signal);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
   throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
 }
@@ -294,7 +272,17 @@ export async function createModelStub(opts: ModelStubOptions = {}): Promise<Mode
     requests: [],
   };
   const server = http.createServer((req, res) => {
-    route(req, state)
+    const cut = new AbortController();
+    const exchange: Exchange = { signal: cut.signal };
+    res.on("finish", () => {
+      if (exchange.record) exchange.record.answer = "sent";
+    });
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      cut.abort();
+      if (exchange.record) exchange.record.answer = "cut";
+    });
+    route(req, state, exchange)
       .catch((err: unknown) =>
         err instanceof StubHttpError
           ? openAiError(err.status, err.message, err.type)

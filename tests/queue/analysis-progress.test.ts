@@ -3,25 +3,25 @@ import * as analyze from "../../app/api/v1/domains/analyze/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as runById from "../../app/api/v1/domains/runs/[id]/route";
 import { systemCaller } from "../../dev/callers";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
 import { readExampleFlows } from "../../lib/services/examples";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { auth, call } from "../support/http";
-import { killWorkers, type Plan, spawnWorker, startModel, waitFor } from "./support";
+import { killWorkers, spawnWorker, waitFor } from "./support";
 
 // Domain-analysis runs on workers: progress read through GET /api/v1/domains/runs/{id} while the
 // model answers one domain at a time, and a job whose workers die twice (stalled twice) still
 // runs its failure handler, so neither the domain nor the run stays "running".
 
-let model: Awaited<ReturnType<typeof startModel>>;
-let plan: (i: number) => Plan = () => ({ text: "{}" });
+let model: ModelStub;
 let session: Record<string, string>;
 let analystFlowId: string;
 
 beforeAll(async () => {
-  model = await startModel((_c, i) => plan(i));
+  model = await createModelStub({ brain: () => ({ content: "{}" }) });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   const admin = await setupFirstAdmin({ email: "admin@example.com", name: "Admin", password: "admin-pass-1" });
@@ -59,14 +59,20 @@ describe("progress of a run, one domain at a time", () => {
   it("counts rise from 0 to total and the status goes queued → running → finished", async () => {
     await killWorkers();
     const g = gates(3);
-    const first = model.calls.length;
-    plan = (i) => ({ text: `{"summary":"call ${i}"}`, gate: g.promises[i - first] });
+    const first = model.requests.length;
+    // Each domain's model call waits for its gate: progress is read step by step, with no timing.
+    let calls = 0;
+    model.setBrain(async () => {
+      const i = calls++;
+      await g.promises[i];
+      return { content: `{"summary":"call ${i}"}` };
+    });
     const runId = await startRun(["one.example.com", "two.example.com", "three.example.com"]);
     // No worker yet: queued, nothing counted.
     expect(await progressOf(runId)).toMatchObject({ status: "queued", total: 3, succeeded: 0, failed: 0 });
 
     await spawnWorker({ WORKER_CONCURRENCY: "1" });
-    await waitFor(() => model.calls.length === first + 1, 20_000);
+    await waitFor(() => model.requests.length === first + 1, 20_000);
     // The first domain is with the model: the run is running, nothing counted yet.
     await waitFor(async () => (await progressOf(runId)).status === "running");
     expect(await progressOf(runId)).toMatchObject({ succeeded: 0, failed: 0, finishedAt: null });
@@ -79,7 +85,7 @@ describe("progress of a run, one domain at a time", () => {
       if (done < 3) {
         expect(p).toMatchObject({ status: "running", finishedAt: null });
         // One at a time (concurrency 1): the next domain reaches the model only after this one is counted.
-        await waitFor(() => model.calls.length === first + done + 1, 20_000);
+        await waitFor(() => model.requests.length === first + done + 1, 20_000);
       }
     }
     const end = await progressOf(runId);
@@ -94,18 +100,18 @@ describe("progress of a run, one domain at a time", () => {
 describe("a domain-analysis job whose worker dies twice", () => {
   it("is failed with its failure handler: the domain is failed and the run counts it", async () => {
     await killWorkers();
-    plan = () => ({ text: "never", hang: true });
+    model.setBrain(() => ({ content: "never", delivery: { hang: true } }));
     const runId = await startRun(["stalls.example.com"]);
-    const before = model.calls.length;
+    const before = model.requests.length;
 
     const a = await spawnWorker();
-    await waitFor(() => model.calls.length === before + 1, 20_000);
+    await waitFor(() => model.requests.length === before + 1, 20_000);
     a.child.kill("SIGKILL");
     await a.exited;
 
     // The job's lock expires; the next worker's stalled check hands it back once (maxStalledCount 1).
     const b = await spawnWorker();
-    await waitFor(() => model.calls.length === before + 2, 20_000, b.output);
+    await waitFor(() => model.requests.length === before + 2, 20_000, b.output);
     b.child.kill("SIGKILL");
     await b.exited;
 
@@ -118,6 +124,6 @@ describe("a domain-analysis job whose worker dies twice", () => {
     await waitFor(async () => (await progressOf(runId)).status === "finished", 10_000);
     expect(await progressOf(runId)).toMatchObject({ status: "finished", total: 1, succeeded: 0, failed: 1 });
     // Not run a third time.
-    expect(model.calls.length).toBe(before + 2);
+    expect(model.requests.length).toBe(before + 2);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
+import { type BrainReply, createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { startRedisServer, stopRedisServer } from "../../dev/redis-server";
 import { getDb } from "../../lib/db/client";
 import { exchangeIdsOfRun, insertExchange } from "../../lib/db/queries/chat-messages";
@@ -9,19 +10,25 @@ import { resetEnvForTests } from "../../lib/env";
 import { queueClient } from "../../lib/queue/client";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
+import { parseSse } from "../../dev/route-server";
 import { auth } from "../support/http";
-import { type Plan, queueRedis, spawnWorker, sseEvents, startModel, waitFor } from "./support";
+import { queueRedis, spawnWorker, waitFor } from "./support";
 
 // The faults of queue mode, with real worker processes: a worker killed mid-run, a worker told to
 // stop mid-run, Redis going away and coming back.
 
-let model: Awaited<ReturnType<typeof startModel>>;
+let model: ModelStub;
 let flowId: string;
 let key: string;
-let plan: (i: number) => Plan = () => ({ text: "fine" });
+
+/** A brain whose first call answers `first` and every later call `then` (a retry). */
+function firstThen(first: BrainReply, then: BrainReply) {
+  let calls = 0;
+  return () => (calls++ === 0 ? first : then);
+}
 
 beforeAll(async () => {
-  model = await startModel((_c, i) => plan(i));
+  model = await createModelStub({ brain: () => ({ content: "fine" }) });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   flowId = (
@@ -72,17 +79,16 @@ describe("a worker killed mid-prediction (SIGKILL)", () => {
   it("the job is retried on another worker: the JSON client gets the answer, stored exactly once", async () => {
     const a = await spawnWorker();
     // The first call never answers (the worker dies waiting); the retry answers at once.
-    plan = (i) =>
-      i === model.calls.length - 1 && i === first ? { text: "never", hang: true } : { text: "the answer" };
-    const first = model.calls.length;
+    model.setBrain(firstThen({ content: "never", delivery: { hang: true } }, { content: "the answer" }));
+    const first = model.requests.length;
     const pending = predict({ question: "survive this", chatId: "killed-json" });
-    await waitFor(() => model.calls.length > first, 20_000);
+    await waitFor(() => model.requests.length > first, 20_000);
     const b = await spawnWorker();
     a.child.kill("SIGKILL");
     const res = await pending;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ text: "the answer", chatId: "killed-json" });
-    expect(model.calls.length - first).toBe(2);
+    expect(model.requests.length - first).toBe(2);
     expect((await messagesOf("killed-json")).map((m) => [m.role, m.content])).toEqual([
       ["userMessage", "survive this"],
       ["apiMessage", "the answer"],
@@ -93,8 +99,7 @@ describe("a worker killed mid-prediction (SIGKILL)", () => {
 
   it("a streaming client that already got tokens gets a 503 worker_lost error event; the retry stores the answer", async () => {
     const a = await spawnWorker();
-    const first = model.calls.length;
-    plan = (i) => (i === first ? { text: "half an answer", hang: true } : { text: "the whole answer" });
+    model.setBrain(firstThen({ content: "half an answer", delivery: { hang: true } }, { content: "the whole answer" }));
     const res = await predict({ question: "stream and die", chatId: "killed-sse", streaming: true });
     const reader = res.body!.getReader();
     let text = "";
@@ -110,7 +115,7 @@ describe("a worker killed mid-prediction (SIGKILL)", () => {
       if (done) break;
       text += new TextDecoder().decode(value);
     }
-    const events = sseEvents(text);
+    const events = parseSse(text);
     expect(events.find((e) => e.event === "error")?.data).toMatchObject({
       code: "worker_lost",
       message: expect.stringMatching(/interrupted.*retried/),
@@ -126,26 +131,33 @@ describe("a worker killed mid-prediction (SIGKILL)", () => {
 describe("SIGTERM on a worker with a job running", () => {
   it("the job completes, then the worker exits 0", async () => {
     const w = await spawnWorker();
-    const first = model.calls.length;
-    plan = () => ({ text: "finished politely", delayMs: 1_500 });
+    const first = model.requests.length;
+    // The model answers only once the worker has been told to stop and said it finishes the job.
+    let answer!: () => void;
+    const told = new Promise<void>((resolve) => (answer = resolve));
+    model.setBrain(async () => {
+      await told;
+      return { content: "finished politely" };
+    });
     const pending = predict({ question: "take your time", chatId: "sigterm" });
-    await waitFor(() => model.calls.length > first, 20_000);
+    await waitFor(() => model.requests.length > first, 20_000);
     w.child.kill("SIGTERM");
+    await waitFor(() => /SIGTERM: finishing running jobs/.test(w.output()), 20_000, w.output);
+    answer();
     const res = await pending;
     expect(res.status).toBe(200);
     expect((await res.json()).text).toBe("finished politely");
     const code = await w.exited;
     expect(code).toBe(0);
-    expect(model.calls[first]).toMatchObject({ closedEarly: false, done: true }); // not cut short, not retried
-    expect(model.calls).toHaveLength(first + 1);
-    expect(w.output()).toMatch(/SIGTERM: finishing running jobs/);
+    expect(model.requests[first].answer).toBe("sent"); // not cut short, not retried
+    expect(model.requests).toHaveLength(first + 1);
   });
 });
 
 describe("Redis going away and coming back", () => {
   it("answers 503 queue_unavailable within 2 s while Redis is down; API and worker recover by themselves", async () => {
     const w = await spawnWorker();
-    plan = () => ({ text: "up" });
+    model.setBrain(() => ({ content: "up" }));
     expect((await predict({ question: "before", chatId: "redis-1" })).status).toBe(200);
 
     await stopRedisServer(queueRedis.server!);
@@ -162,7 +174,7 @@ describe("Redis going away and coming back", () => {
 
     queueRedis.server = await startRedisServer(queueRedis.port);
     await waitFor(() => queueClient().command.status === "ready", 15_000);
-    plan = () => ({ text: "back" });
+    model.setBrain(() => ({ content: "back" }));
     const after = await predict({ question: "after", chatId: "redis-3" });
     expect(after.status).toBe(200);
     expect((await after.json()).text).toBe("back");

@@ -5,6 +5,9 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as ready from "../../app/api/v1/health/ready/route";
 import { exampleFlow } from "../../dev/flows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
+import { type ChatMessage, textOf } from "../../dev/model-stub/brain";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { parseSse } from "../../dev/route-server";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { producer, queueClient } from "../../lib/queue/client";
@@ -13,26 +16,27 @@ import type { PredictionJob } from "../../lib/services/predictions";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { auth } from "../support/http";
-import { type SpawnedWorker, spawnWorker, sseEvents, startModel, userTexts, waitFor } from "./support";
+import { type SpawnedWorker, spawnWorker, waitFor } from "./support";
 
 // Queue mode end to end: this process is the API (real route handlers), predictions run on a
 // spawned worker process, which calls the test's model server.
 
-let model: Awaited<ReturnType<typeof startModel>>;
+let model: ModelStub;
 /** The one worker of this file, started by the first test that needs it. */
 const workers: SpawnedWorker[] = [];
+const startWorker = () => spawnWorker();
 let flowId: string;
 let key: string;
-/** How the model answers the next calls (tests set it). */
-let plan: (i: number) => { text: string; delayMs?: number; tokenMs?: number; hang?: boolean } = () => ({
-  text: "default answer",
+
+/** The user turns the model saw, for memory checks. */
+const userTexts = (messages: ChatMessage[]) => messages.filter((m) => m.role === "user").map((m) => textOf(m.content));
+/** Answers with every user turn it was sent: what the run remembered shows in the answer. */
+const echoUsers = ({ messages }: { messages: ChatMessage[] }) => ({
+  content: `heard: ${userTexts(messages).join(" | ")}`,
 });
 
 beforeAll(async () => {
-  model = await startModel((c, i) => {
-    const p = plan(i);
-    return { ...p, text: p.text.replace("{users}", userTexts(c).join(" | ")) };
-  });
+  model = await createModelStub({ brain: () => ({ content: "default answer" }) });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   const f = exampleFlow("conversation.json");
@@ -69,20 +73,20 @@ describe("without a worker", () => {
       resetEnvForTests();
     }
     // A worker starting later does not run the withdrawn job.
-    workers.push(await spawnWorker());
+    workers.push(await startWorker());
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(model.calls).toHaveLength(0);
+    expect(model.requests).toHaveLength(0);
     expect(await messagesOf("nobody")).toHaveLength(0);
   });
 });
 
 describe("through a worker", () => {
   beforeAll(async () => {
-    if (!workers.length) workers.push(await spawnWorker());
+    if (!workers.length) workers.push(await startWorker());
   });
 
   it("answers JSON and remembers the session: the second turn sees the first", async () => {
-    plan = () => ({ text: "heard: {users}" });
+    model.setBrain(echoUsers);
     const first = await predict({ question: "my name is Ada", chatId: "mem-1" });
     expect(first.status).toBe(200);
     const a = await first.json();
@@ -120,7 +124,7 @@ describe("through a worker", () => {
   });
 
   it("the API request's id travels into the worker's JSON log lines for that job", async () => {
-    plan = () => ({ text: "traced" });
+    model.setBrain(() => ({ content: "traced" }));
     const requestId = `trace-${Date.now()}`;
     const res = await predict({ question: "trace me", chatId: "trace-1" }, { headers: { "x-request-id": requestId } });
     expect(res.status).toBe(200);
@@ -143,10 +147,10 @@ describe("through a worker", () => {
   });
 
   it("streams the worker's tokens as SSE, then metadata and end", async () => {
-    plan = () => ({ text: "one two three four", tokenMs: 20 });
+    model.setBrain(() => ({ content: "one two three four", delivery: { chunkMs: 20 } }));
     const res = await predict({ question: "count", chatId: "sse-1", streaming: true });
     expect(res.headers.get("content-type")).toMatch(/event-stream/);
-    const events = sseEvents(await res.text());
+    const events = parseSse(await res.text());
     const tokens = events.filter((e) => e.event === "token").map((e) => e.data);
     expect(tokens.join("")).toBe("one two three four");
     expect(tokens.length).toBeGreaterThan(1);
@@ -169,8 +173,8 @@ describe("through a worker", () => {
   });
 
   it("a client that goes away aborts the model call on the worker", async () => {
-    plan = () => ({ text: "a b c d e f g h i j k l m n o p", tokenMs: 400 });
-    const before = model.calls.length;
+    model.setBrain(() => ({ content: "a b c d e f g h i j k l m n o p", delivery: { chunkMs: 400 } }));
+    const before = model.requests.length;
     const abort = new AbortController();
     const res = await predict({ question: "long story", chatId: "abort-1", streaming: true }, { signal: abort.signal });
     const reader = res.body!.getReader();
@@ -182,15 +186,14 @@ describe("through a worker", () => {
     }
     abort.abort();
     await reader.cancel().catch(() => {});
-    await waitFor(() => model.calls[before]?.closedEarly === true, 10_000);
-    expect(model.calls[before].done).toBe(false);
+    await waitFor(() => model.requests[before]?.answer === "cut", 10_000);
     // Nothing half-answered is stored.
     await new Promise((r) => setTimeout(r, 500));
     expect(await messagesOf("abort-1")).toHaveLength(0);
   });
 
   it("one SUBSCRIBE per API process serves every job (no SUBSCRIBE/UNSUBSCRIBE per prediction)", async () => {
-    plan = () => ({ text: "quick" });
+    model.setBrain(() => ({ content: "quick" }));
     const probe = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
     try {
       const calls = async (cmd: string) =>
@@ -208,7 +211,7 @@ describe("through a worker", () => {
   });
 
   it("a job queued without replyTo (by an API process of the previous version) is answered on its job channel", async () => {
-    plan = () => ({ text: "old style" });
+    model.setBrain(() => ({ content: "old style" }));
     const jobId = randomUUID();
     const listener = new Redis(process.env.REDIS_URL!);
     try {
@@ -235,12 +238,19 @@ describe("through a worker", () => {
   });
 
   it("an outcome whose event never arrives (pub/sub lost it) is read from the job's state", async () => {
-    plan = () => ({ text: "polled answer", delayMs: 800 });
-    const before = model.calls.length;
+    // The model answers only once this process has stopped listening.
+    let answer!: () => void;
+    const unheard = new Promise<void>((resolve) => (answer = resolve));
+    model.setBrain(async () => {
+      await unheard;
+      return { content: "polled answer" };
+    });
+    const before = model.requests.length;
     const pending = predict({ question: "are you there?", chatId: "missed-1" });
-    await waitFor(() => model.calls.length > before, 10_000);
+    await waitFor(() => model.requests.length > before, 10_000);
     // As a reconnect would: this process stops hearing the job's channel before the result is published.
     await queueClient().subscriber.unsubscribe();
+    answer();
     const res = await pending;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ text: "polled answer", chatId: "missed-1" });

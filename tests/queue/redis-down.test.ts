@@ -7,6 +7,7 @@ import * as domains from "../../app/api/v1/domains/route";
 import * as runById from "../../app/api/v1/domains/runs/[id]/route";
 import { systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { freePort, startRedisServer, stopRedisServer } from "../../dev/redis-server";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
@@ -14,7 +15,7 @@ import { createChatflow, listChatflowsFor } from "../../lib/services/chatflows";
 import { readExampleFlows } from "../../lib/services/examples";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { auth, call } from "../support/http";
-import { type SpawnedWorker, spawnWorker, startModel, waitFor } from "./support";
+import { type SpawnedWorker, spawnWorker, waitFor } from "./support";
 
 // Redis down when processes start: this (API) process and a worker point at a port where no Redis
 // runs yet (the file's own Redis from setup.ts is not used). The API serves what needs no queue and
@@ -23,13 +24,13 @@ import { type SpawnedWorker, spawnWorker, startModel, waitFor } from "./support"
 
 let redisPort: number;
 let lateRedis: ChildProcess | undefined;
-let model: Awaited<ReturnType<typeof startModel>>;
+let model: ModelStub;
 let session: Record<string, string>;
 let analystFlowId: string;
 
 beforeAll(async () => {
   redisPort = await freePort();
-  model = await startModel(() => ({ text: '{"summary":"fine"}' }));
+  model = await createModelStub({ brain: () => ({ content: '{"summary":"fine"}' }) });
   Object.assign(process.env, {
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     OPENAI_API_KEY: "test-key",

@@ -8,7 +8,8 @@ import { getEnv, resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { auth } from "../support/http";
-import { spawnWorker, sseEvents } from "./support";
+import { parseSse } from "../../dev/route-server";
+import { spawnWorker } from "./support";
 
 // One streamed prediction of the tool-using product-search agent in each mode: queue mode (tokens
 // relayed live from a worker, tool events and metadata with the result) must send the client the
@@ -47,7 +48,7 @@ async function streamOnce(mode: "embedded" | "queue", chatId: string) {
   );
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/event-stream");
-  return sseEvents(await res.text());
+  return parseSse(await res.text());
 }
 
 /** Metadata without what differs per request by design (ids of this chat and its messages). */

@@ -3,18 +3,20 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { exampleFlow } from "../../dev/flows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { textOf } from "../../dev/model-stub/brain";
+import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { parseSse } from "../../dev/route-server";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow, updateChatflow } from "../../lib/services/chatflows";
 import { publishVersion } from "../../lib/services/chatflow-versions";
 import { auth } from "../support/http";
-import { type SpawnedWorker, spawnWorker, sseEvents, startModel } from "./support";
+import { type SpawnedWorker, spawnWorker } from "./support";
 
 // Queue mode runs the published version: the API process picks the version, the job carries it
 // and the worker builds that one, also while a newer draft exists.
 
-let model: Awaited<ReturnType<typeof startModel>>;
+let model: ModelStub;
 let worker: SpawnedWorker | undefined;
 let flowId: string;
 let predictKey: string;
@@ -31,9 +33,9 @@ function graphWith(systemMessage: string) {
 
 beforeAll(async () => {
   // The model answers with the system message it was given: which version ran shows in the answer.
-  model = await startModel((c) => ({
-    text: `system: ${textOf(c.messages.find((m) => m.role === "system")?.content ?? "")}`,
-  }));
+  model = await createModelStub({
+    brain: (req) => ({ content: `system: ${textOf(req.messages.find((m) => m.role === "system")?.content ?? "")}` }),
+  });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
   flowId = (await createChatflow({ name: "versions", graph: graphWith("Published persona.") }, systemCaller)).id;
@@ -75,7 +77,7 @@ describe("queue mode and versions", () => {
 
     const stream = await predict(predictKey, { question: "again?", streaming: true });
     expect(stream.headers.get("x-chatflow-version")).toBe("1");
-    const events = sseEvents(await stream.text());
+    const events = parseSse(await stream.text());
     expect(events.find((e) => e.event === "metadata")?.data).toMatchObject({ chatflowVersion: 1 });
     expect(
       events
