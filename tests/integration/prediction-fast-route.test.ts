@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type http from "node:http";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -26,7 +27,11 @@ let url: string;
 let key: string;
 let conversationId: string;
 const nextSaw: string[] = [];
+/** Every request the prediction handler was called with: whether a request reached it. */
+const handled: Request[] = [];
 let finishStartup: () => void = () => {};
+/** Lets the microtasks queued by what just happened run (a promise chain started by an event). */
+const afterMicrotasks = () => new Promise((resolve) => setImmediate(resolve));
 
 beforeAll(async () => {
   stub = await createModelStub();
@@ -41,7 +46,11 @@ beforeAll(async () => {
     nextSaw.push(`${req.method} ${req.url}`);
     res.writeHead(299).end("next");
   };
-  server = createAppServer(next, createFastRoutes(prediction.POST as never, started));
+  const handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
+    handled.push(req);
+    return prediction.POST(req, ctx);
+  };
+  server = createAppServer(next, createFastRoutes(handler, started));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -59,17 +68,23 @@ const post = (path: string, body: object, headers: Record<string, string> = auth
 
 describe("the prediction route past Next", () => {
   it("holds predictions until start-up has finished, then answers them", async () => {
-    let answered = false;
-    const pending = post(`/api/v1/prediction/${conversationId}`, { question: "Hello", chatId: "early" }).then((r) => {
-      answered = true;
-      return r;
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(answered).toBe(false);
+    const arrived = new Promise((resolve) => server.once("request", resolve));
+    // A body of unknown length (chunked) is handed to the handler as a stream, with nothing read
+    // first: a request that is not held reaches the handler in the microtasks after it arrives.
+    const pending = fetch(`${url}/api/v1/prediction/${conversationId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth.bearer(key) },
+      body: new Blob([JSON.stringify({ question: "Hello", chatId: "early" })]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    await arrived;
+    await afterMicrotasks();
+    expect(handled).toHaveLength(0);
     finishStartup();
     const res = await pending;
     expect(res.status).toBe(200);
     expect((await res.json()).chatId).toBe("early");
+    expect(handled).toHaveLength(1);
   });
 
   it("answers JSON with the handler's body and proxy.ts's API security headers", async () => {
@@ -105,14 +120,17 @@ describe("the prediction route past Next", () => {
 
   for (const streaming of [true, false])
     it(`aborts the run when the client goes away (${streaming ? "SSE" : "JSON"}): nothing is stored`, async () => {
-      let release!: () => void;
-      const modelCalled = new Promise<void>((resolve) => {
-        stub.setBrain(async () => {
+      let modelCalled!: () => void;
+      const called = new Promise<void>((resolve) => (modelCalled = resolve));
+      // The model waits until its client hangs up: the run giving up its model call.
+      const modelCallCut = new Promise<void>((resolve) =>
+        stub.setBrain(async ({ signal }) => {
+          modelCalled();
+          await new Promise((r) => signal?.addEventListener("abort", r));
           resolve();
-          await new Promise<void>((r) => (release = r));
           return { content: "too late" };
-        });
-      });
+        }),
+      );
       const chatId = `fast-abort-${streaming}`;
       try {
         const abort = new AbortController();
@@ -122,13 +140,21 @@ describe("the prediction route past Next", () => {
           headers: { "content-type": "application/json", ...auth.bearer(key) },
           body: JSON.stringify({ question: "hello?", streaming, chatId }),
         }).catch(() => undefined);
-        await modelCalled;
+        await called;
         abort.abort();
         await sent;
-        await new Promise((r) => setTimeout(r, 300));
-        release();
-        await new Promise((r) => setTimeout(r, 300));
-        expect(await (await getDb()).chatMessage.count({ where: { chatId } })).toBe(0);
+        await modelCallCut;
+        // A later question in the same chat is answered after the aborted run gave up: it is the
+        // only exchange stored, and its history holds no turn of the aborted run.
+        stub.setBrain(demoBrain);
+        expect((await post(`/api/v1/prediction/${conversationId}`, { question: "still there?", chatId })).status).toBe(
+          200,
+        );
+        const stored = await (await getDb()).chatMessage.findMany({ where: { chatId }, orderBy: { createdAt: "asc" } });
+        expect(stored.map((m) => m.role)).toEqual(["userMessage", "apiMessage"]);
+        expect(stored[0].content).toBe("still there?");
+        const asked = stub.requests.at(-1)?.body as { messages: { role: string; content: string }[] };
+        expect(asked.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["still there?"]);
       } finally {
         stub.setBrain(demoBrain);
       }
@@ -177,12 +203,20 @@ describe("the prediction route past Next", () => {
     });
     expect(stored?.content).toBe(JSON.parse(large).question);
     const cut = JSON.stringify({ question: "Hello", chatId: "body-cut" });
+    const cutArrived = new Promise<http.IncomingMessage>((resolve) => server.once("request", resolve));
+    const handledBefore = handled.length;
+    // A slow client: part of the body, then it goes away (the pause paces the sender).
     const sentCut = await raw(cut, { "content-length": Buffer.byteLength(cut) + 50 }, (r) => {
       r.write(cut);
       setTimeout(() => r.destroy(), 50);
     });
     expect(sentCut).toBe("closed");
-    await new Promise((r) => setTimeout(r, 200));
+    // The server sees the request end unfinished; a body handed on anyway would reach the handler
+    // in the microtasks that follow.
+    const cutOnServer = await cutArrived;
+    if (!cutOnServer.closed) await once(cutOnServer, "close");
+    await afterMicrotasks();
+    expect(handled).toHaveLength(handledBefore);
     expect(await (await getDb()).chatMessage.count({ where: { chatId: "body-cut" } })).toBe(0);
     expect((await post(path, { question: "still here" })).status).toBe(200);
   });

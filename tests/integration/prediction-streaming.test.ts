@@ -110,14 +110,17 @@ describe("streaming", () => {
   });
 
   it("aborts the run when the client disconnects: nothing is stored", async () => {
-    let release!: () => void;
-    const modelCalled = new Promise<void>((resolve) => {
-      stub.setBrain(async () => {
+    let modelCalled!: () => void;
+    const called = new Promise<void>((resolve) => (modelCalled = resolve));
+    // The model waits until its client hangs up: the run giving up its model call.
+    const modelCallCut = new Promise<void>((resolve) =>
+      stub.setBrain(async ({ signal }) => {
+        modelCalled();
+        await new Promise((r) => signal?.addEventListener("abort", r));
         resolve();
-        await new Promise<void>((r) => (release = r));
         return { content: "too late" };
-      });
-    });
+      }),
+    );
     try {
       const abort = new AbortController();
       const res = await fetch(`${server.url}/api/v1/prediction/${conversationId}`, {
@@ -127,12 +130,21 @@ describe("streaming", () => {
         body: JSON.stringify({ question: "hello?", streaming: true, chatId: "chat-abort" }),
       });
       expect(res.status).toBe(200);
-      await modelCalled;
+      await called;
       abort.abort();
-      await new Promise((r) => setTimeout(r, 300));
-      release();
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await (await getDb()).chatMessage.count({ where: { chatId: "chat-abort" } })).toBe(0);
+      await modelCallCut;
+      // A later question in the same chat is answered after the aborted run gave up: it is the only
+      // exchange stored, and its history holds no turn of the aborted run.
+      stub.setBrain(demoBrain);
+      expect((await post(conversationId, { question: "still there?", chatId: "chat-abort" })).status).toBe(200);
+      const stored = await (await getDb()).chatMessage.findMany({
+        where: { chatId: "chat-abort" },
+        orderBy: { createdAt: "asc" },
+      });
+      expect(stored.map((m) => m.role)).toEqual(["userMessage", "apiMessage"]);
+      expect(stored[0].content).toBe("still there?");
+      const asked = stub.requests.at(-1)?.body as { messages: { role: string; content: string }[] };
+      expect(asked.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["still there?"]);
     } finally {
       stub.setBrain(demoBrain);
     }

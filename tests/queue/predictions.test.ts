@@ -24,7 +24,11 @@ import { type SpawnedWorker, spawnWorker, waitFor } from "./support";
 let model: ModelStub;
 /** The one worker of this file, started by the first test that needs it. */
 const workers: SpawnedWorker[] = [];
-const startWorker = () => spawnWorker();
+/**
+ * It runs one job at a time, in the order they were queued: once a later job is answered, every
+ * earlier one has ended, which is how the tests below know a withdrawn or aborted job left nothing.
+ */
+const startWorker = () => spawnWorker({ WORKER_CONCURRENCY: "1" });
 let flowId: string;
 let key: string;
 
@@ -72,10 +76,15 @@ describe("without a worker", () => {
       delete process.env.JOB_TIMEOUT_MS;
       resetEnvForTests();
     }
-    // A worker starting later does not run the withdrawn job.
+    // A worker starting later does not run the withdrawn job: a question asked after it is the
+    // first and only one the model sees (the worker takes jobs one at a time, in queue order).
     workers.push(await startWorker());
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(model.requests).toHaveLength(0);
+    model.setBrain(echoUsers);
+    const later = await predict({ question: "after the withdrawn one", chatId: "later" });
+    expect(await later.json()).toMatchObject({ text: "heard: after the withdrawn one" });
+    expect(model.requests.map((r) => userTexts((r.body as { messages: ChatMessage[] }).messages))).toEqual([
+      ["after the withdrawn one"],
+    ]);
     expect(await messagesOf("nobody")).toHaveLength(0);
   });
 });
@@ -187,9 +196,13 @@ describe("through a worker", () => {
     abort.abort();
     await reader.cancel().catch(() => {});
     await waitFor(() => model.requests[before]?.answer === "cut", 10_000);
-    // Nothing half-answered is stored.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await messagesOf("abort-1")).toHaveLength(0);
+    // Nothing half-answered is stored. A later question in the same chat runs after the aborted job
+    // has ended (one job at a time): had that job stored its turn, the store and the later
+    // question's history would hold it.
+    model.setBrain(echoUsers);
+    const later = await predict({ question: "still there?", chatId: "abort-1" });
+    expect(await later.json()).toMatchObject({ text: "heard: still there?" });
+    expect((await messagesOf("abort-1")).map((m) => m.content)).toEqual(["still there?", "heard: still there?"]);
   });
 
   it("one SUBSCRIBE per API process serves every job (no SUBSCRIBE/UNSUBSCRIBE per prediction)", async () => {
