@@ -65,6 +65,17 @@ async function createFlow(page: Page, baseURL: string, name: string, graph: unkn
 
 const invalid = (page: Page) => page.locator('[data-invalid="true"]');
 
+/**
+ * Resolves once the page has drawn two more frames: React's effects for what was just drawn have
+ * run, and so have the callbacks they put in requestAnimationFrame (a fitView, a ResizeObserver's
+ * measurement of a node that just grew).
+ */
+const twoFrames = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+/** Where the canvas looks: React Flow's pan and zoom, as a CSS transform. */
+const viewportTransform = (page: Page) =>
+  page.locator(".react-flow__viewport").evaluate((el) => getComputedStyle(el).transform);
+
 test("example flows open with no two nodes overlapping", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -149,10 +160,14 @@ test("dropped nodes stay calm until touched, land at the cursor, and keyboard ad
   const canvasBox = (await canvas.boundingBox())!;
   // The first drop on the empty canvas: the node is under the cursor.
   const drop = { x: 300, y: 260 };
+  const view = await viewportTransform(page);
   await page.getByTestId("palette-chainTool").dragTo(canvas, { targetPosition: drop });
   const tool = page.locator(".react-flow__node").first();
   await expect(tool).toBeVisible();
-  await page.waitForTimeout(300); // a fitView would move it now: it must not
+  // Visible means measured: a fitView waiting for the first nodes runs at that measurement, and one
+  // put off to an animation frame within the next two. The view must not have moved.
+  await twoFrames(page);
+  expect(await viewportTransform(page)).toBe(view);
   const box = (await tool.boundingBox())!;
   const cursor = { x: canvasBox.x + drop.x, y: canvasBox.y + drop.y };
   expect(cursor.x).toBeGreaterThan(box.x);
@@ -174,7 +189,10 @@ test("dropped nodes stay calm until touched, land at the cursor, and keyboard ad
   await expect(
     page.locator(".react-flow__node-openApiChain .cm-editor, [data-id^='openApiChain'] .cm-editor").first(),
   ).toBeVisible();
-  await page.waitForTimeout(300);
+  await twoFrames(page); // the taller node measured (its ResizeObserver reports within the frame it grew in)
+  // The page's timers from here on run on a clock the test can move (time still passes by itself):
+  // below, the validation that follows the keyboard adds is made to run before the "calm" checks.
+  await page.clock.install();
   // Keyboard: focus the palette entry and press Enter, twice: each lands on a free spot.
   for (let i = 0; i < 2; i++) {
     await page.getByTestId("palette-bufferMemory").focus();
@@ -187,8 +205,10 @@ test("dropped nodes stay calm until touched, land at the cursor, and keyboard ad
   const touching = overlaps(boxes).filter((p) => p.includes("bufferMemory"));
   expect(touching).toEqual([]);
 
-  // Untouched: no red anywhere, no problem count, no problems panel.
-  await page.waitForTimeout(400); // validation runs once typing pauses (120 ms)
+  // Untouched: no red anywhere, no problem count, no problems panel. Validation runs once edits
+  // pause (120 ms, lib/canvas/editor-store.ts): a second of page time, run now, fires it, and the
+  // problems it finds are drawn before runFor returns (the store is read with useSyncExternalStore).
+  await page.clock.runFor(1_000);
   await expect(invalid(page)).toHaveCount(0);
   await expect(page.getByTestId("problem-count")).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Problems" })).toHaveCount(0);
