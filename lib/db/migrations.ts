@@ -32,7 +32,7 @@ type SchemaEngine = {
   free(): void;
 };
 
-let enginePromise: Promise<{ SchemaEngine: { new: Function } }> | undefined;
+let enginePromise: Promise<{ SchemaEngine: { new: (...args: unknown[]) => unknown } }> | undefined;
 
 /** Loads the wasm module once per process. Resolved from the project root so bundlers leave it alone. */
 async function loadEngineModule(root: string) {
@@ -135,7 +135,7 @@ export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAda
       filters: NO_FILTER,
     });
     const sql = (out.stdout ?? "").trim();
-    return out.exitCode === 2 && sql && !/^-- This is an empty migration/.test(sql) ? sql + "\n" : null;
+    return out.exitCode === 2 && sql && !/^-- This is an empty migration/.test(sql) ? `${sql}\n` : null;
   });
 }
 

@@ -13,6 +13,9 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
+/** The parts of a chat completions request these tests read. */
+type RequestBody = { messages: unknown[]; tools: { function: Record<string, unknown> }[] };
+
 /** The model stub answering `replies` in order; `bodies` are the chat requests it received. */
 async function openai(replies: BrainReply[]) {
   const stub = await createModelStub({ brain: scriptedBrain(replies) });
@@ -20,7 +23,7 @@ async function openai(replies: BrainReply[]) {
   return {
     baseURL: stub.url,
     get bodies() {
-      return stub.requests.map((r) => r.body as Record<string, any>);
+      return stub.requests.map((r) => r.body as RequestBody);
     },
   };
 }

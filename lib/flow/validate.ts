@@ -117,7 +117,7 @@ function checkParams(node: GraphNode, def: NodeDefinition, problems: GraphProble
         params: { label, inputLabel: p.label, reason: r.error.issues[0].message },
       });
   }
-  if (def.requiresOneOf && def.requiresOneOf.every((name) => isMissing(values[name]))) {
+  if (def.requiresOneOf?.every((name) => isMissing(values[name]))) {
     const inputLabels = def.requiresOneOf.map((n) => inputLabel(def, n));
     problems.push({
       code: "one_of_required",

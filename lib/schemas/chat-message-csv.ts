@@ -31,5 +31,5 @@ export function chatMessagesToCsv(records: ChatMessageRecord[]): string {
     lines.push(
       [...COLUMNS.map((c) => csvField(r[c])), csvField(r.feedback?.rating), csvField(r.feedback?.content)].join(","),
     );
-  return lines.join("\r\n") + "\r\n";
+  return `${lines.join("\r\n")}\r\n`;
 }

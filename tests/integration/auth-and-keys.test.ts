@@ -18,7 +18,7 @@ beforeAll(async () => {
   builderId = (await createUser({ ...BUILDER, role: "builder" })).id;
 });
 
-const expectErrorShape = (json: any, code: string) => {
+const expectErrorShape = (json: { error: { code: string; message: string } }, code: string) => {
   expect(json).toEqual({ error: { code, message: expect.any(String) } });
 };
 
@@ -66,7 +66,7 @@ describe("callers", () => {
     expect((await call(users.GET, { headers: await auth.session(builderId) })).status).toBe(403);
     const res = await call(users.GET, { headers: await auth.session(adminId) });
     expect(res.status).toBe(200);
-    expect(res.json.map((u: any) => u.email)).toContain(BUILDER.email);
+    expect(res.json.map((u: { email: string }) => u.email)).toContain(BUILDER.email);
     expect(JSON.stringify(res.json)).not.toContain("scrypt$");
   });
 });
@@ -88,7 +88,7 @@ describe("API keys", () => {
     expect(dump).not.toContain(created.key.slice(created.prefix.length + 1));
     const listed = await call(apikeys.GET, { headers: await auth.session(adminId) });
     expect(JSON.stringify(listed.json)).not.toContain(created.key);
-    expect(listed.json.find((k: any) => k.id === created.id)).toMatchObject({
+    expect(listed.json.find((k: { id: string }) => k.id === created.id)).toMatchObject({
       prefix: created.prefix,
       status: "active",
     });
@@ -116,7 +116,7 @@ describe("API keys", () => {
     const { key } = await createKey({ name: "t", permissions: ["chatflows"] });
     const tampered = key.slice(0, -1) + (key.endsWith("A") ? "B" : "A");
     for (const header of [
-      auth.bearer("sy_00000000_" + "a".repeat(43)),
+      auth.bearer(`sy_00000000_${"a".repeat(43)}`),
       auth.bearer(tampered),
       auth.bearer("x"),
       { authorization: "Token abc" },
@@ -142,7 +142,7 @@ describe("API keys", () => {
     expect(onB.status).toBe(403);
     expectErrorShape(onB.json, "forbidden");
     const list = await call(chatflows.GET, { headers: auth.bearer(key) });
-    expect(list.json.map((c: any) => c.id)).toEqual([a.id]);
+    expect(list.json.map((c: { id: string }) => c.id)).toEqual([a.id]);
     expect(
       (await call(chatflows.POST, { method: "POST", headers: auth.bearer(key), body: { name: "C" } })).status,
     ).toBe(403);

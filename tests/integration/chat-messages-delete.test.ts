@@ -128,7 +128,7 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
     ]) {
       const res = await del(query);
       expect(res.status, query).toBe(400);
-      expect(res.json.error.details.map((d: any) => d.field)).toContain(field);
+      expect(res.json.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
     expect(await count()).toBe(before);
     const unknown = await call(messages.DELETE, {

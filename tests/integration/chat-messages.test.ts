@@ -156,7 +156,9 @@ describe("GET /api/v1/chatmessage/{id}", () => {
     expect(keys(await get(`messageId=${ids.b2}`))).toEqual(["b2"]);
     expect(keys(await get("sessionId=s-a&chatType=INTERNAL"))).toEqual([]);
     expect(keys(await get("sessionId=s-c&chatType=INTERNAL&startDate=2025-03-03T12:00:01Z"))).toEqual(["c2"]);
-    expect((await get("sessionId=s-a", basic, otherFlowId)).json.map((r: any) => r.content)).toEqual(["elsewhere"]);
+    expect((await get("sessionId=s-a", basic, otherFlowId)).json.map((r: { content: string }) => r.content)).toEqual([
+      "elsewhere",
+    ]);
   });
 
   it("reads date-only and date-time bounds; a date-only endDate includes that whole UTC day", async () => {
@@ -208,7 +210,7 @@ describe("GET /api/v1/chatmessage/{id}", () => {
       const res = await get(query);
       expect(res.status, query).toBe(400);
       expect(
-        res.json.error.details.map((d: any) => d.field),
+        res.json.error.details.map((d: { field: string }) => d.field),
         query,
       ).toContain(field);
     }
@@ -280,7 +282,7 @@ describe("GET /api/v1/chatmessage/{id}/sessions", () => {
   it("lists sessions with first question, count and last activity, newest first, filtered by type and date", async () => {
     const res = await call(sessions.GET, { params: { id: flowId }, path: `/x`, headers: basic });
     expect(res.status).toBe(200);
-    expect(res.json.data.map((s: any) => s.sessionId)).toEqual(["s-c", "s-b", "s-a"]);
+    expect(res.json.data.map((s: { sessionId: string }) => s.sessionId)).toEqual(["s-c", "s-b", "s-a"]);
     expect(res.json.data[1]).toEqual({
       sessionId: "s-b",
       chatType: "EXTERNAL",
@@ -295,7 +297,7 @@ describe("GET /api/v1/chatmessage/{id}/sessions", () => {
       path: `/x?chatType=EXTERNAL&endDate=2025-03-01&limit=1`,
       headers: basic,
     });
-    expect(external.json.data.map((s: any) => s.sessionId)).toEqual(["s-b"]);
+    expect(external.json.data.map((s: { sessionId: string }) => s.sessionId)).toEqual(["s-b"]);
     expect(external.json.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2, hasNext: true });
   });
 });

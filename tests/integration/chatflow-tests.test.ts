@@ -243,7 +243,12 @@ async function publishRefusal(flow: string, version: number) {
     await publishVersion(flows[flow]!, version, adminCaller);
     return null;
   } catch (err) {
-    if (isAppError(err)) return { status: err.status, message: err.message, details: err.details as any };
+    if (isAppError(err))
+      return {
+        status: err.status,
+        message: err.message,
+        details: err.details as { failing: { name: string }[]; notRun: unknown[] },
+      };
     throw err;
   }
 }

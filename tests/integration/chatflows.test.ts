@@ -45,7 +45,7 @@ describe("chatflow management", () => {
     });
     expect(edited.json).toMatchObject({ name: "Help bot", version: 2 });
     const list = await call(chatflows.GET, { headers: session });
-    expect(list.json.find((c: any) => c.id === flow.id)).toMatchObject({ name: "Help bot" });
+    expect(list.json.find((c: { id: string }) => c.id === flow.id)).toMatchObject({ name: "Help bot" });
     expect(list.json[0]).not.toHaveProperty("graph");
     const del = await call(chatflowById.DELETE, { method: "DELETE", params: { id: flow.id }, headers: session });
     expect(del.status).toBe(200);
@@ -98,7 +98,7 @@ describe("chatflow management", () => {
       body: { name: "", allowedOrigins: ["not a url"] },
     });
     expect(res.status).toBe(400);
-    expect(res.json.error.details.map((d: any) => d.field)).toEqual(
+    expect(res.json.error.details.map((d: { field: string }) => d.field)).toEqual(
       expect.arrayContaining(["body.name", "body.allowedOrigins.0"]),
     );
     const text = await call(chatflows.POST, {

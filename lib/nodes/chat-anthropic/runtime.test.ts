@@ -63,7 +63,10 @@ describe("Anthropic chat model node", () => {
     const asked: { requester: string; allowedHosts?: string[] }[] = [];
     const ctx = {
       ...testContext({ a1: { name: "Claude key", type: "anthropic", data: { apiKey: "sk-ant-test", baseURL } } }),
-      modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => (asked.push(opts), createModelFetch(opts)),
+      modelFetch: (opts: { requester: string; allowedHosts?: string[] }) => {
+        asked.push(opts);
+        return createModelFetch(opts);
+      },
     };
     const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({ credential: "a1", model: "claude-test" });
     const model = (await chatAnthropic.runtime({

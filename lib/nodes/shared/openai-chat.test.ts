@@ -203,9 +203,9 @@ describe("OpenAIChat (Chat Completions without the SDK)", () => {
     const words = ["Grüße", " from", " the", " stream"];
     // One byte per write: events, lines and a UTF-8 character split across reads; CRLF line ends.
     const body = Buffer.from(
-      sse([chunk({ role: "assistant", content: "" }), ...words.map((w) => chunk({ content: w })), chunk({}, "stop")])
+      `${sse([chunk({ role: "assistant", content: "" }), ...words.map((w) => chunk({ content: w })), chunk({}, "stop")])
         .join("")
-        .replace(/\n/g, "\r\n") + ": a comment\r\n",
+        .replace(/\n/g, "\r\n")}: a comment\r\n`,
     );
     next = { contentType: "text/event-stream", pieces: [...body].map((b) => Buffer.from([b])) };
     const tokens = new Tokens();

@@ -29,7 +29,7 @@ export async function checkVersionTests(chatflowId: string, version: number): Pr
   for (const c of cases) {
     const result = results.get(c.id);
     const named = { caseId: c.id, name: c.name };
-    if (!run || run.status !== "finished" || !result || c.updatedAt > run.createdAt) notRun.push(named);
+    if (run?.status !== "finished" || !result || c.updatedAt > run.createdAt) notRun.push(named);
     else if (!result.pass) failing.push(named);
   }
   if (!failing.length && !notRun.length) return;

@@ -16,7 +16,7 @@ import {
 import { actingUserId } from "../../access/permissions";
 import type { Caller } from "../../access/callers";
 import { getQueue, type JobDefinition } from "../../jobs";
-import type { TestCase, TestCaseResult, TestRun, TestRunSummary } from "../../schemas/chatflow-tests";
+import type { TestCase, TestCaseResult, TestRun } from "../../schemas/chatflow-tests";
 import { storableJson, storableText } from "../../db/storable-text";
 import { processState } from "../../state";
 import { log } from "../../log";
