@@ -69,9 +69,9 @@ module.exports = {
     },
     {
       name: "scripts-bench-not-to-tests",
-      comment: "scripts/ and bench/ run in production and CI tooling: development stubs live outside tests/.",
+      comment: "server/, scripts/ and bench/ run in production and CI tooling: development stubs live outside tests/.",
       severity: "error",
-      from: { path: "^(scripts|bench)/", pathNot: TEST_FILE },
+      from: { path: "^(server|scripts|bench)/", pathNot: TEST_FILE },
       to: { path: "^tests/" },
     },
     {

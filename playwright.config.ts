@@ -86,8 +86,8 @@ export default defineConfig({
       env: { PORT: String(PRODUCT_API_PORT), HOST: "127.0.0.1" },
     },
     {
-      // As `npm run serve` starts it (scripts/run-node.sh: jemalloc when the machine has it).
-      command: "sh scripts/run-node.sh scripts/start.mjs --no-build",
+      // As `npm run serve` starts it (server/run-node.sh: jemalloc when the machine has it).
+      command: "sh server/run-node.sh server/start.mjs --no-build",
       url: `http://127.0.0.1:${PORT}/api/v1/ping`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -12,7 +12,7 @@ import { PAGE_PATH_HEADER } from "@/lib/auth/return-path";
  * proxy runs on a request with a body, Next copies the body for it (cut at its 10 MB default) and
  * waits for the whole body before the route starts: an upload past 10 MB would arrive cut, and a
  * body that never ends would hold the request before the route could refuse it. API requests with a
- * body get the same headers and trailing-slash handling from scripts/request-guard.mjs instead.
+ * body get the same headers and trailing-slash handling from server/request-guard.mjs instead.
  */
 export const config = {
   matcher: [

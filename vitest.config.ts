@@ -29,7 +29,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "server/**/*.test.ts", "dev/**/*.test.ts", "widget/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "server/**/*.test.ts",
+            "dev/**/*.test.ts",
+            "widget/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

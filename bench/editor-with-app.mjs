@@ -18,7 +18,7 @@ if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
 const port = String(3400 + Math.floor(Math.random() * 500));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchyard-editor-bench-"));
 const creds = { ADMIN_EMAIL: "bench@switchyard.test", ADMIN_PASSWORD: "bench-password-1" };
-const app = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+const app = spawn(process.execPath, ["server/start.mjs", "--no-build"], {
   cwd: root,
   stdio: "ignore",
   env: {

@@ -1,6 +1,6 @@
 // `npm run bench`: how much a prediction costs in Switchyard itself, against a real server process.
 //
-// The server is a separate process (the production Next.js server, `scripts/start.mjs --no-build`,
+// The server is a separate process (the production Next.js server, `server/start.mjs --no-build`,
 // when a build exists; else bench/serve-routes.ts, the same handlers on plain node:http;
 // BENCH_SERVER=next|routes chooses) on the embedded default database (PGlite in DATA_DIR, a temp
 // dir) or BENCH_DATABASE_URL. This process runs the scripted model stub, the demo product API and the
@@ -22,7 +22,7 @@ import path from "node:path";
 import { hasBuild } from "../dev/processes";
 import { createModelStub } from "../dev/model-stub/server";
 import { createProductApi } from "../dev/product-api/server";
-import { IDLE_GC_MS } from "../scripts/idle-gc.mjs";
+import { IDLE_GC_MS } from "../server/idle-gc.mjs";
 import { request } from "./http-client";
 import { type Flow, loadavg, pct, type ServerKind, startBenchServer, type Variant, warmUp } from "./server-process";
 
@@ -30,7 +30,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const N = Number(process.env.BENCH_N ?? 300);
-/** Idle time before "at rest" is read: 2 s past the server's idle collections (scripts/idle-gc.mjs). */
+/** Idle time before "at rest" is read: 2 s past the server's idle collections (server/idle-gc.mjs). */
 const REST_MS = IDLE_GC_MS + 2_000;
 /** The second reading at rest. */
 const LONG_REST_MS = 30_000;
@@ -257,7 +257,7 @@ for (const [flow, c, goal] of [
 
 // ---- at rest, then the first predictions after it ----
 // The figures above are the warm server's. At rest is a server idle after that load, not one 2 s past
-// it: both threads collect their garbage once idle for IDLE_GC_MS (scripts/idle-gc.mjs), as a server
+// it: both threads collect their garbage once idle for IDLE_GC_MS (server/idle-gc.mjs), as a server
 // does between bursts of traffic. So it is read REST_MS after the last request (the 2 s figure is
 // printed as "after load"), and once more at LONG_REST_MS, when V8's memory reducer has run too (it
 // shrinks the young generation some seconds after the idle collection).

@@ -2,7 +2,7 @@
 // This process is the API (the real prediction route served over HTTP on 127.0.0.1, MODE=queue) and the
 // client; it makes a throwaway PostgreSQL database on BENCH_PG_URL's server (dropped at the end), starts
 // a private redis-server on a free port and the dev model stub, and spawns 1, then 2, then 4 worker
-// processes (scripts/worker.ts) with a fixed WORKER_CONCURRENCY. It prints:
+// processes (server/worker.ts) with a fixed WORKER_CONCURRENCY. It prints:
 //   1. the queue hop: p50 at one client of the embedded mode (a child process, MODE=embedded, same
 //      database, same Redis) against queue mode with 1 worker, instant model, requests interleaved;
 //   2. network-bound: model stub answering after 100 ms (a timer), req/s, p50, p99, speed-up vs 1 worker;
@@ -214,7 +214,7 @@ async function main() {
     const addWorkers = async (n: number) => {
       const started = Array.from({ length: n }, () => {
         const w = start(
-          HOP_TRACE ? ["--import", "./bench/queue-trace.ts", "scripts/worker.ts"] : ["scripts/worker.ts"],
+          HOP_TRACE ? ["--import", "./bench/queue-trace.ts", "server/worker.ts"] : ["server/worker.ts"],
           {},
         );
         workers.push(w);

@@ -1,5 +1,5 @@
 // A Switchyard server process for the prediction benches (bench/prediction.ts, bench/ab.ts): the
-// production Next.js server (`scripts/start.mjs --no-build`, needs a build of `cwd`) or
+// production Next.js server (`server/start.mjs --no-build`, needs a build of `cwd`) or
 // bench/serve-routes.ts (the same handlers on plain node:http, no build), on a fresh embedded
 // database (PGlite in a temp DATA_DIR) or BENCH_DATABASE_URL, wired to a model stub and product API
 // of the calling process. Set up over the API as its admin (Basic): the conversation and
@@ -76,7 +76,7 @@ export async function startBenchServer(opts: {
     // BENCH_API_PROCESSES=2 runs the server as two API processes (they need Redis: BENCH_REDIS_URL).
     API_PROCESSES: process.env.BENCH_API_PROCESSES,
     REDIS_URL: process.env.BENCH_REDIS_URL,
-    // scripts/run-node.sh runs it as `npm start` does (its malloc: jemalloc when the machine has it;
+    // server/run-node.sh runs it as `npm start` does (its malloc: jemalloc when the machine has it;
     // SWITCHYARD_MALLOC=system for glibc's), with this node.
     NODE_BINARY: process.execPath,
     ...opts.env,
@@ -86,9 +86,9 @@ export async function startBenchServer(opts: {
     name: opts.name ?? `${opts.kind} server`,
     command: "sh",
     args: [
-      "scripts/run-node.sh",
+      "server/run-node.sh",
       ...flags,
-      ...(opts.kind === "next" ? ["scripts/start.mjs", "--no-build"] : ["--import", "tsx", "bench/serve-routes.ts"]),
+      ...(opts.kind === "next" ? ["server/start.mjs", "--no-build"] : ["--import", "tsx", "bench/serve-routes.ts"]),
     ],
     env,
     cwd: opts.cwd,

@@ -160,7 +160,7 @@ export function hasBuild(): boolean {
 }
 
 /**
- * An API process: `node scripts/start.mjs --no-build` on a free PORT of 127.0.0.1 with `env` added
+ * An API process: `node server/start.mjs --no-build` on a free PORT of 127.0.0.1 with `env` added
  * to this process's environment, ready once GET /api/v1/ping answers 200. Needs a build.
  */
 export async function startApiProcess(
@@ -173,7 +173,7 @@ export async function startApiProcess(
   const running = await spawnReady({
     name: `API process on port ${port}`,
     command: process.execPath,
-    args: ["scripts/start.mjs", "--no-build"],
+    args: ["server/start.mjs", "--no-build"],
     env: { NEXTAUTH_URL: url, ...env, HOST: "127.0.0.1", PORT: String(port) },
     ready: {
       poll: async () => {
@@ -191,14 +191,14 @@ export async function startApiProcess(
 export const WORKER_READY = (line: string) => line.includes("worker ready");
 
 /**
- * A queue worker: `node node_modules/tsx/dist/cli.mjs scripts/worker.ts` (what `npm run worker`
+ * A queue worker: `node node_modules/tsx/dist/cli.mjs server/worker.ts` (what `npm run worker`
  * runs) with `env` added, ready once a line of its output satisfies `ready` (default WORKER_READY).
  */
 export async function startWorkerProcess(
   env: Record<string, string | undefined> = {},
   options: { ready?: (line: string) => boolean; timeoutMs?: number; script?: string } = {},
 ): Promise<RunningProcess> {
-  const script = options.script ?? "scripts/worker.ts";
+  const script = options.script ?? "server/worker.ts";
   return spawnReady({
     name: `worker (${script})`,
     command: process.execPath,

@@ -3,7 +3,7 @@ import http from "node:http";
 import type net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { createAppServer } from "../scripts/request-guard.mjs";
+import { createAppServer } from "../server/request-guard.mjs";
 
 // Real route handlers served over real HTTP on 127.0.0.1, for clients that need a socket (flowise-sdk,
 // streaming readers, disconnect tests, raw-request fuzzing) and for the bench's server without Next.
@@ -83,7 +83,7 @@ export function routesOf(files: AppRoute[], replace: Record<string, RouteModule>
  * Serves a route table on a free port of 127.0.0.1 by Next's app-router rules: the first pattern
  * that matches the path decides; HEAD is answered from GET, OPTIONS with Allow, another method the
  * route lacks with an empty 405; a path no pattern matches is 404 (header `x-app-server: no-route`).
- * A handler that throws answers 500, as Next would. `productionServer`: scripts/start.mjs's server
+ * A handler that throws answers 500, as Next would. `productionServer`: server/start.mjs's server
  * (createAppServer: request guard, body guard, API headers) in front, as `npm start` has it;
  * otherwise a plain node:http server.
  */

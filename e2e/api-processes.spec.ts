@@ -126,7 +126,7 @@ test.describe("API_PROCESSES=2 on the embedded database", () => {
   });
 
   test("refuses to start without Redis, in one line naming the setting", async () => {
-    const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    const child = spawn(process.execPath, ["server/start.mjs", "--no-build"], {
       env: { ...process.env, ...env, REDIS_URL: "", PORT: String(await freePort()) },
     });
     let stderr = "";

@@ -2,7 +2,7 @@ import http from "node:http";
 import { expect, test } from "@playwright/test";
 import { APP } from "./servers";
 
-// Auth bypass by path, case and encoding through the real server (scripts/start.mjs + Next's
+// Auth bypass by path, case and encoding through the real server (server/start.mjs + Next's
 // router), with raw request targets: Playwright's request client would normalise `..` and `//`.
 // tests/security/auth-bypass.test.ts holds every route handler to the same, path by path.
 

@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { createModelStub, type ModelStub } from "../dev/model-stub/server";
 import { hasBuild, type RunningProcess, startApiProcess } from "../dev/processes";
 
-// `npm start` serves POST /api/v1/prediction/<uuid> past Next's router (scripts/fast-routes.mjs), on
+// `npm start` serves POST /api/v1/prediction/<uuid> past Next's router (server/fast-routes.mjs), on
 // Next's internals (docs/upgrading.md). Were they gone after an upgrade, Next would serve predictions
 // just as well, only slower, and no other test would notice: this one fails. Through the built
 // server: start-up names the path that serves predictions, and at exit the server says how many the

@@ -105,8 +105,8 @@ describe("PGLITE_SHARED_BUFFERS", () => {
 });
 
 describe("the request timeouts and the anonymous body cap", () => {
-  it("have the defaults npm start's server uses (scripts/body-guard.mjs reads them without this module)", async () => {
-    const { BODY_GUARD_DEFAULTS } = await import("../scripts/body-guard.mjs");
+  it("have the defaults npm start's server uses (server/body-guard.mjs reads them without this module)", async () => {
+    const { BODY_GUARD_DEFAULTS } = await import("../server/body-guard.mjs");
     resetEnvForTests();
     const env = getEnv();
     expect({

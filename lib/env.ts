@@ -14,8 +14,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
   /**
-   * Set by `npm start` (scripts/start.mjs), not by hand: the directory of the Unix socket where the
-   * embedded database is served from its own thread (scripts/pglite-wire.mjs). With it, the app
+   * Set by `npm start` (server/start.mjs), not by hand: the directory of the Unix socket where the
+   * embedded database is served from its own thread (server/pglite-wire.mjs). With it, the app
    * reaches PGlite through `pg` instead of opening it on its event loop.
    */
   PGLITE_SOCKET: z.string().optional(),
@@ -23,7 +23,7 @@ const envSchema = z.object({
    * The embedded database's buffer cache (PostgreSQL's shared_buffers; its default is 128MB). It is
    * WebAssembly memory PGlite touches whole and never gives back, so a small one keeps the server's
    * resident memory down; the operating system's page cache still holds the data files. Read by
-   * scripts/pglite-wire.mjs too (the thread of `npm start`).
+   * server/pglite-wire.mjs too (the thread of `npm start`).
    */
   PGLITE_SHARED_BUFFERS: z
     .string()
@@ -134,11 +134,11 @@ const envSchema = z.object({
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   /**
    * On SIGTERM/SIGINT `npm start` stops accepting and lets open requests and SSE streams finish for
-   * at most this long (ms) before exiting (scripts/graceful.mjs reads it; same default there).
+   * at most this long (ms) before exiting (server/graceful.mjs reads it; same default there).
    */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /**
-   * `npm start`'s server (scripts/body-guard.mjs reads these; same defaults and ranges there): time to
+   * `npm start`'s server (server/body-guard.mjs reads these; same defaults and ranges there): time to
    * receive a request's headers, and the whole request, before 408; a body that sends nothing for
    * BODY_IDLE_TIMEOUT_MS while a route waits for it is 408; at most MAX_PENDING_ANONYMOUS_BODIES bodies
    * from callers without credentials arrive at once (past it 503 `server_busy`).

@@ -30,7 +30,7 @@ const children = [
   {
     name: "app",
     cmd: process.execPath,
-    args: ["scripts/start.mjs"],
+    args: ["server/start.mjs"],
     env: {
       HOST: host,
       PORT: String(appPort),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every test. Type check; format, lint and dependency rules; unit + integration on
 # in-memory PGlite, the integration suite again on the PostgreSQL server (a fresh database per test
-# file, dropped after), a set of integration files through the embedded database thread (scripts/pglite-wire.mjs),
+# file, dropped after), a set of integration files through the embedded database thread (server/pglite-wire.mjs),
 # then the browser tests in Debian's Chromium against a production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +39,7 @@ else
 fi
 
 step "Integration tests through the embedded database's own thread (what npm start runs)"
-# scripts/pglite-wire.mjs serves PGlite over a socket to the app's pg pool; the whole suite passes this
+# server/pglite-wire.mjs serves PGlite over a socket to the app's pg pool; the whole suite passes this
 # way too (TEST_PGLITE_THREAD=true npx vitest run --project integration), these files cover the hot path,
 # transactions, vectors and versions in CI time.
 TEST_PGLITE_THREAD=true npx vitest run --project integration \

@@ -116,7 +116,7 @@ export async function openDatabase(
 }
 
 /**
- * The embedded database served from its own thread (scripts/pglite-wire.mjs) at the Unix socket
+ * The embedded database served from its own thread (server/pglite-wire.mjs) at the Unix socket
  * directory `socketDir`: one `pg` pool for Prisma and the hot path's plain SQL. The thread's
  * server keeps the pool's connections from interleaving inside the one PGlite session.
  */

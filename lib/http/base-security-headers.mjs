@@ -1,6 +1,7 @@
+// @ts-check
 // The security headers shared by lib/http/security-headers.ts (applied by proxy.ts) and
-// scripts/request-guard.mjs (answers that never reach Next). Plain ESM because scripts/start.mjs
-// runs under node without a TypeScript loader; types in base-security-headers.d.mts.
+// server/request-guard.mjs (answers that never reach Next). Plain ESM because server/start.mjs
+// runs under node without a TypeScript loader; typed with JSDoc, checked by tsc (// @ts-check).
 
 /** Headers every response carries, whatever its kind. */
 export const BASE_SECURITY_HEADERS = {

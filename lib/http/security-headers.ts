@@ -1,5 +1,5 @@
 // Security headers of every response. proxy.ts applies them (it runs before every page, static
-// file and error, and API requests without a body; scripts/request-guard.mjs gives every API answer
+// file and error, and API requests without a body; server/request-guard.mjs gives every API answer
 // its headers too); this module is plain functions so tests can read the policy directly.
 import {
   API_CONTENT_SECURITY_POLICY,

@@ -6,7 +6,7 @@ import { predictionRuns } from "./predictions";
 import { runUpsertJob } from "./upsert";
 
 /**
- * Queue mode, worker process (scripts/worker.ts): runs the predictions, vector upserts and domain
+ * Queue mode, worker process (server/worker.ts): runs the predictions, vector upserts and domain
  * analyses and chatflow test runs the API processes hand over. Each queue runs up to `concurrency` jobs at once.
  */
 export function startQueueWorkers(concurrency: number): string[] {

@@ -8,8 +8,8 @@ import { exampleFlow } from "../../dev/flows";
 import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
 import { parseSse } from "../../dev/route-server";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { createAppServer } from "../../scripts/request-guard.mjs";
-import { API_RESPONSE_HEADERS, createFastRoutes } from "../../scripts/fast-routes.mjs";
+import { createAppServer } from "../../server/request-guard.mjs";
+import { API_RESPONSE_HEADERS, createFastRoutes } from "../../server/fast-routes.mjs";
 import { staticSecurityHeaders } from "../../lib/http/security-headers";
 import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
@@ -17,7 +17,7 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { getDb } from "../../lib/db/client";
 
-// `npm start` serves POST /api/v1/prediction/<uuid> past Next (scripts/fast-routes.mjs): the same
+// `npm start` serves POST /api/v1/prediction/<uuid> past Next (server/fast-routes.mjs): the same
 // handler, the same security headers as proxy.ts gives API answers, everything else left to Next
 // (here a stand-in that says it was asked), and requests held until start-up has finished.
 

@@ -36,9 +36,9 @@ if (serverUrl) {
 } else {
   process.env.DATABASE_URL = "pglite:memory://";
   // TEST_PGLITE_THREAD=true: the embedded database on its own thread, reached over its socket, as
-  // `npm start` runs it (scripts/pglite-wire.mjs).
+  // `npm start` runs it (server/pglite-wire.mjs).
   if (process.env.TEST_PGLITE_THREAD === "true") {
-    const { startEmbeddedDatabase } = await import("../../scripts/pglite-wire.mjs");
+    const { startEmbeddedDatabase } = await import("../../server/pglite-wire.mjs");
     const served = await startEmbeddedDatabase({ dataDir: null });
     process.env.PGLITE_SOCKET = served.socketDir;
     dropDatabase = served.close;

@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 /** Runs the worker script with `env` (not this process's) and collects its exit code and output. */
 function runWorker(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/worker.ts"], {
       cwd: root,
       env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -10,12 +10,12 @@ const children = new Set<ChildProcess>();
 export type SpawnedWorker = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 /**
- * Spawns a worker (`npm run worker`'s scripts/worker.ts) with this process's environment; resolves
+ * Spawns a worker (`npm run worker`'s server/worker.ts) with this process's environment; resolves
  * once it logs its start line. Node itself with tsx's loader, not the tsx binary: the binary runs
  * the script in a child process, and a SIGKILL must hit the worker itself.
  */
 export async function spawnWorker(extraEnv: Record<string, string> = {}): Promise<SpawnedWorker> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/worker.ts"], {
     cwd: root,
     env: { ...process.env, ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],

@@ -13,7 +13,7 @@ import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nextAuth from "../../app/api/auth/[...nextauth]/route";
-import { createAppServer } from "../../scripts/request-guard.mjs";
+import { createAppServer } from "../../server/request-guard.mjs";
 import { getDb } from "../../lib/db/client";
 import { setupFirstAdmin } from "../../lib/services/users";
 
@@ -244,7 +244,7 @@ describe("next-auth POSTs that its client would never send", () => {
   });
 });
 
-describe("the server of npm start (scripts/start.mjs's createAppServer)", () => {
+describe("the server of npm start (server/start.mjs's createAppServer)", () => {
   let server: http.Server;
   let port: number;
   beforeAll(async () => {

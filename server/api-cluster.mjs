@@ -1,3 +1,4 @@
+// @ts-check
 // `API_PROCESSES=N npm start` (N > 1): this process becomes the primary of a Node cluster. It owns
 // the embedded database's thread (when the database is embedded) and forks N API processes that
 // share the listening port (the primary hands out connections round-robin) and the database's
@@ -52,7 +53,7 @@ export function runPrimary({ processes, log = (line) => console.log(line) }) {
     first.once("listening", () => {
       for (let i = 1; i < processes; i++) fork();
     });
-    const onSignal = (sig) => {
+    const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
       if (stopping) {
         log(`${sig} again: exiting now.`);
         for (const w of workers()) w.process.kill("SIGKILL");

@@ -1,8 +1,9 @@
+// @ts-check
 import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // Graceful shutdown of `npm start` (SIGTERM/SIGINT): the process stops accepting at once, lets the
 // requests and SSE streams it is serving finish (up to a grace period), then exits 0. Plain ESM
-// because scripts/start.mjs runs under node without a TypeScript loader; types in graceful.d.mts.
+// because server/start.mjs runs under node without a TypeScript loader; typed with JSDoc, checked by tsc (// @ts-check).
 
 /** Default grace period in ms when SHUTDOWN_GRACE_MS is unset (lib/env.ts has the same default). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -81,8 +82,9 @@ export function trackConnections(server, options = {}) {
     if (done) return done;
     closing = true;
     done = new Promise((resolve) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
       let timer;
-      const finish = (timedOut) => {
+      const finish = (/** @type {boolean} */ timedOut) => {
         settle = () => {};
         clearTimeout(timer);
         if (timedOut) for (const socket of active.keys()) socket.destroy();

@@ -1,3 +1,4 @@
+// @ts-check
 // The embedded database off the event loop: PGlite on a worker thread of its own, serving the
 // PostgreSQL wire protocol on a private Unix socket. The app then talks to it through `pg` and
 // Prisma's PostgreSQL adapter like to a server, while the database's work (its WebAssembly and its
@@ -42,6 +43,7 @@ const MAX_BATCH_BYTES = 256 * 1024 * 1024;
 /** The socket file name `pg` looks for in a directory given as host, for this port. */
 export const SOCKET_PORT = 5432;
 
+/** @param {string} text */
 function simpleQuery(text) {
   const body = Buffer.from(`${text}\0`, "utf8");
   const msg = Buffer.alloc(5 + body.length);
@@ -55,6 +57,10 @@ function simpleQuery(text) {
  * Where the message at `pos` (ending before `next`) names a prepared statement: [start, end) of the
  * name, `end` at its NUL; null for the unnamed statement, a message that names none, or a name
  * without its NUL inside the message (left as it is: PGlite answers that with an error).
+ * @param {Buffer} buf
+ * @param {number} pos
+ * @param {number} next
+ * @returns {[number, number] | null}
  */
 function statementName(buf, pos, next) {
   const type = buf[pos];
@@ -72,8 +78,12 @@ function statementName(buf, pos, next) {
 /**
  * `batch` (whole frontend messages) with every non-empty statement name prefixed by `prefix`;
  * `parsed` collects the new names of the statements it parses. Lengths are rewritten to match.
+ * @param {Buffer} batch
+ * @param {string} prefix
+ * @param {Set<string>} parsed
  */
 function renameStatements(batch, prefix, parsed) {
+  /** @type {Buffer[]} */
   const parts = [];
   let pos = 0;
   let from = 0;
@@ -96,8 +106,12 @@ function renameStatements(batch, prefix, parsed) {
   return Buffer.concat(parts);
 }
 
-/** Close messages for `names` (prepared statements) and a Sync: what a leaving connection leaves behind. */
+/**
+ * Close messages for `names` (prepared statements) and a Sync: what a leaving connection leaves behind.
+ * @param {Iterable<string>} names
+ */
 function closeStatements(names) {
+  /** @type {Buffer[]} */
   const parts = [];
   for (const name of names) {
     const body = Buffer.from(`S${name}\0`, "latin1");
@@ -110,7 +124,10 @@ function closeStatements(names) {
   return Buffer.concat(parts);
 }
 
-/** The transaction status of the last ReadyForQuery in `out` (I, T or E), or null when there is none. */
+/**
+ * The transaction status of the last ReadyForQuery in `out` (I, T or E), or null when there is none.
+ * @param {Uint8Array} out
+ */
 function lastReadyStatus(out) {
   const n = out.length;
   // ReadyForQuery is always the last message of a batch's answer: 'Z', int32 5, status.
@@ -121,14 +138,18 @@ function lastReadyStatus(out) {
 /**
  * Serves `db` (a ready PGlite) on `socketPath`. Returns the listening net.Server. `onIdle` is called
  * whenever the last queued batch has been answered.
+ * @param {{ execProtocolRaw(bytes: Uint8Array): Promise<Uint8Array> }} db
+ * @param {string} socketPath
+ * @param {{ onIdle?: () => void }} [options]
  */
 export function servePGlite(db, socketPath, { onIdle } = {}) {
   /**
    * Batches waiting: { conn, bytes } in arrival order; `cleanup` marks one this server adds for a
    * connection that went away (its ROLLBACK, the Close of its statements): run, answer discarded.
    */
+  /** @type {{ conn: import("node:net").Socket, bytes: Uint8Array, cleanup?: boolean }[]} */
   const queue = [];
-  /** The connection whose transaction is open, or null. */
+  /** The connection whose transaction is open, or null. @type {import("node:net").Socket | null} */
   let owner = null;
   let running = false;
   const closed = new WeakSet();
@@ -151,7 +172,7 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
           // PGlite itself failed (not an SQL error: those come back as ErrorResponse messages): the
           // connection ends, and its close rolls back a transaction it had open.
           if (cleanup) owner = null;
-          else conn.destroy(err);
+          else conn.destroy(/** @type {Error} */ (err));
           continue;
         }
         const status = lastReadyStatus(out);
@@ -173,10 +194,11 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
     let started = false;
     /** This connection's statement names in PGlite start with this; `parsed`: the names it made. */
     const prefix = `s${++connections}_`;
+    /** @type {Set<string>} */
     const parsed = new Set();
     /** Whether the batch being read names a prepared statement (then it is renamed before it runs). */
     let named = false;
-    const enqueue = (from, to) => {
+    const enqueue = (/** @type {number} */ from, /** @type {number} */ to) => {
       const bytes = Buffer.from(buffer.subarray(from, to));
       queue.push({ conn, bytes: named ? renameStatements(bytes, prefix, parsed) : bytes });
       named = false;
@@ -252,6 +274,9 @@ export function servePGlite(db, socketPath, { onIdle } = {}) {
  * The embedded database's data directory named by DATABASE_URL (unset or `pglite:<dir>`, else the
  * default DATA_DIR/pglite; null for `pglite:memory://`), or undefined when it names a server. The
  * same reading as lib/db/connection.ts's parseDatabaseUrl, for the launcher that cannot import it.
+ * @param {string | undefined} url
+ * @param {string} [dataDir]
+ * @returns {string | null | undefined}
  */
 export function embeddedDataDir(url, dataDir = "./data") {
   if (url && !url.startsWith("pglite:")) return undefined;
@@ -275,6 +300,7 @@ export function pgliteSettings(env = process.env) {
 }
 
 /** Opens PGlite (with pgvector) on `dataDir`, or in memory when it is null. */
+/** @param {string | null} dataDir */
 async function openPGlite(dataDir) {
   const [{ PGlite }, { vector }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -293,6 +319,8 @@ async function openPGlite(dataDir) {
  * asks no password). Resolves once it accepts connections, with the directory for `pg`'s `host`
  * (the socket is `.s.PGSQL.5432` in it) and `close()`, which stops the thread and closes PGlite.
  * `onLost(reason)` is called if the thread stops without being asked to (the server cannot go on).
+ * @param {{ dataDir: string | null, onLost?: (reason: string) => void }} options
+ * @returns {Promise<{ socketDir: string, close: () => Promise<void> }>}
  */
 export async function startEmbeddedDatabase({ dataDir, onLost }) {
   pgliteSettings(); // a bad setting is named before a thread starts
@@ -307,13 +335,17 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
   });
   worker.unref();
   try {
-    await new Promise((resolve, reject) => {
-      worker.once("message", (m) => (m?.ready ? resolve() : reject(new Error(m?.error ?? "embedded database failed"))));
-      worker.once("error", reject);
-      worker.once("exit", (code) =>
-        reject(new Error(`the embedded database thread exited (${code}) before it was ready`)),
-      );
-    });
+    await /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        worker.once("message", (m) =>
+          m?.ready ? resolve() : reject(new Error(m?.error ?? "embedded database failed")),
+        );
+        worker.once("error", reject);
+        worker.once("exit", (code) =>
+          reject(new Error(`the embedded database thread exited (${code}) before it was ready`)),
+        );
+      })
+    );
   } catch (err) {
     await worker.terminate();
     fs.rmSync(socketDir, { recursive: true, force: true });
@@ -334,33 +366,38 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
     close: async () => {
       closing = true;
       worker.postMessage("close");
-      await new Promise((resolve) => worker.once("message", (m) => m?.closed && resolve()));
+      await /** @type {Promise<void>} */ (
+        new Promise((resolve) => worker.once("message", (m) => m?.closed && resolve()))
+      );
       fs.rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }
 
-if (!isMainThread && workerData?.pgliteWire) {
+if (!isMainThread && parentPort && workerData?.pgliteWire) {
+  const port = parentPort;
   try {
     const db = await openPGlite(workerData.dataDir);
     // Opening a new data dir runs PGlite's initdb, a WebAssembly module of its own whose memory is
     // garbage once it is done: collected now (a server on a new data dir stayed 360 MB above one that
     // collected: 890 vs 526 MB resident 25 s after start). And once the thread has been idle for a
-    // while after work (start-up's migrations, a burst of requests): see scripts/idle-gc.mjs.
+    // while after work (start-up's migrations, a burst of requests): see server/idle-gc.mjs.
     collectGarbage();
     const server = servePGlite(db, workerData.socketPath, { onIdle: collectWhenIdle() });
-    server.once("listening", () => parentPort.postMessage({ ready: true }));
+    server.once("listening", () => port.postMessage({ ready: true }));
     server.once("error", (err) =>
-      parentPort.postMessage({ error: `The embedded database could not listen on its socket: ${err.message}` }),
+      port.postMessage({ error: `The embedded database could not listen on its socket: ${err.message}` }),
     );
-    parentPort.on("message", async (m) => {
+    port.on("message", async (m) => {
       if (m !== "close") return;
       server.close();
       await db.close();
-      parentPort.postMessage({ closed: true });
+      port.postMessage({ closed: true });
       process.exit(0);
     });
   } catch (err) {
-    parentPort.postMessage({ error: `The embedded database could not open: ${err?.message ?? err}` });
+    port.postMessage({
+      error: `The embedded database could not open: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
 }

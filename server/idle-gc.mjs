@@ -1,5 +1,6 @@
+// @ts-check
 // Full garbage collections of a thread once it has gone idle (the server's main thread, the embedded
-// database's thread: scripts/pglite-wire.mjs). V8 collects when it needs room, and an idle thread
+// database's thread: server/pglite-wire.mjs). V8 collects when it needs room, and an idle thread
 // allocates too little to need any: what a burst of work (start-up, a load peak) left behind then
 // stays resident, the heap grown to its peak size. One collection 10 s after the last work gives it
 // back; it takes ~0.1-0.2 s of the thread, once per idle period, when nothing is waiting for it.
@@ -9,6 +10,7 @@ import vm from "node:vm";
 /** Idle time after which a thread collects its garbage. */
 export const IDLE_GC_MS = 10_000;
 
+/** @type {(() => void) | undefined} */
 let gc;
 /**
  * One full garbage collection of this thread, now, compacting every page of its old space. A plain
@@ -22,9 +24,10 @@ export function collectGarbage() {
     v8.setFlagsFromString("--expose-gc");
     gc = vm.runInNewContext("gc");
   }
+  const collect = /** @type {() => void} */ (gc);
   v8.setFlagsFromString("--compact-on-every-full-gc");
   try {
-    gc();
+    collect();
   } finally {
     v8.setFlagsFromString("--no-compact-on-every-full-gc");
   }

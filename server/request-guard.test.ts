@@ -6,7 +6,7 @@ const refusalOf = (method: string, target: string) => {
   return r && { status: r.status, allow: r.headers.allow, error: JSON.parse(r.body).error };
 };
 
-describe("request guard (scripts/start.mjs)", () => {
+describe("request guard (server/start.mjs)", () => {
   it("answers TRACE and unknown methods 405 in the error shape with an Allow header", () => {
     for (const method of ["TRACE", "CONNECT", "PROPFIND", "get", "FOO BAR"]) {
       const r = refusalOf(method, "/api/v1/ping");

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs node with the server's memory settings (npm start, npm run serve, the bench's server):
-# `sh scripts/run-node.sh scripts/start.mjs [args]`. `exec`, so the server keeps this process's pid.
+# `sh server/run-node.sh server/start.mjs [args]`. `exec`, so the server keeps this process's pid.
 #
 # - jemalloc as the process's malloc when the machine has it (Debian: libjemalloc2), unless
 #   SWITCHYARD_MALLOC=system or LD_PRELOAD is set already. glibc's malloc keeps what V8's compiler

@@ -1,10 +1,12 @@
 import type http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { BODY_GUARD_DEFAULTS, bodyGuardSettings, type BodyGuardSettings } from "./body-guard.mjs";
+import { BODY_GUARD_DEFAULTS, bodyGuardSettings } from "./body-guard.mjs";
+
+type BodyGuardSettings = typeof BODY_GUARD_DEFAULTS;
 import { createAppServer } from "./request-guard.mjs";
 
-// The body guard of `npm start`'s server (scripts/body-guard.mjs through createAppServer), on a real
+// The body guard of `npm start`'s server (server/body-guard.mjs through createAppServer), on a real
 // server and raw sockets: what a slow, stalled or oversized sender gets. e2e/request-bodies.spec.ts
 // checks the same through the built app.
 

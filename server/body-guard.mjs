@@ -1,3 +1,4 @@
+// @ts-check
 import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // Request bodies on `npm start`'s HTTP server, before any route sees them: how long a client may
@@ -5,9 +6,13 @@ import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/
 // arriving at once, and that a connection whose request was answered before its body arrived is
 // closed instead of read to its end. Each route still caps its own body (route() refuses a declared
 // Content-Length past its cap before authentication and counts bytes while reading). Plain ESM because
-// scripts/start.mjs runs under node without a TypeScript loader; types in body-guard.d.mts.
+// server/start.mjs runs under node without a TypeScript loader; checked by tsc (// @ts-check, JSDoc).
 
-/** Defaults; lib/env.ts validates the same variables with the same defaults. */
+/**
+ * @typedef {{ headersTimeoutMs: number, requestTimeoutMs: number, bodyIdleTimeoutMs: number, maxPendingAnonymousBodies: number }} BodyGuardSettings
+ */
+
+/** Defaults; lib/env.ts validates the same variables with the same defaults. @type {BodyGuardSettings} */
 export const BODY_GUARD_DEFAULTS = {
   /** Node's headersTimeout: time to receive a request's headers. */
   headersTimeoutMs: 20_000,
@@ -22,6 +27,7 @@ export const BODY_GUARD_DEFAULTS = {
 /** Most a request to a path outside /api/ may carry (pages take no bodies of their own). */
 export const NON_API_BODY_MAX_BYTES = 1024 * 1024;
 
+/** @type {[string, keyof BodyGuardSettings, number, number][]} */
 const SETTINGS = [
   ["HEADERS_TIMEOUT_MS", "headersTimeoutMs", 1_000, 600_000],
   ["REQUEST_TIMEOUT_MS", "requestTimeoutMs", 1_000, 3_600_000],
@@ -43,7 +49,7 @@ export function bodyGuardSettings(env) {
     if (!Number.isInteger(n) || n < min || n > max) {
       throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
     }
-    settings[/** @type {keyof typeof settings} */ (key)] = n;
+    settings[key] = n;
   }
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
     throw new Error("HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS");
@@ -54,7 +60,7 @@ export function bodyGuardSettings(env) {
 /**
  * The options of http.createServer for these settings: Node answers a request whose headers or whole
  * body take too long 408 (through the server's clientError handler), checking every so often.
- * @param {typeof BODY_GUARD_DEFAULTS} settings
+ * @param {BodyGuardSettings} settings
  */
 export function serverTimeouts(settings) {
   return {
@@ -65,13 +71,19 @@ export function serverTimeouts(settings) {
   };
 }
 
-/** Whether a request says it carries a body. */
+/**
+ * Whether a request says it carries a body.
+ * @param {import("node:http").IncomingMessage} req
+ */
 export function hasBody(req) {
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-/** Whether a request presents credentials a route will check (an Authorization header or the studio's session cookie). */
+/**
+ * Whether a request presents credentials a route will check (an Authorization header or the studio's session cookie).
+ * @param {import("node:http").IncomingMessage} req
+ */
 export function presentsCredentials(req) {
   if (req.headers.authorization) return true;
   const cookie = req.headers.cookie;
@@ -80,7 +92,14 @@ export function presentsCredentials(req) {
 
 const API_HEADERS = { ...BASE_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
 
-/** A raw HTTP answer in the error shape that closes the connection (the body may still be arriving). */
+/**
+ * A raw HTTP answer in the error shape that closes the connection (the body may still be arriving).
+ * @param {number} status
+ * @param {string} reason
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, string>} [extra]
+ */
 export function closingAnswer(status, reason, code, message, extra = {}) {
   const body = JSON.stringify({ error: { code, message } });
   const lines = [
@@ -102,16 +121,18 @@ export function closingAnswer(status, reason, code, message, extra = {}) {
  * - a response that starts before the body has all arrived (a refusal: 401, 413, …) closes the
  *   connection when done, instead of Node reading the rest of the body to keep the connection alive.
  * `pending()` says how many admitted bodies are still arriving (for tests and the log).
- * @param {typeof BODY_GUARD_DEFAULTS} settings
+ * @param {BodyGuardSettings} settings
  */
 export function watchBodies(settings) {
-  /** @type {Set<{ req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, anonymous: boolean, bytes: number, since: number }>} */
+  /** @typedef {{ req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, anonymous: boolean, bytes: number, since: number }} Arriving */
+  /** @type {Set<Arriving>} */
   const arriving = new Set();
   let anonymous = 0;
   /** @type {ReturnType<typeof setInterval> | null} */
   let sweeper = null;
   const sweepEveryMs = Math.max(25, Math.min(1_000, Math.floor(settings.bodyIdleTimeoutMs / 4)));
 
+  /** @param {Arriving} entry */
   const forget = (entry) => {
     if (!arriving.delete(entry)) return;
     if (entry.anonymous) anonymous--;
@@ -185,10 +206,12 @@ export function watchBodies(settings) {
     res.once("close", () => forget(entry));
     // An answer that starts before the whole body came closes the connection once sent.
     const writeHead = res.writeHead;
-    res.writeHead = function (...args) {
-      if (!req.complete) res.shouldKeepAlive = false;
-      return writeHead.apply(this, /** @type {never} */ (args));
-    };
+    res.writeHead = /** @type {typeof res.writeHead} */ (
+      (/** @type {unknown[]} */ ...args) => {
+        if (!req.complete) res.shouldKeepAlive = false;
+        return writeHead.apply(res, /** @type {never} */ (args));
+      }
+    );
     return true;
   }
 
@@ -198,6 +221,10 @@ export function watchBodies(settings) {
 /**
  * @param {import("node:http").IncomingMessage} _req
  * @param {import("node:http").ServerResponse} res
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, string>} [headers]
  */
 function refuse(_req, res, status, code, message, headers = {}) {
   const body = JSON.stringify({ error: { code, message } });

@@ -23,7 +23,7 @@ function probe(env: Record<string, string | undefined>) {
   return JSON.parse(out) as { jemalloc: boolean; preload: string | null; arenas: string | null; conf: string | null };
 }
 
-describe("scripts/run-node.sh (how npm start runs node)", () => {
+describe("server/run-node.sh (how npm start runs node)", () => {
   it("uses the machine's jemalloc by default, with two arenas, else glibc's", () => {
     const chosen = probe({});
     expect(chosen.arenas).toBe("2");

@@ -20,7 +20,7 @@ describe("HEAP_GROWING_PERCENT", () => {
   });
 
   it("npm start refuses a bad value before doing anything else", () => {
-    const res = spawnSync(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    const res = spawnSync(process.execPath, ["server/start.mjs", "--no-build"], {
       cwd: root,
       env: { ...process.env, HEAP_GROWING_PERCENT: "lots", PORT: "0", DATABASE_URL: "pglite:memory://" },
       encoding: "utf8",

@@ -5,7 +5,7 @@ import { collectWhenIdle } from "./idle-gc.mjs";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("collectWhenIdle (scripts/idle-gc.mjs)", () => {
+describe("collectWhenIdle (server/idle-gc.mjs)", () => {
   it("asks once, `ms` after the last touch of a burst, and again after the next burst", async () => {
     let asked = 0;
     // idle() answering false: nothing is collected, only the asking is counted.
@@ -26,7 +26,7 @@ describe("collectWhenIdle (scripts/idle-gc.mjs)", () => {
   });
 });
 
-describe("collectGarbage (scripts/idle-gc.mjs)", () => {
+describe("collectGarbage (server/idle-gc.mjs)", () => {
   // A fresh node process fills its old space with 1.5M small objects, drops nine in ten of them,
   // then collects: a plain full collection (the control) keeps the pages; collectGarbage empties them.
   const script = `

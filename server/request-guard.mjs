@@ -1,3 +1,4 @@
+// @ts-check
 import http from "node:http";
 import {
   API_CONTENT_SECURITY_POLICY,
@@ -10,7 +11,7 @@ import { BODY_GUARD_DEFAULTS, serverTimeouts, watchBodies } from "./body-guard.m
 // Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
 // body for methods it does not know and 500 for TRACE or a path whose percent-escapes do not decode
 // (`%ff`): a caller's mistake must get our error shape and a 4xx instead. Plain ESM because
-// scripts/start.mjs runs under node without a TypeScript loader.
+// server/start.mjs runs under node without a TypeScript loader.
 
 /** The methods any route of the app may implement; a route refuses the others it lacks with 405. */
 export const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -50,6 +51,11 @@ export function checkRequest(method, target) {
  * URLSearchParams, which replaces a bad escape silently: refused here so a filter is never
  * something the caller did not send.
  */
+/**
+ * @param {string} raw
+ * @param {string} where
+ * @param {RegExp} forbidden
+ */
 function decodeProblem(raw, where, forbidden) {
   let decoded;
   try {
@@ -67,6 +73,13 @@ function decodeProblem(raw, where, forbidden) {
  */
 const API_SECURITY_HEADERS = { ...BASE_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
 
+/**
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, string>} [headers]
+ * @returns {{ status: number, headers: Record<string, string>, body: string }}
+ */
 function refusal(status, code, message, headers = {}) {
   return {
     status,
@@ -75,11 +88,15 @@ function refusal(status, code, message, headers = {}) {
   };
 }
 
-/** A method name safe to echo: tokens only, and short. */
+/**
+ * A method name safe to echo: tokens only, and short.
+ * @param {string} method
+ */
 function printable(method) {
   return /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/.test(method) ? method : "(unprintable)";
 }
 
+/** @type {Record<number, string>} */
 const REASONS = {
   400: "Bad Request",
   405: "Method Not Allowed",
@@ -117,7 +134,7 @@ export function rawRefusal(err) {
  */
 export function guardServer(server) {
   server.on("clientError", (err, socket) => {
-    if (socket.writable && !socket.destroyed) socket.end(rawRefusal(err));
+    if (socket.writable && !socket.destroyed) socket.end(rawRefusal(/** @type {{ code?: string }} */ (err)));
     else socket.destroy();
   });
   server.on("connect", (_req, socket) => socket.end(rawRefusal({ code: "CONNECT" })));
@@ -130,8 +147,8 @@ export function guardServer(server) {
  * headers here, and an API path with a trailing slash is served as the path without it (Flowise's
  * clients post to /api/v1/leads/): proxy.ts does both too, but Next runs it only for requests
  * without a body (a proxy that sees a body makes Next copy it, cut at 10 MB, and wait for all of it).
- * Bodies are watched as they arrive (scripts/body-guard.mjs: header and body timeouts, the cap on
- * bodies arriving from callers without credentials). `fast` (scripts/fast-routes.mjs) answers the
+ * Bodies are watched as they arrive (server/body-guard.mjs: header and body timeouts, the cap on
+ * bodies arriving from callers without credentials). `fast` (server/fast-routes.mjs) answers the
  * hot routes it knows past Next, after the same checks; it returns false for the rest.
  * @param {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown} handle
  * @param {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean) | null} [fast]
@@ -172,7 +189,7 @@ export function createAppServer(handle, fast = null, options = {}) {
         pathname = pathname.replace(/\/+$/, "");
         req.url = queryAt < 0 ? pathname : pathname + url.slice(queryAt);
       }
-      for (const name in API_RESPONSE_HEADERS) res.setHeader(name, API_RESPONSE_HEADERS[name]);
+      for (const [name, value] of Object.entries(API_RESPONSE_HEADERS)) res.setHeader(name, value);
     }
     if (!bodies.admit(req, res, { api })) return;
     if (fast?.(req, res)) return;

@@ -1,3 +1,4 @@
+// @ts-check
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -150,13 +151,15 @@ async function serve(handler, req, res, url, params, started) {
     }
     const body = await smallBody(req);
     if (body === FAILED) return void res.destroy();
-    const request = new Request(url, {
+    // duplex: Node's fetch needs it for a streamed body; DOM's RequestInit type lacks it.
+    const init = /** @type {RequestInit} */ ({
       method: "POST",
       headers,
       body: body ?? Readable.toWeb(req),
       duplex: "half",
       signal: abort.signal,
     });
+    const request = new Request(url, init);
     const response = await handler(request, { params: Promise.resolve(params) });
     await send(res, response);
   } catch (err) {

@@ -98,7 +98,7 @@ const connectionRefused = (port: number) =>
 
 const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`;
 
-describe("graceful shutdown (scripts/graceful.mjs, used by scripts/start.mjs)", () => {
+describe("graceful shutdown (server/graceful.mjs, used by server/start.mjs)", () => {
   it("refuses new connections at once, lets an open SSE stream finish intact, then exits 0", async () => {
     const h = await harness();
     const conn = rawConnection(h.port);

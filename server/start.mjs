@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: builds the app when the build is missing or older than the sources, then serves it
 // on HOST:PORT (default 127.0.0.1:3000). Migrations and example flows are handled at server start
 // (instrumentation.ts). A small custom server records the socket's address for rate limits.
@@ -19,7 +20,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const host = process.env.HOST || "127.0.0.1";
 const port = Number(process.env.PORT || 3000);
 process.env.NEXTAUTH_URL ||= `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-process.env.NODE_ENV = "production";
+/** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 const SOURCES = [
@@ -34,6 +35,10 @@ const SOURCES = [
   "prisma/schema.prisma",
 ];
 
+/**
+ * @param {string} p
+ * @returns {number}
+ */
 function newestMtime(p) {
   const full = path.join(root, p);
   if (!fs.existsSync(full)) return 0;
@@ -62,15 +67,15 @@ function buildIfStale() {
 }
 
 // The old generation grows by at most HEAP_GROWING_PERCENT (default 100) past what survived a full
-// collection, in every thread of this process (scripts/heap-growth.mjs). Checked, with the request
+// collection, in every thread of this process (server/heap-growth.mjs). Checked, with the request
 // timeouts, before a build, which can take minutes, so a bad value is refused at once.
 let bodies;
 try {
   limitHeapGrowth(heapGrowingPercent(process.env.HEAP_GROWING_PERCENT));
-  // Header and body timeouts, the cap on bodies arriving without credentials (scripts/body-guard.mjs).
+  // Header and body timeouts, the cap on bodies arriving without credentials (server/body-guard.mjs).
   bodies = bodyGuardSettings(process.env);
 } catch (err) {
-  console.error(`[switchyard] cannot start: ${err.message}`);
+  console.error(`[switchyard] cannot start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
 
@@ -85,7 +90,7 @@ const database =
     ? await startEmbeddedDatabase({
         dataDir: embedded,
         // Without its database the server can only fail requests: exit, so a supervisor restarts it.
-        onLost: (reason) => {
+        onLost: (/** @type {string} */ reason) => {
           console.error(`[switchyard] stopping: ${reason}`);
           process.exit(1);
         },
@@ -97,7 +102,7 @@ const database =
 if (database) process.env.PGLITE_SOCKET = database.socketDir;
 
 // API_PROCESSES=N (N > 1): this process only forks N API processes and owns the database thread
-// (scripts/api-cluster.mjs); each of them runs the rest of this file.
+// (server/api-cluster.mjs); each of them runs the rest of this file.
 const processes = Number(process.env.API_PROCESSES || 1);
 if (cluster.isPrimary) {
   const problem = clusterProblem({
@@ -122,7 +127,7 @@ const app = next({ dev: false, dir: root, hostname: host, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The prediction route is served past Next's router (scripts/fast-routes.mjs); everything else by Next.
+// The prediction route is served past Next's router (server/fast-routes.mjs); everything else by Next.
 // It borrows Next's internals, so start-up says which path serves predictions, and why not the fast
 // one; at exit, how many it served (e2e/fast-route.spec.ts reads both).
 const { fast, reason } = await loadFastRoutes(root);
@@ -131,7 +136,7 @@ if (fast) {
   process.once("exit", () => console.log(`predictions: ${fast.served} served past Next (fast route)`));
 } else console.error(`[switchyard] predictions: served by Next — fast route unavailable: ${reason}`);
 const server = createAppServer(handle, fast, { bodies });
-// A full garbage collection once no request has been open for 10 s (scripts/idle-gc.mjs), and 10 s
+// A full garbage collection once no request has been open for 10 s (server/idle-gc.mjs), and 10 s
 // after start if none came: what start-up and the last burst of requests left in the heap goes back (~70-100 MB after the bench's
 // warm-up) instead of staying resident until the next load.
 let open = 0;

@@ -1,5 +1,6 @@
+// @ts-check
 // How far V8 lets a thread's old generation grow past what survived its last full collection, for
-// the server's threads (scripts/start.mjs sets it before any load). V8 picks the factor itself, up to
+// the server's threads (server/start.mjs sets it before any load). V8 picks the factor itself, up to
 // 4×: under c=64 predictions the main thread's old space reached 150–200 MB holding 60–80 MB of live
 // objects (the rest promoted request garbage waiting for the next full collection), and that slack
 // was most of the resident peak. Growing by at most 2× (100%) held the c=64 peak at 414–419 vs
