@@ -28,6 +28,7 @@ const UPSERT_FORM_CAP = UPSERT_MAX_FILE_BYTES * UPSERT_MAX_FILES + MiB;
 const JSON_CAP = MiB; // routes without a cap of their own (upsert JSON, credentials)
 const IMPORT_CAP = 5 * MiB;
 const BODY_IDLE_TIMEOUT_MS = 1_500;
+const BODY_TIMEOUT_MS = 12_000;
 const MAX_PENDING_ANONYMOUS_BODIES = 32;
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
@@ -65,6 +66,7 @@ test.describe("request bodies on the built server", () => {
       UPLOAD_MAX_FILES: String(UPLOAD_MAX_FILES),
       UPSERT_MAX_FILES: String(UPSERT_MAX_FILES),
       BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_TIMEOUT_MS),
+      BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
       HEADERS_TIMEOUT_MS: "3000",
       MAX_PENDING_ANONYMOUS_BODIES: String(MAX_PENDING_ANONYMOUS_BODIES),
       PUBLIC_RATE_LIMIT_MAX: "0",
@@ -213,6 +215,21 @@ test.describe("request bodies on the built server", () => {
     headers.socket.write("GET /api/v1/ping HTTP/1.1\r\nhost: 127.0.0.1\r\n");
     await headers.closed;
     expect(statusOf(headers.received())).toBe(408);
+  });
+
+  test("a JSON body that trickles in for longer than BODY_TIMEOUT_MS is 408, though it never stalls", async () => {
+    const c = rawConnect(app!.port);
+    c.socket.write(
+      `POST /api/v1/prediction/${publicId} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"question":`,
+    );
+    const trickle = setInterval(() => c.socket.destroyed || c.socket.write(" "), BODY_IDLE_TIMEOUT_MS / 3);
+    try {
+      await c.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(statusOf(c.received())).toBe(408);
+    expect(c.received()).toContain(`did not arrive within ${BODY_TIMEOUT_MS} ms`);
   });
 
   test("a huge declared body is refused at once, before authentication, and its connection closed", async () => {

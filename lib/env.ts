@@ -146,6 +146,8 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Longest a route waits for a whole JSON body, however slowly it trickles in (uploads: REQUEST_TIMEOUT_MS); past it 408. */
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   MAX_PENDING_ANONYMOUS_BODIES: z.coerce.number().int().min(1).max(100_000).default(32),
   /**
    * How long a worker's lock on a running job lasts before it counts as lost (queue mode): a worker that

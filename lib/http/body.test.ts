@@ -71,3 +71,44 @@ describe("route() body option", () => {
     });
   });
 });
+
+describe("a body that does not arrive", () => {
+  /** A JSON request whose body is `start` and then whatever `more` does with the stream's controller. */
+  const streamed = (start: string, more: (c: ReadableStreamDefaultController<Uint8Array>) => void) =>
+    new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(start));
+          more(c);
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+
+  it("is 408 once the route's deadline passes, even while bytes keep trickling in", async () => {
+    let trickle: ReturnType<typeof setInterval> | undefined;
+    const req = streamed('{"name":', (c) => {
+      trickle = setInterval(() => c.enqueue(new TextEncoder().encode(" ")), 10);
+    });
+    try {
+      expect(await failure(readBody(req, { json: schema, timeoutMs: 200 }, parse))).toEqual({
+        code: "request_timeout",
+        message: "Body did not arrive within 200 ms.",
+      });
+    } finally {
+      clearInterval(trickle);
+    }
+  });
+
+  it("is 408 when the client cuts it off, and a whole body in time is read as usual", async () => {
+    const cut = streamed('{"name":', (c) => queueMicrotask(() => c.error(new Error("socket hang up"))));
+    expect(await failure(readBody(cut, { json: schema, timeoutMs: 5_000 }, parse))).toEqual({
+      code: "request_timeout",
+      message: "Body did not arrive whole (the client stopped sending).",
+    });
+    const whole = streamed('{"name":"a"}', (c) => c.close());
+    expect(await readBody(whole, { json: schema, timeoutMs: 5_000 }, parse)).toEqual({ name: "a" });
+  });
+});

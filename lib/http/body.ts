@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { AppError } from "../errors";
+import { getEnv } from "../env";
 import { assertJsonDepth, assertNoNul } from "./input-checks";
 
 /**
@@ -39,6 +40,8 @@ export interface BodySpec<B, F> {
   json: ZodType<B>;
   /** Largest JSON body accepted, in bytes (default 1 MiB). */
   maxBytes?: number;
+  /** Longest the route waits for its whole JSON body, ms (default BODY_TIMEOUT_MS); past it 408. */
+  timeoutMs?: number;
   multipart?: () => MultipartSpec<F>;
 }
 
@@ -89,7 +92,7 @@ export async function readBody<B, F>(req: Request, spec: BodySpec<B, F>, parse: 
   if (spec.multipart && isMultipart(req)) {
     return { form: await readMultipart(req, spec.multipart()) } as ParsedBody<B, F>;
   }
-  const json = parse(spec.json, await readJson(req, spec.maxBytes));
+  const json = parse(spec.json, await readJson(req, spec.maxBytes, spec.timeoutMs));
   return (spec.multipart ? { json } : json) as ParsedBody<B, F>;
 }
 
@@ -97,12 +100,16 @@ export async function readBody<B, F>(req: Request, spec: BodySpec<B, F>, parse: 
  * Reads a JSON body with a size cap and a clear error for the wrong media type or bad JSON; refuses
  * nesting deeper than MAX_JSON_DEPTH and NUL characters (naming the field) before anything uses it.
  */
-export async function readJson(req: Request, maxBytes = DEFAULT_JSON_MAX_BYTES): Promise<unknown> {
+export async function readJson(
+  req: Request,
+  maxBytes = DEFAULT_JSON_MAX_BYTES,
+  timeoutMs = getEnv().BODY_TIMEOUT_MS,
+): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
   }
-  const text = (await readBodyCapped(req, maxBytes)).toString("utf8");
+  const text = (await readBodyCapped(req, maxBytes, "Body", timeoutMs)).toString("utf8");
   if (!text.trim()) return {};
   assertJsonDepth(text);
   let value: unknown;
@@ -137,7 +144,8 @@ export function readJsonField(text: string, field: string): unknown {
  * fields (PostgreSQL cannot store it: refused here, before any model is called).
  */
 export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Promise<MultipartForm<F>> {
-  const bytes = await readBodyCapped(req, spec.maxBytes, "The upload");
+  // An upload may take as long as the server gives a whole request (REQUEST_TIMEOUT_MS).
+  const bytes = await readBodyCapped(req, spec.maxBytes, "The upload", getEnv().REQUEST_TIMEOUT_MS);
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(bytes), {
@@ -174,32 +182,51 @@ export async function readMultipart<F>(req: Request, spec: MultipartSpec<F>): Pr
 
 /**
  * Reads a request body up to `maxBytes`; 413 naming the cap beyond that (declared or streamed). A body
- * that stops arriving or is cut off by the client is 408 `request_timeout` (npm start's server also
- * answers a body idle past BODY_IDLE_TIMEOUT_MS before this sees it).
+ * not whole within `timeoutMs` (however slowly it trickles in), or cut off by the client, is 408
+ * `request_timeout` (npm start's server also answers a body idle past BODY_IDLE_TIMEOUT_MS).
  */
-export async function readBodyCapped(req: Request, maxBytes: number, what = "Body"): Promise<Buffer> {
+export async function readBodyCapped(
+  req: Request,
+  maxBytes: number,
+  what = "Body",
+  timeoutMs = getEnv().BODY_TIMEOUT_MS,
+): Promise<Buffer> {
   if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch (err) {
-      throw new AppError("request_timeout", "The request body did not arrive whole (the client stopped sending).", {
-        cause: err,
-      });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AppError("request_timeout", `${what} did not arrive within ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+  });
+  late.catch(() => {}); // settled only when it wins a race below
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await Promise.race([reader.read(), late]);
+      } catch (err) {
+        await reader.cancel().catch(() => {});
+        if (err instanceof AppError) throw err;
+        throw new AppError("request_timeout", `${what} did not arrive whole (the client stopped sending).`, {
+          cause: err,
+        });
+      }
+      const { done, value } = next;
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge(what, maxBytes);
+      }
+      chunks.push(value);
     }
-    const { done, value } = next;
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(what, maxBytes);
-    }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks);
 }
