@@ -15,7 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "Missing or wrong credentials",
   403: "Not allowed (permission, role, scope, cross-origin write)",
   404: "Unknown (or not visible to the caller)",
-  408: "The body stopped arriving (BODY_IDLE_TIMEOUT_MS) or the request took longer than REQUEST_TIMEOUT_MS",
+  408: "The body stopped arriving (BODY_IDLE_TIMEOUT_MS) or was not whole in time (BODY_TIMEOUT_MS; uploads REQUEST_TIMEOUT_MS)",
   409: "Conflict",
   413: "Body too large",
   415: "Wrong media type",
