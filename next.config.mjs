@@ -23,9 +23,9 @@ const nextConfig = {
   poweredByHeader: false,
   // Next loads every route's code when `next start` begins (its default since 15). Turbopack bundles
   // each route with its own copy of the modules it shares with the others (the node registry and its
-  // runtimes: one 1.7 MB chunk, in 14 routes), and V8 keeps the source of every script it loaded:
-  // 68 MB of the server's 121 MB heap were source strings. A route is loaded when first asked for
-  // instead (40-80 ms more for its first request): heap at rest 121 -> 82 MB.
+  // runtimes), and V8 keeps the source of every script it loaded: most of the heap at rest was source
+  // strings. A route is loaded when first asked for instead, a little later for its first request
+  // (bench/measured.md, "Routes loaded on demand").
   experimental: { preloadEntriesOnStart: false },
   // proxy.ts handles trailing slashes: API paths are served as they are (Flowise's clients post to
   // /api/v1/leads/), pages are redirected as Next would.

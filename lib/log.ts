@@ -55,8 +55,8 @@ const CENSOR = "[redacted]";
  * their own fields (a client error's `config.headers`) are searched too.
  *
  * Our own walk instead of pino's `redact` paths: those are compiled per path, and the 68 of them
- * (each key at four depths, with wildcards) cost ~50–60 µs per line, about 95% of a line's cost
- * (measured: 51 µs vs 3 µs per request line); this walk costs a few key lookups per flat line.
+ * (each key at four depths, with wildcards) were most of a log line's cost; this walk costs a few key
+ * lookups per flat line (bench/measured.md, "Log redaction").
  */
 export function redactSecrets<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== "object") return value;

@@ -1,11 +1,10 @@
 // @ts-check
 // How far V8 lets a thread's old generation grow past what survived its last full collection, for
 // the server's threads (server/start.mjs sets it before any load). V8 picks the factor itself, up to
-// 4×: under c=64 predictions the main thread's old space reached 150–200 MB holding 60–80 MB of live
-// objects (the rest promoted request garbage waiting for the next full collection), and that slack
-// was most of the resident peak. Growing by at most 2× (100%) held the c=64 peak at 414–419 vs
-// 427–464 MB with the same throughput (1975–2102 vs 1535–1905 predictions in 6 s, runs alternating);
-// 60% held it at 380–384 MB but served ~20% fewer.
+// 4×: under load the main thread's old space held mostly promoted request garbage waiting for the
+// next full collection, and that slack was most of the resident peak. Growing by at most 2× (100%)
+// lowered the peak at the same throughput; less than that cost throughput (bench/measured.md,
+// "Heap growth").
 import v8 from "node:v8";
 
 /** HEAP_GROWING_PERCENT's default. */

@@ -15,9 +15,8 @@ let gc;
 /**
  * One full garbage collection of this thread, now, compacting every page of its old space. A plain
  * full collection frees objects but moves only a few pages' survivors, so a heap once grown keeps
- * its pages, mostly empty: the server's main thread after the bench's warm-up and rest had 159 MB of
- * old space holding 53 MB of objects. Compacting them all (V8's --compact-on-every-full-gc, set for
- * this one collection) gives the empty pages back to the system.
+ * its pages, mostly empty (bench/measured.md, "Idle collection"). Compacting them all (V8's
+ * --compact-on-every-full-gc, set for this one collection) gives the empty pages back to the system.
  */
 export function collectGarbage() {
   if (!gc) {

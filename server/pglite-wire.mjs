@@ -288,8 +288,9 @@ export function embeddedDataDir(url, dataDir = "./data") {
 /**
  * PostgreSQL settings of the embedded database. Its buffer cache (`shared_buffers`, PostgreSQL's
  * default 128 MB) lives in PGlite's WebAssembly memory, which never shrinks: PGlite touched all of
- * it, ~120 MB of the server's resident memory at rest, to cache a database that is mostly a few MB.
- * 16 MB by default; the operating system's page cache still holds the data files.
+ * it, a large share of the server's resident memory at rest, to cache a database that is mostly a
+ * few MB (bench/measured.md, "PGlite buffers"). 16 MB by default; the operating system's page cache
+ * still holds the data files.
  * PGLITE_SHARED_BUFFERS (e.g. 64MB) sets it for a larger embedded database.
  */
 export function pgliteSettings(env = process.env) {
@@ -328,9 +329,9 @@ export async function startEmbeddedDatabase({ dataDir, onLost }) {
   fs.chmodSync(socketDir, 0o700);
   const worker = new Worker(new URL(import.meta.url), {
     workerData: { pgliteWire: true, dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) },
-    // The thread allocates little per statement, yet V8 grew its young generation to 32 MB under
-    // load and kept it until its memory reducer ran, well after the idle collection. 8 MB: peak
-    // resident under c=64 387-398 vs 389-419 MB, no fewer requests served (three runs each).
+    // The thread allocates little per statement, yet V8 grew its young generation to its largest
+    // under load and kept it until its memory reducer ran, well after the idle collection. A smaller
+    // cap lowered the peak with no fewer requests served (bench/measured.md, "Database thread").
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   worker.unref();
@@ -379,9 +380,9 @@ if (!isMainThread && parentPort && workerData?.pgliteWire) {
   try {
     const db = await openPGlite(workerData.dataDir);
     // Opening a new data dir runs PGlite's initdb, a WebAssembly module of its own whose memory is
-    // garbage once it is done: collected now (a server on a new data dir stayed 360 MB above one that
-    // collected: 890 vs 526 MB resident 25 s after start). And once the thread has been idle for a
-    // while after work (start-up's migrations, a burst of requests): see server/idle-gc.mjs.
+    // garbage once it is done: collected now (bench/measured.md, "Database thread"). And once the
+    // thread has been idle for a while after work (start-up's migrations, a burst of requests): see
+    // server/idle-gc.mjs.
     collectGarbage();
     const server = servePGlite(db, workerData.socketPath, { onIdle: collectWhenIdle() });
     server.once("listening", () => port.postMessage({ ready: true }));

@@ -4,19 +4,18 @@
 #
 # - jemalloc as the process's malloc when the machine has it (Debian: libjemalloc2), unless
 #   SWITCHYARD_MALLOC=system or LD_PRELOAD is set already. glibc's malloc keeps what V8's compiler
-#   zones and the database thread freed inside its arenas (its main arena alone held ~99 MB after the
-#   bench's warm-up, with V8 using 1.5 MB of malloc); jemalloc gives freed pages back after ~10 s.
-#   Resident at rest 403 -> 298 MB and under c=64 547 -> 471 MB (`npm run bench`, same build).
-# - Otherwise glibc with two arenas (MALLOC_ARENA_MAX, default there: 8 per core): 160-185 MB
-#   less at rest than its default.
+#   zones and the database thread freed inside its arenas; jemalloc gives freed pages back after a
+#   few seconds.
+# - Otherwise glibc with two arenas (MALLOC_ARENA_MAX, default there: 8 per core), which keep less
+#   at rest than its default.
+# The figures behind both: bench/measured.md, "Malloc".
 # Both are read when the process starts, so they cannot be set from inside node.
 if [ -z "${LD_PRELOAD:-}" ] && [ "${SWITCHYARD_MALLOC:-jemalloc}" = jemalloc ]; then
   for lib in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 \
     /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2 /usr/local/lib/libjemalloc.so.2; do
     if [ -r "$lib" ]; then
       LD_PRELOAD="$lib"
-      # Two arenas, as for glibc below (jemalloc's default, 4 per core, kept more at start-up:
-      # resident after start 522-530 -> 388 MB, start-up peak 821-838 -> 714 MB).
+      # Two arenas, as for glibc below (jemalloc's default, 4 per core, kept more at start-up).
       MALLOC_CONF="${MALLOC_CONF:-narenas:2}"
       export LD_PRELOAD MALLOC_CONF
       break

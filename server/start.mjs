@@ -137,8 +137,8 @@ if (fast) {
 } else console.error(`[switchyard] predictions: served by Next — fast route unavailable: ${reason}`);
 const server = createAppServer(handle, fast, { bodies });
 // A full garbage collection once no request has been open for 10 s (server/idle-gc.mjs), and 10 s
-// after start if none came: what start-up and the last burst of requests left in the heap goes back (~70-100 MB after the bench's
-// warm-up) instead of staying resident until the next load.
+// after start if none came: what start-up and the last burst of requests left in the heap goes back
+// instead of staying resident until the next load (bench/measured.md, "Idle collection").
 let open = 0;
 const idleGc = collectWhenIdle(() => open === 0);
 server.on("request", (_req, res) => {

@@ -44,7 +44,7 @@ export interface OpenDatabase {
   /**
    * Plain SQL on the same database, bypassing Prisma's query compiler and driver adapter. Only for
    * the prediction hot path (lib/db/queries/chat-messages.ts), where each Prisma round trip on PGlite
-   * costs ~2 ms more than the query itself (measured: 2.8 ms vs 0.6 ms). `name` makes it a prepared
+   * costs several times the query itself (bench/measured.md, "Plain SQL on the hot path"). `name` makes it a prepared
    * statement on the embedded database's thread, parsed once per connection (the wire server keeps
    * connections' names apart) instead of on every call; elsewhere it is ignored (a PostgreSQL server
    * may sit behind a pooler that does not keep named statements, and in-process PGlite has none).

@@ -221,7 +221,7 @@ function sendHop(
 async function toBuffer(body: RequestInit["body"]): Promise<{ body?: Buffer; contentType?: string | null }> {
   if (body === undefined || body === null) return {};
   // The bodies model SDKs send (JSON text) without a Response around them: the same bytes and
-  // content type a Response would give, without its stream (~20 µs per request on Node 20).
+  // content type a Response would give, without its stream (bench/measured.md, "Outbound bodies").
   if (typeof body === "string") return { body: Buffer.from(body, "utf8"), contentType: "text/plain;charset=UTF-8" };
   const probe = new Response(body);
   return { body: Buffer.from(await probe.arrayBuffer()), contentType: probe.headers.get("content-type") };

@@ -3,7 +3,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (e, k) => (e ? reject(e) : resolve(k))));
 
-// scrypt with N=2^15 (~50 ms here): slow enough to resist guessing, fast enough for Basic auth.
+// scrypt with N=2^15: slow enough to resist guessing, fast enough for Basic auth (bench/measured.md, "scrypt").
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** A slow, salted hash: `scrypt$N$r$p$salt$hash` (base64). */

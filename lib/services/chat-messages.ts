@@ -23,7 +23,8 @@ type FileUpload = { type: string; name: string; mime: string; path: string };
 /**
  * The Message API's view of a stored message (Flowise's field names), straight from the page
  * query's row: a page is up to 1,000 rows, and an intermediate object per row (an object rest/spread,
- * timestamps parsed into Dates only to be written back as text) cost ~4 ms of a 15 ms answer.
+ * timestamps parsed into Dates only to be written back as text) was a large share of the answer's
+ * time (bench/measured.md, "Message API pages").
  */
 export function toChatMessageRecord(row: MessageListRow): ChatMessageRecord {
   return {

@@ -118,9 +118,9 @@ const MESSAGE_COLUMNS = `m."id", m."chatflowId", m."sessionId", m."chatId", m."r
   f."id" AS "fId", f."rating"::text AS "fRating", f."content" AS "fContent", ${isoText('f."createdAt"')} AS "fCreatedDate"`;
 
 /**
- * One page of matching messages and the total count, ordered by time (id breaks ties). Plain SQL:
- * a list of 1,000 messages (the Message API's default page) took 8–10 ms through Prisma's client
- * and 5 ms as plain rows (PostgreSQL, 50,000 messages in the chatflow; the query itself 2.8 ms).
+ * One page of matching messages and the total count, ordered by time (id breaks ties). Plain SQL: a
+ * list of 1,000 messages (the Message API's default page) took about twice as long through Prisma's
+ * client (bench/measured.md, "Message API pages").
  */
 export async function findChatMessages({
   where,
@@ -297,8 +297,8 @@ export const INSERT_EXCHANGE_SQL = `INSERT INTO "ChatMessage" ("id","chatflowId"
      ON CONFLICT ("id") DO NOTHING`;
 /**
  * A prepared statement on the embedded database's thread (OpenDatabase.sql): parsed and planned once
- * per connection (an INSERT … VALUES has one plan whatever its values): 0.93–1.15 → 0.73–0.91 ms per
- * insert in bench/db-statements.ts.
+ * per connection (an INSERT … VALUES has one plan whatever its values); bench/db-statements.ts
+ * measures it (bench/measured.md, "Prepared insert").
  */
 export const INSERT_EXCHANGE_SQL_NAME = "insert_exchange";
 

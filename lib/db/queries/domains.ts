@@ -37,7 +37,7 @@ type DomainOrder = { field: "name" | "createdAt" | "analyzedAt"; direction: "asc
 /**
  * A search counts its matches exactly up to this many (or to the end of the page asked for, if
  * further); beyond, its total is reported as a lower bound. An exact count of a common word visits
- * every heap page holding a match (~100 ms for 83,000 of a million domains on PostgreSQL) to print a
+ * every heap page holding a match (bench/measured.md, "Domain search counts") to print a
  * figure nobody pages through; the other filters are counted exactly from the count table.
  */
 export const SEARCH_COUNT_CAP = 1000;
