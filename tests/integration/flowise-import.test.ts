@@ -45,14 +45,39 @@ const count = async () => (await getDb()).chatflow.count();
 const nodeOf = (graph: Graph, id: string) => graph.nodes.find((n) => n.id === id)!;
 
 describe("Flowise fixtures", () => {
-  it("every fixture file is covered here", () => {
-    expect(fs.readdirSync(FIXTURES).sort()).toEqual([
+  it("every exported chatflow at the top of the fixtures is covered here", () => {
+    expect(
+      fs
+        .readdirSync(FIXTURES)
+        .filter((f) => f.endsWith(".json"))
+        .sort(),
+    ).toEqual([
       "conversation.json",
       "marketplace-conversation-chain.json",
       "marketplace-prompt-chaining.json",
       "openapi-chain.json",
       "product-search-agent.json",
     ]);
+  });
+
+  // Flowise's marketplace templates (marketplace/: chatflows; agentflows/: Agentflow V2), which the
+  // agentflow and node-coverage issues bring over: each one is imported, or refused in our error
+  // shape naming what stops it (never a 5xx), and a refusal saves nothing.
+  it("answers every marketplace template with an import or a refusal that names what stops it", async () => {
+    for (const folder of ["marketplace", "agentflows"]) {
+      const files = fs.readdirSync(path.join(FIXTURES, folder)).filter((f) => f.endsWith(".json"));
+      expect(files.length, folder).toBeGreaterThan(0);
+      for (const file of files) {
+        const before = await count();
+        const res = await importFlow({ name: file.replace(/\.json$/, ""), ...fixture(path.join(folder, file)) });
+        const where = `${folder}/${file}: ${res.text.slice(0, 300)}`;
+        expect([201, 400, 422], where).toContain(res.status);
+        if (res.status !== 201) {
+          expect(res.json.error.message.length, where).toBeGreaterThan(20);
+          expect(await count(), where).toBe(before);
+        }
+      }
+    }
   });
 
   it("imports the conversation: types, params, edges and positions mapped; the credential left to connect", async () => {
