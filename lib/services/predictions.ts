@@ -199,30 +199,40 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
 };
 
 /**
+ * Step 1 for every caller: the chatflow resolved and the caller authorized, and the job that runs the
+ * rest (plain data: a queue worker may take it).
+ */
+async function resolveJob(
+  req: PredictionRequest,
+  chatType: ChatType,
+): Promise<{ chatflow: Chatflow; job: PredictionJob }> {
+  const chatflow = await resolveRunnable(req);
+  checkUploadCount(req.body);
+  const job: PredictionJob = {
+    chatflowId: chatflow.id,
+    version: chatflow.version,
+    body: req.body,
+    ...runIds(req.body),
+    chatType,
+    // A streamed answer relays its tokens as they come (a worker emits them only then).
+    stream: !!req.body.streaming,
+    ...(req.requestId ? { requestId: req.requestId } : {}),
+  };
+  return { chatflow, job };
+}
+
+/**
  * What the prediction route calls: resolves and authorizes here, then starts the run on this
  * process's transport (lib/jobs: in this process, which also builds it now, so a bad input is a 4xx
  * before any answer starts; or a queue worker, which builds it when it takes the job), relaying its
  * tokens and tool starts.
  */
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
-  const chatflow = await resolveRunnable(req);
-  checkUploadCount(req.body);
-  const { chatId, sessionId } = runIds(req.body);
-  const job: PredictionJob = {
-    chatflowId: chatflow.id,
-    version: chatflow.version,
-    body: req.body,
-    chatId,
-    sessionId,
-    chatType,
-    // A streamed answer relays its tokens as they come (a worker emits them only then).
-    stream: !!req.body.streaming,
-    ...(req.requestId ? { requestId: req.requestId } : {}),
-  };
+  const { chatflow, job } = await resolveJob(req, chatType);
   const started = await runTransport().start(predictionRuns, job, req.requestId ? { requestId: req.requestId } : {});
   const run: PredictionRun = {
-    chatId,
-    sessionId,
+    chatId: job.chatId,
+    sessionId: job.sessionId,
     version: chatflow.version,
     execute: ({ onToken, onToolStart, signal }) =>
       started.execute({
@@ -241,17 +251,7 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
  * where it should (a domain analysis job on its worker). Same steps and checks as startPrediction.
  */
 export async function predictHere(req: PredictionRequest, chatType: ChatType): Promise<PredictionResult> {
-  const chatflow = await resolveRunnable(req);
-  const { chatId, sessionId } = runIds(req.body);
-  const job: PredictionJob = {
-    chatflowId: chatflow.id,
-    version: chatflow.version,
-    body: req.body,
-    chatId,
-    sessionId,
-    chatType,
-    stream: false,
-  };
+  const { job } = await resolveJob({ ...req, body: { ...req.body, streaming: false } }, chatType);
   return predictionRuns.execute(await predictionRuns.prepare(job), { attempt: 1, emit: () => {} });
 }
 
