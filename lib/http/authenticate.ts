@@ -33,12 +33,24 @@ export async function authenticate(req: Request, policy: AuthPolicy): Promise<Ca
       if (!policy.basicAdmin) throw new AppError("forbidden", "This endpoint does not accept Basic authentication.");
       return checkUserPolicy(await callerFromBasic(ip, value), policy);
     }
-    throw unauthorized(`Unsupported Authorization scheme '${scheme}'. Use Bearer <API key> or Basic.`);
+    throw unauthorized(unsupportedScheme(scheme));
   }
   const sessionCaller = await callerFromSession(req);
   if (sessionCaller) return checkUserPolicy(sessionCaller, policy);
   if (policy.anonymous) return { kind: "anonymous" };
   throw unauthorized("Authentication required: send Authorization: Bearer <API key>, or sign in.");
+}
+
+/**
+ * The 401 for a scheme we do not take. The scheme is named only when it looks like one (a short word):
+ * a header holding the key alone ("Authorization: sy_…", Flowise's clients without `Bearer `) must
+ * not have the secret sent back in the answer, where logs and proxies keep it.
+ */
+export function unsupportedScheme(scheme: string): string {
+  const named = /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) && !scheme.toLowerCase().startsWith("sy_");
+  return named
+    ? `Unsupported Authorization scheme '${scheme}'. Use Bearer <API key> or Basic.`
+    : "The Authorization header has no scheme we take (its value is not repeated here). Send Authorization: Bearer <API key>, or Basic.";
 }
 
 async function callerFromApiKey(key: string): Promise<Caller> {
