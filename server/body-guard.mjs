@@ -1,5 +1,5 @@
 // @ts-check
-import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
+import { API_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // Request bodies on `npm start`'s HTTP server, before any route sees them: how long a client may
 // take to send its headers and its body, how many bodies from callers without credentials may be
@@ -90,8 +90,6 @@ export function presentsCredentials(req) {
   return cookie !== undefined && /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/.test(cookie);
 }
 
-const API_HEADERS = { ...BASE_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
-
 /**
  * A raw HTTP answer in the error shape that closes the connection (the body may still be arriving).
  * @param {number} status
@@ -105,7 +103,7 @@ export function closingAnswer(status, reason, code, message, extra = {}) {
   const lines = [
     `HTTP/1.1 ${status} ${reason}`,
     "content-type: application/json; charset=utf-8",
-    ...Object.entries({ ...API_HEADERS, ...extra }).map(([k, v]) => `${k.toLowerCase()}: ${v}`),
+    ...Object.entries({ ...API_SECURITY_HEADERS, ...extra }).map(([k, v]) => `${k.toLowerCase()}: ${v}`),
     `content-length: ${Buffer.byteLength(body)}`,
     "connection: close",
   ];
@@ -232,7 +230,7 @@ function refuse(_req, res, status, code, message, headers = {}) {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
-    ...API_HEADERS,
+    ...API_SECURITY_HEADERS,
     ...headers,
   });
   res.end(body);

@@ -3,22 +3,18 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
-import {
-  API_CONTENT_SECURITY_POLICY,
-  BASE_SECURITY_HEADERS,
-  PERMISSIONS_POLICY,
-} from "../lib/http/base-security-headers.mjs";
+import { API_RESPONSE_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // The prediction route served straight from `npm start`'s HTTP server, past Next's router: the same
 // handler (the POST export of app/api/v1/prediction/[id]/route.ts, loaded from the build, so it is
 // the very module instance Next serves), given a Web Request made from the node request, its
 // Response written back. Next's router, its proxy.ts run and its request/response adapters cost
 // more CPU per prediction than the rest of the route (figures: docs/upgrading.md). What Next still
-// did for this route is done here: proxy.ts's API security headers (one source:
-// base-security-headers.mjs), the client's disconnect aborting the request's signal, and waiting for
-// start-up (instrumentation.ts: migrations) before the first request. Everything else (other paths,
-// other methods, a trailing slash, a path that is not exactly /api/v1/prediction/<uuid>) still goes
-// to Next. Plain ESM: start.mjs runs under node.
+// did for this route is done here or by createAppServer before it (the API security headers, set for
+// every API path: request-guard.mjs): the client's disconnect aborting the request's signal, and
+// waiting for start-up (instrumentation.ts: migrations) before the first request. Everything else
+// (other paths, other methods, a path that is not exactly /api/v1/prediction/<uuid> once its
+// trailing slash is dropped) still goes to Next. Plain ESM: start.mjs runs under node.
 //
 // Loading the route borrows Next's internals (the route module's ensureUserland() and userland, and
 // instrumentation-globals.external): each step that fails says so in loadFastRoutes' reason, which
@@ -28,12 +24,8 @@ import {
 const PREDICTION_PATH =
   /^\/api\/v1\/prediction\/([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
 
-/** The headers proxy.ts puts on an API response (staticSecurityHeaders of lib/http/security-headers.ts). */
-export const API_RESPONSE_HEADERS = {
-  ...BASE_SECURITY_HEADERS,
-  "Permissions-Policy": PERMISSIONS_POLICY,
-  "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
-};
+/** The headers of every API answer; createAppServer (request-guard.mjs) sets them before this runs. */
+export { API_RESPONSE_HEADERS };
 
 /** The compiled prediction route, inside the build's dist dir. */
 const PREDICTION_ROUTE = "server/app/api/v1/prediction/[id]/route.js";
@@ -166,7 +158,7 @@ async function serve(handler, req, res, url, params, started) {
     // route() answers every error in the error shape; this is for a failure outside it.
     console.error(`[switchyard] prediction route failed: ${err instanceof Error ? err.message : String(err)}`);
     if (!res.headersSent) {
-      res.writeHead(500, { "content-type": "application/json; charset=utf-8", ...API_RESPONSE_HEADERS });
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ error: { code: "internal", message: "The request failed on the server." } }));
     } else res.destroy();
   }
@@ -201,15 +193,14 @@ function smallBody(req) {
 }
 
 /**
- * Writes a fetch Response to the node response: status, the API security headers then the route's
- * own, and the body: a JSON answer in one write, an SSE stream chunk by chunk as it comes (waiting
+ * Writes a fetch Response to the node response: status, the route's headers (on top of the API
+ * security headers createAppServer set), and the body: a JSON answer in one write, an SSE stream chunk by chunk as it comes (waiting
  * for the socket to drain).
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
  */
 async function send(res, response) {
   res.statusCode = response.status;
-  for (const [name, value] of Object.entries(API_RESPONSE_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);

@@ -1,5 +1,5 @@
 // @ts-check
-import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
+import { API_SECURITY_HEADERS } from "../lib/http/base-security-headers.mjs";
 
 // Graceful shutdown of `npm start` (SIGTERM/SIGINT): the process stops accepting at once, lets the
 // requests and SSE streams it is serving finish (up to a grace period), then exits 0. Plain ESM
@@ -71,8 +71,7 @@ export function trackConnections(server, options = {}) {
         connection: "close",
         "content-length": Buffer.byteLength(SHUTTING_DOWN_BODY),
         "retry-after": "1",
-        ...BASE_SECURITY_HEADERS,
-        "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
+        ...API_SECURITY_HEADERS,
       });
       res.end(SHUTTING_DOWN_BODY);
     }

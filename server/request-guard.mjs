@@ -1,11 +1,6 @@
 // @ts-check
 import http from "node:http";
-import {
-  API_CONTENT_SECURITY_POLICY,
-  API_RESPONSE_HEADERS,
-  BASE_SECURITY_HEADERS,
-  responseKind,
-} from "../lib/http/base-security-headers.mjs";
+import { API_RESPONSE_HEADERS, API_SECURITY_HEADERS, responseKind } from "../lib/http/base-security-headers.mjs";
 import { BODY_GUARD_DEFAULTS, serverTimeouts, watchBodies } from "./body-guard.mjs";
 
 // Method and path sanity for every request, before Next.js sees it. Next answers 400 with an empty
@@ -66,12 +61,6 @@ function decodeProblem(raw, where, forbidden) {
   if (forbidden.test(decoded)) return `The request ${where} contains a control character (such as NUL).`;
   return null;
 }
-
-/**
- * Answers sent here never reach Next (nor its proxy.ts), so they carry the API headers of
- * lib/http/security-headers.ts themselves (one source: lib/http/base-security-headers.mjs).
- */
-const API_SECURITY_HEADERS = { ...BASE_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
 
 /**
  * @param {number} status

@@ -16,6 +16,12 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 /** What pages may use: the test chat records voice questions; nothing uses the camera or location. */
 export const PERMISSIONS_POLICY = "camera=(), geolocation=(), microphone=(self)";
 
+/** The headers of the answers the server writes itself (refusals before any route): base and API policy. */
+export const API_SECURITY_HEADERS = {
+  ...BASE_SECURITY_HEADERS,
+  "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
+};
+
 /** The headers of every API answer (what staticSecurityHeaders in lib/http/security-headers.ts gives an API path). */
 export const API_RESPONSE_HEADERS = {
   ...BASE_SECURITY_HEADERS,
