@@ -23,11 +23,12 @@ export interface RunContext {
 /**
  * A kind of run. `input` is plain JSON: on a queue it crosses Redis to a worker. `prepare` loads and
  * checks what the run needs (a 4xx it throws in this process is answered before any answer starts);
- * `execute` does the work and stores it.
+ * `execute` does the work and stores it. `known` is what the starting process already loaded for the
+ * input (in this process only: a worker loads it again), so prepare need not read it twice.
  */
-export interface RunKind<I, P, R> {
+export interface RunKind<I, P, R, K = never> {
   queue: QueueName;
-  prepare(input: I): Promise<P>;
+  prepare(input: I, known?: K): Promise<P>;
   execute(prepared: P, ctx: RunContext): Promise<R>;
 }
 
@@ -43,14 +44,18 @@ export interface StartedRun<R> {
 export interface RunTransport {
   readonly kind: "in-process" | "queue";
   /** Starts a run of `kind`: prepares it now (in this process) or when a worker takes it (queue). */
-  start<I, P, R>(kind: RunKind<I, P, R>, input: I, opts?: { requestId?: string }): Promise<StartedRun<R>>;
+  start<I, P, R, K>(
+    kind: RunKind<I, P, R, K>,
+    input: I,
+    opts?: { requestId?: string; known?: K },
+  ): Promise<StartedRun<R>>;
 }
 
 /** Runs in this process: prepared at once, executed when asked. */
 export const inProcessTransport: RunTransport = {
   kind: "in-process",
-  async start(kind, input) {
-    const prepared = await kind.prepare(input);
+  async start(kind, input, opts = {}) {
+    const prepared = await kind.prepare(input, opts.known);
     return {
       execute: ({ signal, onEvent }) =>
         kind.execute(prepared, { attempt: 1, signal, emit: (name, data) => onEvent?.(name, data) }),
@@ -90,7 +95,7 @@ export const queueTransport: RunTransport = {
 };
 
 /** A worker's processor for a kind of run: prepare, then execute, in the worker's context. */
-export function runOnWorker<I, P, R>(kind: RunKind<I, P, R>) {
+export function runOnWorker<I, P, R, K>(kind: RunKind<I, P, R, K>) {
   return async (input: I, ctx: ProcessorContext): Promise<R> =>
     kind.execute(await kind.prepare(input), {
       jobId: ctx.jobId,

@@ -168,35 +168,38 @@ export interface PredictionJob {
  * (runOnWorker). A retried job (its first worker died) whose exchange was already stored answers from
  * the store without calling the model again.
  */
-export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: PredictionJob }, PredictionResult> = {
-  queue: "predictions",
-  async prepare(job) {
-    // Jobs queued before versions existed carry none: they run the published version.
-    const chatflow = await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published");
-    return { ...(await prepareRun(chatflow, job.body)), job };
-  },
-  async execute(prepared, ctx) {
-    const { job } = prepared;
-    if (ctx.attempt > 1 && ctx.jobId) {
-      const stored = await storedAnswerOfRun(ctx.jobId, prepared);
-      if (stored) return stored;
-    }
-    return executePrediction({
-      ...prepared,
-      chatId: job.chatId,
-      sessionId: job.sessionId,
-      chatType: job.chatType,
-      ...(ctx.jobId ? { runId: ctx.jobId } : {}),
-      signal: ctx.signal,
-      ...(job.stream
-        ? {
-            onToken: (token: string) => ctx.emit("token", token),
-            onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
-          }
-        : {}),
-    });
-  },
-};
+export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: PredictionJob }, PredictionResult, Chatflow> =
+  {
+    queue: "predictions",
+    /** `resolved`: the chatflow at the job's version, when the process that resolved it runs the job. */
+    async prepare(job, resolved) {
+      // Jobs queued before versions existed carry none: they run the published version.
+      const chatflow =
+        resolved ?? (await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published"));
+      return { ...(await prepareRun(chatflow, job.body)), job };
+    },
+    async execute(prepared, ctx) {
+      const { job } = prepared;
+      if (ctx.attempt > 1 && ctx.jobId) {
+        const stored = await storedAnswerOfRun(ctx.jobId, prepared);
+        if (stored) return stored;
+      }
+      return executePrediction({
+        ...prepared,
+        chatId: job.chatId,
+        sessionId: job.sessionId,
+        chatType: job.chatType,
+        ...(ctx.jobId ? { runId: ctx.jobId } : {}),
+        signal: ctx.signal,
+        ...(job.stream
+          ? {
+              onToken: (token: string) => ctx.emit("token", token),
+              onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
+            }
+          : {}),
+      });
+    },
+  };
 
 /**
  * Step 1 for every caller: the chatflow resolved and the caller authorized, and the job that runs the
@@ -229,7 +232,10 @@ async function resolveJob(
  */
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
   const { chatflow, job } = await resolveJob(req, chatType);
-  const started = await runTransport().start(predictionRuns, job, req.requestId ? { requestId: req.requestId } : {});
+  const started = await runTransport().start(predictionRuns, job, {
+    known: chatflow,
+    ...(req.requestId ? { requestId: req.requestId } : {}),
+  });
   const run: PredictionRun = {
     chatId: job.chatId,
     sessionId: job.sessionId,
@@ -251,8 +257,8 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
  * where it should (a domain analysis job on its worker). Same steps and checks as startPrediction.
  */
 export async function predictHere(req: PredictionRequest, chatType: ChatType): Promise<PredictionResult> {
-  const { job } = await resolveJob({ ...req, body: { ...req.body, streaming: false } }, chatType);
-  return predictionRuns.execute(await predictionRuns.prepare(job), { attempt: 1, emit: () => {} });
+  const { chatflow, job } = await resolveJob({ ...req, body: { ...req.body, streaming: false } }, chatType);
+  return predictionRuns.execute(await predictionRuns.prepare(job, chatflow), { attempt: 1, emit: () => {} });
 }
 
 /**
