@@ -154,6 +154,35 @@ export async function spawnReady(options: SpawnOptions): Promise<RunningProcess>
   return running;
 }
 
+/**
+ * The settings of an API process on its own embedded database in `dataDir`, with a first admin and
+ * the scripted model at `model` as its model (allowed as an outbound host); `extra` adds or overrides.
+ */
+export function embeddedAppEnv(opts: {
+  dataDir: string;
+  admin: { email: string; password: string };
+  model: { url: string; port: number };
+  extra?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: `pglite:${opts.dataDir}/pglite`,
+    DATA_DIR: opts.dataDir,
+    ADMIN_EMAIL: opts.admin.email,
+    ADMIN_PASSWORD: opts.admin.password,
+    LOAD_EXAMPLE_FLOWS: "true",
+    OPENAI_API_KEY: "stub-key",
+    OPENAI_BASE_URL: opts.model.url,
+    OPENAI_MODEL: "stub-model",
+    OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${opts.model.port}`,
+    ...opts.extra,
+  };
+}
+
+/** An Authorization header for a user's e-mail and password (Basic). */
+export const basicAuth = (user: { email: string; password: string }) => ({
+  authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString("base64")}`,
+});
+
 /** Whether a production build exists (startApiProcess serves it and never builds). */
 export function hasBuild(): boolean {
   return fs.existsSync(path.join(root, ".next", "BUILD_ID"));

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createModelStub, type ModelStub } from "../dev/model-stub/server";
-import { hasBuild, type RunningProcess, startApiProcess } from "../dev/processes";
+import { basicAuth, embeddedAppEnv, hasBuild, type RunningProcess, startApiProcess } from "../dev/processes";
 
 // `npm start` serves POST /api/v1/prediction/<uuid> past Next's router (server/fast-routes.mjs), on
 // Next's internals (docs/upgrading.md). Were they gone after an upgrade, Next would serve predictions
@@ -13,7 +13,7 @@ import { hasBuild, type RunningProcess, startApiProcess } from "../dev/processes
 // browser: plain HTTP. The suite's own app (playwright.config.ts) is not used.
 
 const ADMIN = { email: "admin@fast-route-e2e.test", password: "fast-route-e2e-admin-pass" };
-const basic = { authorization: `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString("base64")}` };
+const basic = basicAuth(ADMIN);
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -34,18 +34,9 @@ test.describe("the prediction fast route of npm start", () => {
   test.beforeAll(async () => {
     test.setTimeout(150_000);
     stub = await createModelStub({ host: "127.0.0.1" });
-    app = await startApiProcess({
-      DATABASE_URL: `pglite:${dataDir}/pglite`,
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOAD_EXAMPLE_FLOWS: "true",
-      OPENAI_API_KEY: "stub-key",
-      OPENAI_BASE_URL: stub.url,
-      OPENAI_MODEL: "stub-model",
-      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${stub.port}`,
-      SHUTDOWN_GRACE_MS: "5000",
-    });
+    app = await startApiProcess(
+      embeddedAppEnv({ dataDir, admin: ADMIN, model: stub, extra: { SHUTDOWN_GRACE_MS: "5000" } }),
+    );
   });
 
   test.afterAll(async () => {

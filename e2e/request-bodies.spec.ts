@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createModelStub, type ModelStub } from "../dev/model-stub/server";
-import { hasBuild, type RunningProcess, startApiProcess } from "../dev/processes";
+import { basicAuth, embeddedAppEnv, hasBuild, type RunningProcess, startApiProcess } from "../dev/processes";
 
 // Issue 37, through the built server (`npm start` without the build step, its own port and data):
 // every route gets its body whole up to its cap and a 413 naming the cap past it — declared or
@@ -14,7 +14,7 @@ import { hasBuild, type RunningProcess, startApiProcess } from "../dev/processes
 // timeouts so bodies stay a few MiB and the timeouts seconds.
 
 const ADMIN = { email: "admin@bodies-e2e.test", password: "bodies-e2e-admin-pass" };
-const basic = { authorization: `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString("base64")}` };
+const basic = basicAuth(ADMIN);
 const MiB = 1024 * 1024;
 
 // The caps this server runs with (the routes compute theirs from these settings).
@@ -52,26 +52,24 @@ test.describe("request bodies on the built server", () => {
   test.beforeAll(async () => {
     test.setTimeout(150_000);
     stub = await createModelStub({ host: "127.0.0.1" });
-    app = await startApiProcess({
-      DATABASE_URL: `pglite:${dataDir}/pglite`,
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOAD_EXAMPLE_FLOWS: "true",
-      OPENAI_API_KEY: "stub-key",
-      OPENAI_BASE_URL: stub.url,
-      OPENAI_MODEL: "stub-model",
-      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${stub.port}`,
-      UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES),
-      UPLOAD_MAX_FILES: String(UPLOAD_MAX_FILES),
-      UPSERT_MAX_FILES: String(UPSERT_MAX_FILES),
-      BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_TIMEOUT_MS),
-      BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
-      HEADERS_TIMEOUT_MS: "3000",
-      MAX_PENDING_ANONYMOUS_BODIES: String(MAX_PENDING_ANONYMOUS_BODIES),
-      PUBLIC_RATE_LIMIT_MAX: "0",
-      LOG_LEVEL: "warn",
-    });
+    app = await startApiProcess(
+      embeddedAppEnv({
+        dataDir,
+        admin: ADMIN,
+        model: stub,
+        extra: {
+          UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES),
+          UPLOAD_MAX_FILES: String(UPLOAD_MAX_FILES),
+          UPSERT_MAX_FILES: String(UPSERT_MAX_FILES),
+          BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_TIMEOUT_MS),
+          BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+          HEADERS_TIMEOUT_MS: "3000",
+          MAX_PENDING_ANONYMOUS_BODIES: String(MAX_PENDING_ANONYMOUS_BODIES),
+          PUBLIC_RATE_LIMIT_MAX: "0",
+          LOG_LEVEL: "warn",
+        },
+      }),
+    );
     const flows = (await (await api("/api/v1/chatflows", { headers: basic })).json()) as {
       id: string;
       name: string;

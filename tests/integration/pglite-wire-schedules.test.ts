@@ -242,6 +242,8 @@ async function runOnServer(steps: Step[], order: number[]): Promise<Outcome[]> {
   return outcomes;
 }
 
+// Skipped in the PGlite runs of npm test: the replay needs a PostgreSQL server, and npm test's
+// PostgreSQL step (TEST_PG_URL) runs it.
 describe.skipIf(!serverUrl)("the PGlite wire server against PostgreSQL (server/pglite-wire.mjs)", () => {
   it("answers random schedules of three connections as PostgreSQL answers them run in the same order", async () => {
     let schedules = 0;
