@@ -1,21 +1,23 @@
 // Dependency rules: which folder may import which. Run by scripts/lint.sh (`npm run lint`, `npm test`);
 // scripts/toolchain-rules.test.ts proves that a broken rule fails the run.
-// Layers point one way: app (routes, pages) → lib/http → lib/services → lib/{flow,db,…}; features in
+// Three homes: lib/ is server code, browser/ (with components/ and widget/) runs in the browser, common/ is
+// code both run (schemas, node definitions' types, graph validation, the permission table, errors).
+// Layers point one way: app (routes, pages) → lib/http → lib/services → lib/{flow,db,…} → common/; features in
 // components/ share only components/ui.
 
 /** Test files may reach across layers (a unit test beside lib/ code may start a route or a stub). */
 const TEST_FILE = "\\.test\\.tsx?$";
 /** Layers below lib/http: none of them may import it (nor may lib/services). */
-const BELOW_HTTP = "^lib/(services|schemas|auth|access|db|flow|nodes|vector|security|jobs)/";
+const BELOW_HTTP = "^(lib/(services|auth|access|db|flow|nodes|vector|security|jobs)|common)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: "lib-not-to-app-or-components",
-      comment: "lib/ is below the Next.js app and the React components: it never imports them.",
+      comment: "lib/, common/ and browser/ are below the Next.js app and the React components: they never import them.",
       severity: "error",
-      from: { path: "^lib/", pathNot: TEST_FILE },
+      from: { path: "^(lib|common|browser)/", pathNot: TEST_FILE },
       to: { path: "^(app|components)/" },
     },
     {
@@ -55,17 +57,26 @@ module.exports = {
     {
       name: "browser-not-to-server",
       comment:
-        "Browser code (components, the widget, lib/canvas, lib/client) imports no server module at run time: " +
-        "type-only imports are erased and allowed. Direct imports only; what those modules import is not followed.",
+        "Browser code (components, the widget, browser/) imports no server module (lib/) at run time: type-only " +
+        "imports are erased and allowed (client types are derived from the server's schemas and services).",
       severity: "error",
-      from: { path: "^(components|widget|lib/canvas|lib/client)/", pathNot: TEST_FILE },
-      to: {
-        // The permission table and caller types are pure data (shown/hidden controls in the studio); the node
-        // registry and each node's index/runtime load LangChain: the browser gets definitions as props.
-        path: "^lib/(services|db|http|jobs|vector|access|state)/|^lib/nodes/(registry|overridable|migrate)\\.ts$|^lib/nodes/[^/]+/(index|runtime)",
-        pathNot: "^lib/access/(permissions|callers)\\.ts$",
-        dependencyTypesNot: ["type-only"],
-      },
+      from: { path: "^(components|widget|browser)/", pathNot: TEST_FILE },
+      to: { path: "^(lib|server)/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "common-is-shared",
+      comment:
+        "common/ runs in the browser and on the server: it imports neither side (only the generated enums' types).",
+      severity: "error",
+      from: { path: "^common/", pathNot: TEST_FILE },
+      to: { path: "^(lib|browser|server|components|app|widget)/", pathNot: "^lib/db/generated/enums" },
+    },
+    {
+      name: "common-only-types-of-enums",
+      comment: "The generated enums module pulls Prisma's runtime: common/ takes its types only.",
+      severity: "error",
+      from: { path: "^common/", pathNot: TEST_FILE },
+      to: { path: "^lib/db/generated/", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "scripts-bench-not-to-tests",

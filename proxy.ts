@@ -5,7 +5,7 @@ import {
   responseKind,
   staticSecurityHeaders,
 } from "@/lib/http/security-headers";
-import { PAGE_PATH_HEADER } from "@/lib/auth/return-path";
+import { PAGE_PATH_HEADER } from "@/common/auth/return-path";
 
 /**
  * Which requests the proxy sees: every path but the API, and API requests without a body. When the

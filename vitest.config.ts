@@ -31,6 +31,8 @@ export default defineConfig({
           name: "unit",
           include: [
             "lib/**/*.test.ts",
+            "common/**/*.test.ts",
+            "browser/**/*.test.ts",
             "scripts/**/*.test.ts",
             "server/**/*.test.ts",
             "dev/**/*.test.ts",

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { THEME_SCRIPT } from "@/lib/client/theme";
+import { THEME_SCRIPT } from "@/browser/client/theme";
 import "./globals.css";
 import { Providers } from "./providers";
 

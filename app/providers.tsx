@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { SessionProvider } from "next-auth/react";
 import { useState } from "react";
-import { ApiError } from "@/lib/client/api";
+import { ApiError } from "@/browser/client/api";
 
 /**
  * One retry for what may pass (network, 5xx); none for an answer about the request itself (4xx):

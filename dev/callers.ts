@@ -2,7 +2,7 @@
  * Callers for setting up fixtures through the services, in tests and the bench: the system caller,
  * a signed-in user as a caller, and an admin to own the API keys fixtures mint.
  */
-import type { ApiKeyPermission, Caller } from "../lib/access/callers";
+import type { ApiKeyPermission, Caller } from "@/common/access/callers";
 
 /**
  * A caller allowed everywhere, for setting up fixtures through the services: a key with every

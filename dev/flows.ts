@@ -1,5 +1,5 @@
 import { readExampleFlows } from "../lib/services/examples";
-import type { Graph } from "../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 
 type ExampleFile = "product-search-agent.json" | "openapi-chain-only.json" | "conversation.json";
 

@@ -206,7 +206,7 @@ test("dropped nodes stay calm until touched, land at the cursor, and keyboard ad
   expect(touching).toEqual([]);
 
   // Untouched: no red anywhere, no problem count, no problems panel. Validation runs once edits
-  // pause (120 ms, lib/canvas/editor-store.ts): a second of page time, run now, fires it, and the
+  // pause (120 ms, browser/canvas/editor-store.ts): a second of page time, run now, fires it, and the
   // problems it finds are drawn before runFor returns (the store is read with useSyncExternalStore).
   await page.clock.runFor(1_000);
   await expect(invalid(page)).toHaveCount(0);

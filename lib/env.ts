@@ -1,6 +1,6 @@
 import os from "node:os";
 import { z } from "zod";
-import { isAcceptablePassword, PASSWORD_RULE } from "./schemas/user";
+import { isAcceptablePassword, PASSWORD_RULE } from "@/common/schemas/user";
 
 const MiB = 1024 * 1024;
 

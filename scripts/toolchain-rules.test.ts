@@ -57,7 +57,12 @@ describe("dependency rules", { timeout: SLOW }, () => {
         "export const build = [registry, run];\n",
       "lib/nodes/registry.ts": "export const registry = 1;\n",
       "lib/nodes/llm-chain/runtime.ts": "export const run = 1;\n",
-      "lib/canvas/view.ts": 'import { Panel } from "@/components/chat/Panel";\nexport const view = Panel;\n',
+      "browser/canvas/view.ts": 'import { Panel } from "@/components/chat/Panel";\nexport const view = Panel;\n',
+      "browser/client/api.ts": 'import { chat } from "@/lib/services/chat";\nexport const api = chat;\n',
+      "common/schemas/chat.ts": 'import { chat } from "../../lib/services/chat";\nexport const schema = chat;\n',
+      "common/schemas/role.ts": 'import { Role } from "@/lib/db/generated/enums";\nexport const role = Role;\n',
+      "common/schemas/role-type.ts": 'import type { Role } from "@/lib/db/generated/enums";\nexport type R = Role;\n',
+      "lib/db/generated/enums.ts": "export const Role = 1;\n",
       "components/chat/Panel.tsx": 'import { Button } from "../ui/Button";\nexport const Panel = Button;\n',
       "components/ui/Button.tsx": "export const Button = 1;\n",
       "components/canvas/Editor.tsx":
@@ -75,10 +80,13 @@ describe("dependency rules", { timeout: SLOW }, () => {
     expect(status).not.toBe(0);
     expect(found).toEqual(
       [
+        "browser-not-to-server: browser/client/api.ts → lib/services/chat.ts",
         "browser-not-to-server: widget/api.ts → lib/services/chat.ts",
+        "common-is-shared: common/schemas/chat.ts → lib/services/chat.ts",
+        "common-only-types-of-enums: common/schemas/role.ts → lib/db/generated/enums.ts",
         "db-not-to-services: lib/db/rows.ts → lib/services/chat.ts",
         "flow-through-node-interface: lib/flow/build.ts → lib/nodes/llm-chain/runtime.ts",
-        "lib-not-to-app-or-components: lib/canvas/view.ts → components/chat/Panel.tsx",
+        "lib-not-to-app-or-components: browser/canvas/view.ts → components/chat/Panel.tsx",
         "no-circular: lib/jobs/a.ts → lib/jobs/b.ts",
         "no-cross-feature-components: components/canvas/Editor.tsx → components/chat/Panel.tsx",
         "no-http-below-http: lib/services/chat.ts → lib/http/route.ts",
@@ -93,7 +101,12 @@ describe("dependency rules", { timeout: SLOW }, () => {
       "app/api/route.ts": 'import { chat } from "@/lib/http/chat";\nexport const GET = chat;\n',
       "lib/http/chat.ts": 'import { answer } from "../services/answer";\nexport const chat = answer;\n',
       "lib/services/answer.ts": 'import { row } from "../db/rows";\nexport const answer = row;\n',
-      "lib/db/rows.ts": "export const row = 1;\n",
+      "lib/db/rows.ts": 'import { Row } from "@/common/schemas/row";\nexport const row = Row;\n',
+      "common/schemas/row.ts":
+        'import type { Role } from "@/lib/db/generated/enums";\nexport const Row = 1 as unknown as Role;\n',
+      "lib/db/generated/enums.ts": "export type Role = number;\n",
+      "components/chat/Panel.tsx":
+        'import { Row } from "@/common/schemas/row";\nimport type { answer } from "@/lib/services/answer";\nexport const Panel = [Row] as unknown as typeof answer;\n',
     });
     expect(cruise(dir)).toEqual({ status: 0, found: [] });
   });

@@ -3,7 +3,7 @@ import {
   PredictionUnreachable,
   streamPrediction as streamPredictionOnce,
   type StreamEvent,
-} from "../lib/client/prediction-stream";
+} from "@/browser/client/prediction-stream";
 import type { PublicConfig, Upload } from "./types";
 
 /** A refusal or failure with a message meant for the visitor. */

@@ -1,10 +1,10 @@
 import { streamPrediction, WidgetError } from "./api";
-import type { StreamEvent } from "../lib/client/prediction-stream";
-import type { PredictionMetadata } from "../lib/schemas/prediction-stream";
+import type { StreamEvent } from "@/browser/client/prediction-stream";
+import type { PredictionMetadata } from "@/common/schemas/prediction-stream";
 import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
-import { streamErrorMessage } from "../lib/schemas/stream-error";
-import { readToolStart } from "../lib/client/tool-progress";
+import { streamErrorMessage } from "@/common/schemas/stream-error";
+import { readToolStart } from "@/browser/client/tool-progress";
 
 interface Ask {
   question: string;

@@ -1,6 +1,6 @@
 // The server's types, not copies: type-only imports are erased, so nothing of lib/ is bundled.
-import type { WidgetTheme } from "../lib/schemas/chatflow";
-import type { SourceDocument, ToolStart, UsedTool } from "../lib/schemas/prediction-stream";
+import type { WidgetTheme } from "@/common/schemas/chatflow";
+import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 export type { WidgetTheme };
 /** What the prediction stream's `usedTools` and `sourceDocuments` events carry. */
 export type { SourceDocument, ToolStart, UsedTool };

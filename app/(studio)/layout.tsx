@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { StudioShell } from "@/components/studio/StudioShell";
 import { getStudioUser } from "@/lib/auth/studio-user";
 import { needsSetup } from "@/lib/services/users";
-import { PAGE_PATH_HEADER, signInPathFor } from "@/lib/auth/return-path";
+import { PAGE_PATH_HEADER, signInPathFor } from "@/common/auth/return-path";
 
 export const dynamic = "force-dynamic";
 

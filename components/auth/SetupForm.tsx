@@ -4,8 +4,8 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
-import { api } from "@/lib/client/api";
-import { PASSWORD_MIN_LENGTH } from "@/lib/schemas/user";
+import { api } from "@/browser/client/api";
+import { PASSWORD_MIN_LENGTH } from "@/common/schemas/user";
 
 export function SetupForm() {
   const router = useRouter();

@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
-import { DEFAULT_RETURN_PATH, safeReturnPath } from "@/lib/auth/return-path";
+import { DEFAULT_RETURN_PATH, safeReturnPath } from "@/common/auth/return-path";
 
 export function SignInForm() {
   const router = useRouter();

@@ -18,10 +18,10 @@ import {
   type Viewport,
 } from "@xyflow/react";
 import { type DragEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
-import { connectionProblem } from "@/lib/canvas/connection";
-import { edgeIdFor } from "@/lib/canvas/ids";
-import { autoLayout, findOverlaps, nodeBox } from "@/lib/canvas/layout";
-import type { ConnectionLike, EditorEdge, EditorNode } from "@/lib/canvas/types";
+import { connectionProblem } from "@/browser/canvas/connection";
+import { edgeIdFor } from "@/browser/canvas/ids";
+import { autoLayout, findOverlaps, nodeBox } from "@/browser/canvas/layout";
+import type { ConnectionLike, EditorEdge, EditorNode } from "@/browser/canvas/types";
 import { CanvasNotes } from "./CanvasNotes";
 import { CardEdges } from "./CardEdges";
 import { useEditorState, useEditorStore } from "./editor-context";

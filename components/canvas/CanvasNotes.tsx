@@ -1,7 +1,7 @@
 "use client";
 
 import { ViewportPortal } from "@xyflow/react";
-import type { EditorState } from "@/lib/canvas/editor-store";
+import type { EditorState } from "@/browser/canvas/editor-store";
 import { useEditorState, useEditorStore } from "./editor-context";
 
 const selectNotes = (s: EditorState) => s.notes;

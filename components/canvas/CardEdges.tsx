@@ -2,7 +2,7 @@
 
 import { EdgeLabelRenderer, getBezierPath, Position, useStore, type ReactFlowState } from "@xyflow/react";
 import { useMemo } from "react";
-import type { EditorEdge } from "@/lib/canvas/types";
+import type { EditorEdge } from "@/browser/canvas/types";
 
 const selectNodes = (s: ReactFlowState) => s.nodes;
 const selectLookup = (s: ReactFlowState) => s.nodeLookup;

@@ -1,9 +1,9 @@
 "use client";
 
-import type { ChatbotConfig, WidgetTheme } from "@/lib/schemas/chatflow";
-import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "@/lib/schemas/chatbot-limits";
-import { takesImages } from "@/lib/nodes/capabilities";
-import type { EditorNode } from "@/lib/canvas/types";
+import type { ChatbotConfig, WidgetTheme } from "@/common/schemas/chatflow";
+import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "@/common/schemas/chatbot-limits";
+import { takesImages } from "@/common/nodes/capabilities";
+import type { EditorNode } from "@/browser/canvas/types";
 import { useEditorState, useEditorStore } from "./editor-context";
 
 const input =

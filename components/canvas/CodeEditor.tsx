@@ -5,7 +5,7 @@ import { yaml } from "@codemirror/lang-yaml";
 import { EditorView } from "@codemirror/view";
 import CodeMirror from "@uiw/react-codemirror";
 import { useMemo } from "react";
-import type { EditorLanguage } from "@/lib/nodes/editor-hint";
+import type { EditorLanguage } from "@/common/nodes/editor-hint";
 import { useDarkMode } from "@/components/ui/use-dark-mode";
 
 type Props = {

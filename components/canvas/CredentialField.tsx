@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { fieldClass } from "./node-style";
 
 export type CredentialSummary = { id: string; name: string; type: string };

@@ -2,12 +2,18 @@
 
 import { Handle, Position, useStore, useStoreApi, type NodeProps, type ReactFlowState } from "@xyflow/react";
 import { memo, useCallback, useEffect, useState } from "react";
-import { problemsKey, type NodeProblem } from "@/lib/canvas/problems";
-import { savedFilesInto } from "@/lib/canvas/saved-files";
-import type { EditorNode } from "@/lib/canvas/types";
-import { handleId } from "@/lib/nodes/handles";
-import { storeKindOf } from "@/lib/nodes/capabilities";
-import { anchorInputs, paramInputs, type AnchorInput, type NodeDefinition, type NodeOutput } from "@/lib/nodes/types";
+import { problemsKey, type NodeProblem } from "@/browser/canvas/problems";
+import { savedFilesInto } from "@/browser/canvas/saved-files";
+import type { EditorNode } from "@/browser/canvas/types";
+import { handleId } from "@/common/nodes/handles";
+import { storeKindOf } from "@/common/nodes/capabilities";
+import {
+  anchorInputs,
+  paramInputs,
+  type AnchorInput,
+  type NodeDefinition,
+  type NodeOutput,
+} from "@/common/nodes/types";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";

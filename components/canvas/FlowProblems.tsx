@@ -2,7 +2,7 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { useState } from "react";
-import type { PanelProblem } from "@/lib/canvas/problems";
+import type { PanelProblem } from "@/browser/canvas/problems";
 import { useEditorState, useEditorStore } from "./editor-context";
 
 const selectPanel = (s: { problems: { panel: PanelProblem[] } }) => s.problems.panel;

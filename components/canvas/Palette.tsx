@@ -1,7 +1,7 @@
 "use client";
 
 import { memo, useMemo, useState } from "react";
-import type { NodeDefinition } from "@/lib/nodes/types";
+import type { NodeDefinition } from "@/common/nodes/types";
 import { useEditorStore } from "./editor-context";
 import { categoryStyle } from "./node-style";
 

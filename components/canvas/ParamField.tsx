@@ -2,8 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { memo, useEffect, useRef, useState } from "react";
-import { editorLanguageOf, type EditorLanguage } from "@/lib/nodes/editor-hint";
-import type { ParamInput } from "@/lib/nodes/types";
+import { editorLanguageOf, type EditorLanguage } from "@/common/nodes/editor-hint";
+import type { ParamInput } from "@/common/nodes/types";
 import { CredentialField } from "./CredentialField";
 import { describeFileValue, readFileValue } from "./file-value";
 import { fieldClass } from "./node-style";

@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
-import { neverOverridableNames } from "@/lib/nodes/override-rules";
+import { neverOverridableNames } from "@/common/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
-import type { ChatbotConfig, LeadsConfig, speechToTextSchema } from "@/lib/schemas/chatflow";
+import type { ChatbotConfig, LeadsConfig, speechToTextSchema } from "@/common/schemas/chatflow";
 import type { z } from "zod";
 
 type SpeechToText = z.infer<typeof speechToTextSchema>;

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useCallback, useContext, useRef, useSyncExternalStore } from "react";
-import type { EditorState, EditorStore } from "@/lib/canvas/editor-store";
+import type { EditorState, EditorStore } from "@/browser/canvas/editor-store";
 
 const EditorContext = createContext<EditorStore | null>(null);
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { createContext, type ReactNode, useContext } from "react";
-import type { EditorStore } from "@/lib/canvas/editor-store";
-import type { ChatbotConfig } from "@/lib/schemas/chatflow";
+import type { EditorStore } from "@/browser/canvas/editor-store";
+import type { ChatbotConfig } from "@/common/schemas/chatflow";
 
 /** What the editor hands the test-chat slot beside the canvas. */
 export type ChatPanelSlotProps = {

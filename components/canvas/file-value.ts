@@ -4,7 +4,7 @@
  * server's loaders decode byte for byte. Reading a binary file with `file.text()` would replace
  * every invalid UTF-8 sequence and corrupt it.
  */
-import { base64DataSize, dataUrlFileName, parseDataUrl } from "@/lib/files/data-url";
+import { base64DataSize, dataUrlFileName, parseDataUrl } from "@/common/files/data-url";
 
 const BINARY_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",

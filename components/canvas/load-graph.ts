@@ -1,6 +1,6 @@
-import type { createEditorStore } from "@/lib/canvas/editor-store";
-import { graphToEditor } from "@/lib/canvas/graph-convert";
-import { graphSchema, type Graph } from "@/lib/schemas/graph";
+import type { createEditorStore } from "@/browser/canvas/editor-store";
+import { graphToEditor } from "@/browser/canvas/graph-convert";
+import { graphSchema, type Graph } from "@/common/schemas/graph";
 
 /** A saved graph, or an empty one and a message saying why it could not be read. */
 function readGraph(raw: unknown): { graph: Graph; error?: string } {

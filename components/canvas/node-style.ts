@@ -1,4 +1,4 @@
-import type { NodeCategory } from "@/lib/nodes/types";
+import type { NodeCategory } from "@/common/nodes/types";
 
 /** One look per category: a tint for the header badge and a short glyph. */
 export const categoryStyle: Record<NodeCategory, { badge: string; glyph: string }> = {

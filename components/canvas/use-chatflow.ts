@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import type { ChatflowResponse, updateChatflowSchema } from "@/lib/schemas/chatflow";
+import { api } from "@/browser/client/api";
+import type { ChatflowResponse, updateChatflowSchema } from "@/common/schemas/chatflow";
 import type { z } from "zod";
 
-/** A chatflow as the API answers it (inferred from lib/schemas/chatflow.ts, not copied). */
+/** A chatflow as the API answers it (inferred from common/schemas/chatflow.ts, not copied). */
 export type Chatflow = ChatflowResponse;
-/** The fields the editor saves (a PUT body of lib/schemas/chatflow.ts). */
+/** The fields the editor saves (a PUT body of common/schemas/chatflow.ts). */
 export type ChatflowUpdate = Pick<
   z.input<typeof updateChatflowSchema>,
   | "name"

@@ -2,12 +2,12 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { useMemo } from "react";
-import { duplicateSelection } from "@/lib/canvas/duplicate";
-import { editorToGraph, graphToEditor } from "@/lib/canvas/graph-convert";
-import { nextNodeId } from "@/lib/canvas/ids";
-import { exportFileName, exportFileText, parseImportFile } from "@/lib/canvas/import-export";
-import { autoLayout, DEFAULT_SIZE, freeSpot, nodeBox } from "@/lib/canvas/layout";
-import type { EditorEdge, EditorNode } from "@/lib/canvas/types";
+import { duplicateSelection } from "@/browser/canvas/duplicate";
+import { editorToGraph, graphToEditor } from "@/browser/canvas/graph-convert";
+import { nextNodeId } from "@/browser/canvas/ids";
+import { exportFileName, exportFileText, parseImportFile } from "@/browser/canvas/import-export";
+import { autoLayout, DEFAULT_SIZE, freeSpot, nodeBox } from "@/browser/canvas/layout";
+import type { EditorEdge, EditorNode } from "@/browser/canvas/types";
 import { useEditorStore } from "./editor-context";
 import type { PushToast } from "./Toasts";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { EditorStore } from "@/lib/canvas/editor-store";
+import type { EditorStore } from "@/browser/canvas/editor-store";
 import { loadInto } from "./load-graph";
 import type { Chatflow } from "./use-chatflow";
 import { fetchVersion } from "./use-versions";

@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import type { ChatflowResponse } from "@/lib/schemas/chatflow";
-import type { VersionDetail, VersionDiff, VersionSummary } from "@/lib/schemas/chatflow-version";
+import { api } from "@/browser/client/api";
+import type { ChatflowResponse } from "@/common/schemas/chatflow";
+import type { VersionDetail, VersionDiff, VersionSummary } from "@/common/schemas/chatflow-version";
 import { chatflowKey, versionsKey } from "./use-chatflow";
 
 export type { VersionDetail, VersionDiff, VersionSummary };

@@ -2,7 +2,7 @@
 
 import { CloseButton } from "@/components/ui/controls";
 import { useEffect, useRef, useState } from "react";
-import type { GraphProblem } from "@/lib/schemas/problems";
+import type { GraphProblem } from "@/common/schemas/problems";
 import { MessageView } from "./MessageView";
 import { usePredictionChat } from "./use-prediction-chat";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { memo } from "react";
-import { runningStepLabel, summariseToolInput } from "@/lib/client/tool-progress";
+import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
 

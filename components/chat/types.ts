@@ -1,4 +1,4 @@
-import type { SourceDocument, ToolStart, UsedTool } from "@/lib/schemas/prediction-stream";
+import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 
 /** What the prediction stream's `toolStart`, `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
 export type { SourceDocument, ToolStart, UsedTool };

@@ -1,11 +1,11 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import { PredictionRefused, streamPrediction, type StreamEvent } from "@/lib/client/prediction-stream";
-import { readPredictionEvent } from "@/lib/schemas/prediction-stream";
-import { toGraphProblem, type GraphProblem } from "@/lib/schemas/problems";
+import { PredictionRefused, streamPrediction, type StreamEvent } from "@/browser/client/prediction-stream";
+import { readPredictionEvent } from "@/common/schemas/prediction-stream";
+import { toGraphProblem, type GraphProblem } from "@/common/schemas/problems";
 import type { ChatMessage } from "./types";
-import { streamErrorMessage } from "@/lib/schemas/stream-error";
+import { streamErrorMessage } from "@/common/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
 

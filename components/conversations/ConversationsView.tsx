@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { ExportButtons } from "./ExportButtons";
 import { LeadsCard } from "./LeadsCard";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { chatMessagesToCsv } from "@/lib/schemas/chat-message-csv";
+import { api } from "@/browser/client/api";
+import { chatMessagesToCsv } from "@/common/schemas/chat-message-csv";
 import { Button } from "@/components/ui/controls";
 import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import { csvField } from "@/lib/schemas/chat-message-csv";
-import type { LeadRecord } from "@/lib/schemas/feedback";
+import { api } from "@/browser/client/api";
+import { csvField } from "@/common/schemas/chat-message-csv";
+import type { LeadRecord } from "@/common/schemas/feedback";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
 const COLUMNS = ["createdDate", "chatId", "name", "email", "phone"] as const;

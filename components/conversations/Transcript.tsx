@@ -1,10 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { ErrorNote } from "@/components/ui/controls";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
-import type { UsedTool } from "@/lib/schemas/prediction-stream";
+import type { UsedTool } from "@/common/schemas/prediction-stream";
 import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
 
 type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };

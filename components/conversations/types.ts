@@ -1,4 +1,4 @@
-export type { ChatMessageRecord, SessionSummary } from "@/lib/schemas/chat-message";
+export type { ChatMessageRecord, SessionSummary } from "@/common/schemas/chat-message";
 
 export type Filters = { startDate: string; endDate: string; chatType: "" | "INTERNAL" | "EXTERNAL" };
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { domainNamesFromCsv, domainNamesFromText } from "@/lib/schemas/domain-csv";
+import { api } from "@/browser/client/api";
+import { domainNamesFromCsv, domainNamesFromText } from "@/common/schemas/domain-csv";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
 type AddResult = {

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import type { AnalysisRunRecord } from "./types";
 

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, Card, ErrorNote, PageHeader } from "@/components/ui/controls";
 import { AddDomains } from "./AddDomains";
 import { AnalyzeBar } from "./AnalyzeBar";

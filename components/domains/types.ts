@@ -1,4 +1,4 @@
-export type { AnalysisRunRecord, DomainRecord } from "@/lib/schemas/domain";
+export type { AnalysisRunRecord, DomainRecord } from "@/common/schemas/domain";
 
 export type DomainFilterState = {
   hasAnalysis: string;

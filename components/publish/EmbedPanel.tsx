@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { CopyButton, SnippetTabs } from "@/components/ui/SnippetTabs";
-import type { ChatbotConfig, WidgetTheme } from "@/lib/schemas/chatflow";
+import type { ChatbotConfig, WidgetTheme } from "@/common/schemas/chatflow";
 import { embedSnippets } from "./embed-snippets";
 import { WidgetPreview, type WidgetPreviewTexts } from "./WidgetPreview";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { WidgetTheme } from "@/lib/schemas/chatflow";
+import type { WidgetTheme } from "@/common/schemas/chatflow";
 
 type Handle = { destroy(): void };
 

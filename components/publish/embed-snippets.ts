@@ -1,4 +1,4 @@
-import type { WidgetTheme } from "@/lib/schemas/chatflow";
+import type { WidgetTheme } from "@/common/schemas/chatflow";
 
 export type EmbedSnippet = { id: "script" | "init" | "full"; label: string; code: string };
 

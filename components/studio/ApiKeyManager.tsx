@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
-import { keyPermissionsForRole } from "@/lib/access/permissions";
+import { keyPermissionsForRole } from "@/common/access/permissions";
 import { useStudioUser } from "./StudioUser";
 
 type Key = {

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
 import { type FlowiseTemplate, type Template, TemplatesDialog } from "./TemplatesDialog";
@@ -20,7 +20,7 @@ type Summary = {
   owner: Owner;
 };
 
-/** Longest chatflow name the API takes (lib/schemas/chatflow.ts). */
+/** Longest chatflow name the API takes (common/schemas/chatflow.ts). */
 const MAX_NAME = 200;
 
 /** The name of a copy: "… (copy)", shortened so it stays within the limit. */

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { useStudioUser } from "./StudioUser";
 
 type Credential = {

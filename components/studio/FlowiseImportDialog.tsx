@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { ApiError, api } from "@/lib/client/api";
+import { ApiError, api } from "@/browser/client/api";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/controls";
 
 // The answer of GET /api/v1/admin/queue (lib/services/queue-view.ts).

@@ -4,11 +4,11 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { signOut } from "next-auth/react";
-import { roleMay, type Action } from "@/lib/access/permissions";
+import { roleMay, type Action } from "@/common/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 
-/** Each page with the action it needs (lib/access/permissions.ts): a role sees the pages it may use. None: every role. */
+/** Each page with the action it needs (common/access/permissions.ts): a role sees the pages it may use. None: every role. */
 const links: { href: string; label: string; action?: Action }[] = [
   { href: "/chatflows", label: "Chatflows", action: "chatflow.list" },
   { href: "/credentials", label: "Credentials", action: "credential.list" },

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import { roleMay, type Action } from "@/lib/access/permissions";
+import { roleMay, type Action } from "@/common/access/permissions";
 import type { Role } from "@/lib/db/generated/enums";
 
 export type StudioUserInfo = { id: string; name: string; email: string; role: Role };
@@ -15,7 +15,7 @@ export function StudioUserProvider({ user, children }: { user: StudioUserInfo; c
 
 /**
  * The signed-in user and what their role may do, read from the permission table the server
- * enforces (lib/access/permissions.ts), so the studio offers exactly what the API allows.
+ * enforces (common/access/permissions.ts), so the studio offers exactly what the API allows.
  */
 export function useStudioUser() {
   const user = useContext(StudioUserContext);

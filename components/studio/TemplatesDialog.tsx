@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { isRefusal, RefusalList } from "./FlowiseImportDialog";

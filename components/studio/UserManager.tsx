@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import { PASSWORD_MIN_LENGTH } from "@/lib/schemas/user";
+import { api } from "@/browser/client/api";
+import { PASSWORD_MIN_LENGTH } from "@/common/schemas/user";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 
 type User = { id: string; email: string; name: string; role: "admin" | "builder"; createdAt: string };

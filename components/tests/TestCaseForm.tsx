@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/controls";
-import type { Expectation, ExpectationType, TestCase, TestCaseBody } from "@/lib/schemas/chatflow-tests";
+import type { Expectation, ExpectationType, TestCase, TestCaseBody } from "@/common/schemas/chatflow-tests";
 
 /** Every expectation type with its label and a fresh value, in the order the form offers them. */
 const TYPES: { type: ExpectationType; label: string; fresh: () => Expectation }[] = [

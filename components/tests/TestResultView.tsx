@@ -1,6 +1,6 @@
 "use client";
 
-import type { TestCaseResult } from "@/lib/schemas/chatflow-tests";
+import type { TestCaseResult } from "@/common/schemas/chatflow-tests";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { Button, CloseButton, ErrorNote } from "@/components/ui/controls";
-import type { TestCase, TestCaseResult, TestRun } from "@/lib/schemas/chatflow-tests";
+import type { TestCase, TestCaseResult, TestRun } from "@/common/schemas/chatflow-tests";
 import { TestCaseForm } from "./TestCaseForm";
 import { TestResultView, Verdict } from "./TestResultView";
 import {

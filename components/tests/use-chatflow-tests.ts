@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import { chatflowTestsKey } from "@/lib/client/test-case-draft";
-import type { TestCase, TestCaseBody, TestRun, TestRunSummary } from "@/lib/schemas/chatflow-tests";
+import { api } from "@/browser/client/api";
+import { chatflowTestsKey } from "@/browser/client/test-case-draft";
+import type { TestCase, TestCaseBody, TestRun, TestRunSummary } from "@/common/schemas/chatflow-tests";
 
 const base = (id: string) => `/api/v1/chatflows/${id}/tests`;
 export const testRunsKey = (id: string) => ["chatflow-test-runs", id] as const;

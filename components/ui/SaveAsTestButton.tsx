@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import { caseFromExchange, chatflowTestsKey } from "@/lib/client/test-case-draft";
-import type { UsedTool } from "@/lib/schemas/prediction-stream";
+import { api } from "@/browser/client/api";
+import { caseFromExchange, chatflowTestsKey } from "@/browser/client/test-case-draft";
+import type { UsedTool } from "@/common/schemas/prediction-stream";
 
 /**
  * "Save this exchange as a test": one click turns a real answer into a test case of the chatflow,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { applyTheme, savedTheme, type ThemeChoice } from "@/lib/client/theme";
+import { applyTheme, savedTheme, type ThemeChoice } from "@/browser/client/theme";
 
 /** System / Light / Dark, saved in localStorage (the head script in app/layout.tsx applies it before paint). */
 export function ThemeToggle() {

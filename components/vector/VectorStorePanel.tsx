@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/client/api";
+import { api } from "@/browser/client/api";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { uploadToStore, type UpsertSummary } from "./upload";
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppError, errorBody } from "../../lib/errors";
+import { AppError, errorBody } from "@/common/errors";
 import {
   buildCatalog,
   type CatalogProduct,

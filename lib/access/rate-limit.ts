@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import type { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { findUserByEmail } from "../db/queries/users";
 import { dummyPasswordHash, verifyPassword } from "../security/passwords";
 import { enforceRateLimit, rateLimits } from "./rate-limit";

@@ -1,5 +1,5 @@
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { parseDatabaseUrl } from "./connection";
 
 /** Driver adapter error kinds (@prisma/adapter-pg) meaning the server is not there, not that the query was wrong. */

@@ -1,14 +1,14 @@
 import type { BaseChain } from "@langchain/classic/chains";
-import { AppError } from "../errors";
-import { isMemory, takesImages } from "../nodes/capabilities";
-import { paramsSchemaFor } from "../nodes/params";
+import { AppError } from "@/common/errors";
+import { isMemory, takesImages } from "@/common/nodes/capabilities";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition, getNode } from "../nodes/registry";
-import { anchorInputs } from "../nodes/types";
-import type { Graph, GraphNode } from "../schemas/graph";
-import { getEndingNode, nodesReaching, topologicalOrder } from "./graph-order";
+import { anchorInputs } from "@/common/nodes/types";
+import type { Graph, GraphNode } from "@/common/schemas/graph";
+import { getEndingNode, nodesReaching, topologicalOrder } from "@/common/flow/graph-order";
 import { runEndingChain } from "./run";
 import type { BuildContext, BuiltFlow } from "./types";
-import { describeNode } from "./validate";
+import { describeNode } from "@/common/flow/validate";
 import { validateGraph } from "./validate-saved";
 
 /** Built inputs of a node by anchor name: one object, or an array for list anchors. */

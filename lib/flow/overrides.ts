@@ -1,9 +1,9 @@
-import { AppError } from "../errors";
-import { paramFieldSchema } from "../nodes/params";
+import { AppError } from "@/common/errors";
+import { paramFieldSchema } from "@/common/nodes/params";
 import { NEVER_OVERRIDABLE } from "../nodes/overridable";
 import { getDefinition } from "../nodes/registry";
-import { paramInputs, type ParamInput } from "../nodes/types";
-import type { Graph } from "../schemas/graph";
+import { paramInputs, type ParamInput } from "@/common/nodes/types";
+import type { Graph } from "@/common/schemas/graph";
 
 /**
  * overrideConfig of a prediction request: changes param values of the saved graph for one run.

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 
 /**
  * Maps an error escaping a run to an AppError where the cause is known: model provider failures

@@ -2,7 +2,7 @@ import type { ResolvedCredential } from "../security/credential-hosts";
 import type { GuardedRequest } from "../security/outbound";
 import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
-import type { SourceDocument, ToolStart, UsedTool } from "../schemas/prediction-stream";
+import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
@@ -77,7 +77,7 @@ export interface RunInput {
   onToolStart?(start: ToolStart): void;
 }
 
-/** A tool call and a retrieved document, as the prediction answer carries them (lib/schemas/prediction-stream.ts). */
+/** A tool call and a retrieved document, as the prediction answer carries them (common/schemas/prediction-stream.ts). */
 export type { SourceDocument, ToolStart, UsedTool };
 
 export interface RunResult {

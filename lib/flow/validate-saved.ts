@@ -1,7 +1,7 @@
 import { migrateSavedNode } from "../nodes/migrate";
 import { getDefinition } from "../nodes/registry";
-import type { Graph } from "../schemas/graph";
-import { validateGraph as validateWith } from "./validate";
+import type { Graph } from "@/common/schemas/graph";
+import { validateGraph as validateWith } from "@/common/flow/validate";
 
 /**
  * The server's graph validation: ./validate.ts against the node registry, migrating nodes saved

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { edge, node } from "./__fixtures__/graphs";
-import { getEndingNode, topologicalOrder } from "./graph-order";
+import { getEndingNode, topologicalOrder } from "@/common/flow/graph-order";
 import { validateGraph } from "./validate-saved";
 
 const model = () => node("model", "chatOpenAICompatible", { model: "m" }, "My Model");

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { editorToGraph, graphToEditor } from "../canvas/graph-convert";
-import { AppError } from "../errors";
+import { editorToGraph, graphToEditor } from "@/browser/canvas/graph-convert";
+import { AppError } from "@/common/errors";
 import { migrateSavedNode } from "../nodes/migrate";
 import { getDefinition } from "../nodes/registry";
-import type { NodeDefinition } from "../nodes/types";
-import type { GraphNode } from "../schemas/graph";
+import type { NodeDefinition } from "@/common/nodes/types";
+import type { GraphNode } from "@/common/schemas/graph";
 import { edge, node, testContext } from "./__fixtures__/graphs";
 import { buildFlow } from "./build";
-import { validateGraph as validateWith, type GraphProblem } from "./validate";
+import { validateGraph as validateWith, type GraphProblem } from "@/common/flow/validate";
 import { validateGraph } from "./validate-saved";
 
 const graph = (version?: number) => ({

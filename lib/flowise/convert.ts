@@ -1,7 +1,7 @@
-import type { DefinitionLookup } from "../nodes/catalog";
-import { canConnect, handleId } from "../nodes/handles";
-import type { NodeDefinition } from "../nodes/types";
-import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "../schemas/graph";
+import type { DefinitionLookup } from "@/common/nodes/catalog";
+import { canConnect, handleId } from "@/common/nodes/handles";
+import type { NodeDefinition } from "@/common/nodes/types";
+import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "@/common/schemas/graph";
 import { REFUSED_FLOWISE_TYPES } from "./refused";
 import { convertWith, isUnset, parseReference } from "./rules";
 import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";

@@ -1,4 +1,4 @@
-import { parseDataUrl } from "../files/data-url";
+import { parseDataUrl } from "@/common/files/data-url";
 import type { Convert, Converted, FlowiseMapping, InputRule } from "./types";
 
 /** Builders for mappings (see ./types.ts for how to add one). */
@@ -125,7 +125,7 @@ export const dataUrlText: Convert = (value) => {
   return { value: url.base64 ? Buffer.from(url.data, "base64").toString("utf8") : decodeURIComponent(url.data) };
 };
 
-/** A Flowise file input → our file param's value: `data:<type>;name=<file name>;base64,…` (lib/files/data-url.ts). */
+/** A Flowise file input → our file param's value: `data:<type>;name=<file name>;base64,…` (common/files/data-url.ts). */
 export const dataUrlFile: Convert = (value) => {
   const upload = flowiseUpload(value);
   if ("drop" in upload) return upload;

@@ -1,4 +1,4 @@
-import { isAppError } from "../errors";
+import { isAppError } from "@/common/errors";
 import { clientIp } from "../access/client-ip";
 import { assertSignInAllowedFrom } from "../access/sign-in";
 import { readSessionCookie, userFromSessionToken } from "../auth/session-token";

@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { readBodyCapped } from "./body";
 
 /** The actions next-auth 4 serves (`/api/auth/<action>/…`); it answers others with a plain-text 400. */

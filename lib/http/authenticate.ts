@@ -1,12 +1,12 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { findApiKeyByPrefix, touchApiKey } from "../db/queries/api-keys";
 import { readSessionCookie, userFromSessionToken } from "../auth/session-token";
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "../security/api-keys";
 import { apiKeyCache } from "../auth/key-cache";
-import { keyPermissionsForRole, type AuthPolicy } from "../access/permissions";
+import { keyPermissionsForRole, type AuthPolicy } from "@/common/access/permissions";
 import { clientIp } from "../access/client-ip";
 import { assertSignInAllowedFrom, recordFailedSignIn, signInWithPassword } from "../access/sign-in";
-import type { Caller } from "../access/callers";
+import type { Caller } from "@/common/access/callers";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 /** One answer for every wrong Basic pair, and for a builder's right one: no oracle for passwords. */

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import { assertJsonDepth, assertNoNul } from "./input-checks";
 

@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import { hasLoneSurrogate } from "../db/storable-text";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 
 /** Deepest nesting of arrays and objects accepted in a JSON body (graphs nest about 6 deep). */
 export const MAX_JSON_DEPTH = 64;

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { errorResponse } from "./responses";
 
 /** Property set on the 405 handlers below. */

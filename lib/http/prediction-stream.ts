@@ -2,7 +2,7 @@ import type { PredictionRun } from "../services/predictions";
 import { sseResponse } from "./sse";
 
 /**
- * The streamed answer of a prediction, in the order lib/schemas/prediction-stream.ts describes:
+ * The streamed answer of a prediction, in the order common/schemas/prediction-stream.ts describes:
  * `start`, the tokens as the model writes them (and a `toolStart` as each tool call begins), `usedTools` and `sourceDocuments` when there are
  * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
  */

@@ -1,4 +1,4 @@
-import { AppError, errorBody, isAppError } from "../errors";
+import { AppError, errorBody, isAppError } from "@/common/errors";
 import { log as processLog, type Logger } from "../log";
 import { asDatabaseUnavailable } from "../db/unavailable";
 

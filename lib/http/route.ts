@@ -1,15 +1,15 @@
 import { z, type ZodType } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
 import { assertSameOriginWrite } from "./same-origin";
 import { declaredQueryKeys, readQuery } from "./input-checks";
 import { readBody, refuseDeclaredTooLarge, type BodySpec, type ParsedBody } from "./body";
-import type { AuthPolicy } from "../access/permissions";
-import type { Caller } from "../access/callers";
+import type { AuthPolicy } from "@/common/access/permissions";
+import type { Caller } from "@/common/access/callers";
 import { childLogger, type Logger } from "../log";
 import { ROUTE_OPTIONS } from "./route-options";
-import { describeIssues } from "../schemas/issue-words";
+import { describeIssues } from "@/common/schemas/issue-words";
 
 type Ctx<P, Q, B> = {
   req: Request;

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

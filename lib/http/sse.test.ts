@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { sseResponse } from "./sse";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,11 +3,11 @@ import {
   type PredictionEvent,
   type PredictionEventData,
   type PredictionEventName,
-} from "../schemas/prediction-stream";
+} from "@/common/schemas/prediction-stream";
 import { asAppError } from "./responses";
 import { log } from "../log";
 
-/** Sends one event of the prediction stream (lib/schemas/prediction-stream.ts), typed by its name. */
+/** Sends one event of the prediction stream (common/schemas/prediction-stream.ts), typed by its name. */
 export type SendEvent = <E extends PredictionEventName>(event: E, data: PredictionEventData<E>) => void;
 
 const HEARTBEAT_MS = 15_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { inProcessTransport, type RunKind, runOnWorker } from "./transport";
 
 // The in-process transport and the worker's processor run a kind's two steps the same way; the queue

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { type JobEvent, runJob } from "../queue/client";
 import type { QueueName } from "../queue/names";
 import type { ProcessorContext } from "../queue/worker";

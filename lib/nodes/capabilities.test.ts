@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { edge, node, testContext } from "../flow/__fixtures__/graphs";
-import { buildFlow } from "../flow/build";
-import { graphAllowsImages } from "../services/public-chatbot";
-import { storeNodesOf } from "../services/vector-stores";
-import { isStoreRetriever } from "../vector/store-retriever";
-import { isMemory, storeKindOf, takesImages } from "./capabilities";
-import { paramsSchemaFor } from "./params";
-import { nodeDefinitions, nodes } from "./registry";
-import { paramInputs, type NodeDefinition } from "./types";
+import { edge, node, testContext } from "@/lib/flow/__fixtures__/graphs";
+import { buildFlow } from "@/lib/flow/build";
+import { graphAllowsImages } from "@/lib/services/public-chatbot";
+import { storeNodesOf } from "@/lib/services/vector-stores";
+import { isStoreRetriever } from "@/lib/vector/store-retriever";
+import { isMemory, storeKindOf, takesImages } from "@/common/nodes/capabilities";
+import { paramsSchemaFor } from "@/common/nodes/params";
+import { nodeDefinitions, nodes } from "@/lib/nodes/registry";
+import { paramInputs, type NodeDefinition } from "@/common/nodes/types";
 
 /**
  * Every declared capability is what the places that used to check names and categories rely on:

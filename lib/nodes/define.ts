@@ -1,6 +1,6 @@
 import type { AnchorObject } from "./anchor-types";
 import type { RuntimeArgs } from "./runtime-types";
-import type { NodeDefinition, NodeDefinitionSpec } from "./types";
+import type { NodeDefinition, NodeDefinitionSpec } from "@/common/nodes/types";
 
 /**
  * One node = one object `{ definition, runtime }`, made by `defineNode` in the node's folder and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { editorLanguageOf } from "./editor-hint";
-import { getDefinition } from "./registry";
+import { editorLanguageOf } from "@/common/nodes/editor-hint";
+import { getDefinition } from "@/lib/nodes/registry";
 
 describe("editorLanguageOf", () => {
   it("gives code params YAML, json params JSON and plain params none", () => {

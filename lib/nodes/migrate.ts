@@ -1,6 +1,6 @@
-import type { GraphNode } from "../schemas/graph";
+import type { GraphNode } from "@/common/schemas/graph";
 import { getNode } from "./registry";
-import type { NodeDefinition } from "./types";
+import type { NodeDefinition } from "@/common/nodes/types";
 
 /**
  * Brings a node saved with an older version of its definition up to the current one through the

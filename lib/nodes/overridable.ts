@@ -1,7 +1,7 @@
-import { neverOverridableNames } from "./override-rules";
+import { neverOverridableNames } from "@/common/nodes/override-rules";
 import { nodeDefinitions } from "./registry";
 
-export { isNeverOverridable, neverOverridableNames } from "./override-rules";
+export { isNeverOverridable, neverOverridableNames } from "@/common/nodes/override-rules";
 
 /** Every param name of the registry that can never be on an override allow-list (server side). */
 export const NEVER_OVERRIDABLE: readonly string[] = neverOverridableNames(nodeDefinitions);

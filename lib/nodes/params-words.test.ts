@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paramValueSchema, patternSentence } from "./params";
+import { paramValueSchema, patternSentence } from "@/common/nodes/params";
 
 describe("pattern messages", () => {
   it("say what a tool name or URL may be, in words, without the regular expression", () => {

@@ -27,7 +27,7 @@ import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
-import type { NodeDefinition } from "./types";
+import type { NodeDefinition } from "@/common/nodes/types";
 
 /**
  * Every node type, once (server-only: the runtimes pull in LangChain). The order is the palette's.

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { manageChatflows, messageAdmins, runChatflow } from "../access/permissions";
+import { manageChatflows, messageAdmins, runChatflow } from "@/common/access/permissions";
 import { apiTable, callersOf, withApiTable } from "./api-table";
 import { OPERATIONS } from "./operations";
 

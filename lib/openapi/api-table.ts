@@ -2,7 +2,7 @@ import type { Operation } from "./operations";
 
 /**
  * The API table of docs/api.md, made from OPERATIONS (whose policies are the routes' own, read from
- * lib/access/permissions.ts): `npm run docs:api-table` writes it between the markers below, and
+ * common/access/permissions.ts): `npm run docs:api-table` writes it between the markers below, and
  * lib/openapi/api-table.test.ts fails when docs/api.md differs, so the table cannot drift.
  */
 export const TABLE_START = "<!-- api-table:start (npm run docs:api-table; do not edit by hand) -->";

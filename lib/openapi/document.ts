@@ -1,6 +1,6 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import type { AuthPolicy } from "../access/permissions";
-import { errorResponseSchema } from "../schemas/responses";
+import type { AuthPolicy } from "@/common/access/permissions";
+import { errorResponseSchema } from "@/common/schemas/responses";
 import { OPERATIONS, type Operation } from "./operations";
 
 /** Names of the security schemes of the document. */

@@ -16,16 +16,16 @@ import {
   testChatflows,
   upsertChatflow,
   type AuthPolicy,
-} from "../access/permissions";
+} from "@/common/access/permissions";
 import { idParams } from "../http/route";
-import { createApiKeySchema } from "../schemas/api-key";
+import { createApiKeySchema } from "@/common/schemas/api-key";
 import {
   deleteChatMessagesQuery,
   listChatMessagesQuery,
   listSessionsQuery,
   chatMessageRecordSchema,
-} from "../schemas/chat-message";
-import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "../schemas/chatflow";
+} from "@/common/schemas/chat-message";
+import { chatflowResponseSchema, createChatflowSchema, updateChatflowSchema } from "@/common/schemas/chatflow";
 import {
   listTestRunsQuery,
   startTestRunBodySchema,
@@ -36,19 +36,19 @@ import {
   testRunParams,
   testRunSchema,
   testRunSummarySchema,
-} from "../schemas/chatflow-tests";
-import { createCredentialSchema, updateCredentialSchema } from "../schemas/credential";
+} from "@/common/schemas/chatflow-tests";
+import { createCredentialSchema, updateCredentialSchema } from "@/common/schemas/credential";
 import {
   createFeedbackSchema,
   createLeadSchema,
   listFeedbackQuery,
   listLeadsQuery,
   updateFeedbackSchema,
-} from "../schemas/feedback";
-import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "../schemas/domain";
-import { flowiseImportSchema } from "../schemas/flowise-import";
-import { storeNodeParams } from "../schemas/graph";
-import { predictionBodySchema, predictionQuerySchema } from "../schemas/prediction";
+} from "@/common/schemas/feedback";
+import { addDomainsBody, analyzeDomainsBody, listDomainsQuery } from "@/common/schemas/domain";
+import { flowiseImportSchema } from "@/common/schemas/flowise-import";
+import { storeNodeParams } from "@/common/schemas/graph";
+import { predictionBodySchema, predictionQuerySchema } from "@/common/schemas/prediction";
 import {
   publishResponseSchema,
   publishVersionSchema,
@@ -58,18 +58,18 @@ import {
   versionDiffResponseSchema,
   versionListResponseSchema,
   versionParams,
-} from "../schemas/chatflow-version";
-import { predictionResponseSchema } from "../schemas/prediction-stream";
-import * as r from "../schemas/responses";
-import { getUploadFileQuery } from "../schemas/upload-file";
-import { upsertJsonBodySchema } from "../schemas/upsert";
-import { createUserSchema, setupAdminSchema, updateUserSchema } from "../schemas/user";
+} from "@/common/schemas/chatflow-version";
+import { predictionResponseSchema } from "@/common/schemas/prediction-stream";
+import * as r from "@/common/schemas/responses";
+import { getUploadFileQuery } from "@/common/schemas/upload-file";
+import { upsertJsonBodySchema } from "@/common/schemas/upsert";
+import { createUserSchema, setupAdminSchema, updateUserSchema } from "@/common/schemas/user";
 
 /**
  * Every operation of the HTTP API, documented: the OpenAPI document (./document.ts), the README's
  * API table (scripts/api-table.ts) and the studio's API reference are built from this list.
  *
- * It names the very objects the route files use — the policy (from lib/access/permissions.ts) and
+ * It names the very objects the route files use — the policy (from common/access/permissions.ts) and
  * the params/query/body schemas — and tests/integration/openapi-contract.test.ts checks that, route
  * file by route file: a route (or method) missing here, or a schema or policy differing from the
  * route's, fails. Adding a route: add its entry here (README "Adding a route").

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Job, type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { createRedisConnection } from "../redis/connection";
 import { processState } from "../state/registry";
 import { QUEUE_PREFIX, type QueueName } from "./names";

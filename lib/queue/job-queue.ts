@@ -8,7 +8,7 @@
  */
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import type { JobDefinition, JobQueue } from "../jobs/types";
 import { addJobs, producer } from "./client";
 import { QUEUE_NAMES, QUEUE_PREFIX, type QueueName } from "./names";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { parseMessage, rebuildError, serializeError } from "./protocol";
 
 describe("errors between worker and API", () => {

@@ -8,7 +8,7 @@
  *   event was missed (the subscriber reconnected);
  * - `abort` on the control channel every worker listens to (the client went away, the wait timed out).
  */
-import { AppError, type ErrorCode, isAppError, STATUS_BY_CODE } from "../errors";
+import { AppError, type ErrorCode, isAppError, STATUS_BY_CODE } from "@/common/errors";
 import { QUEUE_PREFIX } from "./names";
 
 export const CONTROL_CHANNEL = `${QUEUE_PREFIX}:job-control`;

@@ -11,7 +11,7 @@ import { Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { getEnv } from "../env";
 import { errorText, jobLogger, log as rootLog } from "../log";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { createRedisConnection } from "../redis/connection";
 import { processState } from "../state/registry";
 import { QUEUE_PREFIX, type QueueName } from "./names";

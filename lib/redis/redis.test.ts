@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { freePort, startRedisServer, stopRedisServer } from "../../dev/redis-server";
 import { enforceRateLimit, RateLimits } from "../access/rate-limit";
 import { resetEnvForTests } from "../env";
-import { isAppError } from "../errors";
+import { isAppError } from "@/common/errors";
 import { Cache, createRelayedBus, forgetProcessState, on, publishChange, stateBus } from "../state";
 import type { StateEvent } from "../state/events";
 import { createRedisConnection, createRedisTransport, redisConnections, STATE_CHANNEL } from ".";

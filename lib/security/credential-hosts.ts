@@ -4,7 +4,7 @@
  * credential lists. A node that would send a credential anywhere else is refused before any request,
  * so a flow's editor cannot point someone's key at a server they control.
  */
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { hostListed } from "./outbound";
 
 /** A credential as the flow engine receives it: its name (for messages), kind and decrypted fields. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { describeModelFailure, modelStatusFailure } from "./model-failure";
 
 const caller = { kind: "Chat model", node: { id: "m1", label: "Support bot" } };

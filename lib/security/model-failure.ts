@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 
 /** Who made a model call, for the sentence a person reads: "Chat model “Support bot”". */
 export interface ModelCaller {

@@ -5,7 +5,7 @@
 import type http from "node:http";
 import { pipeline, type Readable } from "node:stream";
 import zlib from "node:zlib";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { createGuardedFetch, createGuardedRequest, isPrivateAddress } from "./outbound";
 import { LEFT_BODY_MS } from "./outbound-body";
 

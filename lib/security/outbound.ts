@@ -9,7 +9,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { linkedDeadline } from "./deadline";
 import { cappedChunks, leaveBody, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
 

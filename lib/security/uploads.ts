@@ -1,6 +1,6 @@
-import { AppError } from "../errors";
-import { parseBase64DataUrl } from "../files/data-url";
-import { safeFileName } from "../files/names";
+import { AppError } from "@/common/errors";
+import { parseBase64DataUrl } from "@/common/files/data-url";
+import { safeFileName } from "@/common/files/names";
 import { sniffType } from "../files/sniff";
 import { chatflowUploadsDir, storeContentAddressed } from "./stored-files";
 

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import {
   countExistingChatflows,
   findApiKeyById,
@@ -7,10 +7,10 @@ import {
   revokeApiKeyById,
 } from "../db/queries/api-keys";
 import { generateApiKey } from "../security/api-keys";
-import type { Caller } from "../access/callers";
-import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { actingRole, actingUserId, keyPermissionsForRole, mayAct, ownerFilter } from "@/common/access/permissions";
 import { publishChange } from "../state";
-import type { CreateApiKeyInput } from "../schemas/api-key";
+import type { CreateApiKeyInput } from "@/common/schemas/api-key";
 
 type ListedKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
 

@@ -7,14 +7,14 @@ import {
   findSessions,
 } from "../db/queries/chat-messages";
 import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
-import type { Caller } from "../access/callers";
+import type { Caller } from "@/common/access/callers";
 import type {
   ChatMessageFilters,
   ChatMessageRecord,
   ListChatMessagesQuery,
   ListSessionsQuery,
   SessionSummary,
-} from "../schemas/chat-message";
+} from "@/common/schemas/chat-message";
 import { getChatflowOrThrow } from "./chatflows";
 import { publishChange } from "../state";
 

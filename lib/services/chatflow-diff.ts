@@ -1,5 +1,5 @@
 import { getDefinition } from "../nodes/registry";
-import type { Graph, GraphEdge, GraphNode } from "../schemas/graph";
+import type { Graph, GraphEdge, GraphNode } from "@/common/schemas/graph";
 
 /** What a version holds that a diff compares. */
 export type DiffableVersion = {

@@ -1,9 +1,9 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import type { Chatflow, ChatflowVersion } from "../db/generated/client";
 import { findChatflowVersion, listChatflowVersions, setPublishedVersion } from "../db/queries/chatflow-versions";
 import { findCredentialNames } from "../db/queries/credentials";
-import type { Caller } from "../access/callers";
-import { mayAct } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { mayAct } from "@/common/access/permissions";
 import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { diffVersions } from "./chatflow-diff";
 import { getChatflowForRun, getChatflowOrThrow, updateChatflow } from "./chatflows";

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import type { Chatflow } from "../db/generated/client";
 import { deleteChatflowById, findChatflowById, listChatflows } from "../db/queries/chatflows";
 import {
@@ -7,7 +7,8 @@ import {
   type VersionAuthor,
 } from "../db/queries/chatflow-versions";
 import { findUserById } from "../db/queries/users";
-import type { Caller } from "../access/callers";
+import { forbiddenOverrideNames } from "../nodes/overridable";
+import type { Caller } from "@/common/access/callers";
 import {
   actingUserId,
   assertChatflowInScope,
@@ -16,11 +17,11 @@ import {
   mayAct,
   ownerFilter,
   type Action,
-} from "../access/permissions";
-import type { CreateChatflowInput, UpdateChatflowInput } from "../schemas/chatflow";
+} from "@/common/access/permissions";
+import type { CreateChatflowInput, UpdateChatflowInput } from "@/common/schemas/chatflow";
 import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { getDefinition } from "../nodes/registry";
-import type { Graph } from "../schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { assertMayUseCredentials } from "./credentials";
 import { removeChatflowUploads } from "./chatflow-files";
 
@@ -157,11 +158,25 @@ function assertOurNodeTypes(graph: Graph | undefined): void {
   );
 }
 
+/**
+ * 400 for allow-list names that choose where requests go or what runs: they can never be overridden
+ * per request (the list comes from the node registry, so the shared body schema cannot check it).
+ */
+function refuseNeverOverridable(list: readonly string[] | undefined): void {
+  const forbidden = forbiddenOverrideNames(list ?? []);
+  if (!forbidden.length) return;
+  const message = `${forbidden.join(", ")} choose where requests go or what runs and can never be overridden per request`;
+  throw new AppError("validation_failed", `body.overrideAllowList: ${message}.`, {
+    details: [{ field: "body.overrideAllowList", path: ["overrideAllowList"], code: "custom", message }],
+  });
+}
+
 /** Creates a chatflow owned by the caller (a key: its owner). Keys scoped to chosen chatflows cannot. */
 export async function createChatflow(input: CreateChatflowInput, caller: Caller) {
   if (chatflowScope(caller))
     throw new AppError("forbidden", "A key scoped to chosen chatflows cannot create chatflows.");
   assertOurNodeTypes(input.graph);
+  refuseNeverOverridable(input.overrideAllowList);
   await assertMayUseCredentials(caller, input.graph, input.speechToText);
   const ownerId = actingUserId(caller);
   const { versionMessage, ...fields } = input;
@@ -190,6 +205,7 @@ async function transferTarget(ownerId: string | undefined, caller: Caller) {
 export async function updateChatflow(id: string, input: UpdateChatflowInput, caller: Caller) {
   const current = await getChatflowOrThrow(id, caller, "chatflow.update");
   const { expectedVersion, ownerId, versionMessage, ...fields } = input;
+  refuseNeverOverridable(fields.overrideAllowList);
   if (versionMessage !== undefined && !savesVersion(fields))
     throw new AppError(
       "validation_failed",

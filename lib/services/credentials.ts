@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import {
   deleteCredentialById,
   findCredentialAccess,
@@ -9,14 +9,14 @@ import {
   updateCredentialById,
 } from "../db/queries/credentials";
 import { findUserRole, userExists } from "../db/queries/users";
-import type { Caller } from "../access/callers";
-import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "@/common/access/permissions";
 import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
-import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "../schemas/credential";
+import { credentialDataSchemas, HEADER_VALUE, type CredentialType } from "@/common/schemas/credential";
 import { publishChange } from "../state";
-import { describeIssues } from "../schemas/issue-words";
+import { describeIssues } from "@/common/schemas/issue-words";
 
 function validateData(type: string, data: unknown): Record<string, unknown> {
   const schema = credentialDataSchemas[type as CredentialType];

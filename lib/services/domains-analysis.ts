@@ -1,4 +1,4 @@
-import { AppError, isAppError } from "../errors";
+import { AppError, isAppError } from "@/common/errors";
 import { getEnv } from "../env";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
@@ -14,9 +14,9 @@ import {
   saveDomainAnalysis,
   updateDomain,
 } from "../db/queries/domains";
-import type { Caller } from "../access/callers";
+import type { Caller } from "@/common/access/callers";
 import { getQueue, type JobDefinition } from "../jobs";
-import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "../schemas/domain";
+import { ANALYSIS_MAX_PER_RUN, type AnalysisRunRecord, type AnalyzeDomainsBody } from "@/common/schemas/domain";
 import { getChatflowOrThrow } from "./chatflows";
 import { predictHere } from "./predictions";
 import { storableJson, storableText } from "../db/storable-text";

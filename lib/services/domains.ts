@@ -1,7 +1,7 @@
 import type { Domain } from "../db/generated/client";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { findDomains, insertDomains } from "../db/queries/domains";
-import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "../schemas/domain";
+import type { AddDomainsBody, DomainRecord, ListDomainsQuery } from "@/common/schemas/domain";
 import { recoverInterruptedAnalyses } from "./domains-analysis";
 import { checkDomainName, normaliseDomainName } from "./domains-names";
 

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { findFirstAdminId } from "../db/queries/users";
 import { findSetting, insertChatflowsOnce } from "../db/queries/settings";
 import { versionContentOf } from "../db/queries/chatflow-versions";
-import { graphShapeSchema } from "../schemas/chatflow";
-import { testCaseBodySchema } from "../schemas/chatflow-tests";
+import { graphShapeSchema } from "@/common/schemas/chatflow";
+import { testCaseBodySchema } from "@/common/schemas/chatflow-tests";
 import { testCaseData } from "./chatflow-tests/cases";
 
 const EXAMPLES_KEY = "examplesLoaded";

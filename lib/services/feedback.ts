@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { Prisma, type ChatMessageFeedback, type Lead } from "../db/generated/client";
 import {
   findChatMessageInChat,
@@ -8,8 +8,8 @@ import {
   upsertFeedback,
 } from "../db/queries/feedback";
 import { findLeads, insertLead } from "../db/queries/leads";
-import type { Caller } from "../access/callers";
-import type { FeedbackRecord, FeedbackRating, LeadRecord } from "../schemas/feedback";
+import type { Caller } from "@/common/access/callers";
+import type { FeedbackRecord, FeedbackRating, LeadRecord } from "@/common/schemas/feedback";
 import { getChatflowForRun, getChatflowOrThrow } from "./chatflows";
 import { chatflowAtVersion } from "./chatflow-versions";
 import { assertMayChat } from "./predictions";

@@ -1,11 +1,11 @@
-import type { Caller } from "../access/callers";
-import { chatflowScope } from "../access/permissions";
-import { AppError } from "../errors";
+import type { Caller } from "@/common/access/callers";
+import { chatflowScope } from "@/common/access/permissions";
+import { AppError } from "@/common/errors";
 import { convertFlowiseFlow } from "../flowise/convert";
 import { flowiseMappings } from "../flowise/mappings";
 import type { FlowiseFlow, ImportWarning } from "../flowise/types";
 import { getDefinition } from "../nodes/registry";
-import { type FlowiseImportInput, flowiseGraphSchema } from "../schemas/flowise-import";
+import { type FlowiseImportInput, flowiseGraphSchema } from "@/common/schemas/flowise-import";
 import { createChatflow } from "./chatflows";
 
 /**

@@ -9,7 +9,7 @@ import {
   type UsesCredential,
 } from "../flow";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { createGuardedFetch, createGuardedRequest } from "../security/outbound";
 import { createModelFetch, createModelRequest, operatorPolicy } from "../security/outbound-policy";
 import { resolveCredentialForOwner } from "./credentials";
@@ -17,7 +17,7 @@ import { stableJson } from "../stable-json";
 import { documentStore } from "./vector-store-db";
 import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";
-import type { GraphProblemDetail } from "../schemas/problems";
+import type { GraphProblemDetail } from "@/common/schemas/problems";
 import { log } from "../log";
 
 /**

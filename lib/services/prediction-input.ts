@@ -1,6 +1,6 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
-import { safeFileName } from "../files/names";
+import { safeFileName } from "@/common/files/names";
 import { sniffType } from "../files/sniff";
 import { createGuardedFetch } from "../security/outbound";
 import { operatorPolicy } from "../security/outbound-policy";
@@ -12,11 +12,11 @@ import {
   type PredictionInput,
   type UploadInput,
   type UploadItem,
-} from "../schemas/prediction";
+} from "@/common/schemas/prediction";
 
 /**
  * The request shapes of POST /api/v1/prediction/{id}, reduced to the one PredictionBody the
- * prediction service takes: JSON (lib/schemas/prediction.ts), or a multipart form as Flowise
+ * prediction service takes: JSON (common/schemas/prediction.ts), or a multipart form as Flowise
  * documents it (files in `files`; `question`, `chatId`, `streaming` as text; `overrideConfig`,
  * `history` and `uploads` as JSON strings). History in Flowise's `{role, content}` or the SDK's
  * `{type, message}` becomes `{role, content}`. `url` uploads are fetched later, by

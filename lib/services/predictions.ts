@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
 import { findExchangeOfRun } from "../db/queries/chat-messages";
 import { readHistory, storeExchange } from "./session-history";
-import type { Caller } from "../access/callers";
-import { assertChatflowInScope, mayAct } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
 import { enforcePublicChatflowLimit } from "../access/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
-import type { PredictionBody } from "../schemas/prediction";
-import type { PredictionResponse, SourceDocument, ToolStart } from "../schemas/prediction-stream";
+import type { PredictionBody } from "@/common/schemas/prediction";
+import type { PredictionResponse, SourceDocument, ToolStart } from "@/common/schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage } from "../flow";
 import { type RunKind, runTransport } from "../jobs";
 import { getChatflowForRun } from "./chatflows";
@@ -37,7 +37,7 @@ export interface PredictionRequest {
   version?: number | "draft";
 }
 
-/** The answer of a prediction: the JSON body, and what the stream's events carry (lib/schemas/prediction-stream.ts). */
+/** The answer of a prediction: the JSON body, and what the stream's events carry (common/schemas/prediction-stream.ts). */
 export type PredictionResult = PredictionResponse;
 
 /** A prediction the caller may run, ready to execute (here, or on a worker in queue mode). */

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import type { Chatflow } from "../db/generated/client";
 import { chatflowAtVersion } from "./chatflow-versions";
 import { existsPublicChatflowWithOrigin, findChatflowById } from "../db/queries/chatflows";
 import { findFeedbackById } from "../db/queries/feedback";
-import type { Caller } from "../access/callers";
-import { assertChatflowInScope, mayAct } from "../access/permissions";
-import { takesImages } from "../nodes/capabilities";
+import type { Caller } from "@/common/access/callers";
+import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
+import { takesImages } from "@/common/nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
-import { chatbotConfigSchema, type LeadsConfig, widgetThemeSchema, type WidgetTheme } from "../schemas/chatflow";
+import { chatbotConfigSchema, type LeadsConfig, widgetThemeSchema, type WidgetTheme } from "@/common/schemas/chatflow";
 import { IMAGE_TYPES } from "../security/uploads";
 import { speechSettings } from "./speech";
 

@@ -5,10 +5,10 @@
  */
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import type { Caller } from "../access/callers";
-import { assertMay } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { assertMay } from "@/common/access/permissions";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { listJobQueues } from "../jobs";
 import { errorText } from "../log";
 import { listWorkers, type WorkerHeartbeat } from "../queue/heartbeat";

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import type { CheckedUpload } from "../security/uploads";
-import { speechToTextSchema } from "../schemas/chatflow";
+import { speechToTextSchema } from "@/common/schemas/chatflow";
 import {
   assertCredentialHost,
   credentialText,

@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
 import { findChatflowById } from "../db/queries/chatflows";
 import { findUploadInChat } from "../db/queries/chat-messages";
-import type { Caller } from "../access/callers";
-import { assertChatflowInScope, mayAct } from "../access/permissions";
+import type { Caller } from "@/common/access/callers";
+import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
 import { chatflowUploadsDir } from "../security/stored-files";
 import { AUDIO_TYPES, IMAGE_TYPES } from "../security/uploads";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { chatflowUploadsDir, storeContentAddressed } from "../security/stored-files";
-import { safeFileName } from "../files/names";
+import { safeFileName } from "@/common/files/names";
 import { detectFileType, FILE_TYPES, describeTypes } from "../vector/file-types";
 import type { UpsertFile } from "../vector/types";
 

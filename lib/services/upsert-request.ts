@@ -1,9 +1,9 @@
-import { AppError } from "../errors";
-import type { UpsertJsonBody } from "../schemas/upsert";
+import { AppError } from "@/common/errors";
+import type { UpsertJsonBody } from "@/common/schemas/upsert";
 
 /**
  * The two request shapes of POST /api/v1/vector/upsert/{id}, already parsed by the route, reduced
- * to one: JSON `{ overrideConfig?, stopNodeId? }` (lib/schemas/upsert.ts), or a multipart form's
+ * to one: JSON `{ overrideConfig?, stopNodeId? }` (common/schemas/upsert.ts), or a multipart form's
  * text fields `returnSourceDocuments`, `stopNodeId` and any other field read as an override (same
  * allow-list as prediction).
  */

@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import {
   bumpSessionVersion,
   countUsers,
@@ -14,7 +14,7 @@ import { claimUnownedChatflows } from "../db/queries/chatflows";
 import { claimUnownedCredentials } from "../db/queries/credentials";
 import { publishChange } from "../state";
 import { hashPassword } from "../security/passwords";
-import { isAcceptablePassword, PASSWORD_RULE } from "../schemas/user";
+import { isAcceptablePassword, PASSWORD_RULE } from "@/common/schemas/user";
 import type { Role } from "../db/generated/enums";
 
 /** Services are also called from start-up and scripts, not only through the zod-checked routes. */

@@ -12,7 +12,7 @@ import {
   type ChunkWrite,
   type EncodedVectors,
 } from "../db/queries/document-chunks";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { planUpsert, sourceOf, type UpsertPlan } from "../vector/record-manager";
 import type { DocumentStoreAccess, PreparedUpsert, StoreDocument } from "../vector/types";
 

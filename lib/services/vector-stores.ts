@@ -1,10 +1,10 @@
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { validateGraph, buildNodes } from "../flow";
-import type { Caller } from "../access/callers";
-import { storeKindOf } from "../nodes/capabilities";
+import type { Caller } from "@/common/access/callers";
+import { storeKindOf } from "@/common/nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
 import { isStoreRetriever } from "../vector/store-retriever";
-import type { Graph } from "../schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { getChatflowOrThrow } from "./chatflows";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";

@@ -1,4 +1,4 @@
-import type { NodeInputSpec } from "../nodes/types";
+import type { NodeInputSpec } from "@/common/nodes/types";
 import { DT } from "./node-types";
 
 /**

@@ -1,7 +1,7 @@
 import { RecursiveCharacterTextSplitter, type TextSplitter } from "@langchain/textsplitters";
 import { Document } from "@langchain/core/documents";
-import { AppError } from "../errors";
-import { dataUrlFileName, parseBase64DataUrl } from "../files/data-url";
+import { AppError } from "@/common/errors";
+import { dataUrlFileName, parseBase64DataUrl } from "@/common/files/data-url";
 import { describeTypes } from "./file-types";
 import { parseInWorker } from "./parse-pool";
 import type { NamedBytes } from "./parsers";

@@ -1,6 +1,6 @@
 /**
  * Connection type names of the document nodes (loaders, splitter, embeddings, stores, retrievers).
- * Plain data, safe in the browser. Kept apart from lib/nodes/types.ts so this feature adds no edits
+ * Plain data, safe in the browser. Kept apart from common/nodes/types.ts so this feature adds no edits
  * to the shared T table.
  */
 export const DT = {

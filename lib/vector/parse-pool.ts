@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import type { StoreDocument } from "./types";
 
 /**

@@ -1,5 +1,5 @@
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import { parseInWorker } from "./parse-pool";
 import type { StoreDocument } from "./types";
 

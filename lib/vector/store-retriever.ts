@@ -1,7 +1,7 @@
 import { BaseRetriever } from "@langchain/core/retrievers";
 import { Document } from "@langchain/core/documents";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { AppError } from "../errors";
+import { AppError } from "@/common/errors";
 import type { BuildContext } from "../flow/types";
 import type {
   ChunkCollection,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import type { Caller } from "../../lib/access/callers";
+import type { Caller } from "@/common/access/callers";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import type { Caller } from "../../lib/access/callers";
+import type { Caller } from "@/common/access/callers";
 import { systemCaller, userCaller } from "../../dev/callers";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";

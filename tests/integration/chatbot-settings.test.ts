@@ -12,7 +12,7 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
-import { AVATAR_MAX_BYTES } from "../../lib/schemas/chatflow";
+import { AVATAR_MAX_BYTES } from "@/common/schemas/chatflow";
 
 // Issue 14: the chatbot settings of the Publish dialog (saved and checked by PUT /chatflows/{id},
 // served by GET /public-chatbotConfig/{id}), and "show tool calls to visitors", which the server

@@ -17,7 +17,7 @@ import * as publish from "../../app/api/v1/chatflows/[id]/publish/route";
 import * as versionList from "../../app/api/v1/chatflows/[id]/versions/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { publishVersion } from "../../lib/services/chatflow-versions";
-import { isAppError } from "../../lib/errors";
+import { isAppError } from "@/common/errors";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";

@@ -8,7 +8,7 @@ import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as catchAll from "../../app/api/[...path]/route";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { getDb } from "../../lib/db/client";
-import { chatflowResponseSchema } from "../../lib/schemas/chatflow";
+import { chatflowResponseSchema } from "@/common/schemas/chatflow";
 
 let session: Record<string, string>;
 const UNKNOWN = "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b";
@@ -52,7 +52,7 @@ describe("chatflow management", () => {
     expect((await call(chatflowById.GET, { params: { id: flow.id }, headers: session })).status).toBe(404);
   });
 
-  it("answers a chatflow in the shape lib/schemas declares for the studio (created, read, saved)", async () => {
+  it("answers a chatflow in the shape common/schemas declares for the studio (created, read, saved)", async () => {
     const flow = await create({ name: "Typed", chatbotConfig: { title: "Hi" }, rateLimit: { max: 5, windowSec: 60 } });
     expect(chatflowResponseSchema.strict().parse(flow)).toEqual(flow);
     const got = await call(chatflowById.GET, { params: { id: flow.id }, headers: session });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
-import type { Caller } from "../../lib/access/callers";
+import type { Caller } from "@/common/access/callers";
 import { systemCaller, userCaller } from "../../dev/callers";
 import { createModelStub, type Brain, type ModelStub } from "../../dev/model-stub/server";
 import * as domains from "../../app/api/v1/domains/route";

@@ -13,7 +13,7 @@ import { validateGraph } from "../../lib/flow";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 
 // Chatflows exported from a running Flowise 3.1.4 and two of its marketplace templates, read where
 // they are kept (never copied into the project).

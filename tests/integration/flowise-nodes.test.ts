@@ -9,7 +9,7 @@ import { textOf, type Brain } from "../../dev/model-stub/brain";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { resetEnvForTests } from "../../lib/env";
 import { edge, node } from "../../lib/flow/__fixtures__/graphs";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
 import { call } from "../support/http";
 

@@ -13,14 +13,14 @@ import { routeOptionsOf } from "../../lib/http/route-options";
 import { openApiDocument } from "../../lib/openapi/document";
 import { OPERATIONS, type Operation } from "../../lib/openapi/operations";
 import { redisConnections } from "../../lib/redis";
-import type { FeedbackRecord, LeadRecord } from "../../lib/schemas/feedback";
+import type { FeedbackRecord, LeadRecord } from "@/common/schemas/feedback";
 import {
   type feedbackResponseSchema,
   importUnmappedResponseSchema,
   type leadResponseSchema,
   type queueViewResponseSchema,
   type uploadsConfigResponseSchema,
-} from "../../lib/schemas/responses";
+} from "@/common/schemas/responses";
 import type { UploadsConfig } from "../../lib/services/public-chatbot";
 import type { QueueView } from "../../lib/services/queue-view";
 import { forgetProcessState } from "../../lib/state";

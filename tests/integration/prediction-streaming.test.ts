@@ -12,8 +12,8 @@ import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
-import { predictionEventSchema, predictionResponseSchema } from "../../lib/schemas/prediction-stream";
-import { readEventStream, type StreamEvent } from "../../lib/client/prediction-stream";
+import { predictionEventSchema, predictionResponseSchema } from "@/common/schemas/prediction-stream";
+import { readEventStream, type StreamEvent } from "@/browser/client/prediction-stream";
 
 let stub: ModelStub;
 let productApi: ProductApi;

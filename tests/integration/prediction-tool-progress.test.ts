@@ -9,8 +9,8 @@ import { resetEnvForTests } from "../../lib/env";
 import { createChatflow, updateChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
-import { readEventStream, type StreamEvent } from "../../lib/client/prediction-stream";
-import { predictionEventSchema, type ToolStart, type UsedTool } from "../../lib/schemas/prediction-stream";
+import { readEventStream, type StreamEvent } from "@/browser/client/prediction-stream";
+import { predictionEventSchema, type ToolStart, type UsedTool } from "@/common/schemas/prediction-stream";
 import { ChatController } from "../../widget/chat";
 import { SessionStore } from "../../widget/store";
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseInline, parseMarkdown, safeHref } from "../../widget/markdown";
-import { createEventReader as createSseReader, type StreamEvent } from "../../lib/client/sse-parser";
+import { createEventReader as createSseReader, type StreamEvent } from "@/browser/client/sse-parser";
 import { streamPrediction, WidgetError } from "../../widget/api";
 
 // The widget's pure parts (no DOM). Its rendering, streaming and storage run in Chromium in
@@ -97,7 +97,7 @@ describe("widget SSE reader", () => {
   });
 });
 
-describe("widget prediction client (the shared lib/client one, with the widget's words)", () => {
+describe("widget prediction client (the shared browser/client one, with the widget's words)", () => {
   afterEach(() => vi.unstubAllGlobals());
   const ask = (events: StreamEvent[] = [], signal = new AbortController().signal) =>
     streamPrediction(

@@ -3,7 +3,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";

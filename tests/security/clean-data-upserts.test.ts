@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKey, systemCaller } from "../../dev/callers";
 import { docsExample, multiStoreGraph } from "../support/docs-flows";

@@ -15,7 +15,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createCredential } from "../../lib/services/credentials";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 
 const SERVER_KEY = "sk-server-secret-0123456789";
 const VICTIM_KEY = "sk-victim-secret-9876543210";

@@ -12,7 +12,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createCredential } from "../../lib/services/credentials";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 
 const KEY = "sk-model-errors-secret";
 let failing: RecordingServer;

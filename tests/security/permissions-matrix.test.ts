@@ -1,4 +1,4 @@
-// The whole permission matrix, generated from the permission table (lib/access/permissions.ts):
+// The whole permission matrix, generated from the permission table (common/access/permissions.ts):
 // roles (admin, builder, another builder) × caller kinds (session, Basic, an API key with each
 // permission owned by an admin or a builder, anonymous) × routes (tests/support/permission-probes.ts)
 // × own and other's objects. The expected answer is computed from the table; the real route
@@ -10,8 +10,8 @@ import { exampleFlow } from "../../dev/flows";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
 import { PROBES, type ObjectKind, type Probe } from "../support/permission-probes";
-import { ACTIONS, keyPermissionsForRole, rule, type Grant } from "../../lib/access/permissions";
-import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "../../lib/access/callers";
+import { ACTIONS, keyPermissionsForRole, rule, type Grant } from "@/common/access/permissions";
+import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "@/common/access/callers";
 import { insertApiKey } from "../../lib/db/queries/api-keys";
 import { generateApiKey } from "../../lib/security/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";

@@ -13,7 +13,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(128, 3)]);
 const audio = {

@@ -10,7 +10,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/chat-messages";
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { createChatflow } from "../../lib/services/chatflows";
 import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
 import { readExampleFlows } from "../../lib/services/examples";

@@ -1,4 +1,4 @@
-import type { Graph } from "../../lib/schemas/graph";
+import type { Graph } from "@/common/schemas/graph";
 import { readExampleFlows } from "../../lib/services/examples";
 
 /** Graph builders and sample files for the upsert and retrieval tests. */

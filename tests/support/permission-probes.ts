@@ -1,11 +1,11 @@
 /**
- * One probe per route and action of the permission table (lib/access/permissions.ts), for the matrix
+ * One probe per route and action of the permission table (common/access/permissions.ts), for the matrix
  * test: how to call the route on an object, and which actions it needs in which order (the first
  * refused one decides the answer). tests/security/permissions-matrix.test.ts checks every action of
  * the table has a probe, so a new action cannot be added without being walked.
  */
 import { type CallResult, call, type RouteHandler } from "./http";
-import type { Action } from "../../lib/access/permissions";
+import type { Action } from "@/common/access/permissions";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as chatflowImport from "../../app/api/v1/chatflows/import/route";

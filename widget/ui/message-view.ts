@@ -1,6 +1,6 @@
 import { el, renderMarkdown } from "../render-markdown";
 import { safeHref } from "../markdown";
-import { runningStepLabel, summariseToolInput } from "../../lib/client/tool-progress";
+import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "../types";
 import { icon } from "./icons";
 

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { UserManager } from "@/components/studio/UserManager";
 import { getStudioUser } from "@/lib/auth/studio-user";
-import { roleMay } from "@/lib/access/permissions";
+import { roleMay } from "@/common/access/permissions";
 
 export default async function UsersPage() {
   const user = await getStudioUser();

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/common/errors";
 import { errorResponse } from "@/lib/http/responses";
 
 // Any /api path no route matched answers the JSON error shape, not an HTML page.

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/common/errors";
 import { errorResponse } from "@/lib/http/responses";
 import { readSwaggerUiFile } from "@/lib/http/swagger-ui-assets";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "../client";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { StoredRecord, UpsertPlan } from "../../vector/record-manager";
 import type { ChunkCollection, ScoredDocument, StoreDocument, UpsertOutcome } from "../../vector/types";
 

@@ -1,4 +1,4 @@
-import { handleId } from "../../nodes/handles";
+import { handleId } from "@/common/nodes/handles";
 import type { ResolvedCredential } from "../../security/credential-hosts";
 import type { BuildContext } from "../types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import { calculator } from ".";
 import { evaluateExpression, formatResult, MAX_EXPRESSION_LENGTH, MAX_NESTING_DEPTH } from "./expression";

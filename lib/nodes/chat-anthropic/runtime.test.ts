@@ -3,7 +3,7 @@ import type { ChatAnthropic } from "@langchain/anthropic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelStub, type ModelStub } from "../../../dev/model-stub/server";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import { resetEnvForTests } from "../../env";
 import { createModelFetch } from "../../security/outbound-policy";

@@ -1,5 +1,5 @@
 import { ChatAnthropic } from "@langchain/anthropic";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import type { RuntimeOf } from "../define";
 import type { chatAnthropicDefinition } from "./definition";

@@ -3,7 +3,7 @@ import type { OpenAIChat } from "../shared/openai-chat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelStub, type ModelStub, scriptedBrain } from "../../../dev/model-stub/server";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import { chatOllama } from ".";
 import { ollamaOpenAIUrl } from "./runtime";

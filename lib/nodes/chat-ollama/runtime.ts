@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { RuntimeOf } from "../define";
 import { OpenAIChat } from "../shared/openai-chat";
 import { modelCallerOf, requesterOf, sdkBackstopTimeout } from "../shared/openai-connection";

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import { T, type NodeDefinitionSpec } from "../types";
+import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const DEFAULT_QA_SYSTEM_MESSAGE =
   "Use the following pieces of context to answer the user's question. If the context does not contain the answer, say that you don't know; don't make one up.\n\nContext:\n{context}";

@@ -1,4 +1,4 @@
-import { T, type NodeDefinitionSpec } from "../types";
+import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const currentDateTimeDefinition = {
   name: "currentDateTime",

@@ -1,6 +1,6 @@
 import { DT } from "../../vector/node-types";
 import { fileLoaderInputs } from "../../vector/loader-inputs";
-import type { NodeDefinitionSpec } from "../types";
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const docxLoaderDefinition = {
   name: "docxLoader",

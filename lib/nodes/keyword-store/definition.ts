@@ -1,5 +1,5 @@
 import { CLEANUP_OPTIONS, DT } from "../../vector/node-types";
-import type { NodeDefinitionSpec } from "../types";
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const keywordStoreDefinition = {
   name: "keywordStore",

@@ -3,7 +3,7 @@ import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
 import type { DocumentSource, StoreDocument } from "../../vector/types";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import { memoryVectorStore } from ".";
 import { MAX_MEMORY_CHUNKS } from "./runtime";

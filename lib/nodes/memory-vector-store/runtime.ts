@@ -1,6 +1,6 @@
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import { Document } from "@langchain/core/documents";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { isDocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
 import { requesterOf } from "../shared/openai-connection";

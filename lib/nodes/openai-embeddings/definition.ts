@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import type { NodeDefinitionSpec } from "../types";
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
 import { openAIBaseUrlParam, openAICredentialParam } from "../shared/openai-params";
 
 export const openAIEmbeddingsDefinition = {

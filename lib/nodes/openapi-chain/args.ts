@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { JsonSchema, Operation } from "./spec";
 
 /**

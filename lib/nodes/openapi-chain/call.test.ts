@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { createGuardedRequest, requestOverFetch } from "../../security/outbound";
 import { callOperation, type OperationCall } from "./call";
 

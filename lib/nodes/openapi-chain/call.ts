@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { type Deadline, linkedDeadline } from "../../security/deadline";
 import type { GuardedAnswer, GuardedRequest } from "../../security/outbound";
 import type { Operation } from "./spec";

@@ -2,7 +2,7 @@ import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manag
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { GuardedRequest } from "../../security/outbound";
 import { NO_STREAM_TAG, recordToolStart, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";

@@ -1,7 +1,7 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import { AppError } from "../../errors";
-import { parseDataUrl } from "../../files/data-url";
+import { AppError } from "@/common/errors";
+import { parseDataUrl } from "@/common/files/data-url";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import { type GuardedRequest, requestOverFetch } from "../../security/outbound";
 import type { BuildContext } from "../../flow/types";

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from "yaml";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 
 /**
  * Parses an OpenAPI 3.0 document into the operations the chain may call. Only local `$ref`s are

@@ -1,6 +1,6 @@
 import { SOURCE_NAME_MAX_LENGTH } from "../../vector/loader-inputs";
 import { DT } from "../../vector/node-types";
-import type { NodeDefinitionSpec } from "../types";
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const plainTextLoaderDefinition = {
   name: "plainTextLoader",

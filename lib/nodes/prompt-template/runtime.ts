@@ -1,5 +1,5 @@
 import { PromptTemplate } from "@langchain/core/prompts";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { RuntimeOf } from "../define";
 import type { promptTemplateDefinition } from "./definition";
 import { partialWithValues } from "../shared/prompts";

@@ -1,5 +1,5 @@
 import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { RuntimeOf } from "../define";
 import type { recursiveTextSplitterDefinition } from "./definition";
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testContext } from "../../flow/__fixtures__/graphs";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import { requestsGet } from ".";
 

@@ -1,6 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { RuntimeOf } from "../define";
 import { requesterOf } from "../shared/openai-connection";
 import { httpToolTarget, readToolAnswer } from "../shared/http-tool";

@@ -1,5 +1,5 @@
 import { DT } from "../../vector/node-types";
-import { T, type NodeDefinitionSpec } from "../types";
+import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
 
 export const retrieverToolDefinition = {
   name: "retrieverTool",

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import type { RuntimeArgs } from "../runtime-types";
 import { requesterOf } from "./openai-connection";

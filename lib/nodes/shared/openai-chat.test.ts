@@ -5,7 +5,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/
 import { tool } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { createGuardedRequest } from "../../security/outbound";
 import { OpenAIChat, type OpenAIChatFields } from "./openai-chat";
 

@@ -10,7 +10,7 @@ import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { convertCompletionsMessageToBaseMessage, convertMessagesToCompletionsMessageParams } from "@langchain/openai";
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { linkedDeadline } from "../../security/deadline";
 import { type GuardedAnswer, type GuardedRequest, requestOverFetch } from "../../security/outbound";
 import { callerName, type ModelCaller, type ModelFailureDetails } from "../../security/model-failure";

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import {
   assertCredentialHost,
   credentialText,

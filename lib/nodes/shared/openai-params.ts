@@ -1,4 +1,4 @@
-import type { ParamInputSpec } from "../types";
+import type { ParamInputSpec } from "@/common/nodes/types";
 
 /** The credential param of every OpenAI-compatible node (read by resolveOpenAIConnection). */
 export const openAICredentialParam = {

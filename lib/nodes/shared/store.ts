@@ -2,7 +2,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { StoreRetriever } from "../../vector/store-retriever";
 import { isDocumentSource, type CleanupMode } from "../../vector/types";
 import type { RuntimeArgs } from "../runtime-types";
-import type { StoreKind } from "../types";
+import type { StoreKind } from "@/common/nodes/types";
 
 /** What a store node's definition provides: its params and its anchors (embeddings: vector only). */
 interface StoreArgs extends Omit<RuntimeArgs, "params" | "inputs"> {

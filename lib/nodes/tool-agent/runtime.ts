@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { RuntimeOf } from "../define";
 import type { toolAgentDefinition } from "./definition";
 import { ToolAgentChain } from "./agent";

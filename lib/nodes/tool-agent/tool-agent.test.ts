@@ -9,7 +9,7 @@ import { runEndingChain } from "../../flow/run";
 import { bufferMemory } from "../buffer-memory";
 import { chainTool } from "../chain-tool";
 import { openApiChain } from "../openapi-chain";
-import { paramsSchemaFor } from "../params";
+import { paramsSchemaFor } from "@/common/nodes/params";
 import { getDefinition } from "../registry";
 import type { RuntimeArgs } from "../runtime-types";
 import type { ToolAgentChain } from "./agent";

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import type { ChatflowTestCase, Prisma } from "../../db/generated/client";
 import {
   countTestCases,
@@ -8,8 +8,8 @@ import {
   updateTestCase,
   type TestCaseData,
 } from "../../db/queries/chatflow-tests";
-import type { Caller } from "../../access/callers";
-import { CASES_MAX, type TestCase, type TestCaseBody } from "../../schemas/chatflow-tests";
+import type { Caller } from "@/common/access/callers";
+import { CASES_MAX, type TestCase, type TestCaseBody } from "@/common/schemas/chatflow-tests";
 import { getChatflowOrThrow } from "../chatflows";
 import { assertExpectationsUsable } from "./expectations";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Expectation } from "../../schemas/chatflow-tests";
-import { expectationSchema, testCaseBodySchema } from "../../schemas/chatflow-tests";
+import type { Expectation } from "@/common/schemas/chatflow-tests";
+import { expectationSchema, testCaseBodySchema } from "@/common/schemas/chatflow-tests";
 import {
   assertExpectationsUsable,
   casePasses,

@@ -1,9 +1,9 @@
 import vm from "node:vm";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { AppError } from "../../errors";
-import type { Expectation, ExpectationResult } from "../../schemas/chatflow-tests";
-import { JSON_SCHEMA_MAX_CHARS } from "../../schemas/chatflow-tests";
-import type { SourceDocument, UsedTool } from "../../schemas/prediction-stream";
+import { AppError } from "@/common/errors";
+import type { Expectation, ExpectationResult } from "@/common/schemas/chatflow-tests";
+import { JSON_SCHEMA_MAX_CHARS } from "@/common/schemas/chatflow-tests";
+import type { SourceDocument, UsedTool } from "@/common/schemas/prediction-stream";
 
 /**
  * Expectations of a test case, checked against what a run of the chatflow answered. Pure

@@ -1,6 +1,6 @@
-import { AppError } from "../../errors";
+import { AppError } from "@/common/errors";
 import { findLatestTestRun, listTestCases } from "../../db/queries/chatflow-tests";
-import type { TestCaseResult } from "../../schemas/chatflow-tests";
+import type { TestCaseResult } from "@/common/schemas/chatflow-tests";
 
 type NamedCase = { caseId: string; name: string };
 

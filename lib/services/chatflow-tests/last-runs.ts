@@ -1,6 +1,6 @@
 import type { ChatflowTestRun } from "../../db/generated/client";
 import { findLatestTestRunsByVersion } from "../../db/queries/chatflow-tests";
-import type { TestRunSummary } from "../../schemas/chatflow-tests";
+import type { TestRunSummary } from "@/common/schemas/chatflow-tests";
 
 /** A run as listed: status and counts, without cases or results. */
 export function toSummary(

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { AppError, isAppError } from "../../errors";
+import { AppError, isAppError } from "@/common/errors";
 import { getEnv } from "../../env";
 import type { ChatflowTestRun, Prisma } from "../../db/generated/client";
 import {
@@ -13,10 +13,10 @@ import {
   markTestRunRunning,
   saveTestRunProgress,
 } from "../../db/queries/chatflow-tests";
-import { actingUserId } from "../../access/permissions";
-import type { Caller } from "../../access/callers";
+import { actingUserId } from "@/common/access/permissions";
+import type { Caller } from "@/common/access/callers";
 import { getQueue, type JobDefinition } from "../../jobs";
-import type { TestCase, TestCaseResult, TestRun } from "../../schemas/chatflow-tests";
+import type { TestCase, TestCaseResult, TestRun } from "@/common/schemas/chatflow-tests";
 import { storableJson, storableText } from "../../db/storable-text";
 import { processState } from "../../state";
 import { log } from "../../log";

@@ -3,7 +3,7 @@
 import { ChatPanel } from "@/components/chat/ChatPanel";
 import { ChatflowEditor } from "@/components/canvas/Editor";
 import type { EditorSlots } from "@/components/canvas/editor-slots";
-import type { NodeDefinition } from "@/lib/nodes/types";
+import type { NodeDefinition } from "@/common/nodes/types";
 import { EmbedPanel } from "@/components/publish/EmbedPanel";
 import { VectorStorePanel } from "@/components/vector/VectorStorePanel";
 import { TestsPanel } from "@/components/tests/TestsPanel";

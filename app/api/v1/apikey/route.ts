@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { manageKeys } from "@/lib/access/permissions";
-import { createApiKeySchema } from "@/lib/schemas/api-key";
+import { manageKeys } from "@/common/access/permissions";
+import { createApiKeySchema } from "@/common/schemas/api-key";
 import { createApiKey, listApiKeysDto } from "@/lib/services/api-keys";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { manageChatflows } from "@/lib/access/permissions";
-import { createChatflowSchema } from "@/lib/schemas/chatflow";
+import { manageChatflows } from "@/common/access/permissions";
+import { createChatflowSchema } from "@/common/schemas/chatflow";
 import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

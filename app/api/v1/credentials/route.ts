@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { listCredentialsPolicy, manageCredentials } from "@/lib/access/permissions";
-import { createCredentialSchema } from "@/lib/schemas/credential";
+import { listCredentialsPolicy, manageCredentials } from "@/common/access/permissions";
+import { createCredentialSchema } from "@/common/schemas/credential";
 import { createCredential, listCredentials } from "@/lib/services/credentials";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { addDomainsBody, listDomainsQuery } from "@/lib/schemas/domain";
-import { domainUsers } from "@/lib/access/permissions";
+import { addDomainsBody, listDomainsQuery } from "@/common/schemas/domain";
+import { domainUsers } from "@/common/access/permissions";
 import { addDomains, listDomains } from "@/lib/services/domains";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

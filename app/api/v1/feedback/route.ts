@@ -1,8 +1,8 @@
 import { route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
-import { runChatflow } from "@/lib/access/permissions";
-import { createFeedbackSchema } from "@/lib/schemas/feedback";
+import { runChatflow } from "@/common/access/permissions";
+import { createFeedbackSchema } from "@/common/schemas/feedback";
 import { chatflowIdOf, createFeedback } from "@/lib/services/feedback";
 import { corsOriginsForAnyPublicChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";

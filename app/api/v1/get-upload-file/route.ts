@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { runChatflow } from "@/lib/access/permissions";
-import { getUploadFileQuery as query } from "@/lib/schemas/upload-file";
+import { runChatflow } from "@/common/access/permissions";
+import { getUploadFileQuery as query } from "@/common/schemas/upload-file";
 import { readUploadFile } from "@/lib/services/upload-files";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,8 +1,8 @@
 import { route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
-import { runChatflow } from "@/lib/access/permissions";
-import { createLeadSchema } from "@/lib/schemas/feedback";
+import { runChatflow } from "@/common/access/permissions";
+import { createLeadSchema } from "@/common/schemas/feedback";
 import { createLead } from "@/lib/services/feedback";
 import { corsOriginsForAnyPublicChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";

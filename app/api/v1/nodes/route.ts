@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { nodeDefinitions } from "@/lib/nodes/registry";
-import { readNodes } from "@/lib/access/permissions";
+import { readNodes } from "@/common/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** The node registry for the studio: palette, forms, handles and connection checks. */

@@ -2,7 +2,7 @@ import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { enforceRateLimit } from "@/lib/access/rate-limit";
 import { clientIp } from "@/lib/access/client-ip";
-import { setupAdminSchema } from "@/lib/schemas/user";
+import { setupAdminSchema } from "@/common/schemas/user";
 import { needsSetup, setupFirstAdmin } from "@/lib/services/users";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

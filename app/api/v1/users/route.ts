@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { adminsOnly } from "@/lib/access/permissions";
-import { createUserSchema } from "@/lib/schemas/user";
+import { adminsOnly } from "@/common/access/permissions";
+import { createUserSchema } from "@/common/schemas/user";
 import { createUser, listUsersDto } from "@/lib/services/users";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,7 +1,7 @@
 import { ConversationsView } from "@/components/conversations/ConversationsView";
 import { PageHeader } from "@/components/ui/controls";
 import { getStudioUser } from "@/lib/auth/studio-user";
-import { roleMay } from "@/lib/access/permissions";
+import { roleMay } from "@/common/access/permissions";
 
 export default async function ConversationsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

@@ -1,4 +1,4 @@
-import { queueViewers } from "@/lib/access/permissions";
+import { queueViewers } from "@/common/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { queueView } from "@/lib/services/queue-view";

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
 import { revokeApiKey } from "@/lib/services/api-keys";
-import { manageKeys } from "@/lib/access/permissions";
+import { manageKeys } from "@/common/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const DELETE = route({ auth: manageKeys, params: idParams }, async ({ params, caller }) =>

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
-import { runChatflow } from "@/lib/access/permissions";
+import { runChatflow } from "@/common/access/permissions";
 import { getRunnableChatflow } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";

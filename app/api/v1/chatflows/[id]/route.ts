@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
-import { updateChatflowSchema } from "@/lib/schemas/chatflow";
+import { updateChatflowSchema } from "@/common/schemas/chatflow";
 import { deleteChatflow, getChatflowOrThrow, toChatflowDto, updateChatflow } from "@/lib/services/chatflows";
-import { manageChatflows } from "@/lib/access/permissions";
+import { manageChatflows } from "@/common/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 export const GET = route({ auth: manageChatflows, params: idParams }, async ({ params, caller }) =>

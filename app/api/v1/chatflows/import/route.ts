@@ -1,9 +1,9 @@
-import { importChatflows } from "@/lib/access/permissions";
+import { importChatflows } from "@/common/access/permissions";
 import { assertJsonDepth, assertNoNul } from "@/lib/http/input-checks";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/responses";
 import { route } from "@/lib/http/route";
-import { FLOWISE_IMPORT_MAX_BYTES, flowiseImportSchema } from "@/lib/schemas/flowise-import";
+import { FLOWISE_IMPORT_MAX_BYTES, flowiseImportSchema } from "@/common/schemas/flowise-import";
 import { importFlowiseChatflow, readFlowiseImport } from "@/lib/services/flowise-import";
 
 /**

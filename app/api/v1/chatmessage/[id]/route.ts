@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { deleteChatMessagesQuery, listChatMessagesQuery } from "@/lib/schemas/chat-message";
-import { messageAdmins } from "@/lib/access/permissions";
+import { deleteChatMessagesQuery, listChatMessagesQuery } from "@/common/schemas/chat-message";
+import { messageAdmins } from "@/common/access/permissions";
 import { deleteChatMessages, listChatMessages } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

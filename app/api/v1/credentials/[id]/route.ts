@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
-import { manageCredentials } from "@/lib/access/permissions";
-import { updateCredentialSchema } from "@/lib/schemas/credential";
+import { manageCredentials } from "@/common/access/permissions";
+import { updateCredentialSchema } from "@/common/schemas/credential";
 import { deleteCredential, updateCredential } from "@/lib/services/credentials";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

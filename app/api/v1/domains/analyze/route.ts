@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { analyzeDomainsBody } from "@/lib/schemas/domain";
-import { domainUsers } from "@/lib/access/permissions";
+import { analyzeDomainsBody } from "@/common/schemas/domain";
+import { domainUsers } from "@/common/access/permissions";
 import { startDomainAnalysis } from "@/lib/services/domains-analysis";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { domainUsers } from "@/lib/access/permissions";
+import { domainUsers } from "@/common/access/permissions";
 import { listRecentAnalysisRuns } from "@/lib/services/domains-analysis";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,8 +1,8 @@
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
-import { messageAdmins, runChatflow } from "@/lib/access/permissions";
-import { createFeedbackSchema, listFeedbackQuery, updateFeedbackSchema } from "@/lib/schemas/feedback";
+import { messageAdmins, runChatflow } from "@/common/access/permissions";
+import { createFeedbackSchema, listFeedbackQuery, updateFeedbackSchema } from "@/common/schemas/feedback";
 import { chatflowIdOf, createFeedback, listFeedback, updateFeedback } from "@/lib/services/feedback";
 import { corsOriginsForChatflowOrFeedback } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
-import { messageAdmins } from "@/lib/access/permissions";
-import { listLeadsQuery } from "@/lib/schemas/feedback";
+import { messageAdmins } from "@/common/access/permissions";
+import { listLeadsQuery } from "@/common/schemas/feedback";
 import { listLeads } from "@/lib/services/feedback";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

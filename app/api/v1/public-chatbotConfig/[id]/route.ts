@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { foreignOrigin } from "@/lib/http/same-origin";
 import { anyOriginHeaders, withHeaders } from "@/lib/http/cors";
-import { runChatflow } from "@/lib/access/permissions";
+import { runChatflow } from "@/common/access/permissions";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { keepRouteOptions } from "@/lib/http/route-options";

@@ -1,8 +1,8 @@
 import { idParams, route } from "@/lib/http/route";
-import { AppError } from "@/lib/errors";
-import { updateUserSchema } from "@/lib/schemas/user";
+import { AppError } from "@/common/errors";
+import { updateUserSchema } from "@/common/schemas/user";
 import { changeUserRole, deleteUser } from "@/lib/services/users";
-import { adminsOnly } from "@/lib/access/permissions";
+import { adminsOnly } from "@/common/access/permissions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 
 /** Changes a user's role; a demoted admin's keys lose admin-only permissions at once. */

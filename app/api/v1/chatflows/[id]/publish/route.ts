@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
-import { publishChatflow } from "@/lib/access/permissions";
-import { publishVersionSchema } from "@/lib/schemas/chatflow-version";
+import { publishChatflow } from "@/common/access/permissions";
+import { publishVersionSchema } from "@/common/schemas/chatflow-version";
 import { publishVersion } from "@/lib/services/chatflow-versions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

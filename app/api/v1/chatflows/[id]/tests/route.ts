@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { testChatflows } from "@/lib/access/permissions";
-import { testCaseBodySchema } from "@/lib/schemas/chatflow-tests";
+import { testChatflows } from "@/common/access/permissions";
+import { testCaseBodySchema } from "@/common/schemas/chatflow-tests";
 import { createChatflowTestCase, listChatflowTestCases } from "@/lib/services/chatflow-tests/cases";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,5 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
-import { manageChatflows } from "@/lib/access/permissions";
+import { manageChatflows } from "@/common/access/permissions";
 import { getChatflowOrThrow } from "@/lib/services/chatflows";
 import { checkGraph } from "@/lib/services/flows";
 import { refuseOtherMethods } from "@/lib/http/methods";

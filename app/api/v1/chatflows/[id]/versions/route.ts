@@ -1,5 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
-import { readChatflowVersions } from "@/lib/access/permissions";
+import { readChatflowVersions } from "@/common/access/permissions";
 import { listVersions } from "@/lib/services/chatflow-versions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
-import { listSessionsQuery } from "@/lib/schemas/chat-message";
-import { messageAdmins } from "@/lib/access/permissions";
+import { listSessionsQuery } from "@/common/schemas/chat-message";
+import { messageAdmins } from "@/common/access/permissions";
 import { listSessions } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

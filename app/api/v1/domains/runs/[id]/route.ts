@@ -1,5 +1,5 @@
 import { idParams, route } from "@/lib/http/route";
-import { domainUsers } from "@/lib/access/permissions";
+import { domainUsers } from "@/common/access/permissions";
 import { getAnalysisRun } from "@/lib/services/domains-analysis";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

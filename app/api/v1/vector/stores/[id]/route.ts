@@ -1,4 +1,4 @@
-import { upsertChatflow } from "@/lib/access/permissions";
+import { upsertChatflow } from "@/common/access/permissions";
 import { idParams, route } from "@/lib/http/route";
 import { listVectorStores } from "@/lib/services/vector-stores";
 import { refuseOtherMethods } from "@/lib/http/methods";

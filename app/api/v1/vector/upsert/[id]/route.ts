@@ -1,9 +1,9 @@
 import { getEnv } from "@/lib/env";
-import { upsertChatflow } from "@/lib/access/permissions";
+import { upsertChatflow } from "@/common/access/permissions";
 import type { MultipartSpec } from "@/lib/http/body";
 import { idParams, route } from "@/lib/http/route";
-import { upsertJsonBodySchema } from "@/lib/schemas/upsert";
-import { predictionQuerySchema } from "@/lib/schemas/prediction";
+import { upsertJsonBodySchema } from "@/common/schemas/upsert";
+import { predictionQuerySchema } from "@/common/schemas/prediction";
 import { startUpsert } from "@/lib/services/upsert";
 import { checkUpsertFile } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { testChatflows } from "@/lib/access/permissions";
-import { testCaseBodySchema, testCaseParams } from "@/lib/schemas/chatflow-tests";
+import { testChatflows } from "@/common/access/permissions";
+import { testCaseBodySchema, testCaseParams } from "@/common/schemas/chatflow-tests";
 import { deleteChatflowTestCase, updateChatflowTestCase } from "@/lib/services/chatflow-tests/cases";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,7 +1,7 @@
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
-import { testChatflows } from "@/lib/access/permissions";
-import { startTestRunBodySchema } from "@/lib/schemas/chatflow-tests";
+import { testChatflows } from "@/common/access/permissions";
+import { startTestRunBodySchema } from "@/common/schemas/chatflow-tests";
 import { startTestRun } from "@/lib/services/chatflow-tests/runs";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
-import { testChatflows } from "@/lib/access/permissions";
-import { listTestRunsQuery } from "@/lib/schemas/chatflow-tests";
+import { testChatflows } from "@/common/access/permissions";
+import { listTestRunsQuery } from "@/common/schemas/chatflow-tests";
 import { listChatflowTestRuns } from "@/lib/services/chatflow-tests/runs";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { readChatflowVersions } from "@/lib/access/permissions";
-import { versionParams } from "@/lib/schemas/chatflow-version";
+import { readChatflowVersions } from "@/common/access/permissions";
+import { versionParams } from "@/common/schemas/chatflow-version";
 import { getVersionDetail } from "@/lib/services/chatflow-versions";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

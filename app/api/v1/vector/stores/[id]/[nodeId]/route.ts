@@ -1,6 +1,6 @@
-import { upsertChatflow } from "@/lib/access/permissions";
+import { upsertChatflow } from "@/common/access/permissions";
 import { route } from "@/lib/http/route";
-import { storeNodeParams } from "@/lib/schemas/graph";
+import { storeNodeParams } from "@/common/schemas/graph";
 import { clearVectorStore } from "@/lib/services/vector-stores";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { testChatflows } from "@/lib/access/permissions";
-import { testRunParams } from "@/lib/schemas/chatflow-tests";
+import { testChatflows } from "@/common/access/permissions";
+import { testRunParams } from "@/common/schemas/chatflow-tests";
 import { getTestRun } from "@/lib/services/chatflow-tests/runs";
 import { refuseOtherMethods } from "@/lib/http/methods";
 

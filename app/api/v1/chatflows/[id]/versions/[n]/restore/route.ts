@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
-import { manageChatflows } from "@/lib/access/permissions";
-import { restoreVersionSchema, versionParams } from "@/lib/schemas/chatflow-version";
+import { manageChatflows } from "@/common/access/permissions";
+import { restoreVersionSchema, versionParams } from "@/common/schemas/chatflow-version";
 import { restoreVersion } from "@/lib/services/chatflow-versions";
 import { json } from "@/lib/http/responses";
 import { refuseOtherMethods } from "@/lib/http/methods";
