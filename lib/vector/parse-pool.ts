@@ -124,9 +124,16 @@ type WorkerAnswer = {
   id: number;
   ok: boolean;
   docs?: StoreDocument[];
-  code?: "unprocessable" | "payload_too_large";
+  /** "internal": a parser library no longer does what we rely on (parse-worker/problem.mjs, BrokenParser). */
+  code?: "unprocessable" | "payload_too_large" | "internal";
   message?: string;
 };
+
+/** A worker's refusal: the file's problem (422, 413), or a broken parser library, which is our bug (500, logged). */
+function refusal(job: ParseJob, m: WorkerAnswer): Error {
+  if (m.code === "internal") return new Error(`${job.name}: ${m.message}`);
+  return new AppError(m.code ?? "unprocessable", m.message ?? `${job.name}: could not be read.`);
+}
 
 function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
   const env = getEnv();
@@ -145,7 +152,7 @@ function runOn(pooled: PooledWorker, job: ParseJob): Promise<StoreDocument[]> {
       if (m.id !== id) return;
       finish(true);
       if (m.ok) resolve(m.docs ?? []);
-      else reject(new AppError(m.code ?? "unprocessable", m.message ?? `${job.name}: could not be read.`));
+      else reject(refusal(job, m));
     };
     // "close" comes after the exit and the end of stderr, which tells why it died.
     const onClose = (code: number | null, signal: string | null) => {

@@ -1,20 +1,31 @@
+// @ts-check
 // The file parsers of the loaders: bytes in, documents out, each with `source` metadata. They run
 // only inside the parse worker (worker.mjs), never on the server's event loop, and they enforce
 // the caps a file could otherwise blow past: PDF pages, inflated DOCX size, extracted text.
-// Plain JavaScript on purpose: Node loads this file at run time, in tests and in the Next.js
-// build alike, and it imports only packages the build leaves external (next.config.mjs).
-import { ParseProblem, unreadable } from "./problem.mjs";
+// JavaScript (typed with JSDoc, checked by tsc) on purpose: Node loads this file at run time, in
+// tests and in the Next.js build alike, and it imports only packages the build leaves external
+// (next.config.mjs).
+import { BrokenParser, ParseProblem, unreadable } from "./problem.mjs";
 import { openCappedZip } from "./zip.mjs";
 
 /**
  * @typedef {{ name: string, bytes: Buffer }} NamedBytes
  * @typedef {{ maxPdfPages: number, maxInflatedBytes: number, maxTextBytes: number }} ParseLimits
  * @typedef {{ pageContent: string, metadata: Record<string, unknown> }} StoreDocument
+ * @typedef {{ chunkSize: number, chunkOverlap: number, separators: string[], keepSeparator: boolean }} SplitterSettings
  */
 
+/**
+ * @param {string} pageContent
+ * @param {Record<string, unknown>} metadata
+ * @returns {StoreDocument}
+ */
 const doc = (pageContent, metadata) => ({ pageContent, metadata });
 
-/** Counts extracted text and stops at the cap, so a small file cannot expand without bound. */
+/**
+ * Counts extracted text and stops at the cap, so a small file cannot expand without bound.
+ * @param {NamedBytes} file @param {ParseLimits} limits
+ */
 function textBudget(file, limits) {
   let used = 0;
   return (/** @type {string} */ text) => {
@@ -39,7 +50,7 @@ export async function parsePdf(file, opts, limits) {
   const parser = new PDFParse({ data: new Uint8Array(file.bytes) });
   const count = textBudget(file, limits);
   try {
-    const total = (await parser.load()).numPages;
+    const total = await pdfPageCount(parser);
     if (total > limits.maxPdfPages) {
       throw new ParseProblem(
         "payload_too_large",
@@ -62,12 +73,44 @@ export async function parsePdf(file, opts, limits) {
   }
 }
 
-/** A Word document's text as one document. @param {NamedBytes} file @param {ParseLimits} limits */
+/**
+ * A PDF's page count, read before any page: pdf-parse's private `load()` opens the document (pdf.js's
+ * getDocument) and answers pdf.js's document, whose `numPages` we read. The public `getInfo()` would
+ * read the metadata, outline and page labels of an untrusted file first. Private, so checked: when an
+ * upgrade removes or changes it, every PDF fails with BrokenParser (a 500 naming docs/upgrading.md),
+ * never as the file's fault (lib/vector/parse-worker/parsers.test.ts).
+ * @param {import("pdf-parse").PDFParse} parser
+ * @returns {Promise<number>}
+ */
+export async function pdfPageCount(parser) {
+  const { load } = /** @type {{ load?: unknown }} */ (/** @type {unknown} */ (parser));
+  if (typeof load !== "function")
+    throw new BrokenParser("pdf-parse: PDFParse has no load() any more; see docs/upgrading.md (pdf-parse).");
+  // A file pdf.js refuses throws here: parsePdf reports that as the file's problem (422).
+  const loaded = await load.call(parser);
+  const pages = /** @type {{ numPages?: unknown } | undefined} */ (loaded)?.numPages;
+  if (typeof pages !== "number")
+    throw new BrokenParser(
+      "pdf-parse: PDFParse.load() no longer answers a document with numPages; see docs/upgrading.md (pdf-parse).",
+    );
+  return pages;
+}
+
+/**
+ * A Word document's text as one document. mammoth reads our capped zip through its `{ file }` input
+ * (undocumented: see docs/upgrading.md); its "Could not find file in options" means it no longer does.
+ * @param {NamedBytes} file @param {ParseLimits} limits
+ */
 export async function parseDocx(file, limits) {
   const mammoth = (await import("mammoth")).default;
   try {
     const zip = openCappedZip(file.bytes, { name: file.name, maxInflatedBytes: limits.maxInflatedBytes });
-    const { value } = await mammoth.extractRawText({ file: zip });
+    const input = /** @type {Parameters<typeof mammoth.extractRawText>[0]} */ (/** @type {unknown} */ ({ file: zip }));
+    const { value } = await mammoth.extractRawText(input).catch((/** @type {unknown} */ e) => {
+      if (e instanceof Error && e.message === "Could not find file in options")
+        throw new BrokenParser("mammoth: extractRawText no longer takes { file }; see docs/upgrading.md (mammoth).");
+      throw e;
+    });
     const text = textBudget(
       file,
       limits,
@@ -121,6 +164,7 @@ export function selectJson(value, pointer) {
     .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   /** @type {{ path: string, text: string }[]} */
   const out = [];
+  /** @param {unknown} v @param {number} i @param {string} at */
   const walk = (v, i, at) => {
     if (i === parts.length) {
       if (typeof v === "string") out.push({ path: at || "/", text: v });
@@ -130,7 +174,8 @@ export function selectJson(value, pointer) {
     }
     if (!v || typeof v !== "object") return;
     const key = parts[i];
-    const entries = key === "*" ? Object.entries(v) : Object.hasOwn(v, key) ? [[key, v[key]]] : [];
+    const record = /** @type {Record<string, unknown>} */ (v);
+    const entries = key === "*" ? Object.entries(record) : Object.hasOwn(record, key) ? [[key, record[key]]] : [];
     for (const [k, c] of entries) walk(c, i + 1, `${at}/${k}`);
   };
   walk(value, 0, "");
@@ -164,7 +209,7 @@ export function parseJson(file, opts, limits) {
  * Splits documents with a recursive character splitter (the splitter node's settings), so a
  * large text is cut here rather than on the server's event loop. Chunks keep their document's
  * metadata (plus the splitter's `loc`).
- * @param {{ docs: StoreDocument[], splitter: { chunkSize: number, chunkOverlap: number, separators: string[], keepSeparator: boolean } }} opts
+ * @param {{ docs: StoreDocument[], splitter: SplitterSettings }} opts
  * @returns {Promise<StoreDocument[]>}
  */
 export async function splitDocuments(opts) {

@@ -1,5 +1,6 @@
+// @ts-check
 // A zip reader with a cap on the total inflated size, for DOCX files. Runs inside the parse
-// worker (plain JavaScript: the worker is loaded by Node at run time, not by the bundler).
+// worker (JavaScript checked by tsc: the worker is loaded by Node at run time, not by the bundler).
 // A zip bomb is refused twice: first by the sizes its central directory declares (before any
 // inflation), then while inflating, because declared sizes can lie.
 import zlib from "node:zlib";
@@ -64,6 +65,7 @@ export function openCappedZip(bytes, { name, maxInflatedBytes }) {
   let inflated = 0;
   /** @type {Map<string, Buffer>} */
   const cache = new Map();
+  /** @param {string} entryName @returns {Buffer} */
   const inflate = (entryName) => {
     const e = entries.get(entryName);
     if (!e) throw new Error(`the archive has no ${entryName}`);
@@ -86,14 +88,15 @@ export function openCappedZip(bytes, { name, maxInflatedBytes }) {
     inflated += out.length;
     return out;
   };
+  /** @param {string} entryName */
   const contents = (entryName) => {
     let out = cache.get(entryName);
     if (!out) cache.set(entryName, (out = inflate(entryName)));
     return out;
   };
   return {
-    exists: (entryName) => entries.has(entryName),
-    read: async (entryName, encoding) => {
+    exists: (/** @type {string} */ entryName) => entries.has(entryName),
+    read: async (/** @type {string} */ entryName, /** @type {string | undefined} */ encoding) => {
       const out = contents(entryName);
       if (encoding === "base64") return out.toString("base64");
       return encoding ? new TextDecoder(encoding).decode(out) : new Uint8Array(out);
