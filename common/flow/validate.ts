@@ -1,11 +1,12 @@
 import { AppError } from "@/common/errors";
 import type { DefinitionLookup } from "@/common/nodes/catalog";
-import { canConnect, handleId } from "@/common/nodes/handles";
+import { handleId } from "@/common/nodes/handles";
 import { isRequiredParam, paramFieldSchema } from "../nodes/params";
 import { anchorInputs, ENDING_TYPES, paramInputs, type NodeDefinition } from "@/common/nodes/types";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/common/schemas/graph";
 import { problemDetail, renderProblem } from "@/common/schemas/problem-text";
 import type { GraphProblem, NodeRef } from "@/common/schemas/problems";
+import { stepOutputs } from "@/common/agentflow/graph";
 import { findCycle, nodesReaching, outgoingIds } from "./graph-order";
 
 /**
@@ -33,11 +34,13 @@ export function describeNode(node: GraphNode, def?: NodeDefinition): string {
   return `"${nodeLabel(node, def)}" (${node.id})`;
 }
 
-function nodeLabel(node: GraphNode, def?: NodeDefinition): string {
+/** The label a problem names a node by: its canvas label, else its type's. */
+export function nodeLabel(node: GraphNode, def?: NodeDefinition): string {
   return node.data.label || def?.label || node.type;
 }
 
-function ref(node: GraphNode, def?: NodeDefinition): NodeRef {
+/** A node as a problem names it. */
+export function ref(node: GraphNode, def?: NodeDefinition): NodeRef {
   return { id: node.id, label: nodeLabel(node, def) };
 }
 
@@ -148,7 +151,10 @@ function checkEdge(
   const sDef = defs.get(source.id);
   const tDef = defs.get(target.id);
   if (!sDef || !tDef) return undefined;
-  const output = sDef.outputs.find((o) => handleId(source.id, o.name, "out") === edge.sourceHandle);
+  // An agentflow's branching step has one output per item of a list param (stepOutputs).
+  const output = stepOutputs(sDef, source.data.inputs).find(
+    (o) => handleId(source.id, o.name, "out") === edge.sourceHandle,
+  );
   const input = anchorInputs(tDef).find((i) => handleId(target.id, i.name, "in") === edge.targetHandle);
   if (!output || !input) {
     const params = output
@@ -157,7 +163,7 @@ function checkEdge(
     problems.push({ code: "edge_unknown_handle", nodeId: output ? target.id : source.id, params });
     return undefined;
   }
-  if (!canConnect(sDef, output.name, tDef, input.name)) {
+  if (!output.types.some((t) => input.accepts.includes(t))) {
     problems.push({
       code: "connection_type_mismatch",
       nodeId: target.id,
@@ -270,20 +276,35 @@ function fail(problems: GraphProblem[]): never {
  * anchors, dangling nodes and exactly one ending node. Throws AppError("invalid_graph") listing
  * every problem in `details`; returns the graph with older nodes migrated (when `migrate` is given).
  */
-export function validateGraph(graph: unknown, definitions: DefinitionLookup, migrate?: NodeMigrator): Graph {
+export function validateGraph(
+  graph: unknown,
+  definitions: DefinitionLookup,
+  migrate?: NodeMigrator,
+  flowChecks: FlowChecks = chatflowChecks,
+): Graph {
   const parsed = graphSchema.safeParse(graph);
   if (!parsed.success) fail(shapeProblems(parsed.error.issues, graph));
   const problems: GraphProblem[] = [];
   const defs: Defs = new Map();
   const g = { ...parsed.data, nodes: checkNodes(parsed.data, defs, problems, definitions, migrate) };
   checkAnchors(g, defs, problems);
+  flowChecks(g, defs, problems);
+  if (problems.length > 0) fail(problems);
+  return g;
+}
+
+/**
+ * The checks of a kind of flow over the whole graph, after its nodes and edges were checked: a
+ * chatflow's (no cycle, one ending) here, an agentflow's in common/agentflow/validate.ts.
+ */
+export type FlowChecks = (graph: Graph, defs: ReadonlyMap<string, NodeDefinition>, problems: GraphProblem[]) => void;
+
+function chatflowChecks(g: Graph, defs: ReadonlyMap<string, NodeDefinition>, problems: GraphProblem[]): void {
   const cycle = findCycle(g);
   if (cycle) {
     const nodes = cycle.map((id) => ref(g.nodes.find((n) => n.id === id)!, defs.get(id)));
     problems.push({ code: "cycle", nodeId: cycle[0], params: { nodes } });
   } else {
-    checkEnding(g, defs, problems);
+    checkEnding(g, defs as Defs, problems);
   }
-  if (problems.length > 0) fail(problems);
-  return g;
 }

@@ -17,6 +17,7 @@ export const nodeCategorySchema = z.enum([
   "Text Splitters",
   "Embeddings",
   "Vector Stores",
+  "Agent Flows",
 ]);
 
 export const paramTypeSchema = z.enum([
@@ -91,12 +92,24 @@ export const nodeOutputSchema = z.object({
  *   (prediction uploads, the widget's image button).
  * - `store`: the upsert API writes to this node, and the studio counts and clears its chunks.
  * - `memory`: the node is the flow's memory; its label is recorded as the messages' memoryType.
+ * - `agentflow`: the node is a step of an agentflow (lib/agentflow): `start` (where a run begins),
+ *   `step`, or `note` (never run). `branches` names a list param with one output per item
+ *   (`branch0`, `branch1`…, before the declared outputs); `loopTarget` the param naming the earlier
+ *   node a Loop goes back to.
  */
 export const nodeCapabilitiesSchema = z
   .object({
     acceptsImages: z.object({ toggle: ioNameSchema }).strict().optional(),
     store: z.enum(["vector", "keyword"]).optional(),
     memory: z.literal(true).optional(),
+    agentflow: z
+      .object({
+        role: z.enum(["start", "step", "note"]),
+        branches: ioNameSchema.optional(),
+        loopTarget: ioNameSchema.optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -107,7 +120,8 @@ export const nodeDefinitionSchema = z.object({
   category: nodeCategorySchema,
   description: z.string(),
   inputs: z.array(nodeInputSchema),
-  outputs: z.array(nodeOutputSchema).min(1),
+  /** At least one, except for agentflow steps that end their path (Direct Reply, Loop, notes). */
+  outputs: z.array(nodeOutputSchema),
   /** Param names of which at least one must have a value (e.g. a spec as text, file or URL). */
   requiresOneOf: z.array(z.string()).optional(),
   capabilities: nodeCapabilitiesSchema.optional(),
@@ -161,6 +175,8 @@ export const T = {
   memory: "BaseMemory",
   tool: "Tool",
   agent: "AgentExecutor",
+  /** An agentflow's control edges: the target step runs after the source. */
+  flow: "Agentflow",
 } as const;
 
 /** Output types that let a node be the ending node of a flow. */

@@ -10,6 +10,9 @@ import { streamErrorMessage } from "./stream-error";
  * The stream is Flowise's: every message is one `data: {"event": E, "data": D}` line, in this
  * order: `start`, `token`s, then `usedTools` and `sourceDocuments` when there are any, then
  * `metadata`; a failure sends `error` instead of what is left; `end` ("[DONE]") always comes last.
+ * An agentflow adds Flowise's progress events among the tokens: `agentFlowEvent` (INPROGRESS, then
+ * FINISHED, STOPPED or ERROR), `nextAgentFlow` as each node starts and ends, `agentFlowExecutedData`
+ * (the nodes so far) after each, and `action` when the run stops at a Human Input node.
  * `toolStart` is ours (a Flowise client ignores it): sent when a tool call begins, among the tokens
  * and before its result, for the same calls `usedTools` reports afterwards, in the same order.
  * (Flowise's `calledTools` is not reused: it is an Agentflow v2 array per model turn in the
@@ -48,6 +51,34 @@ export const predictionMetadataSchema = z.object({
   chatflowVersion: z.number().int().optional(),
 });
 
+/** Flowise's human-input `action` (an agentflow paused at a Human Input node): what to decide, and how. */
+export const humanInputActionSchema = z.object({
+  id: z.string(),
+  mapping: z.object({ approve: z.string(), reject: z.string() }),
+  elements: z.array(z.object({ type: z.string(), label: z.string() })),
+  data: z.object({ nodeId: z.string(), nodeLabel: z.string(), input: z.unknown().optional() }),
+});
+
+/** One node of an agentflow run (Flowise's executed data, with our timing and state change). */
+export const executedNodeSchema = z.object({
+  nodeId: z.string(),
+  nodeLabel: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  previousNodeIds: z.array(z.string()),
+  status: z.enum(["INPROGRESS", "FINISHED", "STOPPED", "ERROR"]),
+  stateChange: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  startedAt: z.string().optional(),
+  timeMs: z.number().optional(),
+});
+
+/** An agentflow's progress (`nextAgentFlow`): a node starts, finishes, stops or fails. */
+export const nextAgentFlowSchema = z.object({
+  nodeId: z.string(),
+  nodeLabel: z.string(),
+  status: z.enum(["INPROGRESS", "FINISHED", "STOPPED", "ERROR"]),
+});
+
 /** The JSON answer (`streaming` not set): the text and the metadata, plus tools and documents. */
 export const predictionResponseSchema = predictionMetadataSchema
   .extend({
@@ -58,6 +89,11 @@ export const predictionResponseSchema = predictionMetadataSchema
      * asks (overrideConfig.returnSourceDocuments: true); `false` in the request leaves them out.
      */
     sourceDocuments: z.array(sourceDocumentSchema).optional(),
+    /** Agentflows: the run (GET /api/v1/executions/{id}, a later slice) and its nodes. */
+    executionId: z.string().optional(),
+    agentFlowExecutedData: z.array(executedNodeSchema).optional(),
+    /** Agentflows paused at a Human Input node: what to decide; resume with `humanInput`. */
+    action: humanInputActionSchema.optional(),
   })
   .meta({ id: "PredictionResponse" });
 
@@ -71,6 +107,10 @@ export const predictionEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("usedTools"), data: z.array(usedToolSchema) }),
   z.object({ event: z.literal("sourceDocuments"), data: z.array(sourceDocumentSchema) }),
   z.object({ event: z.literal("metadata"), data: predictionMetadataSchema }),
+  z.object({ event: z.literal("agentFlowEvent"), data: z.enum(["INPROGRESS", "FINISHED", "STOPPED", "ERROR"]) }),
+  z.object({ event: z.literal("nextAgentFlow"), data: nextAgentFlowSchema }),
+  z.object({ event: z.literal("agentFlowExecutedData"), data: z.array(executedNodeSchema) }),
+  z.object({ event: z.literal("action"), data: humanInputActionSchema }),
   z.object({ event: z.literal("error"), data: streamErrorSchema }),
   z.object({ event: z.literal("end"), data: z.literal("[DONE]") }),
 ]);
@@ -82,6 +122,11 @@ export type PredictionMetadata = z.infer<typeof predictionMetadataSchema>;
 export type PredictionResponse = z.infer<typeof predictionResponseSchema>;
 export type StreamError = z.infer<typeof streamErrorSchema>;
 export type PredictionEvent = z.infer<typeof predictionEventSchema>;
+export type HumanInputAction = z.infer<typeof humanInputActionSchema>;
+export type ExecutedNode = z.infer<typeof executedNodeSchema>;
+/** The events of an agentflow's progress, as the engine emits them. */
+export const AGENTFLOW_EVENTS = ["agentFlowEvent", "nextAgentFlow", "agentFlowExecutedData", "action"] as const;
+export type AgentflowEventName = (typeof AGENTFLOW_EVENTS)[number];
 export type PredictionEventName = PredictionEvent["event"];
 /** The data of one event, by name. */
 export type PredictionEventData<E extends PredictionEventName> = Extract<PredictionEvent, { event: E }>["data"];

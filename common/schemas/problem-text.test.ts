@@ -120,6 +120,38 @@ const samples: [GraphProblem, string][] = [
     "nodes.0.id: must not contain ':' or spaces",
   ],
   [{ code: "other", nodeId: "m", params: { message: "could not connect" } }, "could not connect"],
+  [{ code: "agentflow_start", params: { count: 0 } }, "An agentflow needs exactly one Start node; it has 0."],
+  [
+    {
+      code: "agentflow_cycle",
+      nodeId: "a",
+      params: {
+        nodes: [
+          { id: "a", label: "LLM" },
+          { id: "b", label: "Condition" },
+          { id: "a", label: "LLM" },
+        ],
+      },
+    },
+    'The flow goes round without a Loop node: "LLM" (a) → "Condition" (b) → "LLM" (a). Go back with a Loop node instead.',
+  ],
+  [
+    { code: "step_not_reachable", nodeId: "r", params: { label: "Reply" } },
+    'Node "Reply" (r) is not reached from the Start node.',
+  ],
+  [
+    { code: "loop_target_not_upstream", nodeId: "l", input: "loopBackToNode", params: { label: "Loop", target: "x" } },
+    'Node "Loop" (l) goes back to "x", which is not an earlier node on its path.',
+  ],
+  [
+    {
+      code: "unknown_variable",
+      nodeId: "r",
+      input: "directReplyMessage",
+      params: { label: "Reply", inputLabel: "Message", variable: "nobody" },
+    },
+    'Node "Reply" (r): input "Message" uses {{nobody}}, which names nothing in this flow.',
+  ],
   [
     {
       code: "node_version_newer",

@@ -97,6 +97,24 @@ function parts(p: GraphProblem): Parts {
       return { kind: "whole", text: `The flow has a cycle: ${p.params.nodes.map(nodeName).join(" → ")}.` };
     case "invalid_shape":
       return { kind: "whole", text: `${p.params.path || "graph"}: ${p.params.reason}` };
+    case "agentflow_start":
+      return { kind: "whole", text: `An agentflow needs exactly one Start node; it has ${p.params.count}.` };
+    case "agentflow_cycle":
+      return {
+        kind: "whole",
+        text: `The flow goes round without a Loop node: ${p.params.nodes.map(nodeName).join(" → ")}. Go back with a Loop node instead.`,
+      };
+    case "step_not_reachable":
+      return { kind: "node", node, sep: " ", rest: "is not reached from the Start node." };
+    case "loop_target_not_upstream":
+      return {
+        kind: "node",
+        node,
+        sep: " ",
+        rest: `goes back to "${p.params.target}", which is not an earlier node on its path.`,
+      };
+    case "unknown_variable":
+      return input(p.params.inputLabel, `uses {{${p.params.variable}}}, which names nothing in this flow.`);
     case "other":
       return { kind: "whole", text: p.params.message };
   }

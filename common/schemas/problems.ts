@@ -56,6 +56,16 @@ export const graphProblemSchema = z.discriminatedUnion("code", [
   problem("not_reaching_ending", { label, ending: nodeRef }),
   problem("cycle", { nodes: z.array(nodeRef) }),
   problem("invalid_shape", { path: z.string(), reason: z.string() }),
+  /** Agentflows (lib/agentflow/validate.ts): exactly one Start node. */
+  problem("agentflow_start", { count: z.number() }),
+  /** Agentflows: control edges going round; only a Loop node may go back. */
+  problem("agentflow_cycle", { nodes: z.array(nodeRef) }),
+  /** Agentflows: a step the Start node never leads to. */
+  problem("step_not_reachable", { label }),
+  /** Agentflows: a Loop whose target is not an earlier node on its path. */
+  problem("loop_target_not_upstream", { label, target: z.string() }),
+  /** Agentflows: a `{{variable}}` that names nothing (no such node, an unknown name). */
+  problem("unknown_variable", { label, inputLabel, variable: z.string() }),
   /** A problem the server found elsewhere (e.g. a node that failed to build), as its own words. */
   problem("other", { message: z.string() }),
 ]);

@@ -3,6 +3,7 @@ import type { GuardedRequest } from "../security/outbound";
 import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
 import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
+import type { BuiltAgentflow } from "../agentflow/build";
 
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
@@ -98,5 +99,9 @@ export interface BuiltFlow {
   historyLimit?: number;
   /** True when a chat model of the flow accepts image uploads. */
   allowsImages: boolean;
+  /** Reads the session's history without a memory node (an agentflow's LLM steps have their own memory). */
+  readsHistory?: boolean;
+  /** An agentflow: it runs through its engine with an execution (lib/services/agentflow-runs.ts), not `run`. */
+  agentflow?: BuiltAgentflow;
   run(input: RunInput): Promise<RunResult>;
 }

@@ -27,6 +27,14 @@ import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
+import { startAgentflow } from "./start-agentflow";
+import { llmAgentflow } from "./llm-agentflow";
+import { conditionAgentflow } from "./condition-agentflow";
+import { conditionAgentAgentflow } from "./condition-agent-agentflow";
+import { loopAgentflow } from "./loop-agentflow";
+import { humanInputAgentflow } from "./human-input-agentflow";
+import { directReplyAgentflow } from "./direct-reply-agentflow";
+import { stickyNoteAgentflow } from "./sticky-note-agentflow";
 import type { NodeDefinition } from "@/common/nodes/types";
 
 /**
@@ -65,10 +73,24 @@ export const nodes: readonly NodeModule[] = [
   memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
+  // Agentflow steps (lib/agentflow runs them; chat models above feed them).
+  startAgentflow,
+  llmAgentflow,
+  conditionAgentflow,
+  conditionAgentAgentflow,
+  loopAgentflow,
+  humanInputAgentflow,
+  directReplyAgentflow,
+  stickyNoteAgentflow,
 ];
 
 /** Every definition, as serialisable data (served by GET /api/v1/nodes and to the editor page). */
 export const nodeDefinitions: readonly NodeDefinition[] = nodes.map((n) => n.definition);
+
+/** The definitions a chatflow's palette offers: every node but agentflow steps. */
+export const chatflowNodeDefinitions: readonly NodeDefinition[] = nodeDefinitions.filter(
+  (d) => !d.capabilities?.agentflow,
+);
 
 const byName = new Map(nodes.map((n) => [n.definition.name, n]));
 

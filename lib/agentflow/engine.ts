@@ -1,0 +1,253 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/common/errors";
+import type { ExecutedNode, HumanInputAction } from "@/common/schemas/prediction-stream";
+import type { HistoryMessage } from "../flow/types";
+import type { FlowGraph } from "@/common/agentflow/graph";
+import { edgeOutput, loopTargetId } from "@/common/agentflow/graph";
+import { decideEdge, loopBack, type Position } from "./position";
+import type { AgentflowStep, HumanInputAnswer, StepOutcome } from "./types";
+import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
+
+/**
+ * The agentflow engine: runs the ready steps one at a time, each once its incoming control edges are
+ * decided; a branching step decides which of its edges are taken (untaken branches never run); a
+ * Loop sends the run back to an earlier step at most N times. After every step the execution (state,
+ * position, executed data) is saved before the next starts, so a run continues from the last finished
+ * step in any process; a Human Input step stops the run (paused) until a resume answers it.
+ */
+
+export type { ExecutedNode, HumanInputAction };
+
+export type ExecutionStatus = "running" | "paused" | "finished" | "error" | "timeout";
+
+/** What is saved after every step. */
+export interface ExecutionSnapshot {
+  status: ExecutionStatus;
+  state: Record<string, unknown>;
+  position: Position;
+  executedData: ExecutedNode[];
+  action?: HumanInputAction | null;
+  error?: string | null;
+}
+
+export interface EngineRun {
+  graph: FlowGraph;
+  /** The built step of every step node. */
+  stepOf(nodeId: string): AgentflowStep;
+  ids: { chatflowId: string; chatId: string; sessionId: string };
+  question: string;
+  /** Stored session history and request history, oldest first. */
+  history: HistoryMessage[];
+  form?: Record<string, unknown>;
+  humanInput?: HumanInputAnswer;
+  /** Where the run starts: a new position, or the stored one of a paused or interrupted run. */
+  start: Pick<ExecutionSnapshot, "state" | "position" | "executedData">;
+  /** The most steps one run may take (loops included). */
+  maxSteps: number;
+  save(snapshot: ExecutionSnapshot): Promise<void>;
+  signal?: AbortSignal;
+  onToken?(token: string): void;
+  /** Flowise's progress events: agentFlowEvent, nextAgentFlow, agentFlowExecutedData, action. */
+  onEvent?(name: string, data: unknown): void;
+}
+
+export interface EngineResult {
+  status: "finished" | "paused";
+  text: string;
+  state: Record<string, unknown>;
+  executedData: ExecutedNode[];
+  action?: HumanInputAction;
+}
+
+interface RunState {
+  state: Record<string, unknown>;
+  position: Position;
+  executedData: ExecutedNode[];
+}
+
+function labelOf(run: EngineRun, id: string): string {
+  const step = run.graph.steps.get(id);
+  return step?.node.data.label || step?.def.label || id;
+}
+
+function stepLimitError(run: EngineRun, pos: Position): AppError {
+  const loop = pos.lastLoop;
+  const what = loop ? `loop "${labelOf(run, loop)}" (${loop})` : "the flow";
+  return new AppError(
+    "unprocessable",
+    `The run took more than ${run.maxSteps} steps, going round ${what}: lower its Max Loop Count or end the loop sooner.`,
+    { details: loop ? [{ nodeId: loop, message: "step limit reached" }] : undefined },
+  );
+}
+
+function scopeFor(run: EngineRun, rs: RunState): VariableScope {
+  return {
+    question: run.question,
+    chatHistory: [...run.history, ...rs.position.runtimeHistory],
+    state: rs.state,
+    flow: run.ids,
+    ...(run.form ? { form: run.form } : {}),
+    outputs: rs.position.outputs,
+    nodeIds: new Set(run.graph.steps.keys()),
+  };
+}
+
+async function runStep(run: EngineRun, rs: RunState, id: string): Promise<StepOutcome> {
+  const scope = scopeFor(run, rs);
+  const isLast = (run.graph.out.get(id) ?? []).length === 0;
+  const humanInput = run.humanInput && rs.position.waiting === id ? run.humanInput : undefined;
+  return run.stepOf(id).run({
+    nodeId: id,
+    label: labelOf(run, id),
+    question: run.question,
+    chatHistory: scope.chatHistory,
+    runtimeHistory: rs.position.runtimeHistory,
+    state: rs.state,
+    resolve: (template, extra) => resolveVariables(template, { ...scope, ...(extra ?? {}) }),
+    ...(run.form ? { form: run.form } : {}),
+    ...(humanInput ? { humanInput } : {}),
+    isLast,
+    ...(run.signal ? { signal: run.signal } : {}),
+    ...(isLast && run.onToken ? { onToken: run.onToken } : {}),
+  });
+}
+
+function executedEntry(
+  run: EngineRun,
+  rs: RunState,
+  id: string,
+  startedAt: Date,
+  status: ExecutedNode["status"],
+  outcome?: StepOutcome,
+  error?: string,
+): ExecutedNode {
+  const step = run.graph.steps.get(id)!;
+  return {
+    nodeId: id,
+    nodeLabel: labelOf(run, id),
+    data: {
+      id,
+      name: step.def.name,
+      ...(outcome?.input !== undefined ? { input: outcome.input } : {}),
+      ...(outcome ? { output: outcome.output } : {}),
+      state: { ...rs.state },
+    },
+    previousNodeIds: (run.graph.in.get(id) ?? []).map((e) => e.source),
+    status,
+    ...(outcome?.state ? { stateChange: outcome.state } : {}),
+    ...(error ? { error } : {}),
+    startedAt: startedAt.toISOString(),
+    timeMs: Date.now() - startedAt.getTime(),
+  };
+}
+
+/** Decides the step's outgoing edges, or goes back for a Loop. */
+function advance(run: EngineRun, rs: RunState, id: string, outcome: StepOutcome): void {
+  const pos = rs.position;
+  if (outcome.loopTo) {
+    const count = pos.loops[id] ?? 0;
+    if (count < outcome.loopTo.max) {
+      pos.loops[id] = count + 1;
+      pos.lastLoop = id;
+      const target = loopTargetId(outcome.loopTo.nodeId, run.graph);
+      // Validation refuses a target that is no earlier step; a graph saved before it is refused here.
+      if (!target)
+        throw new AppError("invalid_graph", `Loop "${labelOf(run, id)}" (${id}) goes back to no node of the flow.`);
+      loopBack(run.graph, pos, target);
+      return;
+    }
+    if (outcome.loopTo.fallback) pos.answer = outcome.loopTo.fallback;
+  }
+  for (const e of run.graph.out.get(id) ?? []) {
+    const taken = outcome.branch === undefined || edgeOutput(e) === outcome.branch;
+    decideEdge(run.graph, pos, e.id, e.target, taken);
+  }
+}
+
+function humanInputAction(run: EngineRun, id: string, outcome: StepOutcome): HumanInputAction {
+  return {
+    id: randomUUID(),
+    mapping: { approve: "Proceed", reject: "Reject" },
+    elements: [
+      { type: "agentflowv2-approve-button", label: "Proceed" },
+      { type: "agentflowv2-reject-button", label: "Reject" },
+    ],
+    data: { nodeId: id, nodeLabel: labelOf(run, id), input: outcome.input },
+  };
+}
+
+/** Stops the run at a Human Input step: stored paused, its action answered. */
+async function pause(run: EngineRun, rs: RunState, id: string, outcome: StepOutcome, startedAt: Date) {
+  const action = humanInputAction(run, id, outcome);
+  const description = outcome.pause!.description;
+  const entry = executedEntry(run, rs, id, startedAt, "STOPPED", {
+    ...outcome,
+    output: { ...outcome.output, humanInputAction: action },
+  });
+  rs.executedData.push(entry);
+  rs.position.waiting = id;
+  rs.position.ready = [id, ...rs.position.ready.filter((r) => r !== id)];
+  await run.save({ ...rs, status: "paused", action });
+  if (description) run.onToken?.(description);
+  run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: entry.nodeLabel, status: "STOPPED" });
+  run.onEvent?.("agentFlowExecutedData", rs.executedData);
+  run.onEvent?.("agentFlowEvent", "STOPPED");
+  run.onEvent?.("action", action);
+  return { status: "paused" as const, text: description, state: rs.state, executedData: rs.executedData, action };
+}
+
+async function fail(run: EngineRun, rs: RunState, error: unknown, id?: string, startedAt?: Date): Promise<never> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (id && startedAt) rs.executedData.push(executedEntry(run, rs, id, startedAt, "ERROR", undefined, message));
+  const status: ExecutionStatus =
+    error instanceof AppError && (error.code === "upstream_timeout" || error.code === "job_timeout")
+      ? "timeout"
+      : "error";
+  await run.save({ ...rs, status, error: message, action: null });
+  if (id) run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "ERROR" });
+  run.onEvent?.("agentFlowExecutedData", rs.executedData);
+  run.onEvent?.("agentFlowEvent", "ERROR");
+  throw error;
+}
+
+/**
+ * Runs an agentflow from `run.start` until no step is ready (finished) or a Human Input step waits
+ * (paused). A step that fails stores the run as `error` (or `timeout`) and its error is rethrown;
+ * more than `maxSteps` steps is 422 naming the loop that went round last.
+ */
+export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
+  const rs: RunState = {
+    state: { ...run.start.state },
+    position: structuredClone(run.start.position),
+    executedData: [...run.start.executedData],
+  };
+  run.onEvent?.("agentFlowEvent", "INPROGRESS");
+  while (rs.position.ready.length > 0) {
+    const id = rs.position.ready[0];
+    if (rs.position.steps >= run.maxSteps) return fail(run, rs, stepLimitError(run, rs.position));
+    const startedAt = new Date();
+    run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "INPROGRESS" });
+    let outcome: StepOutcome;
+    try {
+      outcome = await runStep(run, rs, id);
+    } catch (e) {
+      return fail(run, rs, e, id, startedAt);
+    }
+    if (outcome.pause) return pause(run, rs, id, outcome, startedAt);
+    rs.position.ready.shift();
+    rs.position.steps++;
+    delete rs.position.waiting;
+    if (outcome.state) rs.state = { ...rs.state, ...outcome.state };
+    rs.position.outputs[id] = outcome.output;
+    if (outcome.messages) rs.position.runtimeHistory.push(...outcome.messages);
+    if (outcome.answer) rs.position.answer = outcome.output.content;
+    rs.executedData.push(executedEntry(run, rs, id, startedAt, "FINISHED", outcome));
+    advance(run, rs, id, outcome);
+    const finished = rs.position.ready.length === 0;
+    await run.save({ ...rs, status: finished ? "finished" : "running", action: null });
+    run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "FINISHED" });
+    run.onEvent?.("agentFlowExecutedData", rs.executedData);
+  }
+  run.onEvent?.("agentFlowEvent", "FINISHED");
+  return { status: "finished", text: rs.position.answer, state: rs.state, executedData: rs.executedData };
+}

@@ -1,0 +1,77 @@
+import { T } from "@/common/nodes/types";
+import type { HistoryMessage } from "../flow/types";
+
+/**
+ * Types of the agentflow engine (./engine.ts) and of the nodes it runs. An agentflow node's runtime
+ * (lib/nodes/*-agentflow) builds an AgentflowStep once per flow build; the engine calls its `run`
+ * once per visit, in order, and stores what it returns before the next node starts.
+ */
+
+/** The connection type of an agentflow's control edges: "this node runs after that one". */
+export const FLOW_EDGE_TYPE = T.flow;
+
+/** Flowise's human-input answer (`humanInput` in a prediction body). */
+export interface HumanInputAnswer {
+  type: "proceed" | "reject";
+  startNodeId: string;
+  feedback?: string;
+}
+
+/** What a node produced: `content` is what `{{nodeId}}` reads; other keys are `{{nodeId.key}}`. */
+export interface StepOutput {
+  content: string;
+  [key: string]: unknown;
+}
+
+/** What a step sees of the run when it runs. */
+export interface StepContext {
+  nodeId: string;
+  label: string;
+  question: string;
+  /** The session's stored history (oldest first), then the messages of this run so far. */
+  chatHistory: HistoryMessage[];
+  /** The messages this run added (oldest first): Flowise's runtime chat history. */
+  runtimeHistory: HistoryMessage[];
+  /** The flow state before this node ($flow.state). */
+  state: Readonly<Record<string, unknown>>;
+  /** Replaces `{{…}}` variables (./variables.ts); `extra` adds names such as `output`. */
+  resolve(template: string, extra?: Record<string, unknown>): string;
+  /** The form a Start node in form mode received (Flowise's `form`). */
+  form?: Record<string, unknown>;
+  /** Set only on the Human Input node a resume names. */
+  humanInput?: HumanInputAnswer;
+  /** Whether this node ends its path (no control edge leaves it): its model tokens are the answer's. */
+  isLast: boolean;
+  signal?: AbortSignal;
+  onToken?(token: string): void;
+}
+
+/** What a step returns; the engine stores it before the next node runs. */
+export interface StepOutcome {
+  output: StepOutput;
+  /** What the node worked on (shown in executed data). */
+  input?: unknown;
+  /** Flow-state keys this node sets. */
+  state?: Record<string, unknown>;
+  /** The output handle taken (branching nodes); undefined: every output. */
+  branch?: string;
+  /** Loop: go back to `nodeId`, at most `max` times; past it the run goes on without looping. */
+  loopTo?: { nodeId: string; max: number; fallback?: string };
+  /** Human input: stop here until a resume answers. */
+  pause?: { description: string };
+  /** This node's content is the flow's answer so far (LLM, Direct Reply, a Loop's fallback). */
+  answer?: boolean;
+  /** Messages this node adds to the run's history (the LLM's question and reply, feedback…). */
+  messages?: HistoryMessage[];
+}
+
+/** The object an agentflow node's runtime builds. */
+export interface AgentflowStep {
+  readonly agentflowStep: true;
+  run(ctx: StepContext): Promise<StepOutcome>;
+}
+
+/** Whether a built node object is an agentflow step (other nodes of the graph are models etc.). */
+export function isAgentflowStep(value: unknown): value is AgentflowStep {
+  return typeof value === "object" && value !== null && (value as { agentflowStep?: unknown }).agentflowStep === true;
+}
