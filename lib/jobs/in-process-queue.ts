@@ -62,6 +62,7 @@ export function createInProcessQueue<T>(def: JobDefinition<T>): JobQueue<T> {
 
   return {
     name: def.name,
+    durable: false,
     async add(items) {
       for (const data of items) waiting.push({ data, attempt: 1 });
       pump();

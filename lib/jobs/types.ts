@@ -6,6 +6,11 @@
  */
 export interface JobQueue<T> {
   readonly name: string;
+  /**
+   * Whether its jobs outlive this process (BullMQ keeps them in Redis through restarts). Those of a
+   * queue that is not durable die with the process: it fails the runs they left behind at start.
+   */
+  readonly durable: boolean;
   /** Enqueues jobs; resolves once they are accepted (not when they finish). */
   add(items: T[]): Promise<void>;
   /** Jobs waiting, waiting for a retry, and running. */

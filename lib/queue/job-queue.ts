@@ -36,6 +36,7 @@ export function createBullJobQueue<T>(def: JobDefinition<T>): JobQueue<T> {
   };
   return {
     name: def.name,
+    durable: true,
     async add(items) {
       const attempts = Math.max(1, def.attempts ?? 3);
       await addJobs(

@@ -1,5 +1,4 @@
 import { AppError, isAppError } from "@/common/errors";
-import { getEnv } from "../env";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
   countRunOutcome,
@@ -119,7 +118,7 @@ export const domainAnalysisQueue = () => getQueue(analyseDomainJob);
  * The in-process queue forgets its jobs when the process stops: the first time this process
  * touches analyses, domains left queued or running by an earlier process are marked failed
  * (retryable). Once per process ("analysisRecovery" in lib/state/catalogue.ts: dev reloads do not
- * repeat it while jobs run). In queue mode (BullMQ) the jobs survive a restart and this step goes away.
+ * repeat it while jobs run). A durable queue (BullMQ, queue mode) keeps its jobs through a restart: no recovery.
  */
 export function recoverInterruptedAnalyses(): Promise<number> {
   const recovery = processState("analysisRecovery", () => ({}) as { done?: Promise<number> });
@@ -153,8 +152,8 @@ export async function startDomainAnalysis(body: AnalyzeDomainsBody, caller: Call
   // Analysing runs the chatflow: the caller needs `predict` on it (a key: that permission, in scope;
   // a builder: their own chatflow), not only `domains`.
   await getChatflowOrThrow(body.chatflowId, caller, "chatflow.predict");
-  // Queue mode: BullMQ keeps the jobs through restarts; nothing to recover.
-  if (getEnv().MODE !== "queue") await recoverInterruptedAnalyses();
+  // A durable queue (BullMQ) keeps the jobs through restarts: nothing to recover.
+  if (!domainAnalysisQueue().durable) await recoverInterruptedAnalyses();
   const ids = await findAnalysableDomainIds({ ids: body.ids, filter: body.filter, take: ANALYSIS_MAX_PER_RUN + 1 });
   if (ids.length > ANALYSIS_MAX_PER_RUN) {
     throw new AppError(

@@ -1,13 +1,14 @@
 /**
  * Liveness and readiness (app/api/v1/health*): HTTP-free. Readiness runs its checks in parallel,
- * each with a deadline: the database (SELECT 1 through the app's own client), and in queue mode
- * Redis (PING) and the workers (at least one heartbeat seen recently, lib/queue/heartbeat.ts).
+ * each with a deadline: the database (SELECT 1 through the app's own client), and where runs go to
+ * queue workers (jobsPlacement in lib/jobs: queue mode) Redis (PING) and the workers (at least one
+ * heartbeat seen recently, lib/queue/heartbeat.ts).
  * Failures name what failed by host:port only — never a URL, which may hold a password.
  */
 import type { Redis } from "ioredis";
 import { getDb } from "../db/client";
 import { databaseAddress, databaseUnavailableReason } from "../db/unavailable";
-import { getEnv } from "../env";
+import { jobsPlacement } from "../jobs";
 import { errorText } from "../log";
 import { HEARTBEAT_TTL_MS, listWorkers, recentWorkers } from "../queue/heartbeat";
 import { redisConnections } from "../redis";
@@ -25,7 +26,7 @@ const startedAt = Date.now();
 
 /** Whether this process is alive (no dependency is asked: load balancers call it often). */
 export function liveness() {
-  return { status: "ok" as const, mode: getEnv().MODE, uptimeSec: Math.round((Date.now() - startedAt) / 1000) };
+  return { status: "ok" as const, mode: jobsPlacement().mode, uptimeSec: Math.round((Date.now() - startedAt) / 1000) };
 }
 
 class CheckTimeout extends Error {}
@@ -85,9 +86,9 @@ async function connected(redis: Redis): Promise<void> {
   });
 }
 
-/** Checks the database, and in queue mode Redis and the workers; `ready` only if all pass. */
+/** Checks the database, and where runs go to queue workers Redis and the workers; `ready` only if all pass. */
 export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Readiness> {
-  const env = getEnv();
+  const placement = jobsPlacement();
   const timeoutMs = opts.timeoutMs ?? CHECK_TIMEOUT_MS;
   const checks: Record<string, Promise<CheckResult>> = {
     database: timed(
@@ -107,9 +108,9 @@ export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Read
       timeoutMs,
     ),
   };
-  if (env.MODE === "queue" && env.REDIS_URL) {
-    const address = redisAddress(env.REDIS_URL);
-    const redis = watch(redisConnections(env.REDIS_URL).command);
+  if (placement.mode === "queue") {
+    const address = redisAddress(placement.redisUrl);
+    const redis = watch(redisConnections(placement.redisUrl).command);
     const redisProblem = (err: unknown, timedOut: boolean) => {
       if (timedOut) return `Redis at ${address} did not answer within ${timeoutMs} ms`;
       const why =
@@ -143,7 +144,7 @@ export async function readiness(opts: { timeoutMs?: number } = {}): Promise<Read
   const results = await Promise.all(Object.values(checks));
   const out = Object.fromEntries(names.map((n, i) => [n, results[i]]));
   if (out.workers && !out.workers.ok) out.workers.count = 0;
-  return { status: results.every((r) => r.ok) ? "ready" : "unavailable", mode: env.MODE, checks: out };
+  return { status: results.every((r) => r.ok) ? "ready" : "unavailable", mode: placement.mode, checks: out };
 }
 
 class NoWorkers extends Error {}

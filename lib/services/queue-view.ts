@@ -7,9 +7,8 @@ import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Caller } from "@/common/access/callers";
 import { assertMay } from "@/common/access/permissions";
-import { getEnv } from "../env";
 import { AppError } from "@/common/errors";
-import { listJobQueues } from "../jobs";
+import { jobsPlacement, listJobQueues } from "../jobs";
 import { errorText } from "../log";
 import { listWorkers, type WorkerHeartbeat } from "../queue/heartbeat";
 import { QUEUE_NAMES, QUEUE_PREFIX } from "../queue/names";
@@ -62,13 +61,13 @@ function queuesOn(connection: Redis): Queue[] {
 /** What the queues hold now (admins only: the permission table's "queue.view"). */
 export async function queueView(caller: Caller, redis?: Redis): Promise<QueueView> {
   assertMay(caller, "queue.view", "view the job queues");
-  const env = getEnv();
-  if (env.MODE !== "queue" || !env.REDIS_URL) return embeddedView();
-  const connection = redis ?? redisConnections(env.REDIS_URL).command;
+  const placement = jobsPlacement();
+  if (placement.mode === "embedded") return embeddedView();
+  const connection = redis ?? redisConnections(placement.redisUrl).command;
   try {
     return await bullView(connection);
   } catch (err) {
-    const u = new URL(env.REDIS_URL);
+    const u = new URL(placement.redisUrl);
     throw new AppError(
       "upstream_unavailable",
       `Redis at ${u.hostname}:${u.port || 6379} is unreachable (${errorText(err)}): the queue view needs it.`,

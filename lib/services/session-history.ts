@@ -3,14 +3,16 @@ import { parseDatabaseUrl } from "../db/connection";
 import { exchangeTimes, insertExchange, findSessionHistory } from "../db/queries/chat-messages";
 import { storableText } from "../db/storable-text";
 import type { HistoryMessage } from "../flow";
+import { workExecutesHere } from "../jobs";
 import { Cache, on, PROCESS_STATE, processState, stateBus } from "../state";
 
 /**
  * The stored history a memory node reads on every prediction, kept for the sessions this process
  * served lately, so the next turn of a chat reads no statement. Only where this process stores
  * every message there is: the embedded database (one process opens it) served by one API process,
- * outside queue mode (SESSION_HISTORY_CACHE_MB, 0: off). Elsewhere other processes store exchanges
- * this one would not see, and every read goes to the database.
+ * which runs its predictions itself (no queue workers: workExecutesHere in lib/jobs)
+ * (SESSION_HISTORY_CACHE_MB, 0: off). Elsewhere other processes store exchanges this one would not
+ * see, and every read goes to the database.
  *
  * An entry holds the newest rows of a session, oldest first, exactly as the database read returns
  * them (createdAt order, a question before an answer of the same millisecond), each with its
@@ -165,7 +167,7 @@ export function soleWriter(): boolean {
   const env = getEnv();
   return (
     parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR).kind === "pglite" &&
-    env.MODE !== "queue" &&
+    workExecutesHere() &&
     !(Number(process.env.API_PROCESSES || 1) > 1)
   );
 }
