@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
 import { AppError, isAppError } from "@/common/errors";
-import { getEnv } from "../../env";
 import type { ChatflowTestRun, Prisma } from "../../db/generated/client";
 import {
   failInterruptedTestRuns,
@@ -132,9 +131,9 @@ export const chatflowTestRunJob: JobDefinition<TestRunJob> = {
 export const chatflowTestRunQueue = () => getQueue(chatflowTestRunJob);
 
 /**
- * Embedded mode forgets queued jobs with the process: the first time this process starts a run,
- * runs an earlier process left queued or running are closed as failed ("testRunRecovery" in
- * lib/state/catalogue.ts). Queue mode keeps its jobs in Redis and skips this.
+ * A queue that is not durable (in-process) forgets its jobs with the process: the first time this
+ * process starts a run, runs an earlier process left queued or running are closed as failed
+ * ("testRunRecovery" in lib/state/catalogue.ts). A durable one (BullMQ) keeps them in Redis: no recovery.
  */
 function recoverInterruptedTestRuns(): Promise<number> {
   const recovery = processState(
@@ -159,7 +158,7 @@ export async function startTestRun(chatflowId: string, body: { version?: number 
   await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
   // The draft is the latest version; an unknown version is a 404 before anything is queued.
   const { version } = await loadChatflowVersion(chatflowId, body.version ?? "draft");
-  if (getEnv().MODE !== "queue") await recoverInterruptedTestRuns();
+  if (!chatflowTestRunQueue().durable) await recoverInterruptedTestRuns();
   const cases = (await listTestCases({ chatflowId })).map(toTestCaseDto);
   const run = await insertTestRun({
     chatflowId,
