@@ -40,7 +40,7 @@ try {
 }
 
 // Staged upserts an API process left behind when it died (older than JOB_TIMEOUT_MS × 2).
-const { sweepStaleStaging } = await import("../lib/services/upsert");
+const { sweepStaleStaging } = await import("../lib/services/upsert-staging");
 const swept = await sweepStaleStaging().catch((err) => {
   log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not sweep DATA_DIR/staging");
   return [];

@@ -42,6 +42,23 @@ describe("the in-process transport", () => {
     await expect((await inProcessTransport.start(kind([]), { n: 3 })).execute({})).resolves.toBe("done 6");
     await expect((await inProcessTransport.start(kind([]), { n: -1 })).execute({})).rejects.toThrow("model failed");
   });
+
+  it("hands `known` to prepare and never hands the input over (that is for a queue worker)", async () => {
+    const log: string[] = [];
+    const withKnown: RunKind<Input, { doubled: number }, string, string> = {
+      ...kind(log),
+      async prepare(input, known) {
+        log.push(`prepare ${input.n} knowing ${known}`);
+        return { doubled: input.n * 2 };
+      },
+      async handOver() {
+        throw new Error("handed over in process");
+      },
+    };
+    const started = await inProcessTransport.start(withKnown, { n: 1 }, { known: "the row" });
+    await expect(started.execute({})).resolves.toBe("done 2");
+    expect(log).toEqual(["prepare 1 knowing the row", "execute 2 attempt 1 job -"]);
+  });
 });
 
 describe("a worker's processor (runOnWorker)", () => {

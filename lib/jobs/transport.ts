@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { AppError } from "@/common/errors";
 import { type JobEvent, runJob } from "../queue/client";
 import type { QueueName } from "../queue/names";
@@ -30,6 +31,13 @@ export interface RunKind<I, P, R, K = never> {
   queue: QueueName;
   prepare(input: I, known?: K): Promise<P>;
   execute(prepared: P, ctx: RunContext): Promise<R>;
+  /**
+   * Queue only, before the input is queued: puts into it what must cross to the worker besides plain
+   * JSON, from what this process knows (an upsert's uploaded files, staged on the volume API processes
+   * and workers share, under `runId`, the queued job's id). `release` runs once the wait for the run
+   * ends, whatever its outcome.
+   */
+  handOver?(input: I, known: K | undefined, runId: string): Promise<{ input: I; release(): Promise<void> }>;
 }
 
 /** A started run: prepared here, or handed over when executed. */
@@ -72,27 +80,44 @@ export const queueTransport: RunTransport = {
   kind: "queue",
   async start(kind, input, opts = {}) {
     return {
-      execute({ signal, onEvent }) {
-        let relayed = 0;
-        return runJob(kind.queue, input, {
-          ...(signal ? { signal } : {}),
-          ...(opts.requestId ? { requestId: opts.requestId } : {}),
-          onEvent: (event: JobEvent) => {
-            if (event.type === "attempt" && event.attempt > 1 && relayed > 0)
-              throw new AppError(
-                "worker_lost",
-                "The answer was interrupted (its worker stopped) and is being retried; the chat history will hold it.",
-              );
-            if (event.type === "event" && onEvent) {
-              relayed++;
-              onEvent(event.name, event.data);
-            }
-          },
-        });
+      async execute({ signal, onEvent }) {
+        const jobId = randomUUID();
+        const handed = kind.handOver ? await kind.handOver(input, opts.known, jobId) : undefined;
+        try {
+          return await relay(kind.queue, handed?.input ?? input, { jobId, signal, onEvent, requestId: opts.requestId });
+        } finally {
+          await handed?.release();
+        }
       },
     };
   },
 };
+
+/** Runs a queued job to its result, relaying its events (see queueTransport). */
+function relay<R>(
+  queue: QueueName,
+  input: unknown,
+  opts: { jobId: string; signal?: AbortSignal; requestId?: string; onEvent?: (name: string, data: unknown) => void },
+): Promise<R> {
+  const { signal, onEvent } = opts;
+  let relayed = 0;
+  return runJob<R>(queue, input, {
+    jobId: opts.jobId,
+    ...(signal ? { signal } : {}),
+    ...(opts.requestId ? { requestId: opts.requestId } : {}),
+    onEvent: (event: JobEvent) => {
+      if (event.type === "attempt" && event.attempt > 1 && relayed > 0)
+        throw new AppError(
+          "worker_lost",
+          "The answer was interrupted (its worker stopped) and is being retried; the chat history will hold it.",
+        );
+      if (event.type === "event" && onEvent) {
+        relayed++;
+        onEvent(event.name, event.data);
+      }
+    },
+  });
+}
 
 /** A worker's processor for a kind of run: prepare, then execute, in the worker's context. */
 export function runOnWorker<I, P, R, K>(kind: RunKind<I, P, R, K>) {

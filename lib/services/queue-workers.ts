@@ -3,7 +3,7 @@ import { analyseDomainJob } from "./domains-analysis";
 import { chatflowTestRunJob } from "./chatflow-tests/runs";
 import { runOnWorker } from "../jobs";
 import { predictionRuns } from "./predictions";
-import { runUpsertJob } from "./upsert";
+import { upsertRuns } from "./upsert";
 
 /**
  * Queue mode, worker process (server/worker.ts): runs the predictions, vector upserts and domain
@@ -11,7 +11,7 @@ import { runUpsertJob } from "./upsert";
  */
 export function startQueueWorkers(concurrency: number): string[] {
   registerProcessor(QUEUE_NAMES.predictions, runOnWorker(predictionRuns), { concurrency });
-  registerProcessor(QUEUE_NAMES.upserts, runUpsertJob, { concurrency });
+  registerProcessor(QUEUE_NAMES.upserts, runOnWorker(upsertRuns), { concurrency });
   registerDefinition(analyseDomainJob, concurrency);
   registerDefinition(chatflowTestRunJob, concurrency);
   return [QUEUE_NAMES.predictions, QUEUE_NAMES.upserts, QUEUE_NAMES.domains, QUEUE_NAMES.testRuns];

@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { getEnv } from "../env";
-import { type ProcessorContext, runJob } from "../queue";
 import { AppError } from "@/common/errors";
+import type { Chatflow } from "../db/generated/client";
+import { getEnv } from "../env";
+import { type RunKind, runTransport } from "../jobs";
 import { applyOverrides, validateGraph } from "../flow";
 import { toRunError } from "../flow/run-errors";
 import type { Caller } from "@/common/access/callers";
@@ -15,6 +13,7 @@ import { getChatflowOrThrow } from "./chatflows";
 import { chatflowAtVersion, chatflowForRequest } from "./chatflow-versions";
 import { storeUpsertFiles } from "./upsert-files";
 import type { UpsertInput } from "./upsert-request";
+import { readStagedFiles, removeStaging, type StagedFile, stageFiles } from "./upsert-staging";
 import { buildStoreNodes, storeNodesOf, type StoreNodeInfo } from "./vector-stores";
 import { documentStore } from "./vector-store-db";
 
@@ -30,12 +29,10 @@ export interface UpsertRequest extends UpsertInput {
   files: UpsertFile[];
   /** The API request's id (lib/http/route.ts): a queued upsert's worker log lines carry it. */
   requestId?: string;
-  /** The client went away (queue mode: the job is cancelled and its staged files removed). */
+  /** The client went away (a queued job is cancelled and its staged files removed). */
   signal?: AbortSignal;
   /** `?version=N|draft`: a manager pins the version whose stores are loaded (else the published one). */
   version?: number | "draft";
-  /** The version number already chosen and checked by the API process (queue mode's job). */
-  resolvedVersion?: number;
 }
 
 export interface UpsertResult extends UpsertCounts {
@@ -82,30 +79,73 @@ function checkFilesAccepted(stores: StoreRetriever[], files: UpsertFile[]): void
   }
 }
 
-/** Runs one upsert request; see the module comment. */
-export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
+/**
+ * An upsert as queued (plain data: it may cross Redis to a worker). Its uploaded files are staged
+ * under DATA_DIR when it is handed to a worker (upsert-staging.ts); in this process they are the
+ * request's own (UpsertKnown).
+ */
+export interface UpsertJob extends UpsertInput {
+  chatflowId: string;
+  /** The chatflow version whose stores are loaded (chosen and checked when the upsert was resolved). */
+  resolvedVersion?: number;
+  caller: Caller;
+  files: StagedFile[];
+  stagingDir?: string;
+}
+
+/** What the process that resolved an upsert knows of it: the chatflow at its version, the uploaded files. */
+interface UpsertKnown {
+  chatflow: Chatflow;
+  files: UpsertFile[];
+}
+
+// An upsert is a run through these steps, in this order, whichever transport runs it:
+//   resolve the chatflow and its version, authorize (resolveUpsert, in the process the request came to)
+//   → files, the stores' subgraph built, files checked against its loaders (prepareUpsert)
+//   → documents loaded, split and embedded, every store written in one transaction (executeUpsert).
+
+/** Step 1: the chatflow the caller may upsert into, at the version asked for (else the published one). */
+async function resolveUpsert(req: UpsertRequest): Promise<{ job: UpsertJob; known: UpsertKnown }> {
   const row = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
-  const chatflow =
-    req.resolvedVersion !== undefined
-      ? await chatflowAtVersion(row, req.resolvedVersion)
-      : await chatflowForRequest(row, req.caller, req.version);
-  const graph: Graph = applyOverrides(validateGraph(chatflow.graph), req.overrideConfig, chatflow.overrideAllowList);
-  const chosen = chooseStores(storeNodesOf(graph), req.stopNodeIds);
+  const chatflow = await chatflowForRequest(row, req.caller, req.version);
+  const job: UpsertJob = {
+    chatflowId: req.chatflowId,
+    resolvedVersion: chatflow.version,
+    caller: req.caller,
+    overrideConfig: req.overrideConfig,
+    returnSourceDocuments: req.returnSourceDocuments,
+    ...(req.stopNodeIds ? { stopNodeIds: req.stopNodeIds } : {}),
+    files: [],
+  };
+  return { job, known: { chatflow, files: req.files } };
+}
+
+/** Step 2: the stores chosen, the subgraph feeding them built, the files checked against their loaders. */
+async function prepareUpsert(job: UpsertJob, { chatflow, files }: UpsertKnown) {
+  const graph: Graph = applyOverrides(validateGraph(chatflow.graph), job.overrideConfig, chatflow.overrideAllowList);
+  const chosen = chooseStores(storeNodesOf(graph), job.stopNodeIds);
   const stores = await buildStoreNodes(
     chatflow,
     graph,
     chosen.map((s) => s.nodeId),
   );
-  checkFilesAccepted(stores, req.files);
+  checkFilesAccepted(stores, files);
+  return { job, chatflow, files, chosen, stores };
+}
+
+type PreparedUpsert = Awaited<ReturnType<typeof prepareUpsert>>;
+
+/** Step 3: documents loaded, split and embedded, then every store written in one transaction. */
+async function executeUpsert({ job, chatflow, files, chosen, stores }: PreparedUpsert): Promise<UpsertResult> {
   let outcomes: Awaited<ReturnType<typeof documentStore.upsert>>;
   try {
     const prepared = [];
-    for (const store of stores) prepared.push(await store.prepare(req.files));
+    for (const store of stores) prepared.push(await store.prepare(files));
     outcomes = await documentStore.upsert(prepared);
   } catch (e) {
     throw toRunError(e);
   }
-  if (req.files.length) await storeUpsertFiles(getEnv().DATA_DIR, chatflow.id, req.files);
+  if (files.length) await storeUpsertFiles(getEnv().DATA_DIR, chatflow.id, files);
   const perStore = chosen.map((s, i) => {
     const { added: _added, ...counts } = outcomes[i];
     return { nodeId: s.nodeId, label: s.label, ...counts };
@@ -117,101 +157,71 @@ export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
     numSkipped: sum("numSkipped"),
     numDeleted: sum("numDeleted"),
     stores: perStore,
-    ...(req.returnSourceDocuments ? { addedDocs: outcomes.flatMap((o) => o.added) } : {}),
+    ...(job.returnSourceDocuments ? { addedDocs: outcomes.flatMap((o) => o.added) } : {}),
   };
 }
 
-/** A vector upsert job (queue mode): the request with its files staged under DATA_DIR (a shared volume). */
-export interface UpsertJob extends UpsertInput {
-  chatflowId: string;
-  /** The chatflow version whose stores are loaded (chosen and checked by the API process). */
-  resolvedVersion?: number;
-  caller: Caller;
-  files: { name: string; mime: string; ext: string; path: string }[];
-  stagingDir: string;
-}
-
-const stagingRoot = () => path.resolve(getEnv().DATA_DIR, "staging");
+/**
+ * Upserts as a kind of run (lib/jobs): prepared and executed in this process, or on a queue worker
+ * (runOnWorker), which reads the staged files and the chatflow again, and removes the staged files
+ * once done (the API process removes them too when its wait ends: whichever comes last).
+ */
+export const upsertRuns: RunKind<UpsertJob, PreparedUpsert, UpsertResult, UpsertKnown> = {
+  queue: "upserts",
+  async prepare(job, known) {
+    try {
+      if (known) return await prepareUpsert(job, known);
+      const files = await readStagedFiles(job.files);
+      const row = await getChatflowOrThrow(job.chatflowId, job.caller, "chatflow.upsert");
+      // Jobs queued before versions existed carry none: they load the published version.
+      const chatflow = await chatflowAtVersion(row, job.resolvedVersion ?? "published");
+      return await prepareUpsert(job, { chatflow, files });
+    } catch (err) {
+      await removeStaging(job.stagingDir);
+      throw err;
+    }
+  },
+  async execute(prepared) {
+    try {
+      return await executeUpsert(prepared);
+    } finally {
+      await removeStaging(prepared.job.stagingDir);
+    }
+  },
+  async handOver(job, known, runId) {
+    const { stagingDir, staged } = await stageFiles(runId, known?.files ?? []);
+    return {
+      input: { ...job, files: staged, ...(stagingDir ? { stagingDir } : {}) },
+      // Whatever the outcome (result, error, 504 job_timeout, the client aborting, Redis down): the
+      // worker removes them once done; this covers a job that never ran or still runs. A process that
+      // dies here leaves them for the sweep at worker start (sweepStaleStaging).
+      release: () => removeStaging(stagingDir),
+    };
+  },
+};
 
 /**
- * What the upsert route calls: embedded mode runs upsertVectors here; queue mode checks access,
- * stages the uploaded files under DATA_DIR/staging/<job id> and runs the upsert on a worker.
+ * What the upsert route calls: resolves and authorizes here, then runs the upsert on this process's
+ * transport (lib/jobs: in this process, or on a queue worker with its files staged under DATA_DIR).
  */
 export async function startUpsert(req: UpsertRequest): Promise<UpsertResult> {
-  if (getEnv().MODE !== "queue") return upsertVectors(req);
-  const row = await getChatflowOrThrow(req.chatflowId, req.caller, "chatflow.upsert");
-  const resolvedVersion = (await chatflowForRequest(row, req.caller, req.version)).version;
-  const jobId = randomUUID();
-  const stagingDir = path.join(stagingRoot(), jobId);
-  const { files, signal, ...rest } = req;
-  try {
-    const staged = [];
-    if (files.length) await fs.mkdir(stagingDir, { recursive: true });
-    for (const [i, f] of files.entries()) {
-      const file = path.join(stagingDir, String(i));
-      await fs.writeFile(file, f.bytes);
-      staged.push({ name: f.name, mime: f.mime, ext: f.ext, path: file });
-    }
-    const job: UpsertJob = { ...rest, resolvedVersion, files: staged, stagingDir };
-    return await runJob<UpsertResult>("upserts", job, {
-      jobId,
-      ...(signal ? { signal } : {}),
-      ...(req.requestId ? { requestId: req.requestId } : {}),
-    }).catch((err) => {
-      // Nobody reads this answer; a 4xx rather than the abort reason reported as an internal error.
-      if (signal?.aborted)
-        throw new AppError("bad_request", "The client closed the request before the upsert finished.");
-      throw err;
-    });
-  } finally {
-    // Whatever the outcome (result, error, 504 job_timeout, the client aborting, Redis down): the
-    // worker removes them once read; this covers a job that never ran or still runs. A process that
-    // dies here leaves them for the sweep at worker start (sweepStaleStaging).
-    await fs.rm(stagingDir, { recursive: true, force: true });
-  }
+  const { job, known } = await resolveUpsert(req);
+  const { signal } = req;
+  const started = await runTransport().start(upsertRuns, job, {
+    known,
+    ...(req.requestId ? { requestId: req.requestId } : {}),
+  });
+  return started.execute(signal ? { signal } : {}).catch((err) => {
+    // The wait ended because the client went away: nobody reads this answer; a 4xx rather than the
+    // abort reason reported as an internal error.
+    if (signal?.aborted && err === signal.reason)
+      throw new AppError("bad_request", "The client closed the request before the upsert finished.");
+    throw err;
+  });
 }
 
-/**
- * Removes staging dirs older than JOB_TIMEOUT_MS × 2 (no request waits for their job any more):
- * left by an API process that died while it waited. Run at worker start. Returns the names removed.
- */
-export async function sweepStaleStaging(now = Date.now()): Promise<string[]> {
-  const root = stagingRoot();
-  const maxAgeMs = getEnv().JOB_TIMEOUT_MS * 2;
-  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
-  const removed: string[] = [];
-  for (const entry of entries) {
-    const dir = path.join(root, entry.name);
-    const stat = await fs.stat(dir).catch(() => undefined);
-    if (!stat || now - stat.mtimeMs <= maxAgeMs) continue;
-    await fs.rm(dir, { recursive: true, force: true });
-    removed.push(entry.name);
-  }
-  return removed;
-}
-
-/** Runs an upsert job on a worker (see startUpsert) and removes its staged files. */
-export async function runUpsertJob(job: UpsertJob, _ctx: ProcessorContext): Promise<UpsertResult> {
-  const root = stagingRoot();
-  try {
-    const files: UpsertFile[] = [];
-    for (const f of job.files) {
-      // Only files under the staging root: job data is ours, but a path is checked before it is read.
-      const resolved = path.resolve(f.path);
-      if (!resolved.startsWith(root + path.sep))
-        throw new AppError("bad_request", `${f.name}: staged file outside ${root}`);
-      const bytes = await fs.readFile(resolved).catch(() => {
-        throw new AppError(
-          "bad_request",
-          `${f.name}: the staged upload is gone (is DATA_DIR a volume shared by API and workers?)`,
-        );
-      });
-      files.push({ name: f.name, mime: f.mime, ext: f.ext, bytes });
-    }
-    const { files: _files, stagingDir: _dir, ...rest } = job;
-    return await upsertVectors({ ...rest, files });
-  } finally {
-    const dir = path.resolve(job.stagingDir);
-    if (dir.startsWith(root + path.sep)) await fs.rm(dir, { recursive: true, force: true });
-  }
+/** An upsert run to its end in this process, whatever the transport (scripts and tests). Same steps and checks. */
+export async function upsertVectors(req: UpsertRequest): Promise<UpsertResult> {
+  const { job, known } = await resolveUpsert(req);
+  return upsertRuns.execute(await upsertRuns.prepare(job, known), { attempt: 1, emit: () => {} });
 }
