@@ -128,9 +128,19 @@ const chatflowFields = {
   versionMessage: z.string().trim().max(500),
 };
 
-/** POST /api/v1/chatflows: unknown fields are refused (400 naming them), never mass-assigned. */
+/** What a flow is (Flowise's words): a chatflow (a chain or agent) or an agentflow (steps run in order). */
+export const chatflowTypeSchema = z.enum(["CHATFLOW", "AGENTFLOW"]);
+export type ChatflowType = z.infer<typeof chatflowTypeSchema>;
+
+/** GET /api/v1/chatflows?type=AGENTFLOW: only flows of that kind (Flowise's filter). */
+export const listChatflowsQuerySchema = z.object({ type: chatflowTypeSchema.optional() });
+
+/**
+ * POST /api/v1/chatflows: unknown fields are refused (400 naming them), never mass-assigned. `type`
+ * is chosen at creation only (default CHATFLOW): a graph's nodes belong to one kind.
+ */
 export const createChatflowSchema = z
-  .object({ ...chatflowFields, name: chatflowFields.name })
+  .object({ ...chatflowFields, name: chatflowFields.name, type: chatflowTypeSchema })
   .partial()
   .required({ name: true })
   .strict();
@@ -164,6 +174,8 @@ export const chatflowResponseSchema = z
     id: z.string(),
     name: z.string(),
     description: z.string(),
+    /** CHATFLOW or AGENTFLOW. */
+    type: chatflowTypeSchema,
     /** The latest version (the draft): the studio edits it; `expectedVersion` compares with it. */
     version: z.number().int(),
     /** The version the API, upsert, widget and public pages run; null: never published (they run the latest). */

@@ -64,6 +64,13 @@ const idLike = z
   .max(200)
   .regex(/^[\w.:@-]+$/, "may hold letters, digits and . _ : @ - only");
 
+/** Flowise's answer to a Human Input node: proceed or reject, the node it answers, optional feedback. */
+export const humanInputSchema = z.object({
+  type: z.enum(["proceed", "reject"]),
+  startNodeId: z.string().min(1).max(200),
+  feedback: z.string().max(50_000).optional(),
+});
+
 /**
  * POST /api/v1/prediction/{id} as clients send it (JSON, or a multipart form's fields read into this
  * shape). Unknown top-level fields are ignored (Flowise clients send `chatflowId` in the body);
@@ -79,10 +86,23 @@ export const predictionBodySchema = z
     uploads: z.array(uploadInputSchema).max(20).optional(),
     streaming: z.boolean().optional(),
     chatId: idLike.optional(),
+    /** Agentflows: the answer to a run paused at a Human Input node (Flowise's shape); needs `chatId`. */
+    humanInput: humanInputSchema.optional(),
+    /** Agentflows whose Start takes a form: its fields by name (Flowise's `form`). */
+    form: z.record(z.string().max(200), z.unknown()).optional(),
   })
-  .refine((b) => (b.question?.trim() ?? "") !== "" || b.uploads?.some((u) => u.type === "audio"), {
-    message: "is required unless an audio upload supplies it",
-    path: ["question"],
+  .refine(
+    (b) =>
+      (b.question?.trim() ?? "") !== "" || b.uploads?.some((u) => u.type === "audio") || !!b.humanInput || !!b.form,
+    {
+      // A resume (humanInput) or a form needs no question; the message stays the chatflows' own.
+      message: "is required unless an audio upload supplies it",
+      path: ["question"],
+    },
+  )
+  .refine((b) => !b.humanInput || b.chatId, {
+    message: "is required with humanInput: the chat whose paused run it answers",
+    path: ["chatId"],
   });
 
 /** What a client sent, checked. */

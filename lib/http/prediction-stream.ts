@@ -1,10 +1,12 @@
 import type { PredictionRun } from "../services/predictions";
 import { sseResponse } from "./sse";
+import type { AgentflowEventName } from "@/common/schemas/prediction-stream";
 
 /**
  * The streamed answer of a prediction, in the order common/schemas/prediction-stream.ts describes:
  * `start`, the tokens as the model writes them (and a `toolStart` as each tool call begins), `usedTools` and `sourceDocuments` when there are
- * any, `metadata`; sseResponse adds `error` on a failure and `end` last.
+ * any, `metadata`; sseResponse adds `error` on a failure and `end` last. An agentflow adds its progress
+ * events (agentFlowEvent, nextAgentFlow, agentFlowExecutedData, action) among the tokens.
  */
 export function predictionStreamResponse(prepared: PredictionRun, requestSignal: AbortSignal): Response {
   const res = sseResponse(async (send, signal) => {
@@ -13,6 +15,8 @@ export function predictionStreamResponse(prepared: PredictionRun, requestSignal:
       signal,
       onToken: (token) => send("token", token),
       onToolStart: (start) => send("toolStart", start),
+      // An agentflow's progress, as the engine emits it (its data has the event's schema).
+      onAgentflowEvent: (name, data) => (send as (event: AgentflowEventName, data: unknown) => void)(name, data),
     });
     if (result.usedTools) send("usedTools", result.usedTools);
     if (result.sourceDocuments) send("sourceDocuments", result.sourceDocuments);

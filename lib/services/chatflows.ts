@@ -18,7 +18,7 @@ import {
   ownerFilter,
   type Action,
 } from "@/common/access/permissions";
-import type { CreateChatflowInput, UpdateChatflowInput } from "@/common/schemas/chatflow";
+import type { ChatflowType, CreateChatflowInput, UpdateChatflowInput } from "@/common/schemas/chatflow";
 import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { getDefinition } from "../nodes/registry";
 import type { Graph } from "@/common/schemas/graph";
@@ -59,6 +59,7 @@ export function toChatflowDto(row: Chatflow) {
     id: row.id,
     name: row.name,
     description: row.description,
+    type: row.type,
     version: row.version,
     publishedVersion: row.publishedVersion,
     requirePassingTests: row.requirePassingTests,
@@ -113,9 +114,16 @@ export function versionAuthor(caller: Caller, message = ""): VersionAuthor {
   return { authorId: null, authorName: "", message };
 }
 
-/** Chatflows the caller can see (builders: their own; keys: their owner's, in scope), newest first. */
-export async function listChatflowsFor(caller: Caller) {
-  return listChatflows({ ids: chatflowScope(caller), ownerId: ownerFilter(caller, "chatflow.list") });
+/**
+ * Chatflows the caller can see (builders: their own; keys: their owner's, in scope), newest first;
+ * `type` keeps one kind (Flowise's `?type=AGENTFLOW`).
+ */
+export async function listChatflowsFor(caller: Caller, filter: { type?: ChatflowType } = {}) {
+  return listChatflows({
+    ids: chatflowScope(caller),
+    ownerId: ownerFilter(caller, "chatflow.list"),
+    ...(filter.type ? { type: filter.type } : {}),
+  });
 }
 
 /**
@@ -179,9 +187,10 @@ export async function createChatflow(input: CreateChatflowInput, caller: Caller)
   refuseNeverOverridable(input.overrideAllowList);
   await assertMayUseCredentials(caller, input.graph, input.speechToText);
   const ownerId = actingUserId(caller);
-  const { versionMessage, ...fields } = input;
+  const { versionMessage, type, ...fields } = input;
   const data = {
     graph: EMPTY_GRAPH,
+    ...(type ? { type } : {}),
     ...toColumns(fields),
     ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}),
   };

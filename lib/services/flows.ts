@@ -19,6 +19,8 @@ import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";
 import type { GraphProblemDetail } from "@/common/schemas/problems";
 import { log } from "../log";
+import { buildAgentflow, validateAgentflowGraph } from "../agentflow/build";
+import { getDefinition } from "../nodes/registry";
 
 /**
  * Built flows by chatflow id + version (see "builtFlows" in lib/state/catalogue.ts): a saved or
@@ -106,21 +108,39 @@ function nodeOverrides(overrideConfig: Record<string, unknown> | undefined) {
 export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<string, unknown>): Promise<BuiltFlow> {
   const overrides = nodeOverrides(overrideConfig);
   const key = { chatflowId: chatflow.id, version: chatflow.version, ownerId: chatflow.ownerId };
+  const agentflow = chatflow.type === "AGENTFLOW";
   const build = (graph: unknown) => (uses: UsesCredential) =>
-    buildFlow(graph, buildContext(chatflow.id, chatflow.ownerId, uses));
+    (agentflow ? buildAgentflow : buildFlow)(graph, buildContext(chatflow.id, chatflow.ownerId, uses));
   if (!overrides) return flowCache.get(key, build(chatflow.graph));
-  const graph = applyOverrides(validateGraph(chatflow.graph), overrides, chatflow.overrideAllowList);
+  const valid = agentflow ? validateAgentflowGraph(chatflow.graph) : validateGraph(chatflow.graph);
+  const graph = applyOverrides(valid, overrides, chatflow.overrideAllowList);
   return flowCache.get({ ...key, variant: stableJson(overrides) }, build(graph));
 }
 
-/** Runs the engine's graph checks and reports problems instead of throwing. */
-export function checkGraph(graph: unknown): { valid: boolean; problems: GraphProblemDetail[] } {
+/**
+ * Runs the engine's graph checks (a chatflow's, or an agentflow's) and reports problems instead of
+ * throwing. Without a type, a graph holding agentflow steps is checked as an agentflow.
+ */
+export function checkGraph(
+  graph: unknown,
+  type: Chatflow["type"] = holdsAgentflowSteps(graph) ? "AGENTFLOW" : "CHATFLOW",
+): { valid: boolean; problems: GraphProblemDetail[] } {
   try {
-    validateGraph(graph);
+    if (type === "AGENTFLOW") validateAgentflowGraph(graph);
+    else validateGraph(graph);
     return { valid: true, problems: [] };
   } catch (err) {
     const details = (err as { details?: unknown }).details;
     if (!Array.isArray(details)) throw err;
     return { valid: false, problems: details as GraphProblemDetail[] };
   }
+}
+
+function holdsAgentflowSteps(graph: unknown): boolean {
+  const nodes = (graph as { nodes?: unknown } | null)?.nodes;
+  if (!Array.isArray(nodes)) return false;
+  return nodes.some((n) => {
+    const type = (n as { type?: unknown } | null)?.type;
+    return typeof type === "string" && !!getDefinition(type)?.capabilities?.agentflow;
+  });
 }

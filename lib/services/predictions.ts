@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/common/errors";
 import { getEnv } from "../env";
-import type { Chatflow } from "../db/generated/client";
+import type { Chatflow, Execution } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
 import { findExchangeOfRun } from "../db/queries/chat-messages";
 import { readHistory, storeExchange } from "./session-history";
@@ -11,8 +11,14 @@ import { enforcePublicChatflowLimit } from "../access/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "@/common/schemas/prediction";
-import type { PredictionResponse, SourceDocument, ToolStart } from "@/common/schemas/prediction-stream";
-import type { BuiltFlow, HistoryMessage } from "../flow";
+import {
+  AGENTFLOW_EVENTS,
+  type AgentflowEventName,
+  type PredictionResponse,
+  type SourceDocument,
+  type ToolStart,
+} from "@/common/schemas/prediction-stream";
+import type { BuiltFlow, HistoryMessage, RunResult } from "../flow";
 import { type RunKind, runTransport } from "../jobs";
 import { getChatflowForRun } from "./chatflows";
 import { chatflowAtVersion, chatflowForRequest, loadChatflowVersion, type VersionSelector } from "./chatflow-versions";
@@ -20,6 +26,7 @@ import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
+import { findPausedRun, runAgentflowTurn } from "./agentflow-runs";
 
 /** How many stored messages of a session are read for memory nodes (they window further). */
 const HISTORY_READ_LIMIT = 200;
@@ -50,6 +57,8 @@ export interface PredictionRun {
     onToken?: (t: string) => void;
     /** A tool call of the answer begins (streamed answers show it as a running step). */
     onToolStart?: (start: ToolStart) => void;
+    /** An agentflow's progress (Flowise's agentFlowEvent, nextAgentFlow, agentFlowExecutedData, action). */
+    onAgentflowEvent?: (name: AgentflowEventName, data: unknown) => void;
     signal?: AbortSignal;
   }): Promise<PredictionResult>;
 }
@@ -140,11 +149,15 @@ function runIds(body: PredictionBody): { chatId: string; sessionId: string } {
 }
 
 /** Step 2: the flow built (or reused), `url` uploads fetched, uploads checked against what the flow takes. */
-async function prepareRun(chatflow: Chatflow, sent: PredictionBody) {
+async function prepareRun(resolved: Chatflow, sent: PredictionBody) {
+  // An agentflow's resume: its paused run (404/409 before any answer starts), at the version it began with.
+  const paused = await findPausedRun(resolved, sent);
+  const chatflow =
+    paused && paused.version !== resolved.version ? await chatflowAtVersion(resolved, paused.version) : resolved;
   const flow = await getBuiltFlow(chatflow, sent.overrideConfig);
   // `url` uploads are fetched only now that the caller may run the chatflow (and was rate-limited).
   const body = await fetchUrlUploads(sent, { allowsImages: flow.allowsImages });
-  return { chatflow, flow, body, uploads: checkUploads(body, flow, chatflow) };
+  return { chatflow, flow, body, uploads: checkUploads(body, flow, chatflow), ...(paused ? { paused } : {}) };
 }
 
 type PreparedRun = Awaited<ReturnType<typeof prepareRun>>;
@@ -195,6 +208,7 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
           ? {
               onToken: (token: string) => ctx.emit("token", token),
               onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
+              onAgentflowEvent: (name: AgentflowEventName, data: unknown) => ctx.emit(name, data),
             }
           : {}),
       });
@@ -240,12 +254,13 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
     chatId: job.chatId,
     sessionId: job.sessionId,
     version: chatflow.version,
-    execute: ({ onToken, onToolStart, signal }) =>
+    execute: ({ onToken, onToolStart, onAgentflowEvent, signal }) =>
       started.execute({
         ...(signal ? { signal } : {}),
         onEvent: (name, data) => {
           if (name === "token" && typeof data === "string") onToken?.(data);
           else if (name === "toolStart" && isToolStart(data)) onToolStart?.(data);
+          else if (isAgentflowEvent(name)) onAgentflowEvent?.(name, data);
         },
       }),
   };
@@ -318,13 +333,18 @@ async function executePrediction(args: {
   uploads: { images: CheckedUpload[]; audio: CheckedUpload[] };
   onToken?: (t: string) => void;
   onToolStart?: (start: ToolStart) => void;
+  onAgentflowEvent?: (name: AgentflowEventName, data: unknown) => void;
   signal?: AbortSignal;
   /** A test run: no stored history is read and nothing is stored (no user conversation is touched). */
   detached?: boolean;
+  /** An agentflow's paused run this request resumes. */
+  paused?: Execution;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
   let question = body.question?.trim() ?? "";
+  // A resume stores the person's answer as the question (Flowise: the feedback, else proceed/reject).
+  if (!question && body.humanInput) question = body.humanInput.feedback?.trim() || body.humanInput.type;
   if (!question && uploads.audio[0])
     question = await transcribe(
       uploads.audio[0],
@@ -333,7 +353,7 @@ async function executePrediction(args: {
       args.signal,
     );
   const stored: HistoryMessage[] =
-    flow.memoryType && !args.detached
+    (flow.memoryType || flow.readsHistory) && !args.detached
       ? await readHistory(
           chatflow.id,
           sessionId,
@@ -341,14 +361,17 @@ async function executePrediction(args: {
           Math.min(HISTORY_READ_LIMIT, flow.historyLimit ?? HISTORY_READ_LIMIT),
         )
       : [];
-  const result = await flow.run({
-    question,
-    history: [...(body.history ?? []), ...stored],
-    images: uploads.images.map((u) => ({ mime: u.mime, base64: u.bytes.toString("base64") })),
-    signal: args.signal,
-    onToken: args.onToken,
-    onToolStart: args.onToolStart,
-  });
+  const history = [...(body.history ?? []), ...stored];
+  const result: RunResult & { agentflow?: AgentflowAnswer } = flow.agentflow
+    ? await runAgentflowPrediction(args, flow.agentflow, question, history)
+    : await flow.run({
+        question,
+        history,
+        images: uploads.images.map((u) => ({ mime: u.mime, base64: u.bytes.toString("base64") })),
+        signal: args.signal,
+        onToken: args.onToken,
+        onToolStart: args.onToolStart,
+      });
   const files = [...uploads.images, ...uploads.audio];
   // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
   const persist = async () =>
@@ -383,6 +406,42 @@ async function executePrediction(args: {
     chatflowVersion: chatflow.version,
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
     ...answerSources(body, result.sourceDocuments),
+    ...(result.usage ? { usage: result.usage } : {}),
+    ...(result.agentflow ?? {}),
+  };
+}
+
+/** What an agentflow's answer adds (Flowise's fields): its execution, its nodes, a human input's action. */
+type AgentflowAnswer = Pick<PredictionResult, "executionId" | "agentFlowExecutedData" | "action">;
+
+/** An agentflow's turn (lib/services/agentflow-runs.ts) as a run's result, with Flowise's extra fields. */
+async function runAgentflowPrediction(
+  args: Parameters<typeof executePrediction>[0],
+  agentflow: NonNullable<BuiltFlow["agentflow"]>,
+  question: string,
+  history: HistoryMessage[],
+): Promise<RunResult & { agentflow: AgentflowAnswer }> {
+  const turn = await runAgentflowTurn({
+    flow: agentflow,
+    chatflow: args.chatflow,
+    chatId: args.chatId,
+    sessionId: args.sessionId,
+    question,
+    history,
+    body: args.body,
+    ...(args.paused ? { paused: args.paused } : {}),
+    ...(args.signal ? { signal: args.signal } : {}),
+    ...(args.onToken ? { onToken: args.onToken } : {}),
+    ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
+  });
+  return {
+    text: turn.text,
+    usedTools: [],
+    agentflow: {
+      executionId: turn.executionId,
+      agentFlowExecutedData: turn.executedData,
+      ...(turn.action ? { action: turn.action } : {}),
+    },
   };
 }
 
@@ -424,6 +483,11 @@ function answerSources(body: PredictionBody, reported: SourceDocument[] | undefi
   if (asked === false) return {};
   if (asked === true) return { sourceDocuments: reported ?? [] };
   return reported?.length ? { sourceDocuments: reported } : {};
+}
+
+/** An agentflow's progress event, by name. */
+function isAgentflowEvent(name: string): name is AgentflowEventName {
+  return (AGENTFLOW_EVENTS as readonly string[]).includes(name);
 }
 
 /** A relayed `toolStart` event's data (it crossed Redis as JSON). */

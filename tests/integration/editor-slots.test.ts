@@ -20,6 +20,7 @@ const flow: Chatflow = {
   id: "00000000-0000-4000-8000-0000000000f1",
   name: "Shop bot",
   description: "",
+  type: "CHATFLOW",
   version: 3,
   publishedVersion: null,
   requirePassingTests: false,

@@ -1,11 +1,12 @@
 import { getDb } from "../client";
-import type { Prisma } from "../generated/client";
+import type { ChatflowType, Prisma } from "../generated/client";
 
 /** Fields listed without the (possibly large) graph. */
 export const chatflowSummary = {
   id: true,
   name: true,
   description: true,
+  type: true,
   version: true,
   publishedVersion: true,
   isPublic: true,
@@ -16,9 +17,17 @@ export const chatflowSummary = {
 } as const;
 
 /** Summaries newest first; `ids` and `ownerId` narrow the list (a key's scope, a builder's own). */
-export async function listChatflows({ ids, ownerId }: { ids?: string[]; ownerId?: string } = {}) {
+export async function listChatflows({
+  ids,
+  ownerId,
+  type,
+}: {
+  ids?: string[];
+  ownerId?: string;
+  type?: ChatflowType;
+} = {}) {
   return (await getDb()).chatflow.findMany({
-    where: { ...(ids ? { id: { in: ids } } : {}), ...(ownerId ? { ownerId } : {}) },
+    where: { ...(ids ? { id: { in: ids } } : {}), ...(ownerId ? { ownerId } : {}), ...(type ? { type } : {}) },
     select: chatflowSummary,
     orderBy: { updatedAt: "desc" },
   });
