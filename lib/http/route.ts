@@ -8,7 +8,8 @@ import { readBody, refuseDeclaredTooLarge, type BodySpec, type ParsedBody } from
 import type { AuthPolicy } from "@/common/access/permissions";
 import type { Caller } from "@/common/access/callers";
 import { childLogger, type Logger } from "../log";
-import { ROUTE_OPTIONS } from "./route-options";
+import { declareRoute, type RouteDeclaration } from "./route-options";
+import type { RouteDocs } from "./route-docs";
 import { describeIssues } from "@/common/schemas/issue-words";
 
 type Ctx<P, Q, B> = {
@@ -29,6 +30,8 @@ export type RouteOptions<P, Q, B, F> = {
   query?: ZodType<Q>;
   /** The request body: `{ json: schema, maxBytes? }`, and `multipart` for routes taking uploads (lib/http/body.ts). */
   body?: BodySpec<B, F>;
+  /** The route's documentation (lib/http/route-docs.ts): the OpenAPI document is made from it. */
+  docs: RouteDocs;
 };
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -38,7 +41,8 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
  * refuses a declared body past the route's cap (413), authenticates the caller against the policy (401/403; 429 for repeated failed Basic sign-ins),
  * refuses cross-origin writes riding on a session cookie (403), reads the body (JSON checked with
  * zod, or a multipart form: lib/http/body.ts), runs the handler and maps any error to the one
- * error shape. A handler returns data (sent as 200 JSON) or a Response.
+ * error shape. A handler returns data (sent as 200 JSON) or a Response. The handler carries `opts`
+ * (lib/http/route-options.ts), from which the OpenAPI document is made.
  */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, F = never>(
   opts: RouteOptions<P, Q, B, F>,
@@ -71,8 +75,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
     })();
     return finishRequest(req, response, { requestId, log, started, caller });
   };
-  Object.defineProperty(handle, ROUTE_OPTIONS, { value: opts });
-  return handle;
+  return declareRoute(handle, opts as RouteDeclaration);
 }
 
 /** What an incoming `x-request-id` may be; anything else is replaced with a new id. */
@@ -140,10 +143,13 @@ export const idParams = z.object({ id: z.uuid({ error: "must be a UUID" }) });
 /**
  * A handler without authentication and without input (health checks for load balancers: any
  * headers, any query): gets the request id and logger, answers data as 200 JSON or a Response, and
- * maps errors to the error shape like route().
+ * maps errors to the error shape like route(). Declared public, with its `docs`.
  */
-export function openRoute(handler: (ctx: { req: Request; requestId: string; log: Logger }) => Promise<unknown>) {
-  return async (req: Request): Promise<Response> => {
+export function openRoute(
+  opts: { docs: RouteDocs },
+  handler: (ctx: { req: Request; requestId: string; log: Logger }) => Promise<unknown>,
+) {
+  const handle = async (req: Request): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
     const log = childLogger({ requestId });
@@ -156,4 +162,5 @@ export function openRoute(handler: (ctx: { req: Request; requestId: string; log:
     }
     return finishRequest(req, response, { requestId, log, started });
   };
+  return declareRoute(handle, { auth: "public", docs: opts.docs });
 }

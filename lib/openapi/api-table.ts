@@ -1,8 +1,8 @@
-import type { Operation } from "./operations";
+import type { Operation } from "./declared";
 
 /**
- * The API table of docs/api.md, made from OPERATIONS (whose policies are the routes' own, read from
- * common/access/permissions.ts): `npm run docs:api-table` writes it between the markers below, and
+ * The API table of docs/api.md, made from the routes' own declarations (./declared.ts: their
+ * policies and docs): `npm run docs:api-table` writes it between the markers below, and
  * lib/openapi/api-table.test.ts fails when docs/api.md differs, so the table cannot drift.
  */
 export const TABLE_START = "<!-- api-table:start (npm run docs:api-table; do not edit by hand) -->";
@@ -23,7 +23,7 @@ export function callersOf(auth: Operation["auth"]): string {
 export function apiTable(operations: readonly Operation[]): string {
   const rows = new Map<string, { methods: string[]; path: string; callers: string }>();
   for (const op of operations) {
-    const callers = callersOf(op.auth) + (op.callersNote ? ` (${op.callersNote})` : "");
+    const callers = callersOf(op.auth) + (op.docs.callersNote ? ` (${op.docs.callersNote})` : "");
     const key = `${op.path} ${callers}`;
     const row = rows.get(key) ?? { methods: [], path: op.path, callers };
     row.methods.push(op.method.toUpperCase());

@@ -1,7 +1,9 @@
+import type { ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { AuthPolicy } from "@/common/access/permissions";
 import { errorResponseSchema } from "@/common/schemas/responses";
-import { OPERATIONS, type Operation } from "./operations";
+import { API_TAGS } from "../http/route-docs";
+import { operationsOf, type Operation, type RouteFile } from "./declared";
 
 /** Names of the security schemes of the document. */
 export const SECURITY_SCHEMES = {
@@ -42,7 +44,8 @@ export function securityOf(auth: Operation["auth"]): Record<string, string[]>[] 
 
 /** The error statuses an operation can answer, worked out from what it takes and who may call it. */
 export function errorStatuses(op: Operation): number[] {
-  const statuses = new Set<number>([...(op.errors ?? []), ...Object.keys(op.errorBodies ?? {}).map(Number)]);
+  const { errors = [], errorBodies = {}, rateLimited } = op.docs;
+  const statuses = new Set<number>([...errors, ...Object.keys(errorBodies).map(Number)]);
   if (op.params || op.query || op.body) statuses.add(400);
   if (op.auth !== "public") {
     // A wrong key or Basic pair is 401 even where anonymous callers are welcome.
@@ -58,29 +61,27 @@ export function errorStatuses(op: Operation): number[] {
     // npm start's server refuses a body from a caller without credentials while too many arrive at once.
     statuses.add(503);
   }
-  if (op.rateLimited) statuses.add(429);
+  if (rateLimited) statuses.add(429);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }
 
 function operationObject(op: Operation): ZodOpenApiOperationObject {
+  const { docs } = op;
   const responses: ZodOpenApiOperationObject["responses"] = {};
-  for (const [status, spec] of Object.entries(op.responses)) {
-    const content: Record<
-      string,
-      { schema: NonNullable<typeof spec.schema> } | { schema: { type: "string"; format?: "binary" } }
-    > = {};
+  for (const [status, spec] of Object.entries(docs.responses)) {
+    const content: Record<string, { schema: ZodType } | { schema: { type: "string"; format?: "binary" } }> = {};
     if (spec.schema) content["application/json"] = { schema: spec.schema };
-    if (spec.eventStream) content["text/event-stream"] = { schema: { type: "string" } };
+    if (spec.events) content["text/event-stream"] = { schema: spec.events };
     for (const media of spec.binary ?? []) content[media] = { schema: { type: "string", format: "binary" } };
     responses[status as `2${string}`] = {
-      description: spec.eventStream ? `${spec.description}. ${spec.eventStream}` : spec.description,
+      description: spec.events ? `${spec.description}. ${EVENT_STREAM}` : spec.description,
       ...(Object.keys(content).length ? { content } : {}),
       ...(spec.headers ? { headers: headersObject(spec.headers) } : {}),
     };
   }
   for (const status of errorStatuses(op)) {
-    const special = op.errorBodies?.[status];
+    const special = docs.errorBodies?.[status];
     const headers =
       special?.headers ?? (status === 429 ? { "Retry-After": "Seconds to wait before trying again" } : undefined);
     responses[`${status}` as `4${string}`] = {
@@ -89,14 +90,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       ...(headers ? { headers: headersObject(headers) } : {}),
     };
   }
-  const requestContent: Record<string, { schema: NonNullable<Operation["body"]> }> = {};
+  const requestContent: Record<string, { schema: ZodType }> = {};
   if (op.body) requestContent["application/json"] = { schema: op.body };
-  if (op.multipart) requestContent["multipart/form-data"] = { schema: op.multipart };
+  if (docs.form) requestContent["multipart/form-data"] = { schema: docs.form };
   return {
     operationId: operationId(op),
-    summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
-    tags: [op.tag],
+    summary: docs.summary,
+    description: docs.description,
+    tags: [docs.tag],
     security: securityOf(op.auth),
     ...(op.params || op.query
       ? {
@@ -106,10 +107,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
           },
         }
       : {}),
-    ...(op.body || op.multipart ? { requestBody: { required: true, content: requestContent } } : {}),
+    ...(op.body || docs.form ? { requestBody: { required: true, content: requestContent } } : {}),
     responses,
   };
 }
+
+/** How a streamed answer reads, after its response's description. */
+const EVENT_STREAM =
+  'With `streaming: true` the answer is Server-Sent Events (`text/event-stream`): each `data:` line holds one event `{"event", "data"}` of the schema shown, `end` last; comment lines (`: heartbeat`) keep a quiet connection open';
 
 function headersObject(headers: Record<string, string>) {
   return Object.fromEntries(
@@ -129,16 +134,24 @@ export function operationId(op: Pick<Operation, "method" | "path">): string {
   return `${op.method}${op.path.startsWith("/api/v1/") ? "" : "Unversioned"}${tail}`;
 }
 
-let cached: ReturnType<typeof createDocument> | undefined;
+export type OpenApiDocument = ReturnType<typeof createDocument>;
 
-/** The OpenAPI 3.1 document of every operation in OPERATIONS (built once: the list is constant). */
-export function openApiDocument(): ReturnType<typeof createDocument> {
-  if (cached) return cached;
+const cache = new WeakMap<readonly RouteFile[], OpenApiDocument>();
+
+/**
+ * The OpenAPI 3.1 document of these route modules, made from each route's own declaration
+ * (./declared.ts). Built once per list: route modules do not change while the process runs.
+ */
+export function openApiDocument(files: readonly RouteFile[]): OpenApiDocument {
+  const known = cache.get(files);
+  if (known) return known;
+  const operations = operationsOf(files);
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     paths[op.path] = { ...paths[op.path], [op.method]: operationObject(op) };
   }
-  cached = createDocument({
+  const used = new Set(operations.map((o) => o.docs.tag));
+  const document = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Switchyard API",
@@ -146,7 +159,10 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       description:
         "Every error answers `{ error: { code, message, details? } }`. Methods a path does not list answer 405 with `Allow`; query parameters a route does not declare answer 400.",
     },
-    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    tags: Object.entries(API_TAGS)
+      .filter(([name]) => used.has(name as keyof typeof API_TAGS))
+      .map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         [SECURITY_SCHEMES.apiKey]: {
@@ -171,5 +187,6 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
     },
     paths,
   });
-  return cached;
+  cache.set(files, document);
+  return document;
 }

@@ -4,11 +4,38 @@ import { manageKeys } from "@/common/access/permissions";
 import { createApiKeySchema } from "@/common/schemas/api-key";
 import { createApiKey, listApiKeysDto } from "@/lib/services/api-keys";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { apiKeyResponseSchema, createdApiKeyResponseSchema } from "@/common/schemas/responses";
+import { z } from "zod";
 
-export const GET = route({ auth: manageKeys }, async ({ caller }) => listApiKeysDto(caller));
+export const GET = route(
+  {
+    auth: manageKeys,
+    docs: {
+      tag: "API keys",
+      summary: "List API keys",
+      description:
+        "Name, prefix, permissions, chatflow scope, owner, last use and status of each key; never the key itself.",
+      callersNote: "builders: own keys",
+      responses: { 200: { description: "Keys, never their secrets", schema: z.array(apiKeyResponseSchema) } },
+    },
+  },
+  async ({ caller }) => listApiKeysDto(caller),
+);
 
-export const POST = route({ auth: manageKeys, body: { json: createApiKeySchema } }, async ({ body, caller }) =>
-  json(await createApiKey(body, caller), 201),
+export const POST = route(
+  {
+    auth: manageKeys,
+    body: { json: createApiKeySchema },
+    docs: {
+      tag: "API keys",
+      summary: "Create an API key (shown once)",
+      description:
+        "The answer holds the key itself, shown this once; only a hash is stored. Permissions default to `predict` and `upsert`; `chatflowIds` scopes the key.",
+      callersNote: "builders never get `messages`",
+      responses: { 201: { description: "The key, with its secret", schema: createdApiKeyResponseSchema } },
+    },
+  },
+  async ({ body, caller }) => json(await createApiKey(body, caller), 201),
 );
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods("GET", "POST");

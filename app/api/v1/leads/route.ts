@@ -6,6 +6,7 @@ import { createLeadSchema } from "@/common/schemas/feedback";
 import { createLead } from "@/lib/services/feedback";
 import { corsOriginsForAnyPublicChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { leadResponseSchema } from "@/common/schemas/responses";
 
 /** The chatflow is in the body: preflights pass for origins some public chatflow allows; the service checks this one's. */
 const corsOrigins: OriginResolver = (_params, origin) => corsOriginsForAnyPublicChatflow(origin);
@@ -17,11 +18,25 @@ export const OPTIONS = preflight(corsOrigins, ["POST"]);
  * trailing slash without redirecting): the widget's lead form, for chatflows that ask for leads.
  */
 export const POST = withCors(
-  route({ auth: runChatflow, body: { json: createLeadSchema, maxBytes: 16 * 1024 } }, async ({ req, body, caller }) =>
-    createLead(
-      { ...body, chatflowId: body.chatflowid },
-      { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
-    ),
+  route(
+    {
+      auth: runChatflow,
+      body: { json: createLeadSchema, maxBytes: 16 * 1024 },
+      docs: {
+        tag: "Feedback",
+        summary: "Leave a lead in the widget's form (Flowise)",
+        description: "Only for chatflows that ask for leads (`chatbotConfig.leads.status`); name, email or phone.",
+        callersNote: "keys in scope; anyone: public chatflows asking for leads",
+        responses: { 200: { description: "The stored lead", schema: leadResponseSchema } },
+        errors: [404],
+        rateLimited: true,
+      },
+    },
+    async ({ req, body, caller }) =>
+      createLead(
+        { ...body, chatflowId: body.chatflowid },
+        { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+      ),
   ),
   corsOrigins,
 );

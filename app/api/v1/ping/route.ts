@@ -1,9 +1,17 @@
 import { json } from "@/lib/http/responses";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { declareRoute } from "@/lib/http/route-options";
+import { pingResponseSchema } from "@/common/schemas/responses";
 
 /** Health check: answers without touching the database so load balancers stay cheap. */
-export function GET() {
-  return json({ status: "ok", service: "switchyard" });
-}
+export const GET = declareRoute(() => json({ status: "ok", service: "switchyard" }), {
+  auth: "public",
+  docs: {
+    tag: "Health",
+    summary: "Health check",
+    description: "Answers without touching the database.",
+    responses: { 200: { description: "The server is up", schema: pingResponseSchema } },
+  },
+});
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

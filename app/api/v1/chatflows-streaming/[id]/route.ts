@@ -4,6 +4,7 @@ import { runChatflow } from "@/common/access/permissions";
 import { getRunnableChatflow } from "@/lib/services/predictions";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { streamingCheckResponseSchema } from "@/common/schemas/responses";
 
 /** Browsers (flowise-sdk, flowise-embed) get CORS headers only from a public chatflow's allowed origins. */
 const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
@@ -18,10 +19,24 @@ export const OPTIONS = preflight(corsOrigins, ["GET"]);
  * elsewhere gets 403, another user's private chatflow 404.
  */
 export const GET = withCors(
-  route({ auth: runChatflow, params: idParams }, async ({ params, caller }) => {
-    if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
-    return { isStreaming: true };
-  }),
+  route(
+    {
+      auth: runChatflow,
+      params: idParams,
+      docs: {
+        tag: "Prediction",
+        summary: "Whether a chatflow can stream (Flowise clients ask before streaming)",
+        description:
+          "Every chatflow here can stream. Anonymous callers get the same answer for any id without a lookup; keys and users are checked (403 out of scope, 404 unknown).",
+        callersNote: "anonymous callers get the same answer for any id",
+        responses: { 200: { description: "Always true here", schema: streamingCheckResponseSchema } },
+      },
+    },
+    async ({ params, caller }) => {
+      if (caller.kind !== "anonymous") await getRunnableChatflow(params.id, caller);
+      return { isStreaming: true };
+    },
+  ),
   corsOrigins,
 );
 

@@ -2,8 +2,21 @@ import { route } from "@/lib/http/route";
 import { domainUsers } from "@/common/access/permissions";
 import { listRecentAnalysisRuns } from "@/lib/services/domains-analysis";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { analysisRunResponseSchema } from "@/common/schemas/responses";
+import { z } from "zod";
 
 /** GET /api/v1/domains/runs: the 20 most recent analysis runs with their progress. */
-export const GET = route({ auth: domainUsers }, async () => listRecentAnalysisRuns());
+export const GET = route(
+  {
+    auth: domainUsers,
+    docs: {
+      tag: "Domains",
+      summary: "The 20 most recent analysis runs",
+      description: "Newest first, each with its status and counts of succeeded and failed domains.",
+      responses: { 200: { description: "Runs with progress", schema: z.array(analysisRunResponseSchema) } },
+    },
+  },
+  async () => listRecentAnalysisRuns(),
+);
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

@@ -6,6 +6,8 @@ import { createFeedbackSchema, listFeedbackQuery, updateFeedbackSchema } from "@
 import { chatflowIdOf, createFeedback, listFeedback, updateFeedback } from "@/lib/services/feedback";
 import { corsOriginsForChatflowOrFeedback } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { feedbackResponseSchema } from "@/common/schemas/responses";
+import { z } from "zod";
 
 /** `{id}` is a chatflow's (POST, GET) or a feedback's (PUT): CORS for that chatflow's allowed origins. */
 const corsOrigins: OriginResolver = (params) => corsOriginsForChatflowOrFeedback(String(params.id ?? ""));
@@ -17,7 +19,19 @@ const MAX_BODY = 64 * 1024;
 /** POST /api/v1/feedback/{chatflowid} (what flowise-embed calls): rates an answer; one rating per message. */
 export const POST = withCors(
   route(
-    { auth: runChatflow, params: idParams, body: { json: createFeedbackSchema, maxBytes: MAX_BODY } },
+    {
+      auth: runChatflow,
+      params: idParams,
+      body: { json: createFeedbackSchema, maxBytes: MAX_BODY },
+      docs: {
+        tag: "Feedback",
+        summary: "Rate an answer of the chatflow `{id}` (what flowise-embed calls)",
+        description: "One rating per message: a second one replaces the first. The chatflow must have feedback on.",
+        callersNote: "keys in scope; anyone: public chatflows with feedback on",
+        responses: { 200: { description: "The stored feedback", schema: feedbackResponseSchema } },
+        rateLimited: true,
+      },
+    },
     async ({ req, params, body, caller }) =>
       createFeedback(
         { ...body, chatflowId: chatflowIdOf(params.id, body.chatflowid) },
@@ -30,7 +44,20 @@ export const POST = withCors(
 /** PUT /api/v1/feedback/{feedbackId}: the comment typed after a thumb, or a changed rating. */
 export const PUT = withCors(
   route(
-    { auth: runChatflow, params: idParams, body: { json: updateFeedbackSchema, maxBytes: MAX_BODY } },
+    {
+      auth: runChatflow,
+      params: idParams,
+      body: { json: updateFeedbackSchema, maxBytes: MAX_BODY },
+      docs: {
+        tag: "Feedback",
+        summary: "Change the feedback `{id}`: the comment typed after a thumb, or the rating",
+        description:
+          "The widget sends the comment typed after a thumb; `chatflowid`, `chatId` and `messageId`, when echoed back, must name the feedback's own.",
+        callersNote: "as for rating; `{id}` is the feedback's",
+        responses: { 200: { description: "The feedback", schema: feedbackResponseSchema } },
+        rateLimited: true,
+      },
+    },
     async ({ req, params, body, caller }) =>
       updateFeedback(params.id, body, { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) }),
   ),
@@ -39,7 +66,19 @@ export const PUT = withCors(
 
 /** GET /api/v1/feedback/{chatflowid}: the chatflow's feedback, for the Message API's readers (admins). */
 export const GET = route(
-  { auth: messageAdmins, params: idParams, query: listFeedbackQuery },
+  {
+    auth: messageAdmins,
+    params: idParams,
+    query: listFeedbackQuery,
+    docs: {
+      tag: "Feedback",
+      summary: "A chatflow's feedback (Flowise's filters)",
+      description: "Filters: `chatId`, `startDate`, `endDate`; `sortOrder` ASC (default) or DESC by creation time.",
+      responses: {
+        200: { description: "Feedback, oldest first unless sortOrder=DESC", schema: z.array(feedbackResponseSchema) },
+      },
+    },
+  },
   async ({ params, query, caller }) => listFeedback(params.id, query, caller),
 );
 

@@ -3,10 +3,22 @@ import { messageAdmins } from "@/common/access/permissions";
 import { listLeadsQuery } from "@/common/schemas/feedback";
 import { listLeads } from "@/lib/services/feedback";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { leadResponseSchema } from "@/common/schemas/responses";
+import { z } from "zod";
 
 /** GET /api/v1/leads/{chatflowid}: the leads left in a chatflow's widget, for the Message API's readers (admins). */
 export const GET = route(
-  { auth: messageAdmins, params: idParams, query: listLeadsQuery },
+  {
+    auth: messageAdmins,
+    params: idParams,
+    query: listLeadsQuery,
+    docs: {
+      tag: "Feedback",
+      summary: "The leads left in a chatflow's widget",
+      description: "Name, e-mail and phone as the chatflow asked for them; `chatId` narrows to one chat.",
+      responses: { 200: { description: "Leads", schema: z.array(leadResponseSchema) } },
+    },
+  },
   async ({ params, query, caller }) => listLeads(params.id, query, caller),
 );
 

@@ -12,6 +12,8 @@ import { startPrediction } from "@/lib/services/predictions";
 import { formFileUpload, fromJsonBody, fromMultipartForm } from "@/lib/services/prediction-input";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { predictionFormSchema } from "@/common/schemas/multipart-forms";
+import { predictionEventSchema, predictionResponseSchema } from "@/common/schemas/prediction-stream";
 
 /** API keys with `predict`, studio users (stored as INTERNAL chats), or anyone on a public chatflow. */
 const auth = runChatflow;
@@ -42,6 +44,24 @@ export const POST = withCors(
       params: idParams,
       query: predictionQuerySchema,
       body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
+      docs: {
+        tag: "Prediction",
+        summary: "Run a chatflow",
+        description:
+          "Flowise's prediction body. With `streaming: true` the answer is Server-Sent Events (`start`, `token`…, `usedTools`, `sourceDocuments`, `metadata`, `error`, `end`). A flow that is not valid answers 422 `invalid_graph` with the problems in `error.details`. Runs the chatflow's published version (never published: the latest); `?version=N` or `?version=draft` pins one (the chatflow's managers only: a studio session, admin Basic, a key with `chatflows`; else 403). The answering version is in `X-Chatflow-Version` and `chatflowVersion`.",
+        callersNote: "keys in scope; anyone: public chatflows only; `?version=`: managers only",
+        form: predictionFormSchema,
+        responses: {
+          200: {
+            description: "The answer",
+            schema: predictionResponseSchema,
+            headers: { "X-Chatflow-Version": "The chatflow version that answered" },
+            events: predictionEventSchema,
+          },
+        },
+        errors: [422, 502, 503, 504],
+        rateLimited: true,
+      },
     },
     async ({ req, params, query, body: sent, caller, requestId }) => {
       const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);

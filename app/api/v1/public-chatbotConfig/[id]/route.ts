@@ -5,13 +5,29 @@ import { runChatflow } from "@/common/access/permissions";
 import { getPublicChatbotConfig } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { keepRouteOptions } from "@/lib/http/route-options";
+import { publicChatbotConfigResponseSchema } from "@/common/schemas/responses";
 
 /**
  * The embed widget's settings. Readable from any page (no cookies cross-origin), so a page whose
  * origin is not allowed can still learn that and tell its visitor; predicting stays refused there.
  */
-const handler = route({ auth: runChatflow, params: idParams }, async ({ req, params, caller }) =>
-  getPublicChatbotConfig({ chatflowId: params.id, caller, origin: foreignOrigin(req) }),
+const handler = route(
+  {
+    auth: runChatflow,
+    params: idParams,
+    docs: {
+      tag: "Prediction",
+      summary: "The embed widget's settings",
+      description:
+        "Title, welcome message, starter prompts, theme, uploads, feedback and the lead form of a chatflow, and whether the requesting page's origin may chat. Readable from any origin.",
+      callersNote: "public chatflows only for anonymous callers; readable from any origin",
+      responses: {
+        200: { description: "Title, welcome, prompts, theme, features", schema: publicChatbotConfigResponseSchema },
+      },
+    },
+  },
+  async ({ req, params, caller }) =>
+    getPublicChatbotConfig({ chatflowId: params.id, caller, origin: foreignOrigin(req) }),
 );
 
 export const GET: typeof handler = keepRouteOptions(

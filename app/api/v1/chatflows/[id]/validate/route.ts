@@ -3,10 +3,22 @@ import { manageChatflows } from "@/common/access/permissions";
 import { getChatflowOrThrow } from "@/lib/services/chatflows";
 import { checkGraph } from "@/lib/services/flows";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { graphCheckResponseSchema } from "@/common/schemas/responses";
 
 /** The saved graph's problems, node by node, without running it: `{ valid, problems: [{code, nodeId?, input?, params, message}] }`. */
-export const GET = route({ auth: manageChatflows, params: idParams }, async ({ params, caller }) =>
-  checkGraph((await getChatflowOrThrow(params.id, caller)).graph),
+export const GET = route(
+  {
+    auth: manageChatflows,
+    params: idParams,
+    docs: {
+      tag: "Chatflows",
+      summary: "Check a saved graph without running it",
+      description:
+        "The same checks a run makes before it starts (missing inputs and credentials, connections, cycles), as data: each problem with its code, node and input.",
+      responses: { 200: { description: "The graph's problems, node by node", schema: graphCheckResponseSchema } },
+    },
+  },
+  async ({ params, caller }) => checkGraph((await getChatflowOrThrow(params.id, caller)).graph),
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

@@ -3,10 +3,22 @@ import { listSessionsQuery } from "@/common/schemas/chat-message";
 import { messageAdmins } from "@/common/access/permissions";
 import { listSessions } from "@/lib/services/chat-messages";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { sessionsResponseSchema } from "@/common/schemas/responses";
 
 /** GET /api/v1/chatmessage/{chatflow_id}/sessions: the Conversations view's session list. */
 export const GET = route(
-  { auth: messageAdmins, params: idParams, query: listSessionsQuery },
+  {
+    auth: messageAdmins,
+    params: idParams,
+    query: listSessionsQuery,
+    docs: {
+      tag: "Messages",
+      summary: "A chatflow's conversations",
+      description:
+        "One entry per session: its chat type, first message, message count and first and last times, newest first, paged.",
+      responses: { 200: { description: "Sessions, paged", schema: sessionsResponseSchema } },
+    },
+  },
   async ({ params, query, caller }) => listSessions(params.id, query, caller),
 );
 

@@ -9,6 +9,8 @@ import { checkUpsertFile } from "@/lib/services/upsert-files";
 import { fromJsonBody, fromMultipartFields } from "@/lib/services/upsert-request";
 import type { UpsertFile } from "@/lib/vector/types";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { upsertResponseSchema } from "@/common/schemas/responses";
+import { upsertFormSchema } from "@/common/schemas/multipart-forms";
 
 /** API keys with `upsert` (scoped to the chatflow) and studio users (their own chatflows; admins any). */
 const auth = upsertChatflow;
@@ -27,7 +29,24 @@ function upsertForm(): MultipartSpec<UpsertFile> {
 }
 
 export const POST = route(
-  { auth, params: idParams, query: predictionQuerySchema, body: { json: upsertJsonBodySchema, multipart: upsertForm } },
+  {
+    auth,
+    params: idParams,
+    query: predictionQuerySchema,
+    body: { json: upsertJsonBodySchema, multipart: upsertForm },
+    docs: {
+      tag: "Vector stores",
+      summary: "Load documents into a chatflow's stores",
+      description:
+        "Loads into the stores of the published version (never published: the latest); `?version=N` or `draft` picks another (the chatflow's managers with `chatflows`, or a studio session).",
+      callersNote: "keys in scope",
+      form: upsertFormSchema,
+      responses: {
+        200: { description: "What each store added, updated, skipped, deleted", schema: upsertResponseSchema },
+      },
+      errors: [422, 502, 503, 504],
+    },
+  },
   async ({ params, query, body, caller, req, requestId }) => {
     const chatflowId = params.id;
     // `?version=N|draft` (managers only): the version whose stores are loaded; else the published one.

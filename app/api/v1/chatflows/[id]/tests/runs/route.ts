@@ -1,12 +1,24 @@
 import { idParams, route } from "@/lib/http/route";
 import { testChatflows } from "@/common/access/permissions";
-import { listTestRunsQuery } from "@/common/schemas/chatflow-tests";
+import { listTestRunsQuery, testRunSummarySchema } from "@/common/schemas/chatflow-tests";
 import { listChatflowTestRuns } from "@/lib/services/chatflow-tests/runs";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { z } from "zod";
 
 /** GET /api/v1/chatflows/{id}/tests/runs[?version=N]: the newest test runs, without results. */
 export const GET = route(
-  { auth: testChatflows, params: idParams, query: listTestRunsQuery },
+  {
+    auth: testChatflows,
+    params: idParams,
+    query: listTestRunsQuery,
+    docs: {
+      tag: "Chatflow tests",
+      summary: "The newest 50 test runs (of one version with `version`)",
+      description:
+        "Each run's version, status and counts of passed and failed cases, without the results (read one run for those).",
+      responses: { 200: { description: "Runs, newest first, without results", schema: z.array(testRunSummarySchema) } },
+    },
+  },
   async ({ params, query, caller }) => listChatflowTestRuns(params.id, query, caller),
 );
 

@@ -1,0 +1,97 @@
+// Written by `npm run docs:routes` (scripts/route-index.ts) from the route files under app/; do not edit.
+// GET /api/v1/openapi.json makes the document from these modules (lib/openapi/route-index.ts says why).
+import type { RouteFile } from "@/lib/openapi/declared";
+import * as route0 from "../admin/queue/route";
+import * as route1 from "../apikey/[id]/route";
+import * as route2 from "../apikey/route";
+import * as route3 from "../chatflows-streaming/[id]/route";
+import * as route4 from "../chatflows-uploads/[id]/route";
+import * as route5 from "../chatflows/[id]/publish/route";
+import * as route6 from "../chatflows/[id]/route";
+import * as route7 from "../chatflows/[id]/tests/[caseId]/route";
+import * as route8 from "../chatflows/[id]/tests/route";
+import * as route9 from "../chatflows/[id]/tests/run/route";
+import * as route10 from "../chatflows/[id]/tests/runs/[runId]/route";
+import * as route11 from "../chatflows/[id]/tests/runs/route";
+import * as route12 from "../chatflows/[id]/validate/route";
+import * as route13 from "../chatflows/[id]/versions/[n]/diff/route";
+import * as route14 from "../chatflows/[id]/versions/[n]/restore/route";
+import * as route15 from "../chatflows/[id]/versions/[n]/route";
+import * as route16 from "../chatflows/[id]/versions/route";
+import * as route17 from "../chatflows/import/route";
+import * as route18 from "../chatflows/route";
+import * as route19 from "../chatmessage/[id]/route";
+import * as route20 from "../chatmessage/[id]/sessions/route";
+import * as route21 from "../credentials/[id]/route";
+import * as route22 from "../credentials/route";
+import * as route23 from "../domains/analyze/route";
+import * as route24 from "../domains/route";
+import * as route25 from "../domains/runs/[id]/route";
+import * as route26 from "../domains/runs/route";
+import * as route27 from "../feedback/[id]/route";
+import * as route28 from "../feedback/route";
+import * as route29 from "../get-upload-file/route";
+import * as route30 from "../health/ready/route";
+import * as route31 from "../health/route";
+import * as route32 from "../leads/[id]/route";
+import * as route33 from "../leads/route";
+import * as route34 from "../nodes/route";
+import * as route35 from "../ping/route";
+import * as route36 from "../prediction/[id]/route";
+import * as route37 from "../public-chatbotConfig/[id]/route";
+import * as route38 from "../setup/route";
+import * as route39 from "../users/[id]/route";
+import * as route40 from "../users/route";
+import * as route41 from "../vector/stores/[id]/[nodeId]/route";
+import * as route42 from "../vector/stores/[id]/route";
+import * as route43 from "../vector/upsert/[id]/route";
+import * as route44 from "../../../domains/route";
+
+/** Every documented route module but the document's own. */
+export const ROUTE_FILES: readonly RouteFile[] = [
+  { file: "app/api/v1/admin/queue/route.ts", module: route0 },
+  { file: "app/api/v1/apikey/[id]/route.ts", module: route1 },
+  { file: "app/api/v1/apikey/route.ts", module: route2 },
+  { file: "app/api/v1/chatflows-streaming/[id]/route.ts", module: route3 },
+  { file: "app/api/v1/chatflows-uploads/[id]/route.ts", module: route4 },
+  { file: "app/api/v1/chatflows/[id]/publish/route.ts", module: route5 },
+  { file: "app/api/v1/chatflows/[id]/route.ts", module: route6 },
+  { file: "app/api/v1/chatflows/[id]/tests/[caseId]/route.ts", module: route7 },
+  { file: "app/api/v1/chatflows/[id]/tests/route.ts", module: route8 },
+  { file: "app/api/v1/chatflows/[id]/tests/run/route.ts", module: route9 },
+  { file: "app/api/v1/chatflows/[id]/tests/runs/[runId]/route.ts", module: route10 },
+  { file: "app/api/v1/chatflows/[id]/tests/runs/route.ts", module: route11 },
+  { file: "app/api/v1/chatflows/[id]/validate/route.ts", module: route12 },
+  { file: "app/api/v1/chatflows/[id]/versions/[n]/diff/route.ts", module: route13 },
+  { file: "app/api/v1/chatflows/[id]/versions/[n]/restore/route.ts", module: route14 },
+  { file: "app/api/v1/chatflows/[id]/versions/[n]/route.ts", module: route15 },
+  { file: "app/api/v1/chatflows/[id]/versions/route.ts", module: route16 },
+  { file: "app/api/v1/chatflows/import/route.ts", module: route17 },
+  { file: "app/api/v1/chatflows/route.ts", module: route18 },
+  { file: "app/api/v1/chatmessage/[id]/route.ts", module: route19 },
+  { file: "app/api/v1/chatmessage/[id]/sessions/route.ts", module: route20 },
+  { file: "app/api/v1/credentials/[id]/route.ts", module: route21 },
+  { file: "app/api/v1/credentials/route.ts", module: route22 },
+  { file: "app/api/v1/domains/analyze/route.ts", module: route23 },
+  { file: "app/api/v1/domains/route.ts", module: route24 },
+  { file: "app/api/v1/domains/runs/[id]/route.ts", module: route25 },
+  { file: "app/api/v1/domains/runs/route.ts", module: route26 },
+  { file: "app/api/v1/feedback/[id]/route.ts", module: route27 },
+  { file: "app/api/v1/feedback/route.ts", module: route28 },
+  { file: "app/api/v1/get-upload-file/route.ts", module: route29 },
+  { file: "app/api/v1/health/ready/route.ts", module: route30 },
+  { file: "app/api/v1/health/route.ts", module: route31 },
+  { file: "app/api/v1/leads/[id]/route.ts", module: route32 },
+  { file: "app/api/v1/leads/route.ts", module: route33 },
+  { file: "app/api/v1/nodes/route.ts", module: route34 },
+  { file: "app/api/v1/ping/route.ts", module: route35 },
+  { file: "app/api/v1/prediction/[id]/route.ts", module: route36 },
+  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route37 },
+  { file: "app/api/v1/setup/route.ts", module: route38 },
+  { file: "app/api/v1/users/[id]/route.ts", module: route39 },
+  { file: "app/api/v1/users/route.ts", module: route40 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route41 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route42 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route43 },
+  { file: "app/domains/route.ts", module: route44 },
+];
