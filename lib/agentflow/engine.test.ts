@@ -87,6 +87,27 @@ describe("agentflow engine: branches", () => {
   });
 });
 
+describe("agentflow engine: durability", () => {
+  it("a run continued from a stored snapshot runs only the nodes after it (as after a crash)", async () => {
+    const first = await run(branching, "I want a refund");
+    const afterCond = first.saved[1]; // saved once "start" and "cond" finished
+    const flow = await built(branching);
+    const again = await runAgentflow({
+      graph: flow.graph,
+      stepOf: flow.stepOf,
+      ids: { chatflowId: "cf", chatId: "chat-1", sessionId: "s-1" },
+      question: "I want a refund",
+      history: [],
+      start: structuredClone(afterCond),
+      maxSteps: 200,
+      save: async () => {},
+    });
+    expect(again.executedData.map((e) => e.nodeId)).toEqual(["start", "cond", "refund", "join"]);
+    expect(again.executedData.slice(0, 2)).toEqual(afterCond.executedData);
+    expect(again.text).toBe("after branch0");
+  });
+});
+
 describe("agentflow engine: state and variables", () => {
   it("starts with Start's state and resolves question, state, run ids and node outputs", async () => {
     const graph: Graph = {

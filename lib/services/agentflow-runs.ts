@@ -56,6 +56,11 @@ export interface AgentflowTurn {
   body: PredictionBody;
   /** The paused run this request resumes (findPausedRun). */
   paused?: Execution;
+  /**
+   * A retried job (its first worker died): the chat's run it left `running` goes on from its last
+   * finished node instead of starting over.
+   */
+  interrupted?: boolean;
   maxSteps?: number;
   signal?: AbortSignal;
   onToken?(token: string): void;
@@ -75,6 +80,10 @@ async function startingPoint(turn: AgentflowTurn): Promise<Execution> {
     if (!(await claimPausedExecution({ id: turn.paused.id })))
       throw new AppError("conflict", `The run of chat ${turn.chatId} was already resumed.`);
     return turn.paused;
+  }
+  if (turn.interrupted) {
+    const left = await findLatestExecutionOfChat({ chatflowId: turn.chatflow.id, chatId: turn.chatId });
+    if (left?.status === "running" && left.version === turn.chatflow.version) return left;
   }
   return insertExecution({
     data: {

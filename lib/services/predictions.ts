@@ -203,6 +203,8 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
         sessionId: job.sessionId,
         chatType: job.chatType,
         ...(ctx.jobId ? { runId: ctx.jobId } : {}),
+        // A retried job: an agentflow run its first worker left goes on from its last finished node.
+        ...(ctx.attempt > 1 ? { interrupted: true } : {}),
         signal: ctx.signal,
         ...(job.stream
           ? {
@@ -339,6 +341,8 @@ async function executePrediction(args: {
   detached?: boolean;
   /** An agentflow's paused run this request resumes. */
   paused?: Execution;
+  /** A retried job (lib/jobs attempt > 1). */
+  interrupted?: boolean;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
@@ -430,6 +434,7 @@ async function runAgentflowPrediction(
     history,
     body: args.body,
     ...(args.paused ? { paused: args.paused } : {}),
+    ...(args.interrupted ? { interrupted: true } : {}),
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.onToken ? { onToken: args.onToken } : {}),
     ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
