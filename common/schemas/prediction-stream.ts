@@ -89,6 +89,8 @@ export const predictionResponseSchema = predictionMetadataSchema
      * asks (overrideConfig.returnSourceDocuments: true); `false` in the request leaves them out.
      */
     sourceDocuments: z.array(sourceDocumentSchema).optional(),
+    /** Tokens the flow's models reported for this answer (absent when none reported any). */
+    usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
     /** Agentflows: the run (GET /api/v1/executions/{id}, a later slice) and its nodes. */
     executionId: z.string().optional(),
     agentFlowExecutedData: z.array(executedNodeSchema).optional(),

@@ -1,6 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { LLMResult } from "@langchain/core/outputs";
 import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, TOOL_START_EVENT, USED_TOOL_EVENT } from "../nodes/events";
 import type { SourceDocument, ToolStart, UsedTool } from "./types";
 
@@ -22,6 +23,8 @@ export class RunRecorder extends BaseCallbackHandler {
   /** Documents retrieval steps used, also from inside tools (a Retriever Tool's chunks count). */
   readonly sourceDocuments: SourceDocument[] = [];
   tokenCount = 0;
+  /** Tokens the run's model calls reported (calls inside tools too: the flow pays for them). */
+  readonly usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   private readonly parents = new Map<string, string | undefined>();
   private readonly toolRuns = new Set<string>();
   private readonly silentRuns = new Set<string>();
@@ -79,6 +82,20 @@ export class RunRecorder extends BaseCallbackHandler {
     this.onToken(token);
   }
 
+  async handleLLMEnd(output: LLMResult) {
+    // A chat model's message carries usage_metadata; older paths report llmOutput.tokenUsage.
+    const message = (output.generations?.[0]?.[0] as { message?: { usage_metadata?: TokenUsage } } | undefined)
+      ?.message;
+    const meta = message?.usage_metadata;
+    const legacy = output.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;
+    const prompt = meta?.input_tokens ?? legacy?.promptTokens;
+    const completion = meta?.output_tokens ?? legacy?.completionTokens;
+    if (prompt === undefined && completion === undefined) return;
+    this.usage.promptTokens += prompt ?? 0;
+    this.usage.completionTokens += completion ?? 0;
+    this.usage.calls += 1;
+  }
+
   async handleCustomEvent(eventName: string, data: unknown, runId: string) {
     if (eventName === SOURCE_DOCUMENTS_EVENT) {
       for (const doc of data as SourceDocument[]) {
@@ -100,3 +117,5 @@ export class RunRecorder extends BaseCallbackHandler {
     this.usedTools.push(data as UsedTool);
   }
 }
+
+type TokenUsage = { input_tokens?: number; output_tokens?: number };

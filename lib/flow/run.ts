@@ -25,6 +25,9 @@ export async function runEndingChain(chain: BaseChain, input: RunInput, allowsIm
       text,
       usedTools: recorder.usedTools,
       ...(recorder.sourceDocuments.length ? { sourceDocuments: recorder.sourceDocuments } : {}),
+      ...(recorder.usage.calls
+        ? { usage: { promptTokens: recorder.usage.promptTokens, completionTokens: recorder.usage.completionTokens } }
+        : {}),
     };
   } catch (e) {
     throw toRunError(e, input.signal);

@@ -85,6 +85,8 @@ export interface RunResult {
   text: string;
   usedTools: UsedTool[];
   sourceDocuments?: SourceDocument[];
+  /** Tokens the run's models reported; absent when none reported any. */
+  usage?: { promptTokens: number; completionTokens: number };
 }
 
 export interface BuiltFlow {

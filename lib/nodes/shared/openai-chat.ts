@@ -151,7 +151,8 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     return JSON.stringify({
       ...this.invocationParams(options),
       messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
-      ...(stream ? { stream: true } : {}),
+      // The usage chunk at the end, as LangChain's ChatOpenAI asks by default: the run's token counts.
+      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
   }
 
