@@ -45,6 +45,12 @@ export const PERMISSIONS = {
    */
   "chatflow.predict": { roles: ownForBuilders, apiKey: "predict", basic: true, anonymous: true },
   /**
+   * The OpenAI-compatible API (`/api/v1/openai`: models, chat completions, responses): the flows the
+   * caller manages, as models. Never anonymous; another owner's public flow is run through the
+   * prediction API instead.
+   */
+  "chatflow.openai": { roles: ownForBuilders, apiKey: "predict", basic: true },
+  /**
    * A chatflow's test cases and test runs (list, add, edit, delete, run against a version, read the
    * results): whoever manages the chatflow. A run answers with the chatflow's own credentials and is
    * never stored as a conversation, so it needs no `predict`.
@@ -201,6 +207,8 @@ export const adminsOnly = policyFor("user.manage");
 export const testChatflows = policyFor("chatflow.test");
 /** Running a chatflow: keys with `predict`, studio users, anyone on a public chatflow. */
 export const runChatflow = policyFor("chatflow.predict");
+/** The OpenAI-compatible API: keys with `predict`, studio users, admins over Basic. */
+export const openAICallers = policyFor("chatflow.openai");
 /** Vector upsert and the store panel: keys with `upsert`, studio users. */
 export const upsertChatflow = policyFor("chatflow.upsert");
 /** The Message API: admins (session or Basic) and keys with `messages` whose owner is an admin. */

@@ -22,6 +22,37 @@ export function sseResponse(
   requestSignal?: AbortSignal,
   heartbeatMs = HEARTBEAT_MS,
 ): Response {
+  const sender =
+    (write: (text: string) => void): SendEvent =>
+    (event, data) =>
+      write(encodeEvent({ event, data } as PredictionEvent));
+  return eventStreamResponse({
+    work: (write, signal) => work(sender(write), signal),
+    // The same {code, message} a JSON answer carries, so clients show the real reason.
+    fail: (problem, write) => sender(write)("error", problem),
+    end: (write) => sender(write)("end", "[DONE]"),
+    requestSignal,
+    heartbeatMs,
+  });
+}
+
+/** What a failed stream tells its client: the error body's `{code, message, details?}`. */
+export type StreamProblem = { code: string; message: string; details?: unknown };
+
+/**
+ * A text/event-stream response whose messages the caller encodes (Flowise's events, OpenAI's chunks).
+ * Heartbeat comments while the work is quiet; the work aborted when the client goes away; a failure
+ * handed to `fail` as the error body's fields (an unknown error logged and named generically); `end`
+ * written last, whatever happened.
+ */
+export function eventStreamResponse(opts: {
+  work: (write: (text: string) => void, signal: AbortSignal) => Promise<void>;
+  fail: (problem: StreamProblem, write: (text: string) => void) => void;
+  end: (write: (text: string) => void) => void;
+  requestSignal?: AbortSignal | undefined;
+  heartbeatMs?: number;
+}): Response {
+  const { requestSignal, heartbeatMs = HEARTBEAT_MS } = opts;
   const abort = new AbortController();
   const onRequestAbort = () => abort.abort();
   requestSignal?.addEventListener("abort", onRequestAbort, { once: true });
@@ -49,24 +80,22 @@ export function sseResponse(
           setImmediate(flush);
         }
       };
-      const send: SendEvent = (event, data) => write(encodeEvent({ event, data } as PredictionEvent));
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
       try {
-        await work(send, abort.signal);
+        await opts.work(write, abort.signal);
       } catch (err) {
-        // The same {code, message} a JSON answer carries, so clients show the real reason. A client
-        // that went away is not a server fault.
+        // A client that went away is not a server fault.
         const problem = asAppError(err);
         if (problem.code === "internal" && !abort.signal.aborted) log.error({ err }, "streaming run failed");
         const message = problem.code === "internal" ? "The chatflow failed to answer." : problem.message;
         // Details (which node failed, the host, the reason) travel too, as in a JSON error body.
         const details =
           problem.code === "internal" || problem.details === undefined ? {} : { details: problem.details };
-        send("error", { code: problem.code, message, ...details });
+        opts.fail({ code: problem.code, message, ...details }, write);
       } finally {
         clearInterval(heartbeat);
         requestSignal?.removeEventListener("abort", onRequestAbort);
-        send("end", "[DONE]");
+        opts.end(write);
         flush();
         if (!abort.signal.aborted) controller.close();
       }
