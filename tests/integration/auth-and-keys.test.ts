@@ -97,9 +97,10 @@ describe("API keys", () => {
   it("works until revoked, then answers 401; lastUsedAt is recorded", async () => {
     const { id, key } = await createKey({ name: "temp", permissions: ["chatflows"] });
     expect((await call(chatflows.GET, { headers: auth.bearer(key) })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
-    const row = await (await getDb()).apiKey.findUnique({ where: { id } });
-    expect(row?.lastUsedAt).toBeInstanceOf(Date);
+    // Written after the answer (lib/http/authenticate.ts does not wait for it): poll the row.
+    await expect
+      .poll(async () => (await (await getDb()).apiKey.findUnique({ where: { id } }))?.lastUsedAt)
+      .toBeInstanceOf(Date);
     const revoked = await call(apikeyById.DELETE, {
       method: "DELETE",
       params: { id },
