@@ -71,6 +71,21 @@ describe("TCP fault proxy (dev/tcp-proxy.ts)", () => {
     again.destroy();
   });
 
+  it("down() resolves once each client has read its cut", async () => {
+    const proxy = await proxyTo(await echoServer());
+    const clients = [await connect(proxy.port), await connect(proxy.port)];
+    await roundTrip(clients[0], "before");
+    const ended = clients.map((c) => {
+      const seen = { end: false };
+      c.on("end", () => (seen.end = true)).on("error", () => {});
+      return seen;
+    });
+    await proxy.down();
+    // Each saw the end of its stream before down() resolved: a pool has dropped such a connection by then.
+    expect(ended).toEqual([{ end: true }, { end: true }]);
+    expect(proxy.connections()).toBe(0);
+  });
+
   it("closes the client when the target is unreachable", async () => {
     const deadPort = await echoServer();
     await cleanups.pop()?.(); // the echo server is gone: nothing listens there now

@@ -10,7 +10,12 @@ export type TcpProxy = {
   port: number;
   /** Connections being forwarded now. */
   connections(): number;
-  /** Cuts every open connection and closes the port. */
+  /**
+   * Cuts every open connection (each client reads the end of its stream, as from a stopped server)
+   * and closes the port. Resolves once every client has read the cut and closed its side, so a pool
+   * in this process has dropped those connections before the test's next query (a client that does
+   * not read is dropped after PEER_GRACE_MS).
+   */
   down(): Promise<void>;
   /** Listens again on the same port. */
   up(): Promise<void>;
@@ -19,32 +24,49 @@ export type TcpProxy = {
   close(): Promise<void>;
 };
 
+/** How long down() waits for a client to read its cut before dropping it. */
+const PEER_GRACE_MS = 2_000;
+
+type Forwarded = { client: net.Socket; upstream: net.Socket; cut(): void };
+
 export async function startTcpProxy(target: { host?: string; port: number }, options: { port?: number } = {}) {
   const host = target.host ?? "127.0.0.1";
   const port = options.port ?? (await freePort());
-  const open = new Set<net.Socket>();
-  const clients = new Set<net.Socket>();
+  const open = new Set<Forwarded>();
   let listening = false;
 
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, host);
-    open.add(client);
-    open.add(upstream);
-    clients.add(client);
-    const cut = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-      clients.delete(client);
+    const forwarded: Forwarded = {
+      client,
+      upstream,
+      cut: () => {
+        client.destroy();
+        upstream.destroy();
+        open.delete(forwarded);
+      },
     };
-    client.on("error", cut);
-    upstream.on("error", cut);
-    client.on("close", cut);
-    upstream.on("close", cut);
+    open.add(forwarded);
+    for (const socket of [client, upstream]) socket.on("error", forwarded.cut).on("close", forwarded.cut);
     client.pipe(upstream);
     upstream.pipe(client);
   });
+
+  /** Ends the client's stream (it reads EOF) and resolves when it has closed its side. */
+  const cutFromClient = ({ client, upstream, cut }: Forwarded) => {
+    upstream
+      .off("error", cut)
+      .off("close", cut)
+      .on("error", () => {});
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    upstream.destroy();
+    const closed = new Promise<void>((resolve) => client.once("close", () => resolve()));
+    client.resume(); // what it still sends goes nowhere
+    client.end();
+    const drop = setTimeout(() => client.destroy(), PEER_GRACE_MS);
+    return closed.finally(() => clearTimeout(drop));
+  };
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -60,16 +82,15 @@ export async function startTcpProxy(target: { host?: string; port: number }, opt
 
   const proxy: TcpProxy = {
     port,
-    connections: () => clients.size,
+    connections: () => open.size,
     isUp: () => listening,
     async down() {
       if (!listening) return;
       listening = false;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of open) s.destroy();
+      const cuts = [...open].map(cutFromClient);
       open.clear();
-      clients.clear();
-      await closed;
+      await Promise.all([closed, ...cuts]);
     },
     async up() {
       if (!listening) await listen();

@@ -146,22 +146,26 @@ describe.skipIf(noPg)(`the database behind a TCP fault proxy${noPg ? ` (skipped:
     const admin = new pg.Client({ connectionString: originalUrl });
     await admin.connect();
     try {
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await admin.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'",
-        );
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await expect
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'",
+              )
+            ).rows[0].n,
+          { timeout: 5_000 },
+        )
+        .toBeGreaterThan(0);
     } finally {
       await admin.end();
     }
+    // The other pool's idle connection is cut in the same instant; a query handed that socket before
+    // node has read its close would fail like any query racing a cut. down() resolves once every
+    // client has read its cut (the pools have dropped the dead clients), as they long have by the
+    // time a real request comes.
     await proxy.down();
     expect((await inFlight).ok).toBe(false);
-    // The other pool's idle connection was cut in the same instant; a query handed that socket
-    // before node has read its close fails like any query racing a cut. Let the close be read
-    // (the pools then drop the dead client), as it has long been by the time a real request comes.
-    await new Promise((r) => setTimeout(r, 100));
     await proxy.up();
     const after = await readBoth();
     expect(after.viaPrisma).toBe(after.viaSql);
