@@ -66,8 +66,8 @@ export async function removeChatflowFiles(dataDir: string, chatflowId: string): 
     .catch((err) => log.warn({ chatflowId, reason: errorText(err) }, "could not remove a chatflow's uploads"));
 }
 
-// "uploadLocks" in lib/state/catalogue.ts.
-const locks = processState("uploadLocks", () => new Map<string, Promise<unknown>>());
+// "uploadLocks" in lib/state/catalogue.ts: per chatflow, the end of the queue and how many calls are in it.
+const locks = processState("uploadLocks", () => new Map<string, { tail: Promise<unknown>; callers: number }>());
 
 /**
  * Runs `fn` alone for this chatflow's stored files. Storing a file and recording the message that
@@ -76,13 +76,19 @@ const locks = processState("uploadLocks", () => new Map<string, Promise<unknown>
  * (One process: the embedded default. A queue-mode deployment needs a database lock here.)
  */
 export async function withUploadsLock<T>(chatflowId: string, fn: () => Promise<T>): Promise<T> {
-  const previous = locks.get(chatflowId) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  locks.set(chatflowId, tail);
+  const lock = locks.get(chatflowId) ?? { tail: Promise.resolve(), callers: 0 };
+  const run = lock.tail.then(fn, fn);
+  lock.tail = run.catch(() => undefined);
+  lock.callers++;
+  locks.set(chatflowId, lock);
   try {
     return await run;
   } finally {
-    if (locks.get(chatflowId) === tail) locks.delete(chatflowId);
+    if (--lock.callers === 0) locks.delete(chatflowId);
   }
+}
+
+/** How many calls hold or wait for a chatflow's uploads lock (0: free): what a test waits on. */
+export function uploadsLockCallers(chatflowId: string): number {
+  return locks.get(chatflowId)?.callers ?? 0;
 }

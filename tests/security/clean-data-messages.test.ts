@@ -7,7 +7,7 @@ import * as chatflow from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { getDb } from "../../lib/db/client";
 import { insertExchange } from "../../lib/db/queries/chat-messages";
-import { withUploadsLock } from "../../lib/security/stored-files";
+import { uploadsLockCallers, withUploadsLock } from "../../lib/security/stored-files";
 import { storeUpload } from "../../lib/security/uploads";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -185,10 +185,10 @@ describe("files of deleted messages and chatflows", () => {
       });
     });
     const deletion = del(flowId, "sessionId=old");
-    // Let the deletion remove its rows and reach its reference check while the write is held open.
-    while ((await (await getDb()).chatMessage.count({ where: { chatflowId: flowId, sessionId: "old" } })) > 0)
-      await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
+    // The deletion has removed its rows and waits for the lock to check the file's references, while
+    // the write holds it: two callers of the chatflow's lock.
+    await expect.poll(() => uploadsLockCallers(flowId), { timeout: 10_000 }).toBe(2);
+    expect(await (await getDb()).chatMessage.count({ where: { chatflowId: flowId, sessionId: "old" } })).toBe(0);
     release();
     expect((await deletion).json).toEqual({ deleted: 2 });
     await persisting;
