@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateRange, isoDateParam } from "./chat-message-dates";
+import type { sessionsResponseSchema } from "./responses";
 
 /** Most records one GET of the Message API returns; page through with `page` for more. */
 export const MESSAGES_MAX_LIMIT = 1000;
@@ -173,11 +174,4 @@ export const chatMessageRecordSchema = z
 export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
 
 /** One session in the Conversations view. */
-export type SessionSummary = {
-  sessionId: string;
-  chatType: "INTERNAL" | "EXTERNAL";
-  firstMessage: string;
-  messageCount: number;
-  firstAt: string;
-  lastAt: string;
-};
+export type SessionSummary = z.output<typeof sessionsResponseSchema>["data"][number];

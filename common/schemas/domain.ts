@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { analysisRunResponseSchema, domainResponseSchema } from "./responses";
 
 /** Most names one POST /api/v1/domains accepts. */
 export const DOMAINS_MAX_PER_CALL = 10_000;
@@ -127,29 +128,8 @@ export const analyzeDomainsBody = z
 
 export type AnalyzeDomainsBody = z.infer<typeof analyzeDomainsBody>;
 
-/** A domain as the API returns it. */
-export type DomainRecord = {
-  id: string;
-  name: string;
-  isValid: boolean;
-  validationError: string | null;
-  analysis: { text: string; json: unknown } | null;
-  analysisChatflowId: string | null;
-  analysisStatus: (typeof ANALYSIS_STATUSES)[number] | null;
-  analysisError: string | null;
-  analyzedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A domain as the API returns it (the schema in responses.ts). */
+export type DomainRecord = z.output<typeof domainResponseSchema>;
 
 /** Progress of one analysis run. */
-export type AnalysisRunRecord = {
-  id: string;
-  chatflowId: string;
-  status: string;
-  total: number;
-  succeeded: number;
-  failed: number;
-  createdAt: string;
-  finishedAt: string | null;
-};
+export type AnalysisRunRecord = z.output<typeof analysisRunResponseSchema>;

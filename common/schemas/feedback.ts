@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateRange, isoDateParam } from "./chat-message-dates";
+import type { feedbackResponseSchema, leadResponseSchema } from "./responses";
 
 /** Flowise's ratings of an answer (the widget's thumbs). */
 export const FEEDBACK_RATINGS = ["THUMBS_UP", "THUMBS_DOWN"] as const;
@@ -55,15 +56,7 @@ export const listFeedbackQuery = z
   }));
 
 /** Flowise's shape of a stored feedback. */
-export type FeedbackRecord = {
-  id: string;
-  chatflowid: string;
-  chatId: string;
-  messageId: string;
-  rating: FeedbackRating;
-  content: string;
-  createdDate: string;
-};
+export type FeedbackRecord = z.output<typeof feedbackResponseSchema>;
 
 const leadText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
@@ -85,12 +78,4 @@ export const createLeadSchema = z
 export const listLeadsQuery = z.object({ chatId: chatId.optional() }).transform((q) => q);
 
 /** Flowise's shape of a stored lead. */
-export type LeadRecord = {
-  id: string;
-  chatflowid: string;
-  chatId: string;
-  name: string;
-  email: string;
-  phone: string;
-  createdDate: string;
-};
+export type LeadRecord = z.output<typeof leadResponseSchema>;
