@@ -36,9 +36,15 @@ export function createRedisConnection(
   redis.on("ready", () => {
     reported = false;
   });
+  redis.on("reconnecting", (delayMs: number) => logReconnect(role, delayMs));
   return redis;
 }
 
 function defaultLog(msg: string, err: unknown): void {
   log.warn({ reason: errorText(err) }, msg);
+}
+
+/** Each retry, at debug level (LOG_LEVEL=debug): the outage's rounds can be followed (and waited on by a test). */
+function logReconnect(role: "command" | "subscriber", delayMs: number): void {
+  log.debug({ role, delayMs }, "Redis reconnecting");
 }

@@ -115,27 +115,30 @@ describe("a worker started while Redis is down", () => {
   let worker: SpawnedWorker;
 
   it("stays up, says so once, and processes jobs once Redis comes up", async () => {
-    worker = await spawnWorker();
+    // Debug lines show each reconnect round (lib/redis/connection.ts), so the test can wait for them.
+    worker = await spawnWorker({ LOG_LEVEL: "debug" });
     await waitFor(() => /Redis .*failed|unreachable/i.test(worker.output()), 20_000, worker.output);
-    // Several reconnect rounds (at most 2 s apart) pass: still running, the outage reported once.
-    await new Promise((r) => setTimeout(r, 5_000));
+    // Worker lines are JSON (pino).
+    const entries = () =>
+      worker
+        .output()
+        .split("\n")
+        .map((line) => {
+          try {
+            return { line, ...(JSON.parse(line) as { level?: string; msg?: string; err?: string; delayMs?: number }) };
+          } catch {
+            return { line };
+          }
+        });
+    // Several reconnect rounds pass: a connection announcing a 1 s wait has failed five times (200 ms more each).
+    await waitFor(() => entries().some((e) => (e.delayMs ?? 0) >= 1_000), 20_000, worker.output);
     expect(worker.child.exitCode, worker.output()).toBeNull();
     // Each connection group says it once (the state bus's own connections log their first failure too),
-    // never once per reconnect or per BullMQ worker.
-    // Worker lines are JSON (pino): compare their messages, not their timestamps.
-    const messageOf = (line: string) => {
-      try {
-        const parsed = JSON.parse(line) as { msg?: string; err?: string };
-        return `${parsed.msg ?? ""} ${parsed.err ?? ""}`;
-      } catch {
-        return line;
-      }
-    };
-    const outageLines = worker
-      .output()
-      .split("\n")
-      .filter((l) => /redis|ECONNREFUSED/i.test(l))
-      .map(messageOf);
+    // never once per reconnect or per BullMQ worker. Compare messages, not timestamps; the rounds'
+    // own debug lines are not outage reports.
+    const outageLines = entries()
+      .filter((e) => e.level !== "debug" && /redis|ECONNREFUSED/i.test(e.line))
+      .map((e) => (e.msg === undefined ? e.line : `${e.msg} ${e.err ?? ""}`));
     expect(new Set(outageLines).size, worker.output()).toBe(outageLines.length);
     expect(
       outageLines.filter((l) => /is unreachable; waiting for it/.test(l)),
