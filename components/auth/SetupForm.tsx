@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
 import { api } from "@/browser/client/api";
+import { userResponseSchema } from "@/common/schemas/responses";
 import { PASSWORD_MIN_LENGTH } from "@/common/schemas/user";
 
 export function SetupForm() {
@@ -23,7 +24,7 @@ export function SetupForm() {
     setBusy(true);
     setError(null);
     try {
-      await api("/api/v1/setup", { method: "POST", body });
+      await api("/api/v1/setup", { method: "POST", body, schema: userResponseSchema });
       await signIn("credentials", { email: body.email, password: body.password, redirect: false });
       router.replace("/chatflows");
       router.refresh();

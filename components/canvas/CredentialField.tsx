@@ -1,10 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import { credentialResponseSchema } from "@/common/schemas/responses";
 import { fieldClass } from "./node-style";
 
-export type CredentialSummary = { id: string; name: string; type: string };
+const credentialListSchema = z.array(credentialResponseSchema);
 
 /** Credentials of the allowed types; values never reach the browser, only ids and names. */
 export function CredentialField({
@@ -22,7 +24,7 @@ export function CredentialField({
 }) {
   const creds = useQuery({
     queryKey: ["credentials"],
-    queryFn: () => api<CredentialSummary[]>("/api/v1/credentials"),
+    queryFn: () => api("/api/v1/credentials", { schema: credentialListSchema }),
     staleTime: 30_000,
   });
   const usable = (creds.data ?? []).filter((c) => types.length === 0 || types.includes(c.type));

@@ -2,8 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { z } from "zod";
 import { ErrorNote } from "@/components/ui/controls";
 import { api } from "@/browser/client/api";
+import { apiKeyResponseSchema } from "@/common/schemas/responses";
 import { paramInputs } from "@/common/nodes/types";
 import type { Graph } from "@/common/schemas/graph";
 import type { ChatbotConfig } from "@/common/schemas/chatflow";
@@ -18,15 +20,7 @@ import { useEditorStore } from "./editor-context";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { PublishVersionSection } from "./PublishVersionSection";
 
-type ApiKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  permissions: string[];
-  allChatflows: boolean;
-  chatflowIds: string[];
-  status: string;
-};
+const keyListSchema = z.array(apiKeyResponseSchema);
 
 /** Param names of the graph a caller could be allowed to override (never credentials). */
 function overridableParams(graph: Graph, getDefinition: DefinitionLookup): string[] {
@@ -55,7 +49,7 @@ export function PublishDialog({
   const endpoint = `${typeof window === "undefined" ? "" : window.location.origin}/api/v1/prediction/${flow.id}`;
   const snippets = useMemo(() => predictionSnippets(endpoint), [endpoint]);
   const [tab, setTab] = useState(snippets[0].id);
-  const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api<ApiKey[]>("/api/v1/apikey") });
+  const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api("/api/v1/apikey", { schema: keyListSchema }) });
   const callers = (keys.data ?? []).filter(
     (k) =>
       k.status === "active" && k.permissions.includes("predict") && (k.allChatflows || k.chatflowIds.includes(flow.id)),

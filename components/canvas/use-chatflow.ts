@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/browser/client/api";
-import type { ChatflowResponse, updateChatflowSchema } from "@/common/schemas/chatflow";
+import { chatflowResponseSchema, type ChatflowResponse, type updateChatflowSchema } from "@/common/schemas/chatflow";
 import type { z } from "zod";
 
 /** A chatflow as the API answers it (inferred from common/schemas/chatflow.ts, not copied). */
@@ -30,7 +30,7 @@ export const versionsKey = (id: string) => ["chatflow-versions", id] as const;
 export function useChatflow(id: string) {
   return useQuery({
     queryKey: chatflowKey(id),
-    queryFn: () => api<Chatflow>(`/api/v1/chatflows/${id}`),
+    queryFn: () => api(`/api/v1/chatflows/${id}`, { schema: chatflowResponseSchema }),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
     retry: false,
@@ -44,7 +44,8 @@ export function useChatflow(id: string) {
 export function useUpdateChatflow(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChatflowUpdate) => api<Chatflow>(`/api/v1/chatflows/${id}`, { method: "PUT", body }),
+    mutationFn: (body: ChatflowUpdate) =>
+      api(`/api/v1/chatflows/${id}`, { method: "PUT", body, schema: chatflowResponseSchema }),
     onMutate: async (body) => {
       await qc.cancelQueries({ queryKey: chatflowKey(id) });
       const previous = qc.getQueryData<Chatflow>(chatflowKey(id));

@@ -4,16 +4,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { api } from "@/browser/client/api";
+import { chatflowResponseSchema } from "@/common/schemas/chatflow";
+import { deletedCountResponseSchema, sessionsResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { ExportButtons } from "./ExportButtons";
 import { LeadsCard } from "./LeadsCard";
 import { Transcript } from "./Transcript";
-import { filterQuery, type Filters, type SessionSummary } from "./types";
+import { filterQuery, type Filters } from "./types";
 
-type SessionPage = {
-  data: SessionSummary[];
-  pagination: { page: number; total: number; totalPages: number; hasNext: boolean };
-};
 const EMPTY: Filters = { startDate: "", endDate: "", chatType: "" };
 
 /** Sessions of one chatflow with filters, a transcript of the chosen one, delete and export. */
@@ -26,15 +24,19 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
   const base = `/api/v1/chatmessage/${chatflowId}`;
   const flow = useQuery({
     queryKey: ["chatflow", chatflowId],
-    queryFn: () => api<{ name: string }>(`/api/v1/chatflows/${chatflowId}`),
+    queryFn: () => api(`/api/v1/chatflows/${chatflowId}`, { schema: chatflowResponseSchema }),
   });
   const sessions = useQuery({
     queryKey: ["sessions", chatflowId, filters, page],
-    queryFn: () => api<SessionPage>(`${base}/sessions${filterQuery(filters, { page: String(page) })}`),
+    queryFn: () =>
+      api(`${base}/sessions${filterQuery(filters, { page: String(page) })}`, { schema: sessionsResponseSchema }),
   });
   const remove = useMutation({
     mutationFn: (sessionId: string) =>
-      api<{ deleted: number }>(`${base}?sessionId=${encodeURIComponent(sessionId)}`, { method: "DELETE" }),
+      api(`${base}?sessionId=${encodeURIComponent(sessionId)}`, {
+        method: "DELETE",
+        schema: deletedCountResponseSchema,
+      }),
     onSuccess: () => {
       setSelected(null);
       qc.invalidateQueries({ queryKey: ["sessions", chatflowId] });

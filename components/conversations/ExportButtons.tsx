@@ -1,19 +1,22 @@
 "use client";
 
 import { useState } from "react";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import { chatMessageRecordSchema } from "@/common/schemas/chat-message";
 import { chatMessagesToCsv } from "@/common/schemas/chat-message-csv";
 import { Button } from "@/components/ui/controls";
 import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
 
 const PAGE = 1000;
+const messageListSchema = z.array(chatMessageRecordSchema);
 
 async function fetchAll(base: string, filters: Filters, sessionId: string | null): Promise<ChatMessageRecord[]> {
   const all: ChatMessageRecord[] = [];
   for (let page = 1; ; page++) {
     const extra: Record<string, string> = { page: String(page), limit: String(PAGE) };
     if (sessionId) extra.sessionId = sessionId;
-    const batch = await api<ChatMessageRecord[]>(`${base}${filterQuery(filters, extra)}`);
+    const batch = await api(`${base}${filterQuery(filters, extra)}`, { schema: messageListSchema });
     all.push(...batch);
     if (batch.length < PAGE) return all;
   }

@@ -1,11 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
 import { csvField } from "@/common/schemas/chat-message-csv";
 import type { LeadRecord } from "@/common/schemas/feedback";
+import { leadResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
+const leadListSchema = z.array(leadResponseSchema);
 const COLUMNS = ["createdDate", "chatId", "name", "email", "phone"] as const;
 
 /** Leads as CSV (the same quoting and formula defusing as the messages' export). */
@@ -18,7 +21,7 @@ export function leadsToCsv(leads: LeadRecord[]): string {
 export function LeadsCard({ chatflowId }: { chatflowId: string }) {
   const leads = useQuery({
     queryKey: ["leads", chatflowId],
-    queryFn: () => api<LeadRecord[]>(`/api/v1/leads/${chatflowId}`),
+    queryFn: () => api(`/api/v1/leads/${chatflowId}`, { schema: leadListSchema }),
   });
   if (leads.error) return <ErrorNote error={leads.error} />;
   if (!leads.data?.length) return null;

@@ -1,14 +1,17 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import { chatMessageRecordSchema } from "@/common/schemas/chat-message";
 import { ErrorNote } from "@/components/ui/controls";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
 import type { UsedTool } from "@/common/schemas/prediction-stream";
-import { filterQuery, type ChatMessageRecord, type Filters } from "./types";
+import { filterQuery, type Filters } from "./types";
 
 type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
 type Source = { pageContent?: string; metadata?: Record<string, unknown> };
+const messageListSchema = z.array(chatMessageRecordSchema);
 
 /**
  * The messages of one session, oldest first, with the tools used and the sources cited; each answer
@@ -27,7 +30,7 @@ export function Transcript({
 }) {
   const messages = useQuery({
     queryKey: ["transcript", base, sessionId, filters],
-    queryFn: () => api<ChatMessageRecord[]>(`${base}${filterQuery(filters, { sessionId })}`),
+    queryFn: () => api(`${base}${filterQuery(filters, { sessionId })}`, { schema: messageListSchema }),
   });
   if (messages.error) return <ErrorNote error={messages.error} />;
   return (

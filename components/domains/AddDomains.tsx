@@ -1,18 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 import { api } from "@/browser/client/api";
+import { addDomainsResponseSchema } from "@/common/schemas/responses";
 import { domainNamesFromCsv, domainNamesFromText } from "@/common/schemas/domain-csv";
 import { Button, Card, ErrorNote } from "@/components/ui/controls";
 
-type AddResult = {
-  received: number;
-  added: number;
-  alreadyKnown: number;
-  invalid: number;
-  duplicates: number;
-  invalidNames: { name: string; error: string }[];
-};
+type AddResult = z.output<typeof addDomainsResponseSchema>;
 const CHUNK = 10_000;
 
 /** Sends names in calls of at most 10,000 and adds up the answers. */
@@ -26,7 +21,11 @@ async function addAll(names: string[]) {
     invalidNames: [] as AddResult["invalidNames"],
   };
   for (let i = 0; i < names.length; i += CHUNK) {
-    const r = await api<AddResult>("/api/v1/domains", { method: "POST", body: { names: names.slice(i, i + CHUNK) } });
+    const r = await api("/api/v1/domains", {
+      method: "POST",
+      body: { names: names.slice(i, i + CHUNK) },
+      schema: addDomainsResponseSchema,
+    });
     total.received += r.received;
     total.added += r.added;
     total.alreadyKnown += r.alreadyKnown;

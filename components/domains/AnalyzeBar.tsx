@@ -2,12 +2,16 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
 import { Button, ErrorNote } from "@/components/ui/controls";
-import type { AnalysisRunRecord } from "./types";
+import {
+  analysisRunResponseSchema,
+  chatflowSummaryResponseSchema,
+  startAnalysisResponseSchema,
+} from "@/common/schemas/responses";
 
-type Flow = { id: string; name: string };
-type StartResult = { run: AnalysisRunRecord | null; queued: number; skipped: number };
+const flowListSchema = z.array(chatflowSummaryResponseSchema);
 
 /** Chooses the analysing chatflow, starts runs and shows the progress of the latest one. */
 export function AnalyzeBar({
@@ -19,7 +23,10 @@ export function AnalyzeBar({
   filter: Record<string, string>;
   onProgress: () => void;
 }) {
-  const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Flow[]>("/api/v1/chatflows") });
+  const flows = useQuery({
+    queryKey: ["chatflows"],
+    queryFn: () => api("/api/v1/chatflows", { schema: flowListSchema }),
+  });
   const [flowId, setFlowId] = useState("");
   const [runId, setRunId] = useState<string | null>(null);
   useEffect(() => {
@@ -28,7 +35,7 @@ export function AnalyzeBar({
   const run = useQuery({
     queryKey: ["analysis-run", runId],
     enabled: !!runId,
-    queryFn: () => api<AnalysisRunRecord>(`/api/v1/domains/runs/${runId}`),
+    queryFn: () => api(`/api/v1/domains/runs/${runId}`, { schema: analysisRunResponseSchema }),
     refetchInterval: (q) => (q.state.data?.status === "finished" ? false : 1500),
   });
   const done = run.data ? run.data.succeeded + run.data.failed : 0;
@@ -40,7 +47,8 @@ export function AnalyzeBar({
     if (progress) onProgress();
   }, [progress, onProgress]);
   const start = useMutation({
-    mutationFn: (body: object) => api<StartResult>("/api/v1/domains/analyze", { method: "POST", body }),
+    mutationFn: (body: object) =>
+      api("/api/v1/domains/analyze", { method: "POST", body, schema: startAnalysisResponseSchema }),
     onSuccess: (r) => {
       setRunId(r.run?.id ?? null);
       onProgress();

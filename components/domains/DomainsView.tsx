@@ -2,18 +2,16 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import type { z } from "zod";
 import { api } from "@/browser/client/api";
+import { domainListResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader } from "@/components/ui/controls";
 import { AddDomains } from "./AddDomains";
 import { AnalyzeBar } from "./AnalyzeBar";
 import { DomainRow } from "./DomainRow";
 import { DomainFilters } from "./DomainFilters";
-import { domainQuery, EMPTY_FILTERS, type DomainFilterState, type DomainRecord } from "./types";
+import { domainQuery, EMPTY_FILTERS, type DomainFilterState } from "./types";
 
-type Page = {
-  data: DomainRecord[];
-  pagination: { page: number; limit: number; total: number; totalExact: boolean; totalPages: number; hasNext: boolean };
-};
 const LIMIT = 20;
 
 /** Domains: add and import, filter and search, page, select and analyse, read each analysis. */
@@ -24,7 +22,7 @@ export function DomainsView() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const domains = useQuery({
     queryKey: ["domains", filters, page],
-    queryFn: () => api<Page>(`/api/v1/domains${domainQuery(filters, page, LIMIT)}`),
+    queryFn: () => api(`/api/v1/domains${domainQuery(filters, page, LIMIT)}`, { schema: domainListResponseSchema }),
     placeholderData: keepPreviousData,
   });
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["domains"] }), [qc]);
@@ -119,7 +117,7 @@ export function DomainsView() {
 }
 
 /** "Page 2 of 7 · 130 domains", or for a search counted only so far "Page 2 of 50+ · 1,000+ domains". */
-function pageSummary(p: Page["pagination"]) {
+function pageSummary(p: z.output<typeof domainListResponseSchema>["pagination"]) {
   const more = p.totalExact ? "" : "+";
   const count = `${p.total.toLocaleString("en-US")}${more}`;
   return `Page ${p.page} of ${Math.max(1, p.totalPages)}${more} · ${count} domain${p.total === 1 && !more ? "" : "s"}`;

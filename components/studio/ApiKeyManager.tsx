@@ -2,24 +2,20 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import {
+  apiKeyResponseSchema,
+  chatflowSummaryResponseSchema,
+  createdApiKeyResponseSchema,
+} from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { keyPermissionsForRole } from "@/common/access/permissions";
 import { useStudioUser } from "./StudioUser";
 
-type Key = {
-  id: string;
-  name: string;
-  prefix: string;
-  permissions: string[];
-  allChatflows: boolean;
-  chatflowIds: string[];
-  lastUsedAt: string | null;
-  createdAt: string;
-  status: "active" | "revoked";
-  owner: { name: string } | null;
-};
-type Flow = { id: string; name: string };
+const keyListSchema = z.array(apiKeyResponseSchema);
+const flowListSchema = z.array(chatflowSummaryResponseSchema);
+type Flow = Pick<z.output<typeof chatflowSummaryResponseSchema>, "id" | "name">;
 
 const PERMISSIONS = [
   { id: "predict", label: "Prediction" },
@@ -33,18 +29,21 @@ export function ApiKeyManager() {
   const { user, may } = useStudioUser();
   const showOwner = may("user.manage");
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api<Key[]>("/api/v1/apikey") });
-  const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Flow[]>("/api/v1/chatflows") });
+  const keys = useQuery({ queryKey: ["apikeys"], queryFn: () => api("/api/v1/apikey", { schema: keyListSchema }) });
+  const flows = useQuery({
+    queryKey: ["chatflows"],
+    queryFn: () => api("/api/v1/chatflows", { schema: flowListSchema }),
+  });
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
   const create = useMutation({
-    mutationFn: (body: object) => api<Key & { key: string }>("/api/v1/apikey", { method: "POST", body }),
+    mutationFn: (body: object) => api("/api/v1/apikey", { method: "POST", body, schema: createdApiKeyResponseSchema }),
     onSuccess: (k) => {
       setShown({ name: k.name, key: k.key });
       qc.invalidateQueries({ queryKey: ["apikeys"] });
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/apikey/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(`/api/v1/apikey/${id}`, { method: "DELETE", schema: apiKeyResponseSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["apikeys"] }),
   });
   const flowName = (id: string) => flows.data?.find((f) => f.id === id)?.name ?? id.slice(0, 8);

@@ -3,22 +3,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import { chatflowResponseSchema } from "@/common/schemas/chatflow";
+import { chatflowSummaryResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
 import { type FlowiseTemplate, type Template, TemplatesDialog } from "./TemplatesDialog";
 import { useStudioUser } from "./StudioUser";
 
-type Owner = { id: string; name: string; email: string } | null;
-type Summary = {
-  id: string;
-  name: string;
-  description: string;
-  version: number;
-  isPublic: boolean;
-  updatedAt: string;
-  owner: Owner;
-};
+const summaryListSchema = z.array(chatflowSummaryResponseSchema);
+type Summary = z.output<typeof chatflowSummaryResponseSchema>;
 
 /** Longest chatflow name the API takes (common/schemas/chatflow.ts). */
 const MAX_NAME = 200;
@@ -41,13 +36,6 @@ export function matchesSearch(flow: { name: string; description: string }, searc
     .every((w) => text.includes(w));
 }
 
-type Full = Summary & {
-  graph: unknown;
-  overrideAllowList: string[];
-  chatbotConfig: Record<string, unknown>;
-  speechToText: Record<string, unknown>;
-};
-
 export function ChatflowList({
   templates = [],
   flowiseTemplates = [],
@@ -58,10 +46,14 @@ export function ChatflowList({
   const qc = useQueryClient();
   const router = useRouter();
   const open = (id: string) => router.push(`/chatflows/${id}`);
-  const flows = useQuery({ queryKey: ["chatflows"], queryFn: () => api<Summary[]>("/api/v1/chatflows") });
+  const flows = useQuery({
+    queryKey: ["chatflows"],
+    queryFn: () => api("/api/v1/chatflows", { schema: summaryListSchema }),
+  });
   const refresh = () => qc.invalidateQueries({ queryKey: ["chatflows"] });
   const create = useMutation({
-    mutationFn: (name: string) => api<{ id: string }>("/api/v1/chatflows", { method: "POST", body: { name } }),
+    mutationFn: (name: string) =>
+      api("/api/v1/chatflows", { method: "POST", body: { name }, schema: chatflowResponseSchema }),
     // A new chatflow is opened in the editor at once: that is where it gets its nodes.
     onSuccess: (created) => {
       refresh();
@@ -71,9 +63,10 @@ export function ChatflowList({
   // A copy is private and new: graph, texts and widget settings, not the publishing choices.
   const duplicate = useMutation({
     mutationFn: async (id: string) => {
-      const f = await api<Full>(`/api/v1/chatflows/${id}`);
-      return api<{ id: string }>("/api/v1/chatflows", {
+      const f = await api(`/api/v1/chatflows/${id}`, { schema: chatflowResponseSchema });
+      return api("/api/v1/chatflows", {
         method: "POST",
+        schema: chatflowResponseSchema,
         body: {
           name: copyName(f.name),
           description: f.description,
@@ -89,11 +82,11 @@ export function ChatflowList({
   });
   const rename = useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
-      api(`/api/v1/chatflows/${id}`, { method: "PUT", body: { name } }),
+      api(`/api/v1/chatflows/${id}`, { method: "PUT", body: { name }, schema: chatflowResponseSchema }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/chatflows/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(`/api/v1/chatflows/${id}`, { method: "DELETE", schema: deletedResponseSchema }),
     onSuccess: refresh,
   });
   const [name, setName] = useState("");

@@ -2,20 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { z } from "zod";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { api } from "@/browser/client/api";
+import { credentialResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { useStudioUser } from "./StudioUser";
 
-type Credential = {
-  id: string;
-  name: string;
-  type: string;
-  createdAt: string;
-  updatedAt: string;
-  ownerId: string | null;
-  owner: { name: string } | null;
-  sharedWithBuilders: boolean;
-};
+const credentialListSchema = z.array(credentialResponseSchema);
+type Credential = z.output<typeof credentialResponseSchema>;
 type Kind = "openai" | "anthropic" | "httpHeaders";
 
 const KINDS: { id: Kind; label: string; hint: string }[] = [
@@ -36,20 +30,27 @@ const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 /** Provider keys and API headers: added here, used by nodes by id; values are never sent back. */
 export function CredentialManager() {
   const qc = useQueryClient();
-  const creds = useQuery({ queryKey: ["credentials"], queryFn: () => api<Credential[]>("/api/v1/credentials") });
+  const creds = useQuery({
+    queryKey: ["credentials"],
+    queryFn: () => api("/api/v1/credentials", { schema: credentialListSchema }),
+  });
   const refresh = () => qc.invalidateQueries({ queryKey: ["credentials"] });
   const rename = useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
-      api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name } }),
+      api(`/api/v1/credentials/${id}`, { method: "PUT", body: { name }, schema: credentialResponseSchema }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(`/api/v1/credentials/${id}`, { method: "DELETE", schema: deletedResponseSchema }),
     onSuccess: refresh,
   });
   const share = useMutation({
     mutationFn: ({ id, shared }: { id: string; shared: boolean }) =>
-      api(`/api/v1/credentials/${id}`, { method: "PUT", body: { sharedWithBuilders: shared } }),
+      api(`/api/v1/credentials/${id}`, {
+        method: "PUT",
+        body: { sharedWithBuilders: shared },
+        schema: credentialResponseSchema,
+      }),
     onSuccess: refresh,
   });
   return (
@@ -102,7 +103,11 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
               headers: Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value])),
             }
           : { apiKey, ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
-      return api("/api/v1/credentials", { method: "POST", body: { name: name.trim(), type: kind, data } });
+      return api("/api/v1/credentials", {
+        method: "POST",
+        body: { name: name.trim(), type: kind, data },
+        schema: credentialResponseSchema,
+      });
     },
     onSuccess: () => {
       setName("");

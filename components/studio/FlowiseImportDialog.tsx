@@ -1,18 +1,19 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 import { ApiError, api } from "@/browser/client/api";
+import { importedChatflowResponseSchema, importUnmappedResponseSchema } from "@/common/schemas/responses";
 import { Button, ErrorNote, TextInput } from "@/components/ui/controls";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 
-type UnmappedNode = { nodeId: string; label: string; flowiseType: string; reason: string };
-type DroppedInput = { nodeId: string; label: string; input: string; reason: string };
-type Warning = { nodeId: string; label: string; kind: "credential" | "approximated"; input?: string; message: string };
-type Imported = { id: string; name: string; warnings: Warning[] };
-type Refusal = { unmappedNodes: UnmappedNode[]; droppedInputs: DroppedInput[] };
+type Imported = z.output<typeof importedChatflowResponseSchema>;
+/** What an `import_unmapped` refusal lists (nothing was saved). */
+const refusalSchema = importUnmappedResponseSchema.shape.error.shape.details;
+type Refusal = z.output<typeof refusalSchema>;
 
 export function isRefusal(e: unknown): e is ApiError & { details: Refusal } {
-  return e instanceof ApiError && e.code === "import_unmapped" && !!e.details;
+  return e instanceof ApiError && e.code === "import_unmapped" && refusalSchema.safeParse(e.details).success;
 }
 
 /**
@@ -44,7 +45,11 @@ export function FlowiseImportDialog({ onClose, onImported }: { onClose: () => vo
     const body = { ...(parsed as Record<string, unknown>), ...(name.trim() ? { name: name.trim() } : {}) };
     setPending(true);
     try {
-      const result = await api<Imported>("/api/v1/chatflows/import", { method: "POST", body });
+      const result = await api("/api/v1/chatflows/import", {
+        method: "POST",
+        body,
+        schema: importedChatflowResponseSchema,
+      });
       setImported(result);
       onImported();
     } catch (e) {

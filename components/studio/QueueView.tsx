@@ -2,30 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/browser/client/api";
+import { queueViewResponseSchema } from "@/common/schemas/responses";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/controls";
-
-// The answer of GET /api/v1/admin/queue (lib/services/queue-view.ts).
-type Counts = { name: string; waiting: number; active: number; delayed: number; failed: number; completed: number };
-type ActiveJob = {
-  id: string;
-  queue: string;
-  name: string;
-  chatflowId?: string;
-  requestId?: string;
-  attempt: number;
-  startedAt: string | null;
-};
-type Worker = {
-  workerId: string;
-  host: string;
-  pid: number;
-  concurrency: number;
-  queues: string[];
-  startedAt: string;
-  activeJobs: number;
-  seenAt: string;
-};
-type View = { mode: "embedded" | "queue"; queues: Counts[]; active: ActiveJob[]; workers: Worker[] };
 
 /** Refreshed every few seconds while the page is open. */
 export const QUEUE_REFRESH_MS = 3_000;
@@ -41,7 +19,7 @@ const ago = (iso: string | null) => {
 export function QueueView() {
   const view = useQuery({
     queryKey: ["admin-queue"],
-    queryFn: () => api<View>("/api/v1/admin/queue"),
+    queryFn: () => api("/api/v1/admin/queue", { schema: queueViewResponseSchema }),
     refetchInterval: QUEUE_REFRESH_MS,
   });
   const data = view.data;

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { signOut } from "next-auth/react";
 import { roleMay, type Action } from "@/common/access/permissions";
-import type { Role } from "@/lib/db/generated/enums";
+import type { StudioUserInfo } from "./StudioUser";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 
 /** Each page with the action it needs (common/access/permissions.ts): a role sees the pages it may use. None: every role. */
@@ -19,7 +19,7 @@ const links: { href: string; label: string; action?: Action }[] = [
   { href: "/api-docs", label: "API" },
 ];
 
-export function StudioNav({ user }: { user: { name: string; email: string; role: Role } }) {
+export function StudioNav({ user }: { user: Pick<StudioUserInfo, "name" | "email" | "role"> }) {
   const path = usePathname();
   const all = links.filter((l) => !l.action || roleMay(user.role, l.action));
   const header = useRef<HTMLElement>(null);

@@ -1,12 +1,9 @@
 import { skipLinkClass } from "@/components/ui/controls";
 import { StudioNav } from "./StudioNav";
-import { StudioUserProvider } from "./StudioUser";
-import type { Role } from "@/lib/db/generated/enums";
-
-export type ShellUser = { id: string; name: string; email: string; role: Role };
+import { StudioUserProvider, type StudioUserInfo } from "./StudioUser";
 
 /** The studio's frame: the navigation bar and the page's main area (studio pages, 404 and error pages). */
-export function StudioShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
+export function StudioShell({ user, children }: { user: StudioUserInfo; children: React.ReactNode }) {
   return (
     <StudioUserProvider user={{ id: user.id, name: user.name, email: user.email, role: user.role }}>
       {/* Skip links: the first stops of Tab. Pages add their own here (the editor: "Skip to test chat"). */}

@@ -2,9 +2,13 @@
 
 import { createContext, useContext } from "react";
 import { roleMay, type Action } from "@/common/access/permissions";
-import type { Role } from "@/lib/db/generated/enums";
+import type { getStudioUser } from "@/lib/auth/studio-user";
 
-export type StudioUserInfo = { id: string; name: string; email: string; role: Role };
+/** The signed-in user as the server reads it from the session (getStudioUser), without anything else it holds. */
+export type StudioUserInfo = Pick<
+  NonNullable<Awaited<ReturnType<typeof getStudioUser>>>,
+  "id" | "name" | "email" | "role"
+>;
 
 const StudioUserContext = createContext<StudioUserInfo | null>(null);
 

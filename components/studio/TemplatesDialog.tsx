@@ -2,27 +2,18 @@
 
 import { useState } from "react";
 import { api } from "@/browser/client/api";
+import { chatflowResponseSchema } from "@/common/schemas/chatflow";
+import { importedChatflowResponseSchema } from "@/common/schemas/responses";
+import type { readExampleFlows, readFlowiseTemplates } from "@/lib/services/examples";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { isRefusal, RefusalList } from "./FlowiseImportDialog";
 
-/** An example flow from flows/*.json (lib/services/examples.ts readExampleFlows), offered as a template. */
-export type Template = {
-  file: string;
-  name: string;
-  description: string;
-  graph: unknown;
-  overrideAllowList: string[];
-  chatbotConfig: Record<string, unknown>;
-};
+/** An example flow from flows/*.json, offered as a template (the page passes readExampleFlows' answer). */
+export type Template = ReturnType<typeof readExampleFlows>[number];
 
-/** A Flowise template shipped in flows/flowise (lib/services/examples.ts readFlowiseTemplates): Flowise's export format. */
-export type FlowiseTemplate = {
-  file: string;
-  name: string;
-  description: string;
-  flowise: { nodes: unknown[]; edges: unknown[] };
-};
+/** A Flowise template shipped in flows/flowise, in Flowise's export format (readFlowiseTemplates). */
+export type FlowiseTemplate = ReturnType<typeof readFlowiseTemplates>[number];
 
 /**
  * "New from template": lists the example flows; choosing one saves a new chatflow with its graph
@@ -49,8 +40,9 @@ export function TemplatesDialog({
     setError(null);
     setPending(t.file);
     try {
-      const created = await api<{ id: string }>("/api/v1/chatflows", {
+      const created = await api("/api/v1/chatflows", {
         method: "POST",
+        schema: chatflowResponseSchema,
         body: {
           name: t.name,
           description: t.description,
@@ -70,7 +62,11 @@ export function TemplatesDialog({
     setError(null);
     setPending(key);
     try {
-      const created = await api<{ id: string }>("/api/v1/chatflows/import", { method: "POST", body });
+      const created = await api("/api/v1/chatflows/import", {
+        method: "POST",
+        body,
+        schema: importedChatflowResponseSchema,
+      });
       onCreated(created.id);
     } catch (e) {
       setError(e);

@@ -1,22 +1,24 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import { deletedResponseSchema, userResponseSchema } from "@/common/schemas/responses";
 import { PASSWORD_MIN_LENGTH } from "@/common/schemas/user";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 
-type User = { id: string; email: string; name: string; role: "admin" | "builder"; createdAt: string };
+const userListSchema = z.array(userResponseSchema);
 
 export function UserManager() {
   const qc = useQueryClient();
-  const users = useQuery({ queryKey: ["users"], queryFn: () => api<User[]>("/api/v1/users") });
+  const users = useQuery({ queryKey: ["users"], queryFn: () => api("/api/v1/users", { schema: userListSchema }) });
   const refresh = () => qc.invalidateQueries({ queryKey: ["users"] });
   const create = useMutation({
-    mutationFn: (body: object) => api("/api/v1/users", { method: "POST", body }),
+    mutationFn: (body: object) => api("/api/v1/users", { method: "POST", body, schema: userResponseSchema }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/users/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(`/api/v1/users/${id}`, { method: "DELETE", schema: deletedResponseSchema }),
     onSuccess: refresh,
   });
 

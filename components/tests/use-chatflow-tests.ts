@@ -1,16 +1,31 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
 import { chatflowTestsKey } from "@/browser/client/test-case-draft";
-import type { TestCase, TestCaseBody, TestRun, TestRunSummary } from "@/common/schemas/chatflow-tests";
+import { chatflowResponseSchema } from "@/common/schemas/chatflow";
+import {
+  startTestRunResponseSchema,
+  testCaseSchema,
+  testRunSchema,
+  testRunSummarySchema,
+  type TestCaseBody,
+} from "@/common/schemas/chatflow-tests";
+import { versionListResponseSchema } from "@/common/schemas/chatflow-version";
+import { deletedResponseSchema } from "@/common/schemas/responses";
 
 const base = (id: string) => `/api/v1/chatflows/${id}/tests`;
+const caseListSchema = z.array(testCaseSchema);
+const runListSchema = z.array(testRunSummarySchema);
 export const testRunsKey = (id: string) => ["chatflow-test-runs", id] as const;
 
 /** The chatflow's test cases. */
 export function useTestCases(chatflowId: string) {
-  return useQuery({ queryKey: chatflowTestsKey(chatflowId), queryFn: () => api<TestCase[]>(base(chatflowId)) });
+  return useQuery({
+    queryKey: chatflowTestsKey(chatflowId),
+    queryFn: () => api(base(chatflowId), { schema: caseListSchema }),
+  });
 }
 
 /** Adds a case (no id) or replaces one (with its id). */
@@ -19,8 +34,8 @@ export function useSaveTestCase(chatflowId: string) {
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: TestCaseBody }) =>
       id
-        ? api<TestCase>(`${base(chatflowId)}/${id}`, { method: "PUT", body })
-        : api<TestCase>(base(chatflowId), { method: "POST", body }),
+        ? api(`${base(chatflowId)}/${id}`, { method: "PUT", body, schema: testCaseSchema })
+        : api(base(chatflowId), { method: "POST", body, schema: testCaseSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: chatflowTestsKey(chatflowId) }),
   });
 }
@@ -28,7 +43,7 @@ export function useSaveTestCase(chatflowId: string) {
 export function useDeleteTestCase(chatflowId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`${base(chatflowId)}/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(`${base(chatflowId)}/${id}`, { method: "DELETE", schema: deletedResponseSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: chatflowTestsKey(chatflowId) }),
   });
 }
@@ -38,8 +53,9 @@ export function useStartTestRun(chatflowId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (version?: number) =>
-      api<{ runId: string; version: number }>(`${base(chatflowId)}/run`, {
+      api(`${base(chatflowId)}/run`, {
         method: "POST",
+        schema: startTestRunResponseSchema,
         body: version === undefined ? {} : { version },
       }),
     onSuccess: () => qc.invalidateQueries({ queryKey: testRunsKey(chatflowId) }),
@@ -50,7 +66,7 @@ export function useStartTestRun(chatflowId: string) {
 export function useTestRuns(chatflowId: string) {
   return useQuery({
     queryKey: testRunsKey(chatflowId),
-    queryFn: () => api<TestRunSummary[]>(`${base(chatflowId)}/runs`),
+    queryFn: () => api(`${base(chatflowId)}/runs`, { schema: runListSchema }),
   });
 }
 
@@ -61,7 +77,7 @@ export function useTestRun(chatflowId: string, runId: string | undefined) {
     queryKey: ["chatflow-test-run", chatflowId, runId],
     enabled: !!runId,
     queryFn: async () => {
-      const run = await api<TestRun>(`${base(chatflowId)}/runs/${runId}`);
+      const run = await api(`${base(chatflowId)}/runs/${runId}`, { schema: testRunSchema });
       if (run.status === "finished" || run.status === "failed") {
         void qc.invalidateQueries({ queryKey: testRunsKey(chatflowId) });
         // The versions list (Publish dialog, Versions panel) shows each version's last run.
@@ -78,7 +94,7 @@ export function useVersionNumbers(chatflowId: string) {
   return useQuery({
     queryKey: ["chatflow-versions", chatflowId],
     queryFn: async () => {
-      return api<{ versions: { version: number; published: boolean }[] }>(`/api/v1/chatflows/${chatflowId}/versions`);
+      return api(`/api/v1/chatflows/${chatflowId}/versions`, { schema: versionListResponseSchema });
     },
     retry: false,
   });
@@ -89,13 +105,14 @@ export function useRequirePassingTests(chatflowId: string) {
   const qc = useQueryClient();
   const flow = useQuery({
     queryKey: ["chatflow", chatflowId],
-    queryFn: () => api<{ requirePassingTests: boolean }>(`/api/v1/chatflows/${chatflowId}`),
+    queryFn: () => api(`/api/v1/chatflows/${chatflowId}`, { schema: chatflowResponseSchema }),
     staleTime: Infinity,
   });
   const save = useMutation({
     mutationFn: (requirePassingTests: boolean) =>
-      api<{ requirePassingTests: boolean }>(`/api/v1/chatflows/${chatflowId}`, {
+      api(`/api/v1/chatflows/${chatflowId}`, {
         method: "PUT",
+        schema: chatflowResponseSchema,
         body: { requirePassingTests },
       }),
     // Shown at once; put back if the save fails.

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/browser/client/api";
+import { testCaseSchema } from "@/common/schemas/chatflow-tests";
 import { caseFromExchange, chatflowTestsKey } from "@/browser/client/test-case-draft";
 import type { UsedTool } from "@/common/schemas/prediction-stream";
 
@@ -24,8 +25,9 @@ export function SaveAsTestButton({
   const qc = useQueryClient();
   const save = useMutation({
     mutationFn: () =>
-      api<{ id: string; name: string }>(`/api/v1/chatflows/${chatflowId}/tests`, {
+      api(`/api/v1/chatflows/${chatflowId}/tests`, {
         method: "POST",
+        schema: testCaseSchema,
         body: caseFromExchange({ question, answer, usedTools }),
       }),
     onSuccess: () => qc.invalidateQueries({ queryKey: chatflowTestsKey(chatflowId) }),

@@ -1,11 +1,18 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { z } from "zod";
 import { api } from "@/browser/client/api";
+import {
+  clearedStoreResponseSchema,
+  upsertResponseSchema,
+  vectorStoreResponseSchema,
+} from "@/common/schemas/responses";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { uploadToStore, type UpsertSummary } from "./upload";
 
-type StoreInfo = { nodeId: string; label: string; storeType: "vector" | "keyword"; chunks: number };
+type StoreInfo = z.output<typeof vectorStoreResponseSchema>;
+const storeListSchema = z.array(vectorStoreResponseSchema);
 
 const ACCEPT = ".pdf,.docx,.csv,.json,.jsonl,.md,.markdown,.txt";
 
@@ -35,7 +42,7 @@ export function VectorStorePanel({
 
   const refresh = useCallback(async () => {
     try {
-      const stores = await api<StoreInfo[]>(`/api/v1/vector/stores/${chatflowId}`);
+      const stores = await api(`/api/v1/vector/stores/${chatflowId}`, { schema: storeListSchema });
       setInfo(stores.find((s) => s.nodeId === nodeId) ?? null);
     } catch (e) {
       setError(e);
@@ -68,8 +75,9 @@ export function VectorStorePanel({
     setIndexing(true);
     try {
       setResult(
-        await api<UpsertSummary>(`/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}?version=draft`, {
+        await api(`/api/v1/vector/upsert/${encodeURIComponent(chatflowId)}?version=draft`, {
           method: "POST",
+          schema: upsertResponseSchema,
           body: { stopNodeId: nodeId },
         }),
       );
@@ -85,7 +93,10 @@ export function VectorStorePanel({
     if (!window.confirm("Delete every chunk this store holds?")) return;
     setError(null);
     try {
-      await api(`/api/v1/vector/stores/${chatflowId}/${encodeURIComponent(nodeId)}`, { method: "DELETE" });
+      await api(`/api/v1/vector/stores/${chatflowId}/${encodeURIComponent(nodeId)}`, {
+        method: "DELETE",
+        schema: clearedStoreResponseSchema,
+      });
       setResult(null);
       await refresh();
     } catch (e) {
