@@ -38,6 +38,11 @@ export const STATUS_BY_CODE = {
   database_unavailable: 503,
   /** /api/v1/health/ready: a check failed (the message lists them). */
   not_ready: 503,
+  /**
+   * A stored JSON value (a test case's expectations, a run's results…) that does not match its schema:
+   * checked when written, so a row that fails is corrupt data, our fault (logged with the row's id).
+   */
+  stored_data_invalid: 500,
   internal: 500,
 } as const;
 

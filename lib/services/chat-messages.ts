@@ -8,17 +8,20 @@ import {
 } from "../db/queries/chat-messages";
 import { removeStoredFiles, withUploadsLock } from "../security/stored-files";
 import type { Caller } from "@/common/access/callers";
-import type {
-  ChatMessageFilters,
-  ChatMessageRecord,
-  ListChatMessagesQuery,
-  ListSessionsQuery,
-  SessionSummary,
+import {
+  chatMessageRecordSchema,
+  type ChatMessageFilters,
+  type ChatMessageRecord,
+  type ListChatMessagesQuery,
+  type ListSessionsQuery,
+  type SessionSummary,
 } from "@/common/schemas/chat-message";
+import { parseStoredJson } from "../db/stored-json";
 import { getChatflowOrThrow } from "./chatflows";
 import { publishChange } from "../state";
 
-type FileUpload = { type: string; name: string; mime: string; path: string };
+type FileUpload = NonNullable<ChatMessageRecord["fileUploads"]>[number];
+const storedFileUploads = chatMessageRecordSchema.shape.fileUploads;
 
 /**
  * The Message API's view of a stored message (Flowise's field names), straight from the page
@@ -39,7 +42,15 @@ export function toChatMessageRecord(row: MessageListRow): ChatMessageRecord {
     chatflowVersion: row.chatflowVersion ?? null,
     sourceDocuments: row.sourceDocuments ?? null,
     usedTools: row.usedTools ?? null,
-    fileUploads: (row.fileUploads as FileUpload[] | null) ?? null,
+    // Read with the schema (most messages carry none: no parse for them).
+    fileUploads:
+      row.fileUploads === null
+        ? null
+        : parseStoredJson(storedFileUploads, row.fileUploads, {
+            table: "ChatMessage",
+            column: "fileUploads",
+            id: row.id,
+          }),
     createdDate: row.createdDate,
     feedback:
       // Set together (a joined feedback row) or all null.

@@ -74,7 +74,7 @@ export function graphAllowsImages(graph: unknown): boolean {
 /** Keeps only the theme keys the widget knows, each valid; a bad saved value is dropped, not served. */
 function publicTheme(raw: unknown): WidgetTheme {
   const theme: Record<string, unknown> = {};
-  const source = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  const source = savedFields(raw);
   for (const key of THEME_KEYS) {
     const parsed = widgetThemeSchema.shape[key].safeParse(source[key]);
     if (parsed.success && parsed.data !== undefined) theme[key] = parsed.data;
@@ -82,9 +82,14 @@ function publicTheme(raw: unknown): WidgetTheme {
   return theme as WidgetTheme;
 }
 
+/** A saved settings object's fields, each still to be read with its schema ({} for anything but an object). */
+function savedFields(raw: unknown): Record<string, unknown> {
+  return raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+}
+
 /** Reads each saved field on its own, so one bad value (saved before a schema change) costs only itself. */
 function readConfig(raw: unknown) {
-  const source = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  const source = savedFields(raw);
   const { shape } = chatbotConfigSchema;
   const ok = <T>(r: { success: boolean; data?: T }) => (r.success ? r.data : undefined);
   return {
@@ -162,7 +167,7 @@ export async function getPublicChatbotConfig(args: {
     welcomeMessage: config.welcomeMessage ?? "",
     starterPrompts: Object.fromEntries(prompts.map((prompt, i) => [String(i), { prompt }])),
     inputPlaceholder: config.inputPlaceholder ?? "",
-    theme: publicTheme((chatflow.chatbotConfig as { theme?: unknown } | null)?.theme),
+    theme: publicTheme(savedFields(chatflow.chatbotConfig).theme),
     uploads: uploadsConfig(chatflow),
     chatFeedback: { status: config.chatFeedback?.status === true },
     ...(config.leads ? { leads: config.leads } : {}),

@@ -4,7 +4,9 @@ import type { Caller } from "@/common/access/callers";
 import { storeKindOf } from "@/common/nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
 import { isStoreRetriever } from "../vector/store-retriever";
-import type { Graph } from "@/common/schemas/graph";
+import { graphSchema, type Graph } from "@/common/schemas/graph";
+import type { Chatflow } from "../db/generated/client";
+import { parseStoredJson } from "../db/stored-json";
 import { getChatflowOrThrow } from "./chatflows";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";
@@ -26,11 +28,15 @@ export function storeNodesOf(graph: Graph): StoreNodeInfo[] {
   });
 }
 
+/** A chatflow's saved graph, read with the schema it was saved through (not built: it need not be runnable). */
+function savedGraphOf(chatflow: Pick<Chatflow, "id" | "graph">): Graph {
+  return parseStoredJson(graphSchema, chatflow.graph, { table: "Chatflow", column: "graph", id: chatflow.id });
+}
+
 /** Per store node of a chatflow: how many chunks it holds (for the studio). */
 export async function listVectorStores(chatflowId: string, caller: Caller) {
   const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
-  const graph = chatflow.graph as unknown as Graph;
-  const stores = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] });
+  const stores = storeNodesOf(savedGraphOf(chatflow));
   return Promise.all(
     stores.map(async (s) => ({ ...s, chunks: await documentStore.count({ chatflowId, nodeId: s.nodeId }) })),
   );
@@ -39,10 +45,7 @@ export async function listVectorStores(chatflowId: string, caller: Caller) {
 /** Deletes every chunk of one store node. Works even when the flow no longer builds. */
 export async function clearVectorStore(chatflowId: string, nodeId: string, caller: Caller) {
   const chatflow = await getChatflowOrThrow(chatflowId, caller, "chatflow.upsert");
-  const graph = chatflow.graph as unknown as Graph;
-  const known = storeNodesOf({ nodes: Array.isArray(graph?.nodes) ? graph.nodes : [], edges: [] }).some(
-    (s) => s.nodeId === nodeId,
-  );
+  const known = storeNodesOf(savedGraphOf(chatflow)).some((s) => s.nodeId === nodeId);
   const held = await documentStore.count({ chatflowId, nodeId });
   if (!known && held === 0)
     throw new AppError("not_found", `Chatflow ${chatflowId} has no vector store node ${nodeId}.`);

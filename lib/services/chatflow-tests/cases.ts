@@ -1,5 +1,7 @@
 import { AppError } from "@/common/errors";
+import type { z } from "zod";
 import type { ChatflowTestCase, Prisma } from "../../db/generated/client";
+import { parseStoredJson } from "../../db/stored-json";
 import {
   countTestCases,
   deleteTestCase,
@@ -9,21 +11,24 @@ import {
   type TestCaseData,
 } from "../../db/queries/chatflow-tests";
 import type { Caller } from "@/common/access/callers";
-import { CASES_MAX, type TestCase, type TestCaseBody } from "@/common/schemas/chatflow-tests";
+import { CASES_MAX, type TestCase, type TestCaseBody, testCaseBodySchema } from "@/common/schemas/chatflow-tests";
 import { getChatflowOrThrow } from "../chatflows";
 import { assertExpectationsUsable } from "./expectations";
 
-/** The API's view of a stored case. */
+/** The API's view of a stored case; its JSON columns read with the schema they were saved through. */
 export function toTestCaseDto(row: ChatflowTestCase): TestCase {
+  const { shape } = testCaseBodySchema;
+  const read = <S extends z.ZodType>(schema: S, column: string, value: unknown) =>
+    parseStoredJson(schema, value, { table: "ChatflowTestCase", column, id: row.id });
   return {
     id: row.id,
     chatflowId: row.chatflowId,
     name: row.name,
     question: row.question,
-    ...(row.history ? { history: row.history as TestCase["history"] } : {}),
-    ...(row.overrideConfig ? { overrideConfig: row.overrideConfig as TestCase["overrideConfig"] } : {}),
-    ...(row.uploads ? { uploads: row.uploads as TestCase["uploads"] } : {}),
-    expectations: row.expectations as TestCase["expectations"],
+    ...(row.history ? { history: read(shape.history, "history", row.history) } : {}),
+    ...(row.overrideConfig ? { overrideConfig: read(shape.overrideConfig, "overrideConfig", row.overrideConfig) } : {}),
+    ...(row.uploads ? { uploads: read(shape.uploads, "uploads", row.uploads) } : {}),
+    expectations: read(shape.expectations, "expectations", row.expectations),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

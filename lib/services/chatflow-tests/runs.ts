@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { z } from "zod";
 import { AppError, isAppError } from "@/common/errors";
 import type { ChatflowTestRun, Prisma } from "../../db/generated/client";
 import {
@@ -15,7 +16,14 @@ import {
 import { actingUserId } from "@/common/access/permissions";
 import type { Caller } from "@/common/access/callers";
 import { getQueue, type JobDefinition } from "../../jobs";
-import type { TestCase, TestCaseResult, TestRun } from "@/common/schemas/chatflow-tests";
+import {
+  type TestCase,
+  type TestCaseResult,
+  type TestRun,
+  testCaseResultSchema,
+  testCaseSchema,
+} from "@/common/schemas/chatflow-tests";
+import { parseStoredJson } from "../../db/stored-json";
 import { storableJson, storableText } from "../../db/storable-text";
 import { processState } from "../../state";
 import { log } from "../../log";
@@ -32,9 +40,17 @@ export type TestRunJob = { runId: string };
 /** Runs listed per chatflow (newest first). */
 const RUNS_LISTED = 50;
 
+const storedResultsSchema = z.array(testCaseResultSchema);
+const storedCasesSchema = z.array(testCaseSchema);
+
 /** The API's view of a run, with the results of the cases finished so far. */
 export function toTestRunDto(run: ChatflowTestRun): TestRun {
-  return { ...toSummary(run), results: run.results as TestCaseResult[] };
+  const results = parseStoredJson(storedResultsSchema, run.results, {
+    table: "ChatflowTestRun",
+    column: "results",
+    id: run.id,
+  });
+  return { ...toSummary(run), results };
 }
 
 /**
@@ -91,7 +107,11 @@ async function executeTestRun(job: TestRunJob): Promise<void> {
   await markTestRunRunning({ id: run.id });
   // 404 when the chatflow or the version is gone: the run fails as a whole (onFailed).
   await loadChatflowVersion(run.chatflowId, run.version);
-  const cases = run.cases as TestCase[];
+  const cases = parseStoredJson(storedCasesSchema, run.cases, {
+    table: "ChatflowTestRun",
+    column: "cases",
+    id: run.id,
+  });
   const results: TestCaseResult[] = [];
   let passed = 0;
   for (const [i, testCase] of cases.entries()) {
