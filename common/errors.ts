@@ -12,6 +12,14 @@ export const STATUS_BY_CODE = {
   invalid_graph: 422,
   unprocessable: 422,
   openapi_no_operation: 422,
+  /** User code (lib/sandbox) ran past SANDBOX_TIMEOUT_MS. */
+  sandbox_timeout: 422,
+  /** User code needed more than SANDBOX_MEMORY_MB. */
+  sandbox_memory: 422,
+  /** User code threw (the message names its line), recursed past its stack, or its worker stopped. */
+  sandbox_error: 422,
+  /** User code returned something that is not JSON, or more than SANDBOX_MAX_RESULT_BYTES of it. */
+  sandbox_bad_result: 422,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -154,6 +154,24 @@ const envSchema = z.object({
    * dies mid-job has its job retried (once) on another worker after about this long. Renewed every half of it.
    */
   JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /** Wall time of one run of user code (Custom Function, Custom Tool), its fetches included; past it 422 sandbox_timeout. */
+  SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  /** Memory of one run of user code, in MB (on top of the engine's own 16 MiB); past it 422 sandbox_memory. */
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(8).max(1024).default(64),
+  /** Largest value user code may return, as JSON in UTF-8 bytes; past it 422 sandbox_bad_result. */
+  SANDBOX_MAX_RESULT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * MiB)
+    .default(MiB),
+  /** Runs of user code at once, each on its own worker thread; further runs wait for one. */
+  SANDBOX_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, Math.min(4, os.availableParallelism()))),
 });
 
 /** Settings that only make sense together; each problem is one line naming the variable to set. */

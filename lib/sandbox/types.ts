@@ -86,6 +86,8 @@ export interface RunMessage {
   type: "run";
   id: number;
   code: string;
+  /** The variables' names (identifiers), in the order of the function's parameters. */
+  variableNames: string[];
   /** The variables as one JSON object text, parsed inside QuickJS. */
   variablesJson: string;
   limits: SandboxLimits;

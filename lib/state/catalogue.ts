@@ -117,6 +117,13 @@ export const PROCESS_STATE = {
       "Queue mode, worker side: whether this process reported a Redis outage (one line per outage, one when back).",
     freshness: "Cleared when any of its Redis connections is ready again.",
   },
+  sandboxPool: {
+    home: "lib/sandbox/index.ts (SandboxPool, lib/sandbox/pool.ts)",
+    holds:
+      "The worker threads that run user code in QuickJS (SANDBOX_WORKERS at most) and the runs waiting for one. " +
+      "No run leaves anything behind: each gets a fresh QuickJS runtime.",
+    freshness: "-. A worker idle for a minute is retired; one that dies or overruns its run's limit is replaced.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",
