@@ -2,19 +2,26 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/common/errors";
 import { sseResponse } from "./sse";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("sseResponse", () => {
   it("sends heartbeat comments while the work is quiet, then the events and end", async () => {
+    // The work stays quiet until the reader has seen two heartbeats.
+    let twoHeartbeatsRead!: () => void;
+    const quietUntil = new Promise<void>((resolve) => (twoHeartbeatsRead = resolve));
     const res = sseResponse(
       async (send) => {
-        await sleep(400); // generous: the assertion is "at least two", not a rate
+        await quietUntil;
         send("token", "hi");
       },
       undefined,
       20,
     );
-    const text = await res.text();
+    let text = "";
+    const decoder = new TextDecoder();
+    const reader = res.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      text += decoder.decode(read.value, { stream: true });
+      if ((text.match(/^: heartbeat$/gm)?.length ?? 0) >= 2) twoHeartbeatsRead();
+    }
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(text.match(/^: heartbeat$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
     const events = text
@@ -94,18 +101,18 @@ describe("sseResponse", () => {
   });
 
   it("aborts the work when the reader goes away", async () => {
-    let aborted = false;
+    let workAborted!: () => void;
+    const aborted = new Promise<void>((resolve) => (workAborted = resolve));
     const res = sseResponse(async (_send, signal) => {
       await new Promise<void>((resolve) =>
         signal.addEventListener("abort", () => {
-          aborted = true;
+          workAborted();
           resolve();
         }),
       );
     });
     const reader = res.body!.getReader();
     await reader.cancel();
-    await sleep(10);
-    expect(aborted).toBe(true);
+    await aborted; // never resolves (the test times out) if the work is not aborted
   });
 });

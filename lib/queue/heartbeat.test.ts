@@ -114,12 +114,19 @@ describe("worker heartbeats", () => {
     });
     const restore = replaceRootLogger(createLogger({ level: "info", destination }));
     try {
-      const stop = startWorkerHeartbeat(redis, info("w-outage"), { everyMs: 50 });
+      // Each beat reads the active job count first: counting the reads counts the beats.
+      let beats = 0;
+      const counted = info("w-outage", () => {
+        beats++;
+        return 0;
+      });
+      const stop = startWorkerHeartbeat(redis, counted, { everyMs: 50 });
       await waitFor(async () => (await listWorkers(admin)).some((w) => w.workerId === "w-outage"));
 
       await stopRedisServer(server);
       await waitFor(() => lines.some((l) => l.msg === "worker heartbeat failed (retrying)"));
-      await new Promise((r) => setTimeout(r, 500)); // ~10 more failed beats
+      const firstFailure = beats;
+      await waitFor(() => beats >= firstFailure + 10); // 10 more failed beats
       expect(lines.filter((l) => l.msg === "worker heartbeat failed (retrying)")).toHaveLength(1);
 
       server = await startRedisServer(port); // an empty Redis: the key must be written again

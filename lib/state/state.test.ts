@@ -91,8 +91,7 @@ describe("relayed bus (the shape a Redis-backed bus takes)", () => {
     b.subscribe(inB);
     await a.publish({ type: "credential.updated", credentialId: "c1" });
     expect(inA).toHaveBeenCalledTimes(1);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(inB).toHaveBeenCalledWith({ type: "credential.updated", credentialId: "c1" });
+    await vi.waitFor(() => expect(inB).toHaveBeenCalledWith({ type: "credential.updated", credentialId: "c1" }));
     expect(inA).toHaveBeenCalledTimes(1);
   });
 
