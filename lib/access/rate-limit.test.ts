@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RateLimits } from "./rate-limit";
 
 describe("RateLimits in process memory (no REDIS_URL)", () => {
@@ -24,10 +24,18 @@ describe("RateLimits in process memory (no REDIS_URL)", () => {
   });
 
   it("a window ends", async () => {
-    const limits = new RateLimits();
-    await limits.hit("k", 1, 1_000);
-    expect(await limits.hit("k", 1, 1_000)).toBe(1);
-    await new Promise((r) => setTimeout(r, 1_100));
-    expect(await limits.hit("k", 1, 1_000)).toBe(0);
+    // The window's end is the subject: the clock is moved past it instead of waiting for it.
+    vi.useFakeTimers();
+    try {
+      const limits = new RateLimits();
+      await limits.hit("k", 1, 1_000);
+      expect(await limits.hit("k", 1, 1_000)).toBe(1);
+      await vi.advanceTimersByTimeAsync(900);
+      expect(await limits.hit("k", 1, 1_000)).toBe(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(await limits.hit("k", 1, 1_000)).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
