@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_KEY_PERMISSIONS } from "../access/callers";
-import { chatflowResponseSchema, leadsConfigSchema } from "./chatflow";
+import { chatflowResponseSchema, chatflowTypeSchema, leadsConfigSchema } from "./chatflow";
 import { FEEDBACK_RATINGS } from "./feedback";
 import { ANALYSIS_STATUSES } from "./domain";
 
@@ -36,6 +36,8 @@ export const chatflowSummaryResponseSchema = z
     version: z.number().int(),
     publishedVersion: z.number().int().nullable(),
     isPublic: z.boolean(),
+    /** CHATFLOW or AGENTFLOW (GET /api/v1/chatflows?type= keeps one kind). */
+    type: chatflowTypeSchema,
     createdAt: isoDate,
     updatedAt: isoDate,
     ownerId: z.string().nullable(),

@@ -7,7 +7,9 @@ import { resetEnvForTests } from "../../lib/env";
 import { getDb } from "../../lib/db/client";
 import { createChatflow, listChatflowsFor } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
-import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
+import { fixtureKey, fixtureKeyOwner, systemCaller } from "../../dev/callers";
+import * as chatflowsRoute from "../../app/api/v1/chatflows/route";
+import * as validateRoute from "../../app/api/v1/chatflows/[id]/validate/route";
 import { forgetProcessState } from "../../lib/state";
 import { parseSse } from "../../dev/route-server";
 
@@ -235,5 +237,24 @@ describe("agentflows as chatflows of another type", () => {
     expect(agentflows.every((f) => f.type === "AGENTFLOW")).toBe(true);
     const chatflows = await listChatflowsFor(systemCaller, { type: "CHATFLOW" });
     expect(chatflows.some((f) => f.id === flowId)).toBe(false);
+  });
+});
+
+describe("agentflows over the chatflows API", () => {
+  it("GET /api/v1/chatflows?type=AGENTFLOW lists agentflows only; validate checks an agentflow as one", async () => {
+    const adminKey = await fixtureKey("chatflows", ["chatflows"]);
+    const get = (path: string) => call(chatflowsRoute.GET, { path, headers: auth.bearer(adminKey) });
+    const list = await get("/api/v1/chatflows?type=AGENTFLOW");
+    expect(list.status).toBe(200);
+    expect(list.json.map((f: { id: string }) => f.id)).toContain(flowId);
+    expect(list.json.every((f: { type: string }) => f.type === "AGENTFLOW")).toBe(true);
+    const bad = await get("/api/v1/chatflows?type=NOPE");
+    expect(bad.status).toBe(400);
+    const check = await call(validateRoute.GET, {
+      method: "GET",
+      params: { id: flowId },
+      headers: auth.bearer(adminKey),
+    });
+    expect(check.json).toEqual({ valid: true, problems: [] });
   });
 });

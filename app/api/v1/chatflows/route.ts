@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { manageChatflows } from "@/common/access/permissions";
-import { chatflowResponseSchema, createChatflowSchema } from "@/common/schemas/chatflow";
+import { chatflowResponseSchema, createChatflowSchema, listChatflowsQuerySchema } from "@/common/schemas/chatflow";
 import { createChatflow, listChatflowsFor } from "@/lib/services/chatflows";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { chatflowSummaryResponseSchema } from "@/common/schemas/responses";
@@ -10,10 +10,12 @@ import { z } from "zod";
 export const GET = route(
   {
     auth: manageChatflows,
+    query: listChatflowsQuerySchema,
     docs: {
       tag: "Chatflows",
       summary: "List chatflows",
-      description: "Without graphs and settings; builders and their keys see their own chatflows, admins every one.",
+      description:
+        "Without graphs and settings; builders and their keys see their own chatflows, admins every one. `type` keeps one kind (CHATFLOW or AGENTFLOW), as Flowise's filter.",
       callersNote: "builders and their keys: own chatflows only",
       responses: {
         200: {
@@ -23,7 +25,7 @@ export const GET = route(
       },
     },
   },
-  async ({ caller }) => listChatflowsFor(caller),
+  async ({ caller, query }) => listChatflowsFor(caller, query.type ? { type: query.type } : {}),
 );
 
 export const POST = route(

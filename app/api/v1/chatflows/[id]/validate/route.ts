@@ -18,7 +18,10 @@ export const GET = route(
       responses: { 200: { description: "The graph's problems, node by node", schema: graphCheckResponseSchema } },
     },
   },
-  async ({ params, caller }) => checkGraph((await getChatflowOrThrow(params.id, caller)).graph),
+  async ({ params, caller }) => {
+    const chatflow = await getChatflowOrThrow(params.id, caller);
+    return checkGraph(chatflow.graph, chatflow.type);
+  },
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");
