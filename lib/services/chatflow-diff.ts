@@ -1,10 +1,10 @@
 import { getDefinition } from "../nodes/registry";
 import type { Graph, GraphEdge, GraphNode } from "@/common/schemas/graph";
 
-/** What a version holds that a diff compares. */
+/** What a version holds that a diff compares (its graph read with the graph schema). */
 export type DiffableVersion = {
   version: number;
-  graph: unknown;
+  graph: Graph;
   overrideAllowList: string[];
   chatbotConfig: unknown;
   speechToText: unknown;
@@ -27,11 +27,6 @@ function edgeRef(e: GraphEdge) {
 
 function edgeKey(e: GraphEdge) {
   return `${e.source}\u0000${e.sourceHandle}\u0000${e.target}\u0000${e.targetHandle}`;
-}
-
-function graphOf(value: unknown): Graph {
-  const g = (value ?? {}) as Partial<Graph>;
-  return { nodes: Array.isArray(g.nodes) ? g.nodes : [], edges: Array.isArray(g.edges) ? g.edges : [] };
 }
 
 function same(a: unknown, b: unknown) {
@@ -112,8 +107,8 @@ function changedSettings(from: DiffableVersion, to: DiffableVersion) {
  * shown by name only (`credentialNames`), never by value; long values are shortened.
  */
 export async function diffVersions(from: DiffableVersion, to: DiffableVersion, credentialNames: CredentialNames) {
-  const a = graphOf(from.graph);
-  const b = graphOf(to.graph);
+  const a = from.graph;
+  const b = to.graph;
   const key = (n: GraphNode) => `${n.id}\u0000${n.type}`;
   const aNodes = new Set(a.nodes.map(key));
   const bNodes = new Set(b.nodes.map(key));

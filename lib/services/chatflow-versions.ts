@@ -6,6 +6,8 @@ import type { Caller } from "@/common/access/callers";
 import { mayAct } from "@/common/access/permissions";
 import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 import { diffVersions } from "./chatflow-diff";
+import { parseStoredJson } from "../db/stored-json";
+import { graphSchema } from "@/common/schemas/graph";
 import { getChatflowForRun, getChatflowOrThrow, updateChatflow } from "./chatflows";
 import { assertPublishable } from "./publish-gate";
 import { lastTestRunsOf } from "./chatflow-tests/last-runs";
@@ -141,6 +143,14 @@ export async function getVersionDetail(chatflowId: string, n: number, caller: Ca
   };
 }
 
+/** A version with its graph read with the graph schema it was saved through (a diff, a restore). */
+function withGraph(v: ChatflowVersion) {
+  return {
+    ...v,
+    graph: parseStoredJson(graphSchema, v.graph, { table: "ChatflowVersion", column: "graph", id: v.id }),
+  };
+}
+
 /**
  * What changed from version `against` (default: the one before `n`) to version `n`
  * (lib/services/chatflow-diff.ts).
@@ -156,7 +166,7 @@ export async function diffChatflowVersions(
     throw new AppError("validation_failed", "Version 1 has no version before it: say which to compare with (against).");
   const against = againstVersion ?? n - 1;
   const [to, from] = await Promise.all([versionOrThrow(row, n), versionOrThrow(row, against)]);
-  return diffVersions(from, to, async (ids) => {
+  return diffVersions(withGraph(from), withGraph(to), async (ids) => {
     const rows = await findCredentialNames({ ids });
     return new Map(rows.map((r) => [r.id, r.name]));
   });
@@ -187,8 +197,10 @@ export async function restoreVersion(chatflowId: string, n: number, caller: Call
   return updateChatflow(
     chatflowId,
     {
-      graph: v.graph as never,
+      graph: withGraph(v).graph,
       overrideAllowList: v.overrideAllowList,
+      // Passed on as stored: a version may hold settings saved before a schema change (or speechToText's
+      // unset {}), which the request schemas would refuse; the widget reads them field by field.
       chatbotConfig: v.chatbotConfig as never,
       speechToText: v.speechToText as never,
       versionMessage: message?.trim() || `Restored from version ${n}`,

@@ -4,6 +4,7 @@ import { userCaller } from "../../dev/callers";
 import * as cases from "../../app/api/v1/chatflows/[id]/tests/route";
 import * as runById from "../../app/api/v1/chatflows/[id]/tests/runs/[runId]/route";
 import * as stores from "../../app/api/v1/vector/stores/[id]/route";
+import * as diff from "../../app/api/v1/chatflows/[id]/versions/[n]/diff/route";
 import { getDb } from "../../lib/db/client";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createChatflowTestCase } from "../../lib/services/chatflow-tests/cases";
@@ -59,6 +60,20 @@ describe("a corrupt JSON column", () => {
     expect(res.status).toBe(500);
     expect(res.json.error).toMatchObject({ code: "stored_data_invalid" });
     expect(res.json.error.message).toContain(`results of ChatflowTestRun ${run.id}`);
+  });
+
+  it("of a version's graph: the diff answers 500 stored_data_invalid naming the version", async () => {
+    const db = await getDb();
+    const v1 = await db.chatflowVersion.findFirstOrThrow({ where: { chatflowId, version: 1 } });
+    await db.chatflowVersion.create({
+      data: { chatflowId, version: 2, graph: { nodes: [], edges: [] }, message: "second" },
+    });
+    // Versions never change, so they are cached once read: corrupted before the first read.
+    await db.chatflowVersion.update({ where: { id: v1.id }, data: { graph: { nodes: [{ id: "a" }], edges: [] } } });
+    const res = await call(diff.GET, { params: { id: chatflowId, n: "2" }, headers: session });
+    expect(res.status).toBe(500);
+    expect(res.json.error).toMatchObject({ code: "stored_data_invalid" });
+    expect(res.json.error.message).toContain(`graph of ChatflowVersion ${v1.id}`);
   });
 
   it("of a chatflow's graph: listing its stores answers 500 stored_data_invalid", async () => {
