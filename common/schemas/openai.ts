@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorResponseSchema } from "./responses";
 
 /**
  * The OpenAI-compatible API (`/api/v1/openai/…`): what OpenAI clients send and what they get, as far
@@ -100,14 +101,10 @@ export const modelListSchema = z
   .meta({ id: "ModelList" });
 export type ModelList = z.infer<typeof modelListSchema>;
 
-/** OpenAI's error shape (our `code` and `message`, plus its `type` and `param`). */
+/** OpenAI's error shape: our error shape (`code`, `message`, `details`) plus OpenAI's `type` and `param`. */
 export const openAIErrorSchema = z
-  .object({
-    error: z.object({
-      message: z.string(),
-      type: z.string(),
-      param: z.string().nullable(),
-      code: z.string(),
-    }),
-  })
+  .intersection(
+    errorResponseSchema,
+    z.object({ error: z.looseObject({ type: z.string(), param: z.string().nullable() }) }),
+  )
   .meta({ id: "OpenAIError" });

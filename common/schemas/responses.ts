@@ -13,10 +13,13 @@ import { ANALYSIS_STATUSES } from "./domain";
 
 const isoDate = z.iso.datetime();
 
-/** `{ error: { code, message, details? } }`: every error of every route (common/errors.ts). */
+/**
+ * `{ error: { code, message, details? } }`: every error of every route (common/errors.ts). Open to more
+ * fields: the OpenAI-compatible routes add OpenAI's `type` and `param` (common/schemas/openai.ts).
+ */
 export const errorResponseSchema = z
   .object({
-    error: z.object({
+    error: z.looseObject({
       code: z.string().meta({ description: "Machine-readable code, e.g. validation_failed, not_found" }),
       message: z.string(),
       details: z.unknown().optional(),

@@ -1,6 +1,9 @@
 import { chatCompletionOf, type CompatRun, completionId, responseOf, usageOf } from "../services/openai-compat";
 import { CHATFLOW_VERSION_HEADER } from "./prediction-stream";
 import { json } from "./responses";
+import { keepRouteOptions } from "./route-options";
+import type { ResponseDoc } from "./route-docs";
+import { openAIErrorSchema } from "@/common/schemas/openai";
 import { eventStreamResponse, type StreamProblem } from "./sse";
 
 /**
@@ -50,7 +53,7 @@ function openAIError(problem: StreamProblem, status: number) {
 export function withOpenAIErrors<A extends unknown[]>(
   handler: (req: Request, ...rest: A) => Promise<Response>,
 ): (req: Request, ...rest: A) => Promise<Response> {
-  return async (req, ...rest) => {
+  const wrapped = async (req: Request, ...rest: A): Promise<Response> => {
     const res = await handler(req, ...rest);
     if (res.status < 400 || !res.headers.get("content-type")?.includes("application/json")) return res;
     const body = (await res.json().catch(() => null)) as { error?: StreamProblem } | null;
@@ -59,6 +62,17 @@ export function withOpenAIErrors<A extends unknown[]>(
     headers.delete("content-length");
     return new Response(JSON.stringify(openAIError(body.error, res.status)), { status: res.status, headers });
   };
+  return keepRouteOptions(wrapped, handler);
+}
+
+/**
+ * The `errorBodies` of an OpenAI-compatible route's docs: every error status it may answer, in
+ * OpenAI's shape (withOpenAIErrors rewrites them all).
+ */
+export function openAIErrorDocs(statuses: number[]): Record<number, ResponseDoc> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: "OpenAI's error shape", schema: openAIErrorSchema }]),
+  );
 }
 
 const chunkLine = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;

@@ -335,6 +335,32 @@ describe("every documented operation answers as documented", () => {
     expect(stream.text).toContain('"event":"end"');
   });
 
+  it("the OpenAI-compatible routes: models, chat completions and responses, whole and streamed", async () => {
+    const models = await run("get", "/api/v1/openai/models");
+    expect(models.json.data.some((m: { id: string }) => m.id === ids.flow)).toBe(true);
+    const messages = [{ role: "user", content: "Hi?" }];
+    const completion = await run("post", "/api/v1/openai/chat/completions", { body: { model: ids.flow, messages } });
+    expect(completion.status, completion.text).toBe(200);
+    const response = await run("post", "/api/v1/openai/responses", { body: { model: ids.flow, input: "Hi?" } });
+    expect(response.status, response.text).toBe(200);
+    // Streamed: OpenAI's chunks end in [DONE]; the Responses API's events end with response.completed.
+    const chunks = await call(handlerOf(op("post", "/api/v1/openai/chat/completions")), {
+      method: "POST",
+      path: "/api/v1/openai/chat/completions",
+      body: { model: ids.flow, messages, stream: true },
+      headers: admin,
+    });
+    expect(chunks.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(chunks.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    const events = await call(handlerOf(op("post", "/api/v1/openai/responses")), {
+      method: "POST",
+      path: "/api/v1/openai/responses",
+      body: { model: ids.flow, input: "Hi?", stream: true },
+      headers: admin,
+    });
+    expect(events.text).toContain("event: response.completed");
+  });
+
   it("the widget's routes: uploads check, a form upload served back, feedback and leads", async () => {
     const flow = await run("post", "/api/v1/chatflows", {
       body: {

@@ -25,6 +25,8 @@ import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as analyze from "../../app/api/v1/domains/analyze/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as openAIModels from "../../app/api/v1/openai/models/route";
+import * as openAICompletions from "../../app/api/v1/openai/chat/completions/route";
 import * as streaming from "../../app/api/v1/chatflows-streaming/[id]/route";
 import * as publicConfig from "../../app/api/v1/public-chatbotConfig/[id]/route";
 import * as stores from "../../app/api/v1/vector/stores/[id]/route";
@@ -220,6 +222,28 @@ export const PROBES: Probe[] = [
     object: "chatflow",
     ok: 200,
     run: (c) => send(prediction.POST, "POST", c, { question: "hello" }),
+  },
+  {
+    name: "GET /openai/models",
+    policy: "chatflow.openai",
+    requires: ["chatflow.openai"],
+    object: "chatflow",
+    list: true,
+    ok: 200,
+    // OpenAI's list is `{ object: "list", data: [...] }`: the matrix reads the array.
+    run: async (c) => {
+      const res = await get(openAIModels.GET, c);
+      return { ...res, json: res.status === 200 ? res.json.data : res.json };
+    },
+  },
+  {
+    name: "POST /openai/chat/completions",
+    policy: "chatflow.openai",
+    requires: ["chatflow.openai"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) =>
+      send(openAICompletions.POST, "POST", c, { model: c.id, messages: [{ role: "user", content: "hello" }] }),
   },
   {
     // Pinning a version is for the chatflow's managers: a `predict` key alone is refused (403).

@@ -36,16 +36,19 @@ import * as route31 from "../health/route";
 import * as route32 from "../leads/[id]/route";
 import * as route33 from "../leads/route";
 import * as route34 from "../nodes/route";
-import * as route35 from "../ping/route";
-import * as route36 from "../prediction/[id]/route";
-import * as route37 from "../public-chatbotConfig/[id]/route";
-import * as route38 from "../setup/route";
-import * as route39 from "../users/[id]/route";
-import * as route40 from "../users/route";
-import * as route41 from "../vector/stores/[id]/[nodeId]/route";
-import * as route42 from "../vector/stores/[id]/route";
-import * as route43 from "../vector/upsert/[id]/route";
-import * as route44 from "../../../domains/route";
+import * as route35 from "../openai/chat/completions/route";
+import * as route36 from "../openai/models/route";
+import * as route37 from "../openai/responses/route";
+import * as route38 from "../ping/route";
+import * as route39 from "../prediction/[id]/route";
+import * as route40 from "../public-chatbotConfig/[id]/route";
+import * as route41 from "../setup/route";
+import * as route42 from "../users/[id]/route";
+import * as route43 from "../users/route";
+import * as route44 from "../vector/stores/[id]/[nodeId]/route";
+import * as route45 from "../vector/stores/[id]/route";
+import * as route46 from "../vector/upsert/[id]/route";
+import * as route47 from "../../../domains/route";
 
 /** Every documented route module but the document's own. */
 export const ROUTE_FILES: readonly RouteFile[] = [
@@ -84,14 +87,17 @@ export const ROUTE_FILES: readonly RouteFile[] = [
   { file: "app/api/v1/leads/[id]/route.ts", module: route32 },
   { file: "app/api/v1/leads/route.ts", module: route33 },
   { file: "app/api/v1/nodes/route.ts", module: route34 },
-  { file: "app/api/v1/ping/route.ts", module: route35 },
-  { file: "app/api/v1/prediction/[id]/route.ts", module: route36 },
-  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route37 },
-  { file: "app/api/v1/setup/route.ts", module: route38 },
-  { file: "app/api/v1/users/[id]/route.ts", module: route39 },
-  { file: "app/api/v1/users/route.ts", module: route40 },
-  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route41 },
-  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route42 },
-  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route43 },
-  { file: "app/domains/route.ts", module: route44 },
+  { file: "app/api/v1/openai/chat/completions/route.ts", module: route35 },
+  { file: "app/api/v1/openai/models/route.ts", module: route36 },
+  { file: "app/api/v1/openai/responses/route.ts", module: route37 },
+  { file: "app/api/v1/ping/route.ts", module: route38 },
+  { file: "app/api/v1/prediction/[id]/route.ts", module: route39 },
+  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route40 },
+  { file: "app/api/v1/setup/route.ts", module: route41 },
+  { file: "app/api/v1/users/[id]/route.ts", module: route42 },
+  { file: "app/api/v1/users/route.ts", module: route43 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route44 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route45 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route46 },
+  { file: "app/domains/route.ts", module: route47 },
 ];
