@@ -4,6 +4,7 @@ import { processState } from "../state/registry";
 import { SandboxPool } from "./pool";
 import type { SandboxFailure, SandboxLimits, SandboxOutcome, SandboxRequest } from "./types";
 
+export { sandboxFetchOver } from "./fetch";
 export type * from "./types";
 
 /** All console lines of one run together; later lines are dropped (not a setting: logs are for debugging). */
