@@ -10,9 +10,9 @@ import {
 import { findLeads, insertLead } from "../db/queries/leads";
 import type { Caller } from "@/common/access/callers";
 import type { FeedbackRecord, FeedbackRating, LeadRecord } from "@/common/schemas/feedback";
-import { getChatflowForRun, getChatflowOrThrow } from "./chatflows";
+import { getChatflowOrThrow } from "./chatflows";
 import { chatflowAtVersion } from "./chatflow-versions";
-import { assertMayChat } from "./predictions";
+import { assertMayChat, findRunnable } from "./predictions";
 import { feedbackEnabled, leadsEnabled } from "./public-chatbot";
 
 /**
@@ -70,7 +70,7 @@ function goneAs404<T>(what: string) {
 }
 
 async function chatflowForVisitor(chatflowId: string, visitor: ChatVisitor) {
-  const chatflow = await getChatflowForRun(chatflowId);
+  const chatflow = await findRunnable(chatflowId, visitor.caller);
   await assertMayChat(chatflow, { chatflowId, ...visitor });
   // Feedback and lead settings are the published version's (what the widget shows).
   return chatflowAtVersion(chatflow, "published");

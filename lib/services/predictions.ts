@@ -73,6 +73,28 @@ export function mayRunAsManager(chatflow: Pick<Chatflow, "id" | "ownerId">, call
 }
 
 /**
+ * The 404 for a chatflow the caller may not see. Unknown and private ids answer in the same words
+ * (nobody learns which private ids exist); a caller without credentials is told a key may be missing.
+ */
+function chatflowNotFound(id: string, caller: Caller): AppError {
+  const hint =
+    caller.kind === "anonymous"
+      ? " If it is private, send an API key with the `predict` permission: Authorization: Bearer <key>."
+      : "";
+  return new AppError("not_found", `Chatflow ${id} not found.${hint}`);
+}
+
+/** The chatflow row a caller asks to chat with, or the caller's 404 (see chatflowNotFound). */
+export async function findRunnable(id: string, caller: Caller): Promise<Chatflow> {
+  try {
+    return await getChatflowForRun(id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found") throw chatflowNotFound(id, caller);
+    throw err;
+  }
+}
+
+/**
  * Who may chat with a chatflow (predict, rate answers, leave a lead): its manager, or anyone on a
  * public chatflow from an allowed origin (or no browser origin), within the public rate limit.
  */
@@ -83,7 +105,7 @@ export async function assertMayChat(
   if (mayRunAsManager(chatflow, req.caller)) return;
   // Another user's private chatflow is unknown to every other caller, anonymous ones included: the
   // same answer as for an unknown id, so nobody can learn which private ids exist.
-  if (!chatflow.isPublic) throw new AppError("not_found", `Chatflow ${req.chatflowId} not found.`);
+  if (!chatflow.isPublic) throw chatflowNotFound(req.chatflowId, req.caller);
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
   }
@@ -95,9 +117,8 @@ export async function assertMayChat(
  * and uploads checks answer for. 404 otherwise.
  */
 export async function getRunnableChatflow(id: string, caller: Caller): Promise<Chatflow> {
-  const chatflow = await getChatflowForRun(id);
-  if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic)
-    throw new AppError("not_found", `Chatflow ${id} not found.`);
+  const chatflow = await findRunnable(id, caller);
+  if (!mayRunAsManager(chatflow, caller) && !chatflow.isPublic) throw chatflowNotFound(id, caller);
   return chatflowAtVersion(chatflow, "published");
 }
 
@@ -137,7 +158,7 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 
 /** Step 1: the chatflow row, the caller's right to chat with it (and the rate limit), the version to run. */
 async function resolveRunnable(req: PredictionRequest): Promise<Chatflow> {
-  const row = await getChatflowForRun(req.chatflowId);
+  const row = await findRunnable(req.chatflowId, req.caller);
   await assertMayChat(row, req);
   return chatflowForRequest(row, req.caller, req.version);
 }

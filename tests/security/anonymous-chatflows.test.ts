@@ -83,8 +83,24 @@ describe("anonymous callers cannot tell a private chatflow from an unknown one",
     body: JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>")),
   });
   const notFound = { status: 404, body: { error: { code: "not_found", message: "Chatflow <id> not found." } } };
+  // Where a key would let the caller in, the 404 says so (in the same words for private and unknown ids).
+  const keyHint = {
+    status: 404,
+    body: {
+      error: {
+        code: "not_found",
+        message:
+          "Chatflow <id> not found. If it is private, send an API key with the `predict` permission: Authorization: Bearer <key>.",
+      },
+    },
+  };
   // flowise-sdk asks chatflows-streaming without its key: the anonymous answer is the same for every id.
   const expected: Record<string, unknown> = {
+    prediction: keyHint,
+    "prediction (streaming)": keyHint,
+    "chatflows-uploads": keyHint,
+    feedback: keyHint,
+    leads: keyHint,
     "chatflows-streaming": { status: 200, body: { isStreaming: true } },
     "get-upload-file": {
       status: 404,
