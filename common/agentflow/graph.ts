@@ -11,13 +11,15 @@ import type { Graph, GraphEdge, GraphNode } from "@/common/schemas/graph";
  */
 
 export interface FlowGraph {
-  /** Step nodes by id (Start, LLM, Condition…, notes included). */
+  /** Step nodes by id (Start, LLM, Condition…, notes included) of this level (not inside an Iteration). */
   steps: Map<string, { node: GraphNode; def: NodeDefinition }>;
   /** The Start node, when there is exactly one. */
   start?: GraphNode;
   /** Control edges by source and by target. */
   out: Map<string, GraphEdge[]>;
   in: Map<string, GraphEdge[]>;
+  /** The sub-graph of each Iteration of this level: the steps whose `parentNode` it is, and their edges. */
+  subgraphs: Map<string, FlowGraph>;
 }
 
 /** The agentflow role a definition declares, or undefined for nodes that are not steps. */
@@ -25,12 +27,11 @@ export function stepRole(def: NodeDefinition | undefined) {
   return def?.capabilities?.agentflow?.role;
 }
 
-/** The control graph of an agentflow: its steps and the edges between them. */
-export function flowGraph(graph: Graph, lookup: DefinitionLookup): FlowGraph {
+function controlGraph(graph: Graph, lookup: DefinitionLookup, parent: string | undefined): FlowGraph {
   const steps: FlowGraph["steps"] = new Map();
   for (const node of graph.nodes) {
     const def = lookup(node.type);
-    if (stepRole(def)) steps.set(node.id, { node, def: def! });
+    if (stepRole(def) && node.parentNode === parent) steps.set(node.id, { node, def: def! });
   }
   const out = new Map<string, GraphEdge[]>();
   const into = new Map<string, GraphEdge[]>();
@@ -38,13 +39,35 @@ export function flowGraph(graph: Graph, lookup: DefinitionLookup): FlowGraph {
     out.set(id, []);
     into.set(id, []);
   }
+  // An edge between two levels (into or out of an Iteration's sub-graph) is no control edge.
   for (const e of graph.edges) {
     if (!steps.has(e.source) || !steps.has(e.target)) continue;
     out.get(e.source)!.push(e);
     into.get(e.target)!.push(e);
   }
+  const subgraphs = new Map<string, FlowGraph>();
+  for (const id of steps.keys()) {
+    if (graph.nodes.some((n) => n.parentNode === id)) subgraphs.set(id, controlGraph(graph, lookup, id));
+  }
   const starts = [...steps.values()].filter((s) => stepRole(s.def) === "start");
-  return { steps, out, in: into, ...(starts.length === 1 ? { start: starts[0].node } : {}) };
+  return { steps, out, in: into, subgraphs, ...(starts.length === 1 ? { start: starts[0].node } : {}) };
+}
+
+/** The control graph of an agentflow: its steps and the edges between them, each Iteration's sub-graph apart. */
+export function flowGraph(graph: Graph, lookup: DefinitionLookup): FlowGraph {
+  return controlGraph(graph, lookup, undefined);
+}
+
+/** Every step of a control graph and of its sub-graphs, at any depth. */
+export function allSteps(fg: FlowGraph): FlowGraph["steps"] {
+  const all: FlowGraph["steps"] = new Map(fg.steps);
+  for (const sub of fg.subgraphs.values()) for (const [id, s] of allSteps(sub)) all.set(id, s);
+  return all;
+}
+
+/** The steps a sub-graph starts with: those no control edge leads to, in the saved order. */
+export function rootsOf(fg: FlowGraph): string[] {
+  return [...fg.steps.keys()].filter((id) => (fg.in.get(id) ?? []).length === 0 && stepRole(fg.steps.get(id)!.def) !== "note");
 }
 
 /** The output name an edge leaves from (`branch0`, `else`, `proceed`, `output`…). */

@@ -3,14 +3,22 @@ import type { NodeDefinition } from "@/common/nodes/types";
 import type { Graph, GraphNode } from "@/common/schemas/graph";
 import type { GraphProblem } from "@/common/schemas/problems";
 import { nodeLabel, ref } from "../flow/validate";
-import { type FlowGraph, findControlCycle, flowGraph, loopTargetId, reachableFrom, stepRole } from "./graph";
+import { allSteps, type FlowGraph, findControlCycle, flowGraph, loopTargetId, reachableFrom, stepRole } from "./graph";
 import { readVariable, variableNames } from "./variables";
 
 /**
  * An agentflow's checks over the whole graph (common/flow/validate.ts runs them after its node and
  * edge checks): one Start; no control cycle (only a Loop goes back); every step reached from Start;
- * each Loop's target an earlier step on its path; every `{{variable}}` naming something.
+ * each Loop's target an earlier step on its path; every `{{variable}}` naming something (`{{$vars.x}}`
+ * a global variable of the server's, when the caller knows them; `{{$iteration}}` only inside an
+ * Iteration).
  */
+
+/** What the checks know beyond the graph. */
+export interface AgentflowCheckOptions {
+  /** The names of the server's global variables; unset: `{{$vars.…}}` is not checked. */
+  variables?: ReadonlySet<string>;
+}
 
 /** Start's params that declare the flow state and the form (Flowise's names). */
 const START_STATE = "startState";
@@ -42,12 +50,13 @@ function stringsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-function checkVariables(fg: FlowGraph, problems: GraphProblem[]): void {
-  const ids = new Set(fg.steps.keys());
+function checkVariables(fg: FlowGraph, opts: AgentflowCheckOptions, problems: GraphProblem[]): void {
+  const steps = allSteps(fg);
+  const ids = new Set(steps.keys());
   const start = fg.start?.data.inputs ?? {};
   const stateKeys = listKeys(start[START_STATE], "key");
   const formKeys = listKeys(start[START_FORM], "name");
-  for (const { node, def } of fg.steps.values()) {
+  for (const { node, def } of steps.values()) {
     const loopParam = def.capabilities?.agentflow?.loopTarget;
     for (const [input, value] of Object.entries(node.data.inputs)) {
       if (input === loopParam) continue;
@@ -59,6 +68,8 @@ function checkVariables(fg: FlowGraph, problems: GraphProblem[]): void {
           v.kind === "unknown" ||
           (v.kind === "state" && !stateKeys.has(v.key)) ||
           (v.kind === "form" && !formKeys.has(v.key)) ||
+          (v.kind === "vars" && opts.variables !== undefined && !opts.variables.has(v.key)) ||
+          (v.kind === "iteration" && node.parentNode === undefined) ||
           (v.kind === "node" && v.nodeId === node.id);
         if (nothing)
           problems.push({
@@ -123,6 +134,25 @@ function checkReach(fg: FlowGraph, graph: Graph, defs: ReadonlyMap<string, NodeD
 
 /** The whole-graph checks of an agentflow (a FlowChecks of common/flow/validate.ts). */
 export function agentflowChecks(graph: Graph, defs: ReadonlyMap<string, NodeDefinition>, problems: GraphProblem[]) {
+  agentflowChecksWith({})(graph, defs, problems);
+}
+
+function cycleIn(fg: FlowGraph): { fg: FlowGraph; cycle: string[] } | undefined {
+  const cycle = findControlCycle(fg);
+  if (cycle) return { fg, cycle };
+  for (const sub of fg.subgraphs.values()) {
+    const found = cycleIn(sub);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The whole-graph checks of an agentflow, knowing what `opts` tells (the server's global variables). */
+export const agentflowChecksWith = (opts: AgentflowCheckOptions) => (
+  graph: Graph,
+  defs: ReadonlyMap<string, NodeDefinition>,
+  problems: GraphProblem[],
+) => {
   const lookup: DefinitionLookup = (type) => [...defs.values()].find((d) => d.name === type);
   const fg = flowGraph(graph, lookup);
   const starts = [...fg.steps.values()].filter((s) => stepRole(s.def) === "start");
@@ -132,14 +162,15 @@ export function agentflowChecks(graph: Graph, defs: ReadonlyMap<string, NodeDefi
       ...(starts[1] ? { nodeId: starts[1].node.id } : {}),
       params: { count: starts.length },
     });
-  const cycle = findControlCycle(fg);
-  if (cycle) {
-    const byId = (id: string): GraphNode => fg.steps.get(id)!.node;
-    const nodes = cycle.map((id) => ref(byId(id), fg.steps.get(id)!.def));
+  const found = cycleIn(fg);
+  if (found) {
+    const { cycle } = found;
+    const byId = (id: string): GraphNode => found.fg.steps.get(id)!.node;
+    const nodes = cycle.map((id) => ref(byId(id), found.fg.steps.get(id)!.def));
     problems.push({ code: "agentflow_cycle", nodeId: cycle[0], params: { nodes } });
     return;
   }
   checkReach(fg, graph, defs, problems);
   checkLoops(fg, problems);
-  checkVariables(fg, problems);
-}
+  checkVariables(fg, opts, problems);
+};

@@ -13,9 +13,10 @@ export interface VariableOutput {
 /**
  * Agentflow variables (Flowise's): `{{question}}`, `{{chat_history}}`, `{{$flow.state.key}}`,
  * `{{$flow.sessionId}}`, `{{$flow.chatId}}`, `{{$flow.chatflowId}}`, `{{$form.field}}`, a node's
- * output `{{nodeId}}` and a field of it `{{nodeId.field}}`, and, where a node writes flow state,
- * `{{output}}` / `{{output.field}}` (its own output). Pure: validation reads the references, the
- * engine resolves them.
+ * output `{{nodeId}}` and a field of it `{{nodeId.field}}`, global variables `{{$vars.name}}`, the
+ * current item of an Iteration `{{$iteration}}` (and `{{$iteration.field}}`) and, where a node
+ * writes flow state, `{{output}}` / `{{output.field}}` (its own output). Pure: validation reads the
+ * references, the engine resolves them.
  */
 
 const VARIABLE = /\{\{\s*([^{}]+?)\s*\}\}/g;
@@ -26,6 +27,8 @@ export type VariableRef =
   | { kind: "state"; key: string }
   | { kind: "form"; key: string }
   | { kind: "output"; field?: string }
+  | { kind: "vars"; key: string }
+  | { kind: "iteration"; field?: string }
   | { kind: "node"; nodeId: string; field?: string }
   | { kind: "unknown"; name: string };
 
@@ -41,6 +44,9 @@ export function readVariable(name: string, nodeIds: ReadonlySet<string>): Variab
     return { kind: "flow", key: name.slice(6) as "sessionId" | "chatId" | "chatflowId" };
   if (name.startsWith("$flow.state.") && name.length > 12) return { kind: "state", key: name.slice(12) };
   if (name.startsWith("$form.") && name.length > 6) return { kind: "form", key: name.slice(6) };
+  if (name.startsWith("$vars.") && name.length > 6) return { kind: "vars", key: name.slice(6) };
+  if (name === "$iteration") return { kind: "iteration" };
+  if (name.startsWith("$iteration.") && name.length > 11) return { kind: "iteration", field: name.slice(11) };
   if (name === "output") return { kind: "output" };
   if (name.startsWith("output.")) return { kind: "output", field: name.slice(7) };
   if (nodeIds.has(name)) return { kind: "node", nodeId: name };
@@ -62,6 +68,10 @@ export interface VariableScope {
   nodeIds: ReadonlySet<string>;
   /** `{{output}}` while a node writes its flow state. */
   output?: VariableOutput;
+  /** Global variables (`{{$vars.name}}`), their values read when the run starts. */
+  vars?: Readonly<Record<string, string>>;
+  /** The current item of an Iteration (`{{$iteration}}`), inside its sub-graph. */
+  iteration?: unknown;
 }
 
 function text(value: unknown): string {
@@ -78,6 +88,10 @@ export function historyText(history: VariableMessage[]): string {
 function fieldOf(output: VariableOutput | undefined, field: string | undefined): unknown {
   if (!output) return undefined;
   return field === undefined ? output.content : output[field];
+}
+
+function fieldOfItem(item: unknown, field: string): unknown {
+  return item && typeof item === "object" ? (item as Record<string, unknown>)[field] : undefined;
 }
 
 /** The value of one variable (undefined when it has none yet, e.g. a node of an untaken branch). */
@@ -97,6 +111,10 @@ export function variableValue(ref: VariableRef, scope: VariableScope): unknown {
       return fieldOf(scope.output, ref.field);
     case "node":
       return fieldOf(scope.outputs[ref.nodeId], ref.field);
+    case "vars":
+      return scope.vars?.[ref.key];
+    case "iteration":
+      return ref.field === undefined ? scope.iteration : fieldOfItem(scope.iteration, ref.field);
     default:
       return undefined;
   }

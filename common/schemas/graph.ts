@@ -20,6 +20,8 @@ export const graphNodeSchema = z.object({
   /** The definition version the node was saved with; absent (as in flows saved before versions): 1. */
   version: z.number().int().min(1).max(1_000_000).optional(),
   position: z.object({ x: z.number(), y: z.number() }),
+  /** The group node holding this one (an agentflow Iteration's sub-graph; React Flow's and Flowise's name). */
+  parentNode: nodeIdSchema.optional(),
   data: z.object({
     /** Param values only, by input name. */
     inputs: z.record(z.string(), z.unknown()).default({}),

@@ -1,6 +1,6 @@
 import { AppError } from "@/common/errors";
-import { agentflowChecks } from "@/common/agentflow/validate";
-import { type FlowGraph, flowGraph } from "@/common/agentflow/graph";
+import { type AgentflowCheckOptions, agentflowChecksWith } from "@/common/agentflow/validate";
+import { allSteps, type FlowGraph, flowGraph } from "@/common/agentflow/graph";
 import { validateGraph } from "@/common/flow/validate";
 import type { Graph } from "@/common/schemas/graph";
 import { buildNodes } from "../flow/build";
@@ -21,8 +21,8 @@ export interface BuiltAgentflow {
  * migrated), then the agentflow's own (common/agentflow/validate.ts). Throws invalid_graph (422)
  * listing every problem; returns the graph to build.
  */
-export function validateAgentflowGraph(graph: unknown): Graph {
-  return validateGraph(graph, getDefinition, migrateSavedNode, agentflowChecks);
+export function validateAgentflowGraph(graph: unknown, opts: AgentflowCheckOptions = {}): Graph {
+  return validateGraph(graph, getDefinition, migrateSavedNode, agentflowChecksWith(opts));
 }
 
 /**
@@ -32,9 +32,10 @@ export function validateAgentflowGraph(graph: unknown): Graph {
 export async function buildAgentflow(graphInput: unknown, ctx: BuildContext): Promise<BuiltFlow> {
   const graph = validateAgentflowGraph(graphInput);
   const fg = flowGraph(graph, getDefinition);
-  const built = await buildNodes(graph, [...fg.steps.keys()], ctx);
+  const stepIds = [...allSteps(fg).keys()];
+  const built = await buildNodes(graph, stepIds, ctx);
   const steps = new Map<string, AgentflowStep>();
-  for (const id of fg.steps.keys()) {
+  for (const id of stepIds) {
     const step = built.get(id);
     if (!isAgentflowStep(step)) throw new AppError("invalid_graph", `Node ${id} is not an agentflow step.`);
     steps.set(id, step);

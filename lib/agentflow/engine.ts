@@ -1,19 +1,30 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/common/errors";
 import type { ExecutedNode, HumanInputAction } from "@/common/schemas/prediction-stream";
-import type { HistoryMessage } from "../flow/types";
+import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
 import type { FlowGraph } from "@/common/agentflow/graph";
-import { edgeOutput, loopTargetId } from "@/common/agentflow/graph";
-import { decideEdge, loopBack, type Position } from "./position";
-import type { AgentflowStep, HumanInputAnswer, StepOutcome } from "./types";
+import { edgeOutput, loopTargetId, rootsOf } from "@/common/agentflow/graph";
+import { decideEdge, initialPosition, loopBack, type Position } from "./position";
+import type {
+  AgentflowStep,
+  HumanInputAnswer,
+  IterationPass,
+  RunSubflow,
+  StepJournal,
+  StepOutcome,
+} from "./types";
 import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
+import { type OpenJournal, prefixedJournal, savingJournal, takeUnfinishedCalls } from "./journal";
 
 /**
  * The agentflow engine: runs the ready steps one at a time, each once its incoming control edges are
  * decided; a branching step decides which of its edges are taken (untaken branches never run); a
  * Loop sends the run back to an earlier step at most N times. After every step the execution (state,
  * position, executed data) is saved before the next starts, so a run continues from the last finished
- * step in any process; a Human Input step stops the run (paused) until a resume answers it.
+ * step in any process; a Human Input step stops the run (paused) until a resume answers it. A step's
+ * side effects (tool and HTTP calls) are saved as each finishes (./journal.ts), so a run continued
+ * after a crash does not make a finished call again. An Iteration runs its sub-graph through this
+ * same loop, once per item.
  */
 
 export type { ExecutedNode, HumanInputAction };
@@ -49,6 +60,14 @@ export interface EngineRun {
   onToken?(token: string): void;
   /** Flowise's progress events: agentFlowEvent, nextAgentFlow, agentFlowExecutedData, action. */
   onEvent?(name: string, data: unknown): void;
+  /** A tool call of a step begins. */
+  onToolStart?(start: ToolStart): void;
+  /** Global variables (`{{$vars.name}}`), read when the run starts. */
+  vars?: Readonly<Record<string, string>>;
+  /** Runs another flow (Execute Flow). */
+  runSubflow?: RunSubflow;
+  /** Inside an Iteration: the current item, the ids of the steps around it, and its journal. */
+  pass?: { item: unknown; outerIds: ReadonlySet<string>; journalFor(nodeId: string): OpenJournal };
 }
 
 export interface EngineResult {
@@ -57,6 +76,8 @@ export interface EngineResult {
   state: Record<string, unknown>;
   executedData: ExecutedNode[];
   action?: HumanInputAction;
+  /** The tool calls of the steps this call ran, in order. */
+  usedTools: UsedTool[];
 }
 
 interface RunState {
@@ -88,11 +109,51 @@ function scopeFor(run: EngineRun, rs: RunState): VariableScope {
     flow: run.ids,
     ...(run.form ? { form: run.form } : {}),
     outputs: rs.position.outputs,
-    nodeIds: new Set(run.graph.steps.keys()),
+    nodeIds: new Set([...run.graph.steps.keys(), ...(run.pass?.outerIds ?? [])]),
+    ...(run.vars ? { vars: run.vars } : {}),
+    ...(run.pass ? { iteration: run.pass.item } : {}),
   };
 }
 
-async function runStep(run: EngineRun, rs: RunState, id: string): Promise<StepOutcome> {
+/** The journal of a step: its pass's (inside an Iteration), else kept in the run's executed data. */
+function journalOf(run: EngineRun, rs: RunState, id: string, startedAt: Date): OpenJournal {
+  if (run.pass) return run.pass.journalFor(id);
+  return savingJournal(takeUnfinishedCalls(rs.executedData, id), async (calls) => {
+    const entry = executedEntry(run, rs, id, startedAt, "INPROGRESS", undefined, undefined, calls);
+    await run.save({ ...rs, executedData: [...rs.executedData, entry], status: "running", action: null });
+  });
+}
+
+/** One pass of an Iteration's sub-graph with `item` as `{{$iteration}}`, through this engine. */
+async function runPass(
+  run: EngineRun,
+  rs: RunState,
+  id: string,
+  journal: StepJournal,
+  item: unknown,
+  index: number,
+): Promise<IterationPass> {
+  const sub = run.graph.subgraphs.get(id)!;
+  const outerIds = new Set([...run.graph.steps.keys(), ...(run.pass?.outerIds ?? [])]);
+  const position = { ...initialPosition("", run.question), ready: rootsOf(sub), outputs: { ...rs.position.outputs } };
+  const result = await runAgentflow({
+    ...run,
+    graph: sub,
+    humanInput: undefined,
+    start: { state: { ...rs.state }, position, executedData: [] },
+    save: async () => {},
+    onToken: undefined,
+    onEvent: undefined,
+    pass: { item, outerIds, journalFor: (nodeId) => prefixedJournal(journal, `${index}/${nodeId}/`) },
+  });
+  if (result.status === "paused")
+    throw new AppError("unprocessable", `Iteration "${labelOf(run, id)}" (${id}): a Human Input inside an Iteration cannot pause the run.`);
+  const last = result.executedData.at(-1)?.data.output as { content?: unknown } | undefined;
+  const content = result.text || (typeof last?.content === "string" ? last.content : "");
+  return { content, state: result.state, usedTools: result.usedTools };
+}
+
+async function runStep(run: EngineRun, rs: RunState, id: string, journal: OpenJournal): Promise<StepOutcome> {
   const scope = scopeFor(run, rs);
   const isLast = (run.graph.out.get(id) ?? []).length === 0;
   const humanInput = run.humanInput && rs.position.waiting === id ? run.humanInput : undefined;
@@ -100,6 +161,9 @@ async function runStep(run: EngineRun, rs: RunState, id: string): Promise<StepOu
     nodeId: id,
     label: labelOf(run, id),
     question: run.question,
+    ids: run.ids,
+    vars: run.vars ?? {},
+    journal,
     chatHistory: scope.chatHistory,
     runtimeHistory: rs.position.runtimeHistory,
     state: rs.state,
@@ -109,6 +173,11 @@ async function runStep(run: EngineRun, rs: RunState, id: string): Promise<StepOu
     isLast,
     ...(run.signal ? { signal: run.signal } : {}),
     ...(isLast && run.onToken ? { onToken: run.onToken } : {}),
+    ...(run.onToolStart ? { onToolStart: run.onToolStart } : {}),
+    ...(run.runSubflow ? { runSubflow: run.runSubflow } : {}),
+    ...(run.graph.subgraphs.has(id)
+      ? { runIteration: (item: unknown, index: number) => runPass(run, rs, id, journal, item, index) }
+      : {}),
   });
 }
 
@@ -120,6 +189,7 @@ function executedEntry(
   status: ExecutedNode["status"],
   outcome?: StepOutcome,
   error?: string,
+  calls?: Record<string, unknown>,
 ): ExecutedNode {
   const step = run.graph.steps.get(id)!;
   return {
@@ -130,6 +200,8 @@ function executedEntry(
       name: step.def.name,
       ...(outcome?.input !== undefined ? { input: outcome.input } : {}),
       ...(outcome ? { output: outcome.output } : {}),
+      ...(outcome?.usedTools?.length ? { usedTools: outcome.usedTools } : {}),
+      ...(calls && Object.keys(calls).length ? { calls } : {}),
       state: { ...rs.state },
     },
     previousNodeIds: (run.graph.in.get(id) ?? []).map((e) => e.source),
@@ -193,12 +265,26 @@ async function pause(run: EngineRun, rs: RunState, id: string, outcome: StepOutc
   run.onEvent?.("agentFlowExecutedData", rs.executedData);
   run.onEvent?.("agentFlowEvent", "STOPPED");
   run.onEvent?.("action", action);
-  return { status: "paused" as const, text: description, state: rs.state, executedData: rs.executedData, action };
+  return {
+    status: "paused" as const,
+    text: description,
+    state: rs.state,
+    executedData: rs.executedData,
+    action,
+    usedTools: [],
+  };
 }
 
-async function fail(run: EngineRun, rs: RunState, error: unknown, id?: string, startedAt?: Date): Promise<never> {
+async function fail(
+  run: EngineRun,
+  rs: RunState,
+  error: unknown,
+  at?: { id: string; startedAt: Date; journal: OpenJournal },
+): Promise<never> {
   const message = error instanceof Error ? error.message : String(error);
-  if (id && startedAt) rs.executedData.push(executedEntry(run, rs, id, startedAt, "ERROR", undefined, message));
+  const id = at?.id;
+  if (at)
+    rs.executedData.push(executedEntry(run, rs, at.id, at.startedAt, "ERROR", undefined, message, at.journal.calls()));
   const status: ExecutionStatus =
     error instanceof AppError && (error.code === "upstream_timeout" || error.code === "job_timeout")
       ? "timeout"
@@ -221,18 +307,21 @@ export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
     position: structuredClone(run.start.position),
     executedData: [...run.start.executedData],
   };
+  const usedTools: UsedTool[] = [];
   run.onEvent?.("agentFlowEvent", "INPROGRESS");
   while (rs.position.ready.length > 0) {
     const id = rs.position.ready[0];
     if (rs.position.steps >= run.maxSteps) return fail(run, rs, stepLimitError(run, rs.position));
     const startedAt = new Date();
     run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "INPROGRESS" });
+    const journal = journalOf(run, rs, id, startedAt);
     let outcome: StepOutcome;
     try {
-      outcome = await runStep(run, rs, id);
+      outcome = await runStep(run, rs, id, journal);
     } catch (e) {
-      return fail(run, rs, e, id, startedAt);
+      return fail(run, rs, e, { id, startedAt, journal });
     }
+    if (outcome.usedTools) usedTools.push(...outcome.usedTools);
     if (outcome.pause) return pause(run, rs, id, outcome, startedAt);
     rs.position.ready.shift();
     rs.position.steps++;
@@ -241,7 +330,7 @@ export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
     rs.position.outputs[id] = outcome.output;
     if (outcome.messages) rs.position.runtimeHistory.push(...outcome.messages);
     if (outcome.answer) rs.position.answer = outcome.output.content;
-    rs.executedData.push(executedEntry(run, rs, id, startedAt, "FINISHED", outcome));
+    rs.executedData.push(executedEntry(run, rs, id, startedAt, "FINISHED", outcome, undefined, journal.calls()));
     advance(run, rs, id, outcome);
     const finished = rs.position.ready.length === 0;
     await run.save({ ...rs, status: finished ? "finished" : "running", action: null });
@@ -249,5 +338,5 @@ export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
     run.onEvent?.("agentFlowExecutedData", rs.executedData);
   }
   run.onEvent?.("agentFlowEvent", "FINISHED");
-  return { status: "finished", text: rs.position.answer, state: rs.state, executedData: rs.executedData };
+  return { status: "finished", text: rs.position.answer, state: rs.state, executedData: rs.executedData, usedTools };
 }

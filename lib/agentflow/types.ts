@@ -1,5 +1,5 @@
 import { T } from "@/common/nodes/types";
-import type { HistoryMessage } from "../flow/types";
+import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
 
 /**
  * Types of the agentflow engine (./engine.ts) and of the nodes it runs. An agentflow node's runtime
@@ -23,11 +23,57 @@ export interface StepOutput {
   [key: string]: unknown;
 }
 
+/**
+ * What a node's side effects left so far in this run (tool and HTTP calls, a sub-flow's answer), by
+ * a key the node chooses: stored in the node's executed data as each call finishes, so a run that
+ * continues after a crash finds a finished call's result here instead of making the call again.
+ */
+export interface StepJournal {
+  /** The stored result of a call, or undefined when it has not finished before. */
+  get(key: string): unknown;
+  /** Stores a finished call's result (saved with the run before this resolves). */
+  record(key: string, value: unknown): Promise<void>;
+}
+
+/** The run's ids (`$flow` of a Custom Function). */
+export interface RunIds {
+  chatflowId: string;
+  chatId: string;
+  sessionId: string;
+}
+
+/** What an Execute Flow step asks the service for: another flow's answer to `question`. */
+export interface SubflowRequest {
+  chatflowId: string;
+  question: string;
+  /** The requesting node, for error messages. */
+  nodeId: string;
+  label: string;
+  overrideConfig?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** Runs another flow (given by the service: lib/services/agentflow-runs.ts), with its owner's rights. */
+export type RunSubflow = (request: SubflowRequest) => Promise<{ text: string }>;
+
+/** One pass of an Iteration's sub-graph: its answer (or last output), and the state it left. */
+export interface IterationPass {
+  content: string;
+  state: Record<string, unknown>;
+  usedTools: UsedTool[];
+}
+
 /** What a step sees of the run when it runs. */
 export interface StepContext {
   nodeId: string;
   label: string;
   question: string;
+  /** The run's ids. */
+  ids: RunIds;
+  /** The global variables (`$vars`), read when the run started. */
+  vars: Readonly<Record<string, string>>;
+  /** This node's side effects so far (see StepJournal). */
+  journal: StepJournal;
   /** The session's stored history (oldest first), then the messages of this run so far. */
   chatHistory: HistoryMessage[];
   /** The messages this run added (oldest first): Flowise's runtime chat history. */
@@ -44,6 +90,12 @@ export interface StepContext {
   isLast: boolean;
   signal?: AbortSignal;
   onToken?(token: string): void;
+  /** A tool call of this node begins (the stream's `toolStart`). */
+  onToolStart?(start: ToolStart): void;
+  /** Runs another flow (Execute Flow); absent where the run has no service behind it. */
+  runSubflow?: RunSubflow;
+  /** Runs this node's sub-graph once with `{{$iteration}}` = `item` (Iteration). */
+  runIteration?(item: unknown, index: number): Promise<IterationPass>;
 }
 
 /** What a step returns; the engine stores it before the next node runs. */
@@ -63,6 +115,8 @@ export interface StepOutcome {
   answer?: boolean;
   /** Messages this node adds to the run's history (the LLM's question and reply, feedback…). */
   messages?: HistoryMessage[];
+  /** The tool calls this node made (the answer's usedTools). */
+  usedTools?: UsedTool[];
 }
 
 /** The object an agentflow node's runtime builds. */

@@ -1,0 +1,62 @@
+import type { ExecutedNode } from "@/common/schemas/prediction-stream";
+import type { StepJournal } from "./types";
+
+/**
+ * A step's journal (./types.ts StepJournal) kept in the run's executed data: while the step runs, its
+ * finished calls sit in an INPROGRESS entry at the end of the executed data, saved with the run after
+ * each call; a run continued after a crash starts the step again with those calls known.
+ */
+
+/** A journal whose calls the engine reads back when the step ends (to record them in its entry). */
+export interface OpenJournal extends StepJournal {
+  calls(): Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Takes the INPROGRESS entry of `nodeId` off the end of `executedData` (a run interrupted while the
+ * step ran), returning the calls it had finished; none for a step that starts afresh.
+ */
+export function takeUnfinishedCalls(executedData: ExecutedNode[], nodeId: string): Record<string, unknown> {
+  const last = executedData.at(-1);
+  if (last?.nodeId !== nodeId || last.status !== "INPROGRESS") return {};
+  executedData.pop();
+  return isRecord(last.data.calls) ? { ...last.data.calls } : {};
+}
+
+/**
+ * A journal over `calls` that, after each recorded call, saves the run with the step's INPROGRESS
+ * entry (made by `entry` from the calls so far). Saves run one after another, in call order.
+ */
+export function savingJournal(
+  calls: Record<string, unknown>,
+  save: (calls: Record<string, unknown>) => Promise<void>,
+): OpenJournal {
+  let saving: Promise<void> = Promise.resolve();
+  return {
+    get: (key) => calls[key],
+    record(key, value) {
+      calls[key] = value;
+      const snapshot = { ...calls };
+      saving = saving.then(() => save(snapshot));
+      return saving;
+    },
+    calls: () => calls,
+  };
+}
+
+/** A view of `journal` under a key prefix (one pass of an Iteration, one node inside it). */
+export function prefixedJournal(journal: StepJournal, prefix: string): OpenJournal {
+  const mine: Record<string, unknown> = {};
+  return {
+    get: (key) => journal.get(prefix + key),
+    record(key, value) {
+      mine[key] = value;
+      return journal.record(prefix + key, value);
+    },
+    calls: () => mine,
+  };
+}
