@@ -42,9 +42,13 @@ export function hostCalls(vm, requestFetch, hasRoom) {
     /** Settles the QuickJS promise, unless the run is over (its heap is gone) or has no room for it. */
     const settleWith = (/** @type {number} */ bytes, /** @type {() => void} */ settleIt) => {
       pending.delete(deferred);
-      if (!closed && !exhausted) {
-        if (hasRoom(bytes)) settleIt();
-        else exhausted = true;
+      if (!closed) {
+        if (!exhausted && hasRoom(bytes)) settleIt();
+        else {
+          // No room for the answer: the run ends out of memory, this promise never settles.
+          exhausted = true;
+          deferred.dispose();
+        }
       }
       wake?.();
     };

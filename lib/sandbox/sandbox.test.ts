@@ -1,8 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runInSandbox, sandboxAppError, sandboxPool } from "./index";
 import type { SandboxFetchRequest, SandboxOutcome, SandboxRequest } from "./types";
 
 afterAll(() => sandboxPool().close());
+
+// Several runs per test, some filling their memory (each then gets a new QuickJS instance): seconds
+// on a loaded machine, where vitest's default of 5 s is short.
+vi.setConfig({ testTimeout: 30_000 });
 
 const run = (code: string, more: Omit<SandboxRequest, "code"> = {}) =>
   runInSandbox({ code, ...more, limits: { timeoutMs: 2_000, memoryMb: 32, ...more.limits } });
