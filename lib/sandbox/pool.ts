@@ -9,10 +9,10 @@ import type { FromWorker, RunMessage, SandboxFetch, SandboxFailure, SandboxOutco
  * HTTP. At most `workers` runs execute at once; further runs wait in order.
  *
  * Threads, not processes (the document parsers use processes, lib/vector/parse-pool.ts): user code
- * allocates in QuickJS's WebAssembly heap under QuickJS's own limit, never on the thread's V8 heap,
+ * allocates in a WebAssembly memory with a fixed maximum (engine.mjs), never on the thread's V8 heap,
  * so the V8 heap-limit abort that makes parser threads unsafe does not arise, and no
  * `resourceLimits` heap is set for the same reason. Each worker gets an 8 MiB stack (QuickJS's is
- * 512 KiB, engine.mjs) and no environment.
+ * 512 KiB, engine.mjs), no environment, and a lower CPU priority than this thread (worker.mjs).
  *
  * A worker that does not answer within its run's time limit plus GRACE_MS (QuickJS stuck in native
  * code) is terminated and its run answered `timeout`; a worker that dies is replaced on the next run.

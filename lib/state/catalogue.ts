@@ -121,8 +121,9 @@ export const PROCESS_STATE = {
     home: "lib/sandbox/index.ts (SandboxPool, lib/sandbox/pool.ts)",
     holds:
       "The worker threads that run user code in QuickJS (SANDBOX_WORKERS at most) and the runs waiting for one. " +
-      "No run leaves anything behind: each gets a fresh QuickJS runtime.",
-    freshness: "-. A worker idle for a minute is retired; one that dies or overruns its run's limit is replaced.",
+      "Each run gets a fresh QuickJS runtime; a worker keeps its QuickJS instance (a WebAssembly memory) for the next run.",
+    freshness:
+      "-. A worker idle for a minute is retired; one that dies or overruns its run's limit is replaced; an instance a run filled is renewed.",
   },
   db: {
     home: "lib/db/client.ts",
