@@ -1,11 +1,13 @@
-// The server's types, not copies: type-only imports are erased, so nothing of lib/ is bundled.
+// The server's types, not copies: type-only imports are erased, so neither zod nor lib/ is bundled.
+import type { z } from "zod";
 import type { WidgetTheme } from "@/common/schemas/chatflow";
+import type { publicChatbotConfigResponseSchema } from "@/common/schemas/responses";
 import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 export type { WidgetTheme };
 /** What the prediction stream's `usedTools` and `sourceDocuments` events carry. */
 export type { SourceDocument, ToolStart, UsedTool };
 /** GET /api/v1/public-chatbotConfig/{id}. */
-export type { PublicChatbotConfig as PublicConfig } from "../lib/services/public-chatbot";
+export type PublicConfig = z.output<typeof publicChatbotConfigResponseSchema>;
 
 /** Options of `Switchyard.init(…)`. */
 export interface WidgetOptions {

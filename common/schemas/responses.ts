@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_KEY_PERMISSIONS } from "../access/callers";
-import { chatflowResponseSchema, chatflowTypeSchema, leadsConfigSchema } from "./chatflow";
+import { chatflowResponseSchema, chatflowTypeSchema, leadsConfigSchema, widgetThemeSchema } from "./chatflow";
 import { FEEDBACK_RATINGS } from "./feedback";
 import { ANALYSIS_STATUSES } from "./domain";
 
@@ -282,7 +282,7 @@ export const publicChatbotConfigResponseSchema = z
       .record(z.string(), z.object({ prompt: z.string() }))
       .meta({ description: 'Flowise\'s shape: `{"0": {prompt}, …}`' }),
     inputPlaceholder: z.string(),
-    theme: z.record(z.string(), z.unknown()),
+    theme: widgetThemeSchema.meta({ description: "The saved theme's known keys, each valid (others are left out)" }),
     uploads: uploadsConfigResponseSchema,
     chatFeedback: z.object({ status: z.boolean() }).meta({ description: "Flowise's thumbs under answers" }),
     leads: leadsConfigSchema.optional().meta({ description: "The lead form, when the chatflow asks for leads" }),

@@ -9,7 +9,8 @@ import type { Caller } from "@/common/access/callers";
 import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
 import { takesImages } from "@/common/nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
-import { chatbotConfigSchema, type LeadsConfig, widgetThemeSchema, type WidgetTheme } from "@/common/schemas/chatflow";
+import { chatbotConfigSchema, widgetThemeSchema, type WidgetTheme } from "@/common/schemas/chatflow";
+import type { publicChatbotConfigResponseSchema, uploadsConfigResponseSchema } from "@/common/schemas/responses";
 import { IMAGE_TYPES } from "../security/uploads";
 import { speechSettings } from "./speech";
 
@@ -17,38 +18,10 @@ import { speechSettings } from "./speech";
  * What uploads a chatflow takes: ours (images, audio, maxBytes, maxFiles) and, next to them, the
  * fields Flowise's clients read (GET /chatflows-uploads/{id}, the embed's upload and mic buttons).
  */
-export interface UploadsConfig {
-  images: boolean;
-  audio: boolean;
-  maxBytes: number;
-  maxFiles: number;
-  isImageUploadAllowed: boolean;
-  isSpeechToTextEnabled: boolean;
-  isRAGFileUploadAllowed: false;
-  /** Flowise's shape: accepted media types and the most megabytes per file. */
-  imgUploadSizeAndTypes: { fileTypes: string[]; maxUploadSize: number }[];
-  fileUploadSizeAndTypes: never[];
-}
+export type UploadsConfig = z.output<typeof uploadsConfigResponseSchema>;
 
 /** What the widget may know about a chatflow: looks and enabled features, nothing else. */
-export interface PublicChatbotConfig {
-  chatflowId: string;
-  title: string;
-  welcomeMessage: string;
-  /** Flowise's shape (`{"0": {prompt}, …}`), which flowise-embed reads and our widget too. */
-  starterPrompts: Record<string, { prompt: string }>;
-  inputPlaceholder: string;
-  theme: WidgetTheme;
-  uploads: UploadsConfig;
-  /** Flowise's thumbs under answers. */
-  chatFeedback: { status: boolean };
-  /** Flowise's lead capture form, when the chatflow asks for leads. */
-  leads?: LeadsConfig;
-  /** Whether visitors see the tools answers used (when false the server withholds them from anonymous callers). */
-  showToolCalls: boolean;
-  /** Whether the requesting page's origin may chat (null: the request came from no browser page). */
-  originAllowed: boolean | null;
-}
+export type PublicChatbotConfig = z.output<typeof publicChatbotConfigResponseSchema>;
 
 const THEME_KEYS = [
   "primaryColor",
