@@ -28,6 +28,7 @@ const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL
 export const credentialDataSchemas = {
   openai: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
   anthropic: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
+  googleGenerativeAI: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
   httpHeaders: z
     .object({
       allowedHosts: z.array(hostEntrySchema).min(1, "list at least one host the headers may be sent to").max(20),

@@ -10,7 +10,7 @@ import { useStudioUser } from "./StudioUser";
 
 const credentialListSchema = z.array(credentialResponseSchema);
 type Credential = z.output<typeof credentialResponseSchema>;
-type Kind = "openai" | "anthropic" | "httpHeaders";
+type Kind = "openai" | "anthropic" | "googleGenerativeAI" | "httpHeaders";
 
 const KINDS: { id: Kind; label: string; hint: string }[] = [
   {
@@ -19,12 +19,22 @@ const KINDS: { id: Kind; label: string; hint: string }[] = [
     hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio) by base URL.",
   },
   { id: "anthropic", label: "Anthropic", hint: "An Anthropic API key." },
+  { id: "googleGenerativeAI", label: "Google Gemini", hint: "A Google AI Studio (Generative Language API) key." },
   {
     id: "httpHeaders",
     label: "API headers",
     hint: "Headers sent by the OpenAPI chain with every request, e.g. an API key.",
   },
 ];
+/** Where a provider key goes when its base URL is empty, and what a base URL looks like. */
+const DEFAULT_HOSTS: Record<Exclude<Kind, "httpHeaders">, { host: string; placeholder: string }> = {
+  openai: { host: "api.openai.com", placeholder: "http://127.0.0.1:11434/v1" },
+  anthropic: { host: "api.anthropic.com", placeholder: "https://api.anthropic.com" },
+  googleGenerativeAI: {
+    host: "generativelanguage.googleapis.com",
+    placeholder: "https://generativelanguage.googleapis.com",
+  },
+};
 const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 
 /** Provider keys and API headers: added here, used by nodes by id; values are never sent back. */
@@ -164,13 +174,12 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
             />
             <TextInput
               label="Base URL (optional)"
-              placeholder={kind === "openai" ? "http://127.0.0.1:11434/v1" : "https://api.anthropic.com"}
+              placeholder={DEFAULT_HOSTS[kind].placeholder}
               value={baseURL}
               onChange={(e) => setBaseURL(e.target.value)}
             />
             <p className="text-xs text-slate-500 sm:col-span-2">
-              The key is only ever sent to this base URL&apos;s host (
-              {kind === "openai" ? "api.openai.com" : "api.anthropic.com"} when empty).
+              The key is only ever sent to this base URL&apos;s host ({DEFAULT_HOSTS[kind].host} when empty).
             </p>
           </div>
         ) : (

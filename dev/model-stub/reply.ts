@@ -7,11 +7,14 @@ import type http from "node:http";
 import type { SseEvent } from "./anthropic";
 import type { Delivery } from "./brain";
 
-/** An answer of the stub: JSON, text, OpenAI's `data:` chunks, or Anthropic's named events. */
+/**
+ * An answer of the stub: JSON, text, `data:` chunks (OpenAI's end with `data: [DONE]`, Gemini's
+ * with the last chunk: `done: false`), or Anthropic's named events.
+ */
 export type Reply = (
   | { status: number; json: unknown }
   | { status: number; text: string }
-  | { sse: unknown[] }
+  | { sse: unknown[]; done?: false }
   | { events: SseEvent[] }
 ) & { delivery?: Delivery };
 
@@ -38,7 +41,7 @@ export async function writeReply(res: http.ServerResponse, reply: Reply): Promis
       if (res.destroyed) return;
       res.write(chunk);
     }
-    res.end("sse" in reply ? "data: [DONE]\n\n" : undefined);
+    res.end("sse" in reply && reply.done !== false ? "data: [DONE]\n\n" : undefined);
     return;
   }
   if (hang) return;

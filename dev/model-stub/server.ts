@@ -1,8 +1,9 @@
 /**
  * A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and demos without a real model:
  * chat completions (JSON and SSE, tool calls and legacy function calls), embeddings, audio
- * transcriptions and the model list, plus Anthropic's Messages API (`/v1/messages`). What it
- * answers is decided by a swappable "brain".
+ * transcriptions and the model list, plus Anthropic's Messages API (`/v1/messages`) and Google's
+ * Generative Language API (`/v1beta/models/{model}:generateContent`, `:streamGenerateContent`). What
+ * it answers is decided by a swappable "brain".
  * Importable by vitest and Playwright global setup; `scripts/model-stub.ts` runs it standalone.
  */
 import http from "node:http";
@@ -10,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools } from "./anthropic";
 import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
 import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
+import { geminiChunks, geminiError, geminiPath, geminiResponse, readGeminiMessages, readGeminiTools } from "./gemini";
 import { type Reply, writeReply } from "./reply";
 import { completionChunks, completionJson, readTools } from "./wire";
 
@@ -27,7 +29,10 @@ export interface ModelStubOptions {
   host?: string;
   transcript?: string;
   embeddingDimensions?: number;
-  /** When set, requests must send `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`), else 401. */
+  /**
+   * When set, requests must send `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`, Gemini:
+   * `x-goog-api-key` or `?key=`), else 401.
+   */
   apiKey?: string;
   /**
    * Milliseconds every chat, Messages API and embeddings answer waits before its first byte (a
@@ -43,7 +48,7 @@ export interface RecordedModelRequest {
   body: unknown;
   /** The Authorization header it came with (tests check which credential a flow used). */
   authorization?: string;
-  /** The x-api-key header (Anthropic's), when sent. */
+  /** The x-api-key header (Anthropic's) or x-goog-api-key (Gemini's), when sent. */
   apiKey?: string;
   /**
    * How the answer went: "pending" while it is being made or written (or hangs), "sent" once
@@ -55,7 +60,7 @@ export interface RecordedModelRequest {
 export interface ModelStub {
   /** Base URL ending in /v1, ready for `baseURL` / `configuration.baseURL`. */
   url: string;
-  /** Base URL without /v1, for Anthropic's SDK (it appends /v1/messages). */
+  /** Base URL without /v1, for Anthropic's SDK (it appends /v1/messages) and Gemini's (it appends /v1beta/…). */
   origin: string;
   port: number;
   requests: RecordedModelRequest[];
@@ -165,6 +170,23 @@ async function anthropicMessages(body: Record<string, unknown>, brain: Brain, si
   return { status: 200, json: anthropicMessage(reply, model, messages), delivery };
 }
 
+async function geminiGenerate(
+  body: Record<string, unknown>,
+  target: NonNullable<ReturnType<typeof geminiPath>>,
+  brain: Brain,
+  signal: AbortSignal,
+): Promise<Reply> {
+  if (!Array.isArray(body.contents) || body.contents.length === 0)
+    return geminiError(400, "* GenerateContentRequest.contents: contents is not specified");
+  const messages = readGeminiMessages(body);
+  const reply = await brain({ model: target.model, messages, tools: readGeminiTools(body), body, signal });
+  if ("error" in reply) return geminiError(reply.error.status, reply.error.message);
+  const { delivery } = reply;
+  if (target.method === "streamGenerateContent")
+    return { sse: geminiChunks(reply, target.model, messages), done: false, delivery };
+  return { status: 200, json: geminiResponse(reply, target.model, messages), delivery };
+}
+
 function modelList(): Reply {
   const created = 1_700_000_000;
   return {
@@ -213,13 +235,19 @@ function record(state: StubState, exchange: Exchange, call: Omit<RecordedModelRe
 
 async function route(req: http.IncomingMessage, state: StubState, exchange: Exchange): Promise<Reply> {
   const method = req.method ?? "GET";
-  const path = new URL(req.url ?? "/", "http://stub").pathname.replace(/\/+$/, "");
+  const url = new URL(req.url ?? "/", "http://stub");
+  const path = url.pathname.replace(/\/+$/, "");
+  const gemini = geminiPath(path);
   const raw = await readBody(req);
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
-  const xApiKey = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : undefined;
+  const googKey = req.headers["x-goog-api-key"] ?? url.searchParams.get("key") ?? undefined;
+  const xApiKey = [gemini ? googKey : req.headers["x-api-key"]].find((k) => typeof k === "string");
   const keyed =
-    path === "/v1/messages" ? xApiKey === state.apiKey : req.headers.authorization === `Bearer ${state.apiKey}`;
+    path === "/v1/messages" || gemini
+      ? xApiKey === state.apiKey
+      : req.headers.authorization === `Bearer ${state.apiKey}`;
+  if (state.apiKey && !keyed && gemini) return geminiError(401, "API key not valid. Please pass a valid API key.");
   if (state.apiKey && !keyed) {
     return {
       status: 401,
@@ -249,10 +277,11 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
     ...(xApiKey === undefined ? {} : { apiKey: xApiKey }),
   });
   const modelPaths = ["/v1/chat/completions", "/v1/messages", "/v1/embeddings"];
-  if (state.latencyMs > 0 && modelPaths.includes(path))
+  if (state.latencyMs > 0 && (modelPaths.includes(path) || gemini))
     await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
   if (path === "/v1/chat/completions") return chatCompletion(body, state.brain, exchange.signal);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain, exchange.signal);
+  if (gemini) return geminiGenerate(body, gemini, state.brain, exchange.signal);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
   throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
 }

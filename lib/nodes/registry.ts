@@ -2,6 +2,7 @@ import { bufferMemory } from "./buffer-memory";
 import { calculator } from "./calculator";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
+import { chatGoogleGenerativeAI } from "./chat-google-genai";
 import { chatOllama } from "./chat-ollama";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
 import { chatPromptTemplate } from "./chat-prompt-template";
@@ -46,6 +47,7 @@ import type { NodeDefinition } from "@/common/nodes/types";
 export const nodes: readonly NodeModule[] = [
   chatOpenAICompatible,
   chatAnthropic,
+  chatGoogleGenerativeAI,
   chatOllama,
   promptTemplate,
   chatPromptTemplate,

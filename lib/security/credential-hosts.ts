@@ -18,6 +18,7 @@ export interface ResolvedCredential {
 export const PROVIDER_DEFAULT_URL: Record<string, string> = {
   openai: "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com",
+  googleGenerativeAI: "https://generativelanguage.googleapis.com",
 };
 
 /**

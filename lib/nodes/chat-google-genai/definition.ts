@@ -1,0 +1,72 @@
+import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
+
+/** Flowise's ChatGoogleGenerativeAI: a Gemini model through Google's Generative Language API. */
+export const chatGoogleGenerativeAIDefinition = {
+  name: "chatGoogleGenerativeAI",
+  version: 1,
+  label: "Google Gemini Chat Model",
+  category: "Chat Models",
+  description: "A Gemini chat model through Google's Generative Language API (Google AI Studio keys).",
+  inputs: [
+    {
+      kind: "param",
+      name: "credential",
+      label: "Credential",
+      type: "credential",
+      credentialTypes: ["googleGenerativeAI"],
+    },
+    { kind: "param", name: "modelName", label: "Model name", type: "string", default: "gemini-2.0-flash" },
+    { kind: "param", name: "temperature", label: "Temperature", type: "number", default: 0.9, min: 0, max: 2 },
+    {
+      kind: "param",
+      name: "maxOutputTokens",
+      label: "Max output tokens",
+      type: "number",
+      optional: true,
+      integer: true,
+      min: 1,
+      additional: true,
+    },
+    { kind: "param", name: "topP", label: "Top P", type: "number", optional: true, min: 0, max: 1, additional: true },
+    {
+      kind: "param",
+      name: "topK",
+      label: "Top K",
+      type: "number",
+      optional: true,
+      integer: true,
+      min: 1,
+      additional: true,
+    },
+    {
+      kind: "param",
+      name: "streaming",
+      label: "Streaming",
+      type: "boolean",
+      default: true,
+      additional: true,
+      description: "Off: the answer is asked for whole, even when the prediction streams (for proxies without SSE).",
+    },
+    {
+      kind: "param",
+      name: "baseUrl",
+      label: "Base URL",
+      type: "string",
+      optional: true,
+      additional: true,
+      placeholder: "https://generativelanguage.googleapis.com",
+      description:
+        "Empty: the credential's base URL, else Google's. The key is only ever sent to the credential's host.",
+    },
+    {
+      kind: "param",
+      name: "allowImageUploads",
+      label: "Allow image uploads",
+      type: "boolean",
+      default: false,
+      description: "Send uploaded images to the model.",
+    },
+  ],
+  outputs: [{ name: "chatModel", label: "Chat model", types: [T.chatModel, T.languageModel] }],
+  capabilities: { acceptsImages: { toggle: "allowImageUploads" } },
+} as const satisfies NodeDefinitionSpec;
