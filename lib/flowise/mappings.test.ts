@@ -174,3 +174,45 @@ describe("document loaders", () => {
     ]);
   });
 });
+
+describe("Gemini", () => {
+  it("maps ChatGoogleGenerativeAI's settings, the custom model name winning; stricter safety settings refuse", () => {
+    const gemini = (inputs: Record<string, unknown>) =>
+      convertFlowiseFlow(
+        { nodes: [{ id: "g", data: { name: "chatGoogleGenerativeAI", credential: "c1", inputs } }], edges: [] },
+        flowiseMappings,
+        getDefinition,
+      );
+    const r = gemini({
+      modelName: "gemini-2.0-flash",
+      customModelName: "gemini-exp",
+      temperature: "0.4",
+      maxOutputTokens: "256",
+      topK: 3,
+      streaming: true,
+      baseUrl: "https://gemini-proxy.example.com",
+      harmCategory: "",
+      allowImageUploads: "",
+    });
+    expect(r.dropped).toEqual([]);
+    expect(r.graph.nodes[0]).toMatchObject({
+      type: "chatGoogleGenerativeAI",
+      data: {
+        inputs: {
+          modelName: "gemini-exp",
+          temperature: 0.4,
+          maxOutputTokens: 256,
+          topK: 3,
+          streaming: true,
+          baseUrl: "https://gemini-proxy.example.com",
+        },
+      },
+    });
+    expect(r.warnings).toEqual([expect.objectContaining({ kind: "credential", input: "credential" })]);
+    const strict = gemini({
+      harmCategory: '["HARM_CATEGORY_HARASSMENT"]',
+      harmBlockThreshold: '["BLOCK_LOW_AND_ABOVE"]',
+    });
+    expect(strict.dropped.map((d) => d.input)).toEqual(["harmCategory", "harmBlockThreshold"]);
+  });
+});

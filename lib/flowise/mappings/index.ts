@@ -13,6 +13,7 @@ import { bufferMemory } from "./bufferMemory";
 import { bufferWindowMemory } from "./bufferWindowMemory";
 import { chainTool } from "./chainTool";
 import { chatAnthropic } from "./chatAnthropic";
+import { chatGoogleGenerativeAI } from "./chatGoogleGenerativeAI";
 import { chatOpenAI } from "./chatOpenAI";
 import { chatPromptTemplate } from "./chatPromptTemplate";
 import { conversationChain } from "./conversationChain";
@@ -36,6 +37,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   chatOpenAI,
   chatOpenAICustom,
   chatAnthropic,
+  chatGoogleGenerativeAI,
   chatOllama,
   promptTemplate,
   chatPromptTemplate,
