@@ -1,5 +1,6 @@
 import { getDefinition } from "../nodes/registry";
 import type { Graph, GraphEdge, GraphNode } from "@/common/schemas/graph";
+import type { VersionDiff } from "@/common/schemas/chatflow-version";
 
 /** What a version holds that a diff compares (its graph read with the graph schema). */
 export type DiffableVersion = {
@@ -106,7 +107,11 @@ function changedSettings(from: DiffableVersion, to: DiffableVersion) {
  * each changed input of the nodes both have (old → new), each changed run setting. Credentials are
  * shown by name only (`credentialNames`), never by value; long values are shortened.
  */
-export async function diffVersions(from: DiffableVersion, to: DiffableVersion, credentialNames: CredentialNames) {
+export async function diffVersions(
+  from: DiffableVersion,
+  to: DiffableVersion,
+  credentialNames: CredentialNames,
+): Promise<VersionDiff> {
   const a = from.graph;
   const b = to.graph;
   const key = (n: GraphNode) => `${n.id}\u0000${n.type}`;
@@ -136,5 +141,3 @@ export async function diffVersions(from: DiffableVersion, to: DiffableVersion, c
     })),
   };
 }
-
-export type VersionDiff = Awaited<ReturnType<typeof diffVersions>>;

@@ -4,19 +4,17 @@ import type { Caller } from "@/common/access/callers";
 import { storeKindOf } from "@/common/nodes/capabilities";
 import { getDefinition } from "../nodes/registry";
 import { isStoreRetriever } from "../vector/store-retriever";
+import type { z } from "zod";
 import { graphSchema, type Graph } from "@/common/schemas/graph";
+import type { vectorStoreResponseSchema } from "@/common/schemas/responses";
 import type { Chatflow } from "../db/generated/client";
 import { parseStoredJson } from "../db/stored-json";
 import { getChatflowOrThrow } from "./chatflows";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";
 
-export interface StoreNodeInfo {
-  nodeId: string;
-  label: string;
-  type: string;
-  storeType: "vector" | "keyword";
-}
+/** A store node as GET /api/v1/vector/stores lists it, before its chunks are counted. */
+export type StoreNodeInfo = Omit<z.output<typeof vectorStoreResponseSchema>, "chunks">;
 
 /** The store nodes of a graph (those declaring the `store` capability). */
 export function storeNodesOf(graph: Graph): StoreNodeInfo[] {
