@@ -41,19 +41,36 @@ export function parseIsoDate(raw: string): DateBound | null {
   return { at: new Date(Date.UTC(y, m - 1, d, hh, mm, ss, ms) - offsetMin * 60_000), dateOnly: false };
 }
 
+/**
+ * What the OpenAPI document says isoDateParam takes: a real day (29 February aside) or a date-time
+ * with `T`, to the nanosecond, with `Z` or an offset. The parser takes a little more (a space for
+ * `T`, `+0200`), never less.
+ */
+const ISO_DATE_PATTERN =
+  "^[1-9]\\d{3}-((0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)" +
+  "(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)?)?$";
+
 /** A query parameter holding an ISO 8601 date or date-time. */
-export const isoDateParam = z.string().transform((raw, ctx) => {
-  const parsed = parseIsoDate(raw);
-  if (!parsed) {
-    ctx.issues.push({
-      code: "custom",
-      input: raw,
-      message: "must be an ISO 8601 date (2025-03-01) or date-time (2025-03-01T10:00:00Z)",
-    });
-    return z.NEVER;
-  }
-  return parsed;
-});
+export const isoDateParam = z
+  .string()
+  .transform((raw, ctx) => {
+    const parsed = parseIsoDate(raw);
+    if (!parsed) {
+      ctx.issues.push({
+        code: "custom",
+        input: raw,
+        message: "must be an ISO 8601 date (2025-03-01) or date-time (2025-03-01T10:00:00Z)",
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  })
+  .meta({
+    override: {
+      pattern: ISO_DATE_PATTERN,
+      description: "An ISO 8601 date (2025-03-01) or date-time (2025-03-01T10:00:00Z)",
+    },
+  });
 
 /**
  * The half-open time range [gte, lt) or closed [gte, lte] a start/end pair selects. A date-only

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { positiveIntParam } from "./query-params";
 import { dateRange, isoDateParam } from "./chat-message-dates";
 import type { sessionsResponseSchema } from "./responses";
 
@@ -7,16 +8,6 @@ export const MESSAGES_MAX_LIMIT = 1000;
 
 const idLike = z.string().trim().min(1).max(200);
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
-const positiveInt = (max?: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, "must be a positive whole number")
-    .transform(Number)
-    .pipe(
-      max
-        ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`)
-        : z.number().int().min(1, "must be at least 1"),
-    );
 
 /** Filters shared by GET and DELETE of /api/v1/chatmessage/{chatflow_id}. */
 const filterFields = {
@@ -90,8 +81,8 @@ export const listChatMessagesQuery = z
     ...filterFields,
     sort: sortEnum.optional(),
     order: sortEnum.optional(),
-    page: positiveInt().optional(),
-    limit: positiveInt(MESSAGES_MAX_LIMIT).optional(),
+    page: positiveIntParam().optional(),
+    limit: positiveIntParam(MESSAGES_MAX_LIMIT).optional(),
   })
   .superRefine(checkRange)
   .transform(({ startDate, endDate, sort, order, page, limit, feedback, feedbackType, ...rest }) => ({
@@ -125,8 +116,8 @@ export const listSessionsQuery = z
     chatType: filterFields.chatType,
     startDate: filterFields.startDate,
     endDate: filterFields.endDate,
-    page: positiveInt().optional(),
-    limit: positiveInt(100).optional(),
+    page: positiveIntParam().optional(),
+    limit: positiveIntParam(100).optional(),
   })
   .superRefine(checkRange)
   .transform(({ startDate, endDate, page, limit, ...rest }) => ({
@@ -153,8 +144,8 @@ export const chatMessageRecordSchema = z
     memoryType: z.string().nullable(),
     /** The chatflow version that answered (answers; null for questions and older answers). */
     chatflowVersion: z.number().int().nullable(),
-    sourceDocuments: z.unknown().nullable(),
-    usedTools: z.unknown().nullable(),
+    sourceDocuments: z.unknown().meta({ description: "The answer's source documents as stored, or null" }),
+    usedTools: z.unknown().meta({ description: "The tools the answer used as stored, or null" }),
     fileUploads: z
       .array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() }))
       .nullable(),

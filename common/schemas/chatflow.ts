@@ -16,7 +16,15 @@ export const originSchema = z
       return false;
     }
   }, "must be an origin such as https://example.com (scheme, host, optional port; no path)")
-  .transform((s) => new URL(s).origin);
+  .transform((s) => new URL(s).origin)
+  // What the document shows: lower-case host names (the check compares with the URL's own origin),
+  // a port that is no scheme's default.
+  .meta({
+    override: {
+      pattern:
+        "^https?://([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*[a-z]([a-z0-9-]{0,61}[a-z0-9])?(:(10\\d\\d|[2-9]\\d{3}|[1-5]\\d{4}))?/?$",
+    },
+  });
 
 /** Shape of a saved graph (common/schemas/graph.ts); node-by-node checks run in lib/flow before a run. */
 export const graphShapeSchema = graphSchema;
@@ -48,7 +56,13 @@ export const avatarUrlSchema = z
     } catch {
       return false;
     }
-  }, "must be an https:// image URL or a data:image/png|jpeg|gif|webp;base64 URL");
+  }, "must be an https:// image URL or a data:image/png|jpeg|gif|webp;base64 URL")
+  .meta({
+    override: {
+      pattern:
+        "^(data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}|https://([a-z0-9-]+\\.)+[a-z]{2,}(/[A-Za-z0-9._~/-]*)?)$",
+    },
+  });
 
 /** The embed widget's look. Unknown keys are kept (strings) so older saved themes stay valid. */
 export const widgetThemeSchema = z

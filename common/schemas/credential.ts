@@ -40,19 +40,45 @@ export const credentialDataSchemas = {
 export const CREDENTIAL_TYPES = Object.keys(credentialDataSchemas) as (keyof typeof credentialDataSchemas)[];
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
+/** The JSON schema of each kind's `data`, for the OpenAPI document (the service checks `data` against its kind). */
+const dataJsonSchemas: Record<string, Record<string, unknown>> = Object.fromEntries(
+  CREDENTIAL_TYPES.map((type) => {
+    const { $schema: _, ...schema } = z.toJSONSchema(credentialDataSchemas[type], { io: "input" }) as Record<
+      string,
+      unknown
+    >;
+    return [type, schema];
+  }),
+);
+
 export const createCredentialSchema = z
   .object({
     name: z.string().trim().min(1).max(100),
     type: z.enum(CREDENTIAL_TYPES as [CredentialType, ...CredentialType[]]),
     data: z.record(z.string(), z.unknown()),
   })
-  .strict();
+  .strict()
+  .meta({
+    override: {
+      // One per kind (`type` tells them apart): the data fields that kind holds.
+      anyOf: CREDENTIAL_TYPES.map((type) => ({ properties: { type: { const: type }, data: dataJsonSchemas[type] } })),
+    },
+  });
 
 /** PUT /api/v1/credentials/{id}: `sharedWithBuilders` and `ownerId` are for admins only (403 otherwise). */
 export const updateCredentialSchema = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({
+        description: "New values, replacing the old: the fields of the credential's own type",
+        // Kinds whose fields are alike (openai, anthropic) are shown once.
+        override: {
+          anyOf: [...new Set(Object.values(dataJsonSchemas).map((s) => JSON.stringify(s)))].map((s) => JSON.parse(s)),
+        },
+      }),
     sharedWithBuilders: z.boolean().optional(),
     ownerId: z.uuid({ error: "must be a user UUID" }).optional(),
   })

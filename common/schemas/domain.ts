@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { positiveIntParam } from "./query-params";
 import type { analysisRunResponseSchema, domainResponseSchema } from "./responses";
 
 /** Most names one POST /api/v1/domains accepts. */
@@ -12,16 +13,6 @@ export const ANALYSIS_STATUSES = ["queued", "running", "succeeded", "failed"] as
 
 // Booleans are accepted too, for JSON bodies (`"isValid": true`).
 const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : typeof v === "boolean" ? String(v) : v);
-const positiveInt = (max?: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, "must be a positive whole number")
-    .transform(Number)
-    .pipe(
-      max
-        ? z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`)
-        : z.number().int().min(1, "must be at least 1"),
-    );
 
 const hasAnalysisValue = z
   .preprocess(
@@ -55,8 +46,8 @@ export const domainFilterFields = {
 export const listDomainsQuery = z
   .object({
     ...domainFilterFields,
-    page: positiveInt().optional(),
-    limit: positiveInt(DOMAINS_MAX_LIMIT).optional(),
+    page: positiveIntParam().optional(),
+    limit: positiveIntParam(DOMAINS_MAX_LIMIT).optional(),
     sort: z
       .string()
       .trim()
@@ -98,7 +89,8 @@ export const addDomainsBody = z
   .refine((b) => (b.name === undefined) !== (b.names === undefined), {
     message: "send either name or names",
     path: ["name"],
-  });
+  })
+  .meta({ override: { oneOf: [{ required: ["name"] }, { required: ["names"] }] } });
 
 export type AddDomainsBody = z.infer<typeof addDomainsBody>;
 
@@ -124,7 +116,8 @@ export const analyzeDomainsBody = z
   .refine((b) => (b.ids === undefined) !== (b.filter === undefined), {
     message: "send either ids or filter",
     path: ["ids"],
-  });
+  })
+  .meta({ override: { oneOf: [{ required: ["ids"] }, { required: ["filter"] }] } });
 
 export type AnalyzeDomainsBody = z.infer<typeof analyzeDomainsBody>;
 

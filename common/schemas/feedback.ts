@@ -24,6 +24,9 @@ export const createFeedbackSchema = z
   })
   .strict();
 
+/** POST /api/v1/feedback (the chatflow is not in the path): `chatflowid` is required. */
+export const createFeedbackWithChatflowSchema = createFeedbackSchema.required({ chatflowid: true });
+
 /** PUT /api/v1/feedback/{id}: the widget sends the comment typed after a thumb; the rating may change too. */
 export const updateFeedbackSchema = z
   .object({
@@ -72,7 +75,16 @@ export const createLeadSchema = z
       .optional(),
   })
   .strict()
-  .refine((l) => !!(l.name || l.email || l.phone), { message: "name, email or phone is required", path: ["name"] });
+  .refine((l) => !!(l.name || l.email || l.phone), { message: "name, email or phone is required", path: ["name"] })
+  .meta({
+    override: {
+      anyOf: [
+        { required: ["name"], properties: { name: { pattern: "\\S" } } },
+        { required: ["email"], properties: { email: { minLength: 1 } } },
+        { required: ["phone"], properties: { phone: { pattern: "\\S" } } },
+      ],
+    },
+  });
 
 /** GET /api/v1/leads/{chatflowid}. */
 export const listLeadsQuery = z.object({ chatId: chatId.optional() }).transform((q) => q);

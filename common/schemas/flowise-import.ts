@@ -51,6 +51,26 @@ export const flowiseImportSchema = z
   .refine((b) => (b.flowData === undefined) !== (b.nodes === undefined), {
     message:
       "give a Flowise export ({nodes, edges}, as the Flowise UI exports it) or a Flowise API record ({name, flowData}), one of the two",
+  })
+  // What the document shows: one of the two forms, and the nodes and edges as the import reads them
+  // (flowiseGraphSchema, checked after this schema; flowData holds the same graph as JSON text).
+  .meta({
+    override: ({ jsonSchema }) => {
+      const { $schema: _, ...graph } = z.toJSONSchema(flowiseGraphSchema, { io: "input" }) as {
+        $schema?: string;
+        properties: Record<string, object>;
+      };
+      const properties = jsonSchema.properties as Record<string, object>;
+      Object.assign(jsonSchema, {
+        oneOf: [{ required: ["nodes"] }, { required: ["flowData"] }],
+        properties: {
+          ...properties,
+          nodes: graph.properties.nodes,
+          edges: graph.properties.edges,
+          flowData: { ...properties.flowData, contentMediaType: "application/json", contentSchema: graph },
+        },
+      });
+    },
   });
 
 export type FlowiseImportInput = z.infer<typeof flowiseImportSchema>;

@@ -34,6 +34,15 @@ export const historyInputSchema = z
     } else if (m.content !== undefined && m.message !== undefined && m.content !== m.message) {
       ctx.addIssue({ code: "custom", message: "content and message disagree" });
     }
+  })
+  // The document shows the two shapes apart (the check above also takes both, when they agree).
+  .meta({
+    override: {
+      oneOf: [
+        { required: ["role", "content"], properties: { type: false, message: false } },
+        { required: ["type", "message"], properties: { role: false, content: false } },
+      ],
+    },
   });
 
 /** An upload as the service takes it: a base64 data URL, size checked after decoding. */
@@ -71,6 +80,17 @@ export const humanInputSchema = z.object({
   feedback: z.string().max(50_000).optional(),
 });
 
+/** The two checks of predictionBodySchema's refinements below, as the OpenAPI document shows them. */
+export const PREDICTION_BODY_RULES: Record<string, unknown> = {
+  anyOf: [
+    { required: ["question"], properties: { question: { pattern: "\\S" } } },
+    { required: ["uploads"], properties: { uploads: { contains: { properties: { type: { const: "audio" } } } } } },
+    { required: ["humanInput"] },
+    { required: ["form"] },
+  ],
+  dependentRequired: { humanInput: ["chatId"] },
+};
+
 /**
  * POST /api/v1/prediction/{id} as clients send it (JSON, or a multipart form's fields read into this
  * shape). Unknown top-level fields are ignored (Flowise clients send `chatflowId` in the body);
@@ -103,7 +123,8 @@ export const predictionBodySchema = z
   .refine((b) => !b.humanInput || b.chatId, {
     message: "is required with humanInput: the chat whose paused run it answers",
     path: ["chatId"],
-  });
+  })
+  .meta({ override: ({ jsonSchema }) => void Object.assign(jsonSchema, PREDICTION_BODY_RULES) });
 
 /** What a client sent, checked. */
 export type PredictionInput = z.infer<typeof predictionBodySchema>;

@@ -13,7 +13,11 @@ export function isAcceptablePassword(password: string): boolean {
   return password.length >= PASSWORD_MIN_LENGTH && password.trim() !== "";
 }
 
-export const passwordSchema = z.string().max(200).refine(isAcceptablePassword, PASSWORD_RULE);
+export const passwordSchema = z
+  .string()
+  .max(200)
+  .refine(isAcceptablePassword, PASSWORD_RULE)
+  .meta({ override: { minLength: PASSWORD_MIN_LENGTH, pattern: "\\S" } });
 
 export const setupAdminSchema = z
   .object({ email: emailSchema, name: z.string().trim().min(1).max(100), password: passwordSchema })

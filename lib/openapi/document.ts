@@ -13,7 +13,7 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Bad input (names the field): malformed id, query or body",
+  400: "Bad input (names the field): a malformed id, an undeclared or malformed query parameter, a malformed body; or a malformed request target (npm start's server)",
   401: "Missing or wrong credentials",
   403: "Not allowed (permission, role, scope, cross-origin write)",
   404: "Unknown (or not visible to the caller)",
@@ -46,11 +46,15 @@ export function securityOf(auth: Operation["auth"]): Record<string, string[]>[] 
 export function errorStatuses(op: Operation): number[] {
   const { errors = [], errorBodies = {}, rateLimited } = op.docs;
   const statuses = new Set<number>([...errors, ...Object.keys(errorBodies).map(Number)]);
-  if (op.params || op.query || op.body) statuses.add(400);
+  // Undeclared query parameters are refused on every route, and npm start's server refuses a
+  // malformed request target on any path.
+  statuses.add(400);
   if (op.auth !== "public") {
     // A wrong key or Basic pair is 401 even where anonymous callers are welcome.
+    // Credentials the policy does not take are 403, even on routes for anonymous callers (a signed-in
+    // session creating the first admin).
     statuses.add(401);
-    if (!(op.auth.anonymous && !op.auth.session && !op.auth.apiKey && !op.auth.basicAdmin)) statuses.add(403);
+    statuses.add(403);
     if (op.auth.basicAdmin) statuses.add(429);
   }
   if (op.params) statuses.add(404);

@@ -2,7 +2,7 @@ import { route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
 import { runChatflow } from "@/common/access/permissions";
-import { createFeedbackSchema } from "@/common/schemas/feedback";
+import { createFeedbackWithChatflowSchema } from "@/common/schemas/feedback";
 import { chatflowIdOf, createFeedback } from "@/lib/services/feedback";
 import { corsOriginsForAnyPublicChatflow } from "@/lib/services/public-chatbot";
 import { refuseOtherMethods } from "@/lib/http/methods";
@@ -18,7 +18,7 @@ export const POST = withCors(
   route(
     {
       auth: runChatflow,
-      body: { json: createFeedbackSchema, maxBytes: 64 * 1024 },
+      body: { json: createFeedbackWithChatflowSchema, maxBytes: 64 * 1024 },
       docs: {
         tag: "Feedback",
         summary: "Rate an answer (Flowise; the chatflow in `chatflowid`)",

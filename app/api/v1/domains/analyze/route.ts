@@ -17,6 +17,7 @@ export const POST = route(
       description:
         "The domains by `ids` or by a `filter` (as the list takes it), and the chatflow that analyses each one. 202 with the run, or 200 with `run: null` when nothing matches.",
       callersNote: "also needs `predict` on that chatflow",
+      errors: [404],
       responses: {
         200: { description: "Nothing to analyse (`run: null`)", schema: startAnalysisResponseSchema },
         202: { description: "The queued run", schema: startAnalysisResponseSchema },

@@ -7,7 +7,12 @@ import { CHATFLOW_VERSION_HEADER, predictionStreamResponse } from "@/lib/http/pr
 import { json } from "@/lib/http/responses";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/common/access/permissions";
-import { predictionBodySchema, predictionQuerySchema, type UploadItem } from "@/common/schemas/prediction";
+import {
+  PREDICTION_BODY_RULES,
+  predictionBodySchema,
+  predictionQuerySchema,
+  type UploadItem,
+} from "@/common/schemas/prediction";
 import { startPrediction } from "@/lib/services/predictions";
 import { formFileUpload, fromJsonBody, fromMultipartForm } from "@/lib/services/prediction-input";
 import { corsOriginsForChatflow } from "@/lib/services/public-chatbot";
@@ -32,6 +37,15 @@ function predictionForm(): MultipartSpec<UploadItem> {
   };
 }
 
+/** The body, documented with this server's UPLOAD_MAX_FILES as the most uploads (the schema's 20 caps the setting). */
+const predictionBody = predictionBodySchema.meta({
+  override: ({ jsonSchema }) => {
+    Object.assign(jsonSchema, PREDICTION_BODY_RULES);
+    const uploads = (jsonSchema.properties as Record<string, { maxItems?: number }> | undefined)?.uploads;
+    if (uploads) uploads.maxItems = getEnv().UPLOAD_MAX_FILES;
+  },
+});
+
 /** Browsers get CORS headers only from a public chatflow's allowed origins. */
 const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
 
@@ -43,7 +57,7 @@ export const POST = withCors(
       auth,
       params: idParams,
       query: predictionQuerySchema,
-      body: { json: predictionBodySchema, maxBytes: maxBodyBytes(), multipart: predictionForm },
+      body: { json: predictionBody, maxBytes: maxBodyBytes(), multipart: predictionForm },
       docs: {
         tag: "Prediction",
         summary: "Run a chatflow",
