@@ -1,11 +1,12 @@
 import type { DefinitionLookup } from "@/common/nodes/catalog";
+import type { VersionDetail } from "@/common/schemas/chatflow-version";
 import { graphSchema, type Graph } from "@/common/schemas/graph";
 
 /** Our export file: the graph with enough around it to know what it is. */
 export const EXPORT_FORMAT = "switchyard-chatflow";
 
-/** A saved version as an export with all versions lists it (GET …/versions/{n}). */
-export type ExportedVersion = { version: number; createdAt: string; author: string; message: string; graph: unknown };
+/** A saved version as an export with all versions lists it (the fields of GET …/versions/{n} it keeps). */
+export type ExportedVersion = Pick<VersionDetail, "version" | "createdAt" | "author" | "message" | "graph">;
 
 /**
  * Our export file. `version` is the chatflow version the graph was saved as (the draft; absent for
