@@ -1,9 +1,9 @@
 import type { DefinitionLookup } from "@/common/nodes/catalog";
 import { canConnect, handleId } from "@/common/nodes/handles";
-import type { NodeDefinition } from "@/common/nodes/types";
 import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "@/common/schemas/graph";
 import { REFUSED_FLOWISE_TYPES } from "./refused";
-import { convertWith, isUnset, parseReference } from "./rules";
+import { type ConversionSink, convertParams, embeddedNodes, references } from "./convert-node";
+import { controlEdge, type MappedStep } from "./convert-steps";
 import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";
 
 /**
@@ -20,12 +20,7 @@ export interface ConversionResult {
   dropped: DroppedInput[];
 }
 
-interface Mapped {
-  flowise: FlowiseNode;
-  mapping: FlowiseMapping;
-  def: NodeDefinition;
-  label: string;
-}
+type Mapped = MappedStep;
 
 /** One connection into an anchor: from an edge (with its output name) or a `{{id.data.instance}}` value. */
 interface Connection {
@@ -34,8 +29,6 @@ interface Connection {
   target: string;
   input: string;
 }
-
-const CREDENTIAL_INPUT = "FLOWISE_CREDENTIAL_ID";
 
 function labelOf(node: FlowiseNode): string {
   return String(node.data?.label || node.data?.name || node.id).slice(0, 200);
@@ -46,12 +39,6 @@ function handleName(handle: string | undefined, nodeId: string, kind: "input" | 
   const prefix = `${nodeId}-${kind}-`;
   if (!handle?.startsWith(prefix)) return undefined;
   return handle.slice(prefix.length).split("-")[0] || undefined;
-}
-
-/** The node ids a value refers to: one reference, or a list of them (list anchors). */
-function references(value: unknown): string[] {
-  const values = Array.isArray(value) ? value : [value];
-  return values.map(parseReference).filter((r): r is string => r !== undefined);
 }
 
 export function convertFlowiseFlow(
@@ -73,11 +60,14 @@ export function convertFlowiseFlow(
     if (!droppedByKey.has(key)) droppedByKey.set(key, { nodeId, label, input, reason });
   };
 
+  const sink: ConversionSink = { drop, warnings, byFlowise, getDefinition, ids: new Set(allIds) };
+  const embedded: GraphEdge[] = [];
+
   for (const node of flow.nodes) {
     const name = node.data?.name ?? "";
     const label = labelOf(node);
     const position = { x: Number(node.position?.x) || 0, y: Number(node.position?.y) || 0 };
-    if (node.type === "stickyNote" || name === "stickyNote") {
+    if ((node.type === "stickyNote" || name === "stickyNote") && !byFlowise.has(name)) {
       const text = node.data?.inputs?.note;
       notes.push({ id: node.id.slice(0, 200), position, text: typeof text === "string" ? text.slice(0, 20_000) : "" });
       continue;
@@ -103,60 +93,11 @@ export function convertFlowiseFlow(
       continue;
     }
     mapped.set(node.id, { flowise: node, mapping, def, label });
-
-    const params: Record<string, unknown> = {};
-    for (const [input, value] of Object.entries(node.data.inputs ?? {})) {
-      if (input === CREDENTIAL_INPUT) continue;
-      const rule = mapping.inputs[input];
-      if (rule?.kind === "anchor") continue; // with the connections, below
-      if (isUnset(value)) continue;
-      if (!rule) {
-        const refs = references(value);
-        drop(
-          node.id,
-          label,
-          input,
-          refs.length
-            ? `the connection from ${refs.join(", ")} has no equivalent input on our ${def.label}`
-            : `no equivalent setting on our ${def.label}`,
-        );
-        continue;
-      }
-      if (rule.kind === "ignore") {
-        if (!rule.when || rule.when(value)) {
-          if (rule.warning)
-            warnings.push({ nodeId: node.id, label, kind: "approximated", input, message: rule.warning });
-        } else drop(node.id, label, input, rule.reason);
-        continue;
-      }
-      const r = convertWith(rule.convert, value, { node, input });
-      if ("drop" in r) drop(node.id, label, input, r.drop);
-      else {
-        if ("value" in r) params[rule.to] = r.value;
-        if (r.warning) warnings.push({ nodeId: node.id, label, kind: "approximated", input, message: r.warning });
-      }
-    }
-
-    const credentialId = node.data.credential || node.data.inputs?.[CREDENTIAL_INPUT];
-    if (!isUnset(credentialId)) {
-      if (mapping.credential)
-        warnings.push({
-          nodeId: node.id,
-          label,
-          kind: "credential",
-          input: mapping.credential,
-          message: `Connect a credential: Flowise credential ${String(credentialId)} stays in Flowise (credentials are never exported).`,
-        });
-      else drop(node.id, label, "credential", `our ${def.label} takes no credential`);
-    }
-
-    nodes.push({
-      id: node.id,
-      type: def.name,
-      version: def.version,
-      position,
-      data: { inputs: params, label },
-    });
+    const params = convertParams({ ...node, data: { ...node.data, label } }, mapping, def, sink);
+    nodes.push({ id: node.id, type: def.name, version: def.version, position, data: { inputs: params, label } });
+    const parts = embeddedNodes({ ...node, data: { ...node.data, label } }, mapping, def, position, sink);
+    nodes.push(...parts.nodes);
+    embedded.push(...parts.edges);
   }
 
   // Connections: Flowise keeps them twice, as edges and as `{{id.data.instance}}` values of the
@@ -167,10 +108,16 @@ export function convertFlowiseFlow(
     const known = connections.get(key);
     if (!known || (!known.output && c.output)) connections.set(key, c);
   };
+  const control: GraphEdge[] = [];
   for (const e of flow.edges) {
     const input = handleName(e.targetHandle, e.target, "input");
-    if (!input) continue; // not a Flowise input handle (e.g. a note's); nothing to keep
-    connect({ source: e.source, output: handleName(e.sourceHandle, e.source, "output"), target: e.target, input });
+    if (input) {
+      connect({ source: e.source, output: handleName(e.sourceHandle, e.source, "output"), target: e.target, input });
+      continue;
+    }
+    // An agentflow's control edge ("runs after") ends on the step itself; a note's edge on nothing we keep.
+    const step = controlEdge(e, mapped, drop);
+    if (step) control.push(step);
   }
   for (const { flowise, mapping } of mapped.values()) {
     for (const [input, value] of Object.entries(flowise.data.inputs ?? {})) {
@@ -231,6 +178,7 @@ export function convertFlowiseFlow(
     });
   }
 
+  edges.push(...embedded, ...control);
   return {
     graph: { nodes, edges, ...(notes.length ? { notes } : {}) },
     warnings,

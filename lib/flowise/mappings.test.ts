@@ -19,7 +19,10 @@ describe("Flowise mappings", () => {
       for (const [input, rule] of Object.entries(m.inputs)) {
         if (rule.kind === "ignore") continue;
         const ours = def.inputs.find((i) => i.name === rule.to);
-        expect(ours?.kind, `${m.flowise}.${input} → ${m.type}.${rule.to}`).toBe(rule.kind);
+        // An embedded component (an agentflow step's model, tools) becomes a node feeding that anchor.
+        expect(ours?.kind, `${m.flowise}.${input} → ${m.type}.${rule.to}`).toBe(
+          rule.kind === "component" ? "anchor" : rule.kind,
+        );
       }
       for (const out of Object.values(m.outputs ?? {}))
         expect(

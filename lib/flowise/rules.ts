@@ -178,3 +178,11 @@ export const promptValues: Convert = (value) => {
 export function convertWith(convert: Convert | undefined, value: unknown, ctx: Parameters<Convert>[1]): Converted {
   return convert ? convert(value, ctx) : { value };
 }
+
+/** An agentflow's embedded component (see ./types.ts): a model, a tool, one of a list. */
+export const component = (
+  to: string,
+  config: string,
+  what: string,
+  opts: { list?: { name: string }; missing?: "refuse" | "warn" } = {},
+): InputRule => ({ kind: "component", to, config, what, ...opts });

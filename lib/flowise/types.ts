@@ -15,9 +15,11 @@
 /** A Flowise canvas node (ReactFlow node with Flowise's `data`). */
 export interface FlowiseNode {
   id: string;
-  /** "customNode" for nodes, "stickyNote" for notes. */
+  /** "customNode" for nodes, "stickyNote" for notes; in agentflows "agentFlow", "iteration", "stickyNote". */
   type?: string;
   position?: { x: number; y: number };
+  /** An agentflow node inside an Iteration: the Iteration's id (its position is then relative to it). */
+  parentNode?: string;
   data: {
     id?: string;
     /** The Flowise node type, e.g. "chatOpenAI", "toolAgent", "stickyNote". */
@@ -73,7 +75,23 @@ export type InputRule =
    * Not imported. `when` (default: always) says which values mean what our node does anyway;
    * other values are dropped with `reason`. `warning`: said in the response when a value is ignored.
    */
-  | { kind: "ignore"; when?: (value: unknown) => boolean; reason: string; warning?: string };
+  | { kind: "ignore"; when?: (value: unknown) => boolean; reason: string; warning?: string }
+  /**
+   * An agentflow's embedded component: the input names a Flowise node type (`llmModel: "chatOpenAI"`)
+   * and `config` the input holding that node's inputs (`llmModelConfig`). It becomes a node of ours
+   * (through the Flowise type's own mapping) connected to our anchor `to`. `list`: the input is a
+   * list of `{ [name]: type, [config]: inputs }` (an Agent's tools). `missing`: what a type we have no
+   * mapping of does: refuse the import (default), or be left out with a warning to connect one of ours.
+   */
+  | {
+      kind: "component";
+      to: string;
+      config: string;
+      list?: { name: string };
+      missing?: "refuse" | "warn";
+      /** What the builder connects instead, in the warning ("a tool", "a store"). */
+      what: string;
+    };
 
 /** One Flowise node type mapped to one of our node types. */
 export interface FlowiseMapping {
@@ -91,6 +109,14 @@ export interface FlowiseMapping {
   readonly outputs?: Readonly<Record<string, string>>;
   /** Our credential param: a Flowise credential on the node leaves it empty and warns "connect a credential". */
   readonly credential?: string;
+  /**
+   * An agentflow step: Flowise's control edges (source handle `<id>-output-<name or index>`, target
+   * handle the target's id) connect our `input` anchor. `output` names our output for a Flowise one
+   * (default: "output"); undefined refuses the edge.
+   */
+  readonly step?: { output?: (flowiseOutput: string, node: FlowiseNode) => string | undefined };
+  /** Flowise text is rich text here (agentflow steps): params are converted by ./rich-text.ts first. */
+  readonly richText?: boolean;
 }
 
 /** A Flowise node we cannot import. */

@@ -5,22 +5,33 @@ import { convertFlowiseFlow } from "../flowise/convert";
 import { flowiseMappings } from "../flowise/mappings";
 import type { FlowiseFlow, ImportWarning } from "../flowise/types";
 import { getDefinition } from "../nodes/registry";
+import type { ChatflowType } from "@/common/schemas/chatflow";
 import { type FlowiseImportInput, flowiseGraphSchema } from "@/common/schemas/flowise-import";
 import { createChatflow } from "./chatflows";
 
 /**
- * Import of Flowise chatflows (issue 13): a Flowise export or API record → our graph
- * (lib/flowise/convert.ts with the mappings of lib/flowise/mappings), saved as a new chatflow of the
- * caller. Anything that cannot be mapped refuses the import before anything is saved: one 400
- * `import_unmapped` listing every unmapped node and every dropped input.
+ * Import of Flowise chatflows (issue 13) and Agentflow V2 flows (issue 32): a Flowise export or API
+ * record → our graph (lib/flowise/convert.ts with the mappings of lib/flowise/mappings), saved as a
+ * new chatflow (or agentflow) of the caller. Anything that cannot be mapped refuses the import
+ * before anything is saved: one 400 `import_unmapped` listing every unmapped node and every dropped
+ * input.
  */
 
 export const DEFAULT_IMPORT_NAME = "Imported Flowise chatflow";
+export const DEFAULT_AGENTFLOW_IMPORT_NAME = "Imported Flowise agentflow";
 
 export interface FlowiseImport {
   name: string;
   description: string;
+  /** AGENTFLOW when the record says so or any node is an Agentflow V2 step. */
+  type: ChatflowType;
   flow: FlowiseFlow;
+}
+
+/** Agentflow V2 nodes are named `…Agentflow` (startAgentflow, llmAgentflow…) and placed as "agentFlow". */
+function isAgentflow(flow: FlowiseFlow, recordType: unknown): boolean {
+  if (recordType === "AGENTFLOW") return true;
+  return flow.nodes.some((n) => n.type === "agentFlow" || /Agentflow$/.test(n.data?.name ?? ""));
 }
 
 function issuesMessage(where: string, issues: { path: PropertyKey[]; message: string }[]) {
@@ -47,10 +58,13 @@ export function readFlowiseImport(body: FlowiseImportInput): FlowiseImport {
   }
   const parsed = flowiseGraphSchema.safeParse(raw);
   if (!parsed.success) throw issuesMessage(where, parsed.error.issues);
+  const flow = parsed.data as unknown as FlowiseFlow;
+  const type: ChatflowType = isAgentflow(flow, body.type) ? "AGENTFLOW" : "CHATFLOW";
   return {
-    name: body.name ?? DEFAULT_IMPORT_NAME,
+    name: body.name ?? (type === "AGENTFLOW" ? DEFAULT_AGENTFLOW_IMPORT_NAME : DEFAULT_IMPORT_NAME),
     description: (body.description ?? "").slice(0, 5000),
-    flow: parsed.data as unknown as FlowiseFlow,
+    type,
+    flow,
   };
 }
 
@@ -67,12 +81,12 @@ export async function importFlowiseChatflow(input: FlowiseImport, caller: Caller
     ];
     throw new AppError(
       "import_unmapped",
-      `This Flowise chatflow cannot be imported as it is; nothing was saved. Rebuild or remove: ${parts.join("; ")}.`,
+      `This Flowise ${input.type === "AGENTFLOW" ? "agentflow" : "chatflow"} cannot be imported as it is; nothing was saved. Rebuild or remove: ${parts.join("; ")}.`,
       { details: { unmappedNodes: unmapped, droppedInputs: dropped } },
     );
   }
   const chatflow = await createChatflow(
-    { name: input.name, description: input.description, graph: result.graph as never },
+    { name: input.name, description: input.description, type: input.type, graph: result.graph as never },
     caller,
   );
   const warnings: ImportWarning[] = result.warnings;

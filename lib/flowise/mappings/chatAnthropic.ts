@@ -12,5 +12,7 @@ export const chatAnthropic = defineMapping({
     allowImageUploads: param("allowImageUploads", toBoolean),
     streaming: ignore("streaming is chosen per request (the prediction's `streaming`), not on the model"),
     extendedThinking: ignore("extended thinking has no equivalent", oneOf(false, "false")),
+    // Agentflows keep Flowise's default budget even with thinking off: it means nothing then.
+    budgetTokens: ignore("the thinking budget is used only with extended thinking, which has no equivalent"),
   },
 });

@@ -28,6 +28,14 @@ import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
+import { startAgentflow } from "./startAgentflow";
+import { llmAgentflow } from "./llmAgentflow";
+import { conditionAgentflow } from "./conditionAgentflow";
+import { conditionAgentAgentflow } from "./conditionAgentAgentflow";
+import { loopAgentflow } from "./loopAgentflow";
+import { humanInputAgentflow } from "./humanInputAgentflow";
+import { directReplyAgentflow } from "./directReplyAgentflow";
+import { stickyNoteAgentflow } from "./stickyNoteAgentflow";
 
 /**
  * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
@@ -64,4 +72,13 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
+  // Agentflow V2 steps (their embedded models and tools map through the mappings above).
+  startAgentflow,
+  llmAgentflow,
+  conditionAgentflow,
+  conditionAgentAgentflow,
+  loopAgentflow,
+  humanInputAgentflow,
+  directReplyAgentflow,
+  stickyNoteAgentflow,
 ];
