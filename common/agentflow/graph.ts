@@ -67,7 +67,9 @@ export function allSteps(fg: FlowGraph): FlowGraph["steps"] {
 
 /** The steps a sub-graph starts with: those no control edge leads to, in the saved order. */
 export function rootsOf(fg: FlowGraph): string[] {
-  return [...fg.steps.keys()].filter((id) => (fg.in.get(id) ?? []).length === 0 && stepRole(fg.steps.get(id)!.def) !== "note");
+  return [...fg.steps.keys()].filter(
+    (id) => (fg.in.get(id) ?? []).length === 0 && stepRole(fg.steps.get(id)!.def) !== "note",
+  );
 }
 
 /** The output name an edge leaves from (`branch0`, `else`, `proceed`, `output`…). */

@@ -148,29 +148,27 @@ function cycleIn(fg: FlowGraph): { fg: FlowGraph; cycle: string[] } | undefined 
 }
 
 /** The whole-graph checks of an agentflow, knowing what `opts` tells (the server's global variables). */
-export const agentflowChecksWith = (opts: AgentflowCheckOptions) => (
-  graph: Graph,
-  defs: ReadonlyMap<string, NodeDefinition>,
-  problems: GraphProblem[],
-) => {
-  const lookup: DefinitionLookup = (type) => [...defs.values()].find((d) => d.name === type);
-  const fg = flowGraph(graph, lookup);
-  const starts = [...fg.steps.values()].filter((s) => stepRole(s.def) === "start");
-  if (starts.length !== 1)
-    problems.push({
-      code: "agentflow_start",
-      ...(starts[1] ? { nodeId: starts[1].node.id } : {}),
-      params: { count: starts.length },
-    });
-  const found = cycleIn(fg);
-  if (found) {
-    const { cycle } = found;
-    const byId = (id: string): GraphNode => found.fg.steps.get(id)!.node;
-    const nodes = cycle.map((id) => ref(byId(id), found.fg.steps.get(id)!.def));
-    problems.push({ code: "agentflow_cycle", nodeId: cycle[0], params: { nodes } });
-    return;
-  }
-  checkReach(fg, graph, defs, problems);
-  checkLoops(fg, problems);
-  checkVariables(fg, opts, problems);
-};
+export const agentflowChecksWith =
+  (opts: AgentflowCheckOptions) =>
+  (graph: Graph, defs: ReadonlyMap<string, NodeDefinition>, problems: GraphProblem[]) => {
+    const lookup: DefinitionLookup = (type) => [...defs.values()].find((d) => d.name === type);
+    const fg = flowGraph(graph, lookup);
+    const starts = [...fg.steps.values()].filter((s) => stepRole(s.def) === "start");
+    if (starts.length !== 1)
+      problems.push({
+        code: "agentflow_start",
+        ...(starts[1] ? { nodeId: starts[1].node.id } : {}),
+        params: { count: starts.length },
+      });
+    const found = cycleIn(fg);
+    if (found) {
+      const { cycle } = found;
+      const byId = (id: string): GraphNode => found.fg.steps.get(id)!.node;
+      const nodes = cycle.map((id) => ref(byId(id), found.fg.steps.get(id)!.def));
+      problems.push({ code: "agentflow_cycle", nodeId: cycle[0], params: { nodes } });
+      return;
+    }
+    checkReach(fg, graph, defs, problems);
+    checkLoops(fg, problems);
+    checkVariables(fg, opts, problems);
+  };

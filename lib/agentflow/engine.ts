@@ -5,14 +5,7 @@ import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
 import type { FlowGraph } from "@/common/agentflow/graph";
 import { edgeOutput, loopTargetId, rootsOf } from "@/common/agentflow/graph";
 import { decideEdge, initialPosition, loopBack, type Position } from "./position";
-import type {
-  AgentflowStep,
-  HumanInputAnswer,
-  IterationPass,
-  RunSubflow,
-  StepJournal,
-  StepOutcome,
-} from "./types";
+import type { AgentflowStep, HumanInputAnswer, IterationPass, RunSubflow, StepJournal, StepOutcome } from "./types";
 import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
 import { type OpenJournal, prefixedJournal, savingJournal, takeUnfinishedCalls } from "./journal";
 
@@ -147,7 +140,10 @@ async function runPass(
     pass: { item, outerIds, journalFor: (nodeId) => prefixedJournal(journal, `${index}/${nodeId}/`) },
   });
   if (result.status === "paused")
-    throw new AppError("unprocessable", `Iteration "${labelOf(run, id)}" (${id}): a Human Input inside an Iteration cannot pause the run.`);
+    throw new AppError(
+      "unprocessable",
+      `Iteration "${labelOf(run, id)}" (${id}): a Human Input inside an Iteration cannot pause the run.`,
+    );
   const last = result.executedData.at(-1)?.data.output as { content?: unknown } | undefined;
   const content = result.text || (typeof last?.content === "string" ? last.content : "");
   return { content, state: result.state, usedTools: result.usedTools };

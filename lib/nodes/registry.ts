@@ -36,6 +36,13 @@ import { loopAgentflow } from "./loop-agentflow";
 import { humanInputAgentflow } from "./human-input-agentflow";
 import { directReplyAgentflow } from "./direct-reply-agentflow";
 import { stickyNoteAgentflow } from "./sticky-note-agentflow";
+import { agentAgentflow } from "./agent-agentflow";
+import { toolAgentflow } from "./tool-agentflow";
+import { retrieverAgentflow } from "./retriever-agentflow";
+import { httpAgentflow } from "./http-agentflow";
+import { iterationAgentflow } from "./iteration-agentflow";
+import { customFunctionAgentflow } from "./custom-function-agentflow";
+import { executeFlowAgentflow } from "./execute-flow-agentflow";
 import type { NodeDefinition } from "@/common/nodes/types";
 
 /**
@@ -78,11 +85,18 @@ export const nodes: readonly NodeModule[] = [
   // Agentflow steps (lib/agentflow runs them; chat models above feed them).
   startAgentflow,
   llmAgentflow,
+  agentAgentflow,
   conditionAgentflow,
   conditionAgentAgentflow,
   loopAgentflow,
   humanInputAgentflow,
   directReplyAgentflow,
+  toolAgentflow,
+  retrieverAgentflow,
+  httpAgentflow,
+  iterationAgentflow,
+  customFunctionAgentflow,
+  executeFlowAgentflow,
   stickyNoteAgentflow,
 ];
 

@@ -1,0 +1,5 @@
+import { defineNode } from "../define";
+import { retrieverAgentflowDefinition } from "./definition";
+import { buildRetrieverStep } from "./runtime";
+
+export const retrieverAgentflow = defineNode({ definition: retrieverAgentflowDefinition, runtime: buildRetrieverStep });
