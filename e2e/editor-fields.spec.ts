@@ -116,9 +116,11 @@ test("Index saved files on the Docs QA store uses the loaders' saved files and s
   test.setTimeout(90_000);
   await signIn(page);
   const id = await copyOfExample(page, baseURL!, "Docs QA");
-  // Hold the upsert a moment so the progress state can be seen (and checked) before the counts.
+  // Hold the upsert until the progress state has been seen (and checked), then let it through.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/v1/vector/upsert/**", async (route) => {
-    await new Promise((r) => setTimeout(r, 800));
+    await held;
     await route.continue();
   });
   await page.goto(`/chatflows/${id}`);
@@ -129,6 +131,7 @@ test("Index saved files on the Docs QA store uses the loaders' saved files and s
   const button = store.getByRole("button", { name: /^Index saved files/ });
   await button.click();
   await expect(store.getByRole("button", { name: "Indexing…" })).toBeDisabled();
+  release();
   const result = store.getByTestId("store-upsert-result");
   await expect(result).toContainText(/Added [1-9]\d*, updated \d+, skipped \d+/, { timeout: 60_000 });
   // The count is read again after the result arrives: wait for that answer, not the one before.
