@@ -72,7 +72,8 @@ export function convertParams(
       );
       continue;
     }
-    const value = mapping.richText ? richTextDeep(raw) : raw;
+    const rich = mapping.richText === true || (!!mapping.richText && !mapping.richText.except.includes(input));
+    const value = rich ? richTextDeep(raw) : raw;
     if (rule.kind === "ignore") {
       if (!rule.when || rule.when(value)) {
         if (rule.warning) warn(input, "approximated", rule.warning);
@@ -152,7 +153,7 @@ export function embeddedNodes(
             label,
             kind: "approximated",
             input,
-            message: `${why}: it is left out; connect ${rule.what} of ours to “${anchor?.label ?? rule.to}”.`,
+            message: `${why}: it is left out; connect a ${rule.what} of ours to “${anchor?.label ?? rule.to}”.`,
           });
         else sink.drop(step.id, label, input, why);
         continue;

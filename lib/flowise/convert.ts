@@ -94,9 +94,18 @@ export function convertFlowiseFlow(
     }
     mapped.set(node.id, { flowise: node, mapping, def, label });
     const params = convertParams({ ...node, data: { ...node.data, label } }, mapping, def, sink);
-    nodes.push({ id: node.id, type: def.name, version: def.version, position, data: { inputs: params, label } });
+    // Inside an Iteration, a step keeps its parent (and its position, relative to the parent's).
+    const parent = typeof node.parentNode === "string" ? { parentNode: node.parentNode } : {};
+    nodes.push({
+      id: node.id,
+      type: def.name,
+      version: def.version,
+      position,
+      ...parent,
+      data: { inputs: params, label },
+    });
     const parts = embeddedNodes({ ...node, data: { ...node.data, label } }, mapping, def, position, sink);
-    nodes.push(...parts.nodes);
+    nodes.push(...parts.nodes.map((n) => ({ ...n, ...parent })));
     embedded.push(...parts.edges);
   }
 

@@ -1,7 +1,9 @@
 /**
  * Flowise node types that run code the builder wrote (JavaScript in Flowise's sandbox, commands,
- * code interpreters, schemas evaluated as code). We never run imported code: these are refused by
- * name, with the reason, even if a mapping were added for them by mistake.
+ * code interpreters, schemas evaluated as code). We never run imported code in the server's process:
+ * these are refused by name, with the reason, even if a mapping were added for them by mistake. (An
+ * agentflow's Custom Function is imported: its code runs in lib/sandbox, without network, files or
+ * process, under time and memory limits.)
  */
 export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
   customTool: "Custom Tool runs JavaScript written in Flowise; imported code is never run",
@@ -13,8 +15,6 @@ export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
     "Advanced Structured Output Parser evaluates a schema written as code; imported code is never run",
   codeInterpreterE2B: "Code Interpreter runs generated code; it has no equivalent and is never imported",
   pythonInterpreter: "Python Interpreter runs code; it has no equivalent and is never imported",
-  customFunctionAgentflow: "Custom Function runs JavaScript written in Flowise; imported code is never run",
-  executeFlowAgentflow: "Execute Flow calls other Flowise flows; it cannot be imported",
   chatflowTool:
     "Chatflow Tool calls another Flowise chatflow by id, which does not exist here; rebuild it with our nodes",
 };

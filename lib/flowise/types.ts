@@ -115,8 +115,11 @@ export interface FlowiseMapping {
    * (default: "output"); undefined refuses the edge.
    */
   readonly step?: { output?: (flowiseOutput: string, node: FlowiseNode) => string | undefined };
-  /** Flowise text is rich text here (agentflow steps): params are converted by ./rich-text.ts first. */
-  readonly richText?: boolean;
+  /**
+   * Flowise text is rich text here (agentflow steps): params are converted by ./rich-text.ts first,
+   * but for the inputs in `except` (code, kept exactly as written).
+   */
+  readonly richText?: boolean | { except: readonly string[] };
 }
 
 /** A Flowise node we cannot import. */

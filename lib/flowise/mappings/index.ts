@@ -36,6 +36,13 @@ import { loopAgentflow } from "./loopAgentflow";
 import { humanInputAgentflow } from "./humanInputAgentflow";
 import { directReplyAgentflow } from "./directReplyAgentflow";
 import { stickyNoteAgentflow } from "./stickyNoteAgentflow";
+import { agentAgentflow } from "./agentAgentflow";
+import { toolAgentflow } from "./toolAgentflow";
+import { retrieverAgentflow } from "./retrieverAgentflow";
+import { httpAgentflow } from "./httpAgentflow";
+import { iterationAgentflow } from "./iterationAgentflow";
+import { customFunctionAgentflow } from "./customFunctionAgentflow";
+import { executeFlowAgentflow } from "./executeFlowAgentflow";
 
 /**
  * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
@@ -81,4 +88,11 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   humanInputAgentflow,
   directReplyAgentflow,
   stickyNoteAgentflow,
+  agentAgentflow,
+  toolAgentflow,
+  retrieverAgentflow,
+  httpAgentflow,
+  iterationAgentflow,
+  customFunctionAgentflow,
+  executeFlowAgentflow,
 ];
