@@ -416,3 +416,133 @@ describe("imported URLs and the outbound rules", () => {
     }
   });
 });
+
+describe("Flowise Agentflow V2 templates (agentflows/)", () => {
+  const AGENTFLOWS = "agentflows";
+  const importAgentflow = async (file: string) => {
+    const res = await importFlow({ name: file, ...fixture(path.join(AGENTFLOWS, file)) });
+    expect(res.status, res.text.slice(0, 400)).toBe(201);
+    expect(res.json.type).toBe("AGENTFLOW");
+    return res.json as { id: string; graph: Graph; warnings: { nodeId: string; input?: string; kind: string }[] };
+  };
+
+  /** Points the imported models at this test's stub, as a builder would in the studio, and saves. */
+  async function repoint(flow: { id: string; graph: Graph }, credentials: Record<string, string>) {
+    const graph = structuredClone(flow.graph);
+    for (const n of graph.nodes) {
+      if (n.type === "chatOpenAICompatible") n.data.inputs.baseURL = stub.url;
+      if (n.type === "chatOllama") n.data.inputs.baseUrl = stub.origin;
+      if (n.type in credentials) n.data.inputs.credential = credentials[n.type];
+    }
+    const saved = await call(chatflowById.PUT, {
+      method: "PUT",
+      params: { id: flow.id },
+      headers: session,
+      body: { graph },
+    });
+    expect(saved.status, saved.text.slice(0, 300)).toBe(200);
+  }
+
+  const credential = async (type: string) => {
+    const { createCredential } = await import("../../lib/services/credentials");
+    const { systemCaller } = await import("../../dev/callers");
+    return (
+      await createCredential(
+        { name: type, type: type as never, data: { apiKey: "k", baseURL: stub.origin } },
+        systemCaller,
+      )
+    ).id;
+  };
+
+  it("imports all five: every step, its embedded model as our model node, control edges, what to connect said", async () => {
+    const hitl = await importAgentflow("Human_In_The_Loop.json");
+    expect(nodeOf(hitl.graph, "agentAgentflow_0_model").type).toBe("chatOpenAICompatible");
+    expect(hitl.graph.edges.map((e) => `${e.sourceHandle} ${e.targetHandle}`)).toContain(
+      "humanInputAgentflow_0:out:reject loopAgentflow_0:in:input",
+    );
+    expect(nodeOf(hitl.graph, "toolAgentflow_0").data.inputs.toolInputArgs).toEqual([
+      { inputArgName: "to", inputArgValue: "{{$form.from}}" },
+      { inputArgName: "subject", inputArgValue: "{{llmAgentflow_0.subject}}" },
+      { inputArgName: "body", inputArgValue: "{{llmAgentflow_0.body}}" },
+    ]);
+    expect(hitl.warnings.map((w) => [w.nodeId, w.input])).toEqual(
+      expect.arrayContaining([
+        ["agentAgentflow_0", "agentTools"],
+        ["toolAgentflow_0", "toolAgentflowSelectedTool"],
+      ]),
+    );
+    const iterations = await importAgentflow("Iterations.json");
+    expect(nodeOf(iterations.graph, "llmAgentflow_0")).toMatchObject({
+      parentNode: "iterationAgentflow_0",
+      data: { inputs: { llmUserMessage: "Reply only:\n{{$iteration.item}}" } },
+    });
+    expect(nodeOf(iterations.graph, "llmAgentflow_0_model")).toMatchObject({
+      type: "chatGoogleGenerativeAI",
+      parentNode: "iterationAgentflow_0",
+      data: { inputs: { modelName: "gemini-2.0-flash" } },
+    });
+    const rag = await importAgentflow("Simple_RAG.json");
+    expect(rag.warnings.map((w) => w.input)).toContain("agentKnowledgeDocumentStores");
+    expect(nodeOf(rag.graph, "stickyNoteAgentflow_0").type).toBe("stickyNoteAgentflow");
+    await importAgentflow("Structured_Output.json");
+    const supervisor = await importAgentflow("Supervisor_Worker.json");
+    expect(nodeOf(supervisor.graph, "llmAgentflow_0").data.inputs.llmUpdateState).toEqual([
+      { key: "next", value: "{{output.next}}" },
+      { key: "instruction", value: "{{output.instructions}}" },
+    ]);
+  });
+
+  it("runs Structured Output on the scripted model through our Anthropic node", async () => {
+    const flow = await importAgentflow("Structured_Output.json");
+    await repoint(flow, { chatAnthropic: await credential("anthropic") });
+    stub.setBrain(() => ({ content: '{"output":[{"answer":"4","reason":"2 + 2"}]}' }));
+    const before = stub.requests.length;
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id: flow.id },
+      headers: session,
+      body: { question: "What is 2 + 2?" },
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.json.text).toContain('"answer":"4"');
+    expect(stub.requests.slice(before).map((r) => r.path)).toEqual(["/v1/messages"]);
+  });
+
+  it("runs Supervisor Worker: the supervisor picks the engineer, loops back, finishes through the Gemini agent", async () => {
+    const flow = await importAgentflow("Supervisor_Worker.json");
+    await repoint(flow, { chatGoogleGenerativeAI: await credential("googleGenerativeAI") });
+    let turns = 0;
+    stub.setBrain((req) => {
+      if (req.model.startsWith("gemini")) return { content: "Final: the feature, reviewed." };
+      const system = textOfSystem(req.messages);
+      if (/supervisor/i.test(system)) {
+        turns += 1;
+        const next = turns === 1 ? "SOFTWARE" : "FINISH";
+        return { content: JSON.stringify({ next, instructions: "Build the login form", reasoning: "first the code" }) };
+      }
+      return { content: "function login() {}" };
+    });
+    const before = stub.requests.length;
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id: flow.id },
+      headers: session,
+      body: { question: "Build a login form" },
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.json.text).toBe("Final: the feature, reviewed.");
+    expect(stub.requests.slice(before).map((r) => r.path)).toEqual([
+      "/v1/chat/completions",
+      "/v1/chat/completions",
+      "/v1/chat/completions",
+      expect.stringMatching(/^\/v1beta\/models\/gemini-[^:]+:(generateContent|streamGenerateContent)$/),
+    ]);
+  });
+});
+
+function textOfSystem(messages: { role: string; content?: unknown }[]): string {
+  return messages
+    .filter((m) => m.role === "system")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")))
+    .join("\n");
+}
