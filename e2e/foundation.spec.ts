@@ -44,7 +44,9 @@ test("a builder signs in, creates a chatflow, and a revoked API key stops workin
   await expect(page.getByTestId("key-row-e2e key")).toContainText("revoked");
   const refused = await request.get("/api/v1/chatflows", { headers: { authorization: `Bearer ${key}` } });
   expect(refused.status()).toBe(401);
-  expect(await refused.json()).toEqual({ error: { code: "unauthorized", message: expect.any(String) } });
+  expect(await refused.json()).toEqual({
+    error: { code: "unauthorized", message: expect.any(String), requestId: expect.any(String) },
+  });
 });
 
 test("path tricks do not reach the API unauthenticated", async ({ request }) => {

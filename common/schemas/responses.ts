@@ -23,6 +23,8 @@ export const errorResponseSchema = z
       code: z.string().meta({ description: "Machine-readable code, e.g. validation_failed, not_found" }),
       message: z.string(),
       details: z.unknown().optional(),
+      /** The request's id (also in x-request-id): quote it when reporting a problem. */
+      requestId: z.string().optional(),
     }),
   })
   .meta({ id: "Error" });
@@ -48,7 +50,14 @@ export const chatflowSummaryResponseSchema = z
   })
   .meta({ id: "ChatflowSummary" });
 
-export const pingResponseSchema = z.object({ status: z.literal("ok"), service: z.string() }).meta({ id: "Ping" });
+export const pingResponseSchema = z
+  .object({
+    status: z.literal("ok"),
+    service: z.string(),
+    /** The request's id (also in x-request-id): the caller's well-formed one, else a new one. */
+    requestId: z.string(),
+  })
+  .meta({ id: "Ping" });
 
 /** An API key as listed: never the key or its hash. */
 export const apiKeyResponseSchema = z

@@ -19,12 +19,18 @@ export class RateLimits {
 
   /** Counts one request; resolves to the seconds to wait when over the limit, else 0. */
   async hit(key: string, max: number, windowMs: number): Promise<number> {
+    return (await this.count(key, max, windowMs)).retryAfter;
+  }
+
+  /** Counts one request: where the key stands after it (and the seconds to wait when over the limit, else 0). */
+  async count(key: string, max: number, windowMs: number): Promise<RateLimitState & { retryAfter: number }> {
     try {
-      await this.limiter(max, windowMs).consume(key);
-      return 0;
+      const res = await this.limiter(max, windowMs).consume(key);
+      return { limit: max, remaining: res.remainingPoints, resetSec: secondsToWait(res), retryAfter: 0 };
     } catch (res) {
-      if (res instanceof RateLimiterRes) return secondsToWait(res);
-      throw res;
+      if (!(res instanceof RateLimiterRes)) throw res;
+      const wait = secondsToWait(res);
+      return { limit: max, remaining: 0, resetSec: wait, retryAfter: wait };
     }
   }
 
@@ -71,14 +77,36 @@ export function rateLimits(): RateLimits {
   });
 }
 
-/** Throws 429 with Retry-After when the key is over its limit (counts one request). */
-export async function enforceRateLimit(key: string, max: number, windowMs: number, what = "requests"): Promise<void> {
-  const retryAfter = await rateLimits().hit(key, max, windowMs);
+/** Where a caller stands against a limit after a request: requests per window, left, seconds until it resets. */
+export type RateLimitState = { limit: number; remaining: number; resetSec: number };
+
+/**
+ * The `X-RateLimit-*` headers of a limited route's answers (limit, remaining, seconds until the
+ * window resets, as the IETF RateLimit draft counts it); browsers may read them (lib/http/cors.ts).
+ */
+export function rateLimitHeaders(state: RateLimitState | undefined): Record<string, string> {
+  if (!state) return {};
+  return {
+    "X-RateLimit-Limit": String(state.limit),
+    "X-RateLimit-Remaining": String(state.remaining),
+    "X-RateLimit-Reset": String(state.resetSec),
+  };
+}
+
+/** Counts one request; throws 429 with Retry-After (and X-RateLimit-*) when the key is over its limit. */
+export async function enforceRateLimit(
+  key: string,
+  max: number,
+  windowMs: number,
+  what = "requests",
+): Promise<RateLimitState> {
+  const { retryAfter, ...state } = await rateLimits().count(key, max, windowMs);
   if (retryAfter > 0) {
     throw new AppError("rate_limited", `Too many ${what}; try again in ${retryAfter} s.`, {
-      headers: { "Retry-After": String(retryAfter) },
+      headers: { "Retry-After": String(retryAfter), ...rateLimitHeaders(state) },
     });
   }
+  return state;
 }
 
 /** A chatflow's own limit on anonymous predictions (both null: the server default applies). */
@@ -101,7 +129,7 @@ export function publicRateLimit(chatflow: ChatflowLimit): { max: number; windowS
 export async function enforcePublicChatflowLimit(
   chatflow: ChatflowLimit & { id: string },
   clientIp: string,
-): Promise<void> {
+): Promise<RateLimitState | undefined> {
   const limit = publicRateLimit(chatflow);
-  if (limit) await enforceRateLimit(`predict:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000);
+  return limit ? enforceRateLimit(`predict:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000) : undefined;
 }

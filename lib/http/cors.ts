@@ -17,8 +17,8 @@ type Handler = (req: Request, ctx: NextRouteContext) => Promise<Response>;
 export type OriginResolver = (params: RouteParams, origin: string) => Promise<readonly string[]>;
 
 const MAX_AGE_SECONDS = "600";
-/** The widget reads Retry-After to say how long to wait after a 429. */
-const EXPOSED = "Retry-After";
+/** The widget reads Retry-After to say how long to wait after a 429; pages may read the limit's state too. */
+const EXPOSED = "Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset";
 
 /** CORS response headers for `origin` when it is allowed; only `Vary: Origin` otherwise. */
 export function corsHeaders(origin: string | null, allowed: readonly string[]): Record<string, string> {

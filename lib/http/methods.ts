@@ -1,5 +1,6 @@
 import { AppError } from "@/common/errors";
 import { errorResponse } from "./responses";
+import { requestIdOf } from "./request-id";
 
 /** Property set on the 405 handlers below. */
 export const METHOD_REFUSAL = Symbol.for("switchyard.methodRefusal");
@@ -28,6 +29,8 @@ export function refuseOtherMethods(
           headers: { allow },
         },
       ),
+      undefined,
+      requestIdOf(req),
     );
   // Marked so that tests enumerating route files can tell a refusal from a real handler.
   Object.defineProperty(refuse, METHOD_REFUSAL, { value: true });

@@ -1,5 +1,6 @@
 import type { PredictionRun } from "../services/predictions";
 import { sseResponse } from "./sse";
+import { rateLimitHeaders } from "../access/rate-limit";
 import type { AgentflowEventName } from "@/common/schemas/prediction-stream";
 
 /**
@@ -30,6 +31,7 @@ export function predictionStreamResponse(prepared: PredictionRun, requestSignal:
     });
   }, requestSignal);
   res.headers.set(CHATFLOW_VERSION_HEADER, String(prepared.version));
+  for (const [name, value] of Object.entries(rateLimitHeaders(prepared.rateLimit))) res.headers.set(name, value);
   return res;
 }
 

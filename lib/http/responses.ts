@@ -10,12 +10,21 @@ export function json(data: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500. */
-export function errorResponse(err: unknown, log: Logger = processLog): Response {
+/**
+ * Maps any thrown value to the error shape; unknown errors are logged and answered as a bare 500.
+ * With the request's id, the body carries it (`error.requestId`, also in `x-request-id`), so a
+ * caller can quote it and an operator find the request's log lines.
+ */
+export function errorResponse(err: unknown, log: Logger = processLog, requestId?: string): Response {
   const appError = asAppError(err);
   if (appError.code === "internal") log.error({ err }, "unhandled error");
   else if (appError.status >= 500) log.warn({ code: appError.code, reason: appError.message }, "answered 5xx");
-  return json(errorBody(appError), appError.status, appError.headers);
+  const body = errorBody(appError);
+  if (requestId) (body.error as Record<string, unknown>).requestId = requestId;
+  return json(body, appError.status, {
+    ...appError.headers,
+    ...(requestId ? { "x-request-id": requestId } : {}),
+  });
 }
 
 /** Any thrown value as an AppError: known database races get their 404/409, the rest `internal`. */

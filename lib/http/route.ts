@@ -2,6 +2,7 @@ import { z, type ZodType } from "zod";
 import { AppError } from "@/common/errors";
 import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
+import { requestIdOf } from "./request-id";
 import { assertSameOriginWrite } from "./same-origin";
 import { declaredQueryKeys, readQuery } from "./input-checks";
 import { readBody, refuseDeclaredTooLarge, type BodySpec, type ParsedBody } from "./body";
@@ -70,21 +71,12 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
         const result = await handler({ req, params, query, body, caller, requestId, log });
         return result instanceof Response ? result : json(result);
       } catch (err) {
-        return errorResponse(err, log);
+        return errorResponse(err, log, requestId);
       }
     })();
     return finishRequest(req, response, { requestId, log, started, caller });
   };
   return declareRoute(handle, opts as RouteDeclaration);
-}
-
-/** What an incoming `x-request-id` may be; anything else is replaced with a new id. */
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** The request's id: the caller's `x-request-id` when well-formed, else a new UUID. */
-export function requestIdOf(req: Request): string {
-  const given = req.headers.get("x-request-id");
-  return given && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
 }
 
 /**
@@ -158,7 +150,7 @@ export function openRoute(
       const result = await handler({ req, requestId, log });
       response = result instanceof Response ? result : json(result);
     } catch (err) {
-      response = errorResponse(err, log);
+      response = errorResponse(err, log, requestId);
     }
     return finishRequest(req, response, { requestId, log, started });
   };

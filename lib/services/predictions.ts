@@ -7,7 +7,7 @@ import { findExchangeOfRun } from "../db/queries/chat-messages";
 import { readHistory, storeExchange } from "./session-history";
 import type { Caller } from "@/common/access/callers";
 import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
-import { enforcePublicChatflowLimit } from "../access/rate-limit";
+import { enforcePublicChatflowLimit, type RateLimitState } from "../access/rate-limit";
 import { checkDataUrlUpload, storeUpload, type CheckedUpload } from "../security/uploads";
 import { withUploadsLock } from "../security/stored-files";
 import type { PredictionBody } from "@/common/schemas/prediction";
@@ -53,6 +53,8 @@ export interface PredictionRun {
   sessionId: string;
   /** The chatflow version that answers (X-Chatflow-Version, the SSE `metadata` event). */
   version: number;
+  /** Where an anonymous caller stands against the chatflow's public rate limit (X-RateLimit-*). */
+  rateLimit?: RateLimitState;
   execute(opts: {
     onToken?: (t: string) => void;
     /** A tool call of the answer begins (streamed answers show it as a running step). */
@@ -101,15 +103,15 @@ export async function findRunnable(id: string, caller: Caller): Promise<Chatflow
 export async function assertMayChat(
   chatflow: Chatflow,
   req: { chatflowId: string; caller: Caller; origin: string | null; clientIp: string },
-): Promise<void> {
-  if (mayRunAsManager(chatflow, req.caller)) return;
+): Promise<RateLimitState | undefined> {
+  if (mayRunAsManager(chatflow, req.caller)) return undefined;
   // Another user's private chatflow is unknown to every other caller, anonymous ones included: the
   // same answer as for an unknown id, so nobody can learn which private ids exist.
   if (!chatflow.isPublic) throw chatflowNotFound(req.chatflowId, req.caller);
   if (req.origin && !chatflow.allowedOrigins.includes(req.origin)) {
     throw new AppError("forbidden", `Origin ${req.origin} is not allowed to use this chatflow.`);
   }
-  await enforcePublicChatflowLimit(chatflow, req.clientIp);
+  return enforcePublicChatflowLimit(chatflow, req.clientIp);
 }
 
 /**
@@ -156,11 +158,14 @@ function checkUploads(body: PredictionBody, flow: BuiltFlow, chatflow: Chatflow)
 //   → inputs and uploads, build (prepareRun, where the run executes: here, or on a queue worker)
 //   → run, store, answer (executePrediction).
 
-/** Step 1: the chatflow row, the caller's right to chat with it (and the rate limit), the version to run. */
-async function resolveRunnable(req: PredictionRequest): Promise<Chatflow> {
+/**
+ * Step 1: the chatflow row, the caller's right to chat with it (and the rate limit, with where the
+ * caller stands against it), the version to run.
+ */
+async function resolveRunnable(req: PredictionRequest): Promise<{ chatflow: Chatflow; rateLimit?: RateLimitState }> {
   const row = await findRunnable(req.chatflowId, req.caller);
-  await assertMayChat(row, req);
-  return chatflowForRequest(row, req.caller, req.version);
+  const rateLimit = await assertMayChat(row, req);
+  return { chatflow: await chatflowForRequest(row, req.caller, req.version), ...(rateLimit ? { rateLimit } : {}) };
 }
 
 /** The chat a prediction belongs to (Flowise: `chatId`, or the override's `sessionId`) and its session. */
@@ -245,8 +250,8 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
 async function resolveJob(
   req: PredictionRequest,
   chatType: ChatType,
-): Promise<{ chatflow: Chatflow; job: PredictionJob }> {
-  const chatflow = await resolveRunnable(req);
+): Promise<{ chatflow: Chatflow; job: PredictionJob; rateLimit?: RateLimitState }> {
+  const { chatflow, rateLimit } = await resolveRunnable(req);
   checkUploadCount(req.body);
   const job: PredictionJob = {
     chatflowId: chatflow.id,
@@ -258,7 +263,7 @@ async function resolveJob(
     stream: !!req.body.streaming,
     ...(req.requestId ? { requestId: req.requestId } : {}),
   };
-  return { chatflow, job };
+  return { chatflow, job, ...(rateLimit ? { rateLimit } : {}) };
 }
 
 /**
@@ -268,7 +273,7 @@ async function resolveJob(
  * tokens and tool starts.
  */
 export async function startPrediction(req: PredictionRequest, chatType: ChatType): Promise<PredictionRun> {
-  const { chatflow, job } = await resolveJob(req, chatType);
+  const { chatflow, job, rateLimit } = await resolveJob(req, chatType);
   const started = await runTransport().start(predictionRuns, job, {
     known: chatflow,
     ...(req.requestId ? { requestId: req.requestId } : {}),
@@ -277,6 +282,7 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
     chatId: job.chatId,
     sessionId: job.sessionId,
     version: chatflow.version,
+    ...(rateLimit ? { rateLimit } : {}),
     execute: ({ onToken, onToolStart, onAgentflowEvent, signal }) =>
       started.execute({
         ...(signal ? { signal } : {}),
@@ -313,9 +319,7 @@ function withholdToolCalls(
 ): PredictionRun {
   if (caller.kind !== "anonymous" || visitorsSeeToolCalls(chatflow)) return run;
   return {
-    chatId: run.chatId,
-    sessionId: run.sessionId,
-    version: run.version,
+    ...run,
     async execute({ onToolStart: _withheld, ...opts }) {
       const { usedTools: _used, ...answer } = await run.execute(opts);
       return answer;

@@ -73,7 +73,9 @@ describe("chatflow management", () => {
       expect(bad.json.error.code).toBe("invalid_id");
       const unknown = await call(handler, { params: { id: UNKNOWN }, headers: session });
       expect(unknown.status).toBe(404);
-      expect(unknown.json).toEqual({ error: { code: "not_found", message: expect.stringContaining(UNKNOWN) } });
+      expect(unknown.json).toEqual({
+        error: { code: "not_found", message: expect.stringContaining(UNKNOWN), requestId: expect.any(String) },
+      });
     }
   });
 
@@ -164,15 +166,25 @@ describe("chatflow management", () => {
 });
 
 describe("routing", () => {
-  it("has a health route", async () => {
-    const res = await call(ping.GET as never);
-    expect(res.json).toEqual({ status: "ok", service: "switchyard" });
+  it("has a health route that answers with the request's id", async () => {
+    const res = await call(ping.GET as never, { headers: { "x-request-id": "probe-1" } });
+    expect(res.json).toEqual({ status: "ok", service: "switchyard", requestId: "probe-1" });
+    expect(res.headers.get("x-request-id")).toBe("probe-1");
+    // A malformed id is replaced by a new one, the same in the body and the header.
+    const fresh = await call(ping.GET as never, { headers: { "x-request-id": "bad id with spaces" } });
+    expect(fresh.json.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fresh.headers.get("x-request-id")).toBe(fresh.json.requestId);
   });
 
-  it("answers unknown API paths with a JSON 404", async () => {
-    const res = await call(catchAll.GET as never, { path: "/api/v1/nothing-here" });
+  it("answers unknown API paths with a JSON 404 carrying the request id", async () => {
+    const res = await call(catchAll.GET as never, {
+      path: "/api/v1/nothing-here",
+      headers: { "x-request-id": "r-404" },
+    });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("not_found");
+    expect(res.json.error.requestId).toBe("r-404");
+    expect(res.headers.get("x-request-id")).toBe("r-404");
   });
 
   it("is not fooled by a query string that looks like another path", async () => {

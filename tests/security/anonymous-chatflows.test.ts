@@ -78,10 +78,15 @@ afterAll(async () => {
 });
 
 describe("anonymous callers cannot tell a private chatflow from an unknown one", () => {
-  const mask = (r: CallResult, id: string) => ({
-    status: r.status,
-    body: JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>")),
-  });
+  // The request id differs per request (it is checked to be there, then left out of the comparison).
+  const mask = (r: CallResult, id: string) => {
+    const body = JSON.parse(JSON.stringify(r.json).replaceAll(id, "<id>"));
+    if (body?.error) {
+      expect(body.error.requestId).toEqual(expect.any(String));
+      delete body.error.requestId;
+    }
+    return { status: r.status, body };
+  };
   const notFound = { status: 404, body: { error: { code: "not_found", message: "Chatflow <id> not found." } } };
   // Where a key would let the caller in, the 404 says so (in the same words for private and unknown ids).
   const keyHint = {
@@ -131,11 +136,20 @@ describe("public chatflows without their own limit get the server's default", ()
     const other = await createFlow({ isPublic: true });
     const ask = (flow: string, n: number) =>
       call(prediction.POST, { method: "POST", params: { id: flow }, headers: ip(n), body: { question: "hi" } });
-    for (let i = 0; i < 3; i++) expect((await ask(id, 20)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const ok = await ask(id, 20);
+      expect(ok.status).toBe(200);
+      // Where the caller stands, on every limited answer (X-RateLimit-*: per window, left, seconds to reset).
+      expect(ok.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(ok.headers.get("x-ratelimit-remaining")).toBe(String(2 - i));
+      expect(Number(ok.headers.get("x-ratelimit-reset"))).toBeGreaterThan(0);
+    }
     const limited = await ask(id, 20);
     expect(limited.status).toBe(429);
     expect(limited.json.error.code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("x-ratelimit-reset")).toBe(limited.headers.get("retry-after"));
     // Counted per client IP and per chatflow.
     expect((await ask(id, 21)).status).toBe(200);
     expect((await ask(other, 20)).status).toBe(200);

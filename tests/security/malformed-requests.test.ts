@@ -10,6 +10,7 @@ import { edge, node } from "../../lib/flow/__fixtures__/graphs";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as chatflow from "../../app/api/v1/chatflows/[id]/route";
 import * as chatflows from "../../app/api/v1/chatflows/route";
+import * as apikeys from "../../app/api/v1/apikey/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as upsert from "../../app/api/v1/vector/upsert/[id]/route";
 import * as nextAuth from "../../app/api/auth/[...nextauth]/route";
@@ -55,7 +56,11 @@ describe("NUL bytes and over-deep JSON are refused (400 naming the field) before
       for (const streaming of [false, true]) {
         const res = await predict({ ...(body as object), streaming });
         expect(res.status, field).toBe(400);
-        expect(res.json.error).toEqual({ code: "bad_request", message: `${field}: must not contain a NUL character.` });
+        expect(res.json.error).toEqual({
+          code: "bad_request",
+          message: `${field}: must not contain a NUL character.`,
+          requestId: expect.any(String),
+        });
       }
     }
     expect(stub.requests.length).toBe(before.model);
@@ -139,8 +144,8 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
     expect(res.json.error.message).toBe("query.sessionId: given more than once.");
   });
 
-  it("routes without a query schema accept no parameters at all (DELETE /chatflows/{id} too)", async () => {
-    const list = await call(chatflows.GET, { path: "/x?page=2", headers: session });
+  it("routes without a query schema accept no parameters at all (GET /apikey, DELETE /chatflows/{id})", async () => {
+    const list = await call(apikeys.GET, { path: "/x?page=2", headers: session });
     expect(list.status).toBe(400);
     expect(list.json.error.message).toBe("Unknown query parameter 'page' (this route takes none).");
     const del = await call(chatflow.DELETE, {
@@ -184,6 +189,7 @@ describe("methods a route does not implement", () => {
     expect(res.json.error).toEqual({
       code: "method_not_allowed",
       message: `Method POST is not allowed on /api/v1/chatflows/${flowId}; allowed: DELETE, GET, HEAD, OPTIONS, PUT.`,
+      requestId: expect.any(String),
     });
   });
 });

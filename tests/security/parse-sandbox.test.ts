@@ -45,7 +45,7 @@ beforeAll(async () => {
   ).id;
   key = await fixtureKey("upsert", ["upsert"]);
   server = await serveRoutes([
-    { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: async () => ping.GET() },
+    { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: async (req) => ping.GET(req) },
     { method: "POST", pattern: /^\/api\/v1\/vector\/upsert\/(?<id>[^/]+)$/, handler: upsert.POST },
   ]);
 }, 60_000);
@@ -123,6 +123,7 @@ describe("parse caps", () => {
       expect(res.json.error).toEqual({
         code: "payload_too_large",
         message: expect.stringMatching(/^report\.docx: .*more than 1048576 bytes \(UPSERT_MAX_INFLATED_BYTES\)/),
+        requestId: expect.any(String),
       });
     }
     expect({ chunks: (await chunkSources()).length, files: storedFiles() }).toEqual(before);
@@ -139,6 +140,7 @@ describe("parse caps", () => {
     expect(over.json.error).toEqual({
       code: "payload_too_large",
       message: "long.pdf: 21 pages, more than 20 (UPSERT_MAX_PDF_PAGES).",
+      requestId: expect.any(String),
     });
     expect(await chunkSources()).not.toContain("long.pdf");
     const at = await upsertFiles([{ name: "long.pdf", content: makeManyPagePdf(20, ["Exactly at the cap."]) }]);
@@ -153,6 +155,7 @@ describe("parse caps", () => {
     expect(slow.json.error).toEqual({
       code: "unprocessable",
       message: "slow.pdf: reading it took longer than 100 ms (PARSE_TIMEOUT_MS); it was stopped.",
+      requestId: expect.any(String),
     });
     setEnv({});
     const next = await upsertFiles([{ name: "after.pdf", content: makeManyPagePdf(2, ["Read after a timeout."]) }]);
@@ -168,6 +171,7 @@ describe("parse caps", () => {
     expect(big.json.error).toEqual({
       code: "payload_too_large",
       message: "huge.docx: reading it needs more than 64 MiB of memory (PARSE_MAX_MEMORY_MB).",
+      requestId: expect.any(String),
     });
     setEnv({});
     const next = await upsertFiles([{ name: "small.docx", content: makeDocx(["Still serving."]) }]);
@@ -184,6 +188,7 @@ describe("parse caps", () => {
     expect(res.json.error).toEqual({
       code: "payload_too_large",
       message: "wide.csv: more than 4096 bytes of text (UPSERT_MAX_TEXT_BYTES).",
+      requestId: expect.any(String),
     });
   });
 });

@@ -81,6 +81,7 @@ describe("upload caps are exact", () => {
       expect(res.json.error).toEqual({
         code: "payload_too_large",
         message: `uploads.0: ${size} bytes, larger than ${CAP} bytes (UPLOAD_MAX_BYTES).`,
+        requestId: expect.any(String),
       });
     }
   });
@@ -94,6 +95,7 @@ describe("upload caps are exact", () => {
     expect(over.json.error).toEqual({
       code: "payload_too_large",
       message: `notes.txt: ${CAP + 1} bytes, larger than ${CAP} bytes (UPSERT_MAX_FILE_BYTES).`,
+      requestId: expect.any(String),
     });
   });
 });

@@ -1,9 +1,14 @@
 import { AppError } from "@/common/errors";
 import { errorResponse } from "@/lib/http/responses";
+import { requestIdOf } from "@/lib/http/request-id";
 
 // Any /api path no route matched answers the JSON error shape, not an HTML page.
 const notFound = (req: Request) =>
-  errorResponse(new AppError("not_found", `No API route ${req.method} ${new URL(req.url).pathname}.`));
+  errorResponse(
+    new AppError("not_found", `No API route ${req.method} ${new URL(req.url).pathname}.`),
+    undefined,
+    requestIdOf(req),
+  );
 
 export {
   notFound as GET,

@@ -3,6 +3,7 @@ import { foreignOrigin } from "@/lib/http/same-origin";
 import { readJsonField, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
+import { rateLimitHeaders } from "@/lib/access/rate-limit";
 import { CHATFLOW_VERSION_HEADER, predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { json } from "@/lib/http/responses";
 import { getEnv } from "@/lib/env";
@@ -94,6 +95,7 @@ export const POST = withCors(
       if (!body.streaming)
         return json(await prepared.execute({ signal: req.signal }), 200, {
           [CHATFLOW_VERSION_HEADER]: String(prepared.version),
+          ...rateLimitHeaders(prepared.rateLimit),
         });
       return predictionStreamResponse(prepared, req.signal);
     },
