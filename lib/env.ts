@@ -165,6 +165,20 @@ const envSchema = z.object({
     .min(1024)
     .max(64 * MiB)
     .default(MiB),
+  /**
+   * Environment variables a global variable of type `runtime` may read (comma-separated names). Any
+   * other name is refused: variables never expose the server's environment beyond this list.
+   */
+  VARIABLES_FROM_ENV: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must list environment variable names"))),
   /** Runs of user code at once, each on its own worker thread; further runs wait for one. */
   SANDBOX_WORKERS: z.coerce
     .number()

@@ -76,6 +76,12 @@ export const PERMISSIONS = {
   "user.manage": { roles: adminOnly, basic: true },
   "domain.use": { roles: everyone, apiKey: "domains", basic: true },
   "node.list": { roles: everyone, apiKey: "chatflows", basic: true },
+  /**
+   * Global variables (`{{$vars.name}}`): read by whoever builds flows (names to reference; runtime
+   * variables' values are never sent), managed by admins.
+   */
+  "variable.list": { roles: everyone, apiKey: "chatflows", basic: true },
+  "variable.manage": { roles: adminOnly, basic: true },
   /** The admin queue view (queue depth, active jobs, workers): admins only, no API key. */
   "queue.view": { roles: adminOnly, basic: true },
 } as const satisfies Record<string, Rule>;
@@ -220,5 +226,8 @@ export const manageCredentials = policyFor("credential.update");
 export const domainUsers = policyFor("domain.use");
 /** The admin queue view. */
 export const queueViewers = policyFor("queue.view");
+/** Global variables: listed by builders (and keys with `chatflows`), managed by admins. */
+export const listVariablesPolicy = policyFor("variable.list");
+export const manageVariables = policyFor("variable.manage");
 /** The node registry for the studio. */
 export const readNodes = policyFor("node.list");

@@ -20,6 +20,7 @@ export const API_TAGS = {
   Credentials: "Secrets nodes use (model keys, request headers), stored encrypted and never returned.",
   "API keys": "Keys for API callers, each with permissions and an optional chatflow scope.",
   Domains: "A list of domains and analysis runs of a chatflow over them.",
+  Variables: "Global variables agentflows read as {{$vars.name}}: a stored value, or an allowed environment variable.",
 } as const;
 
 export type ApiTag = keyof typeof API_TAGS;

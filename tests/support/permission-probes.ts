@@ -40,7 +40,10 @@ import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
 import * as testCaseById from "../../app/api/v1/chatflows/[id]/tests/[caseId]/route";
 import * as testRun from "../../app/api/v1/chatflows/[id]/tests/run/route";
 import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
+import * as variables from "../../app/api/v1/variables/route";
+import * as variableById from "../../app/api/v1/variables/[id]/route";
 import { insertTestCases } from "../../lib/db/queries/chatflow-tests";
+import { createVariable } from "../../lib/services/variables";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
@@ -488,6 +491,40 @@ export const PROBES: Probe[] = [
   { name: "GET /users", policy: "user.manage", requires: ["user.manage"], ok: 200, run: (c) => get(users.GET, c) },
   { name: "GET /domains", policy: "domain.use", requires: ["domain.use"], ok: 200, run: (c) => get(domains.GET, c) },
   { name: "GET /nodes", policy: "node.list", requires: ["node.list"], ok: 200, run: (c) => get(nodes.GET, c) },
+  {
+    name: "GET /variables",
+    policy: "variable.list",
+    requires: ["variable.list"],
+    ok: 200,
+    run: (c) => get(variables.GET, c),
+  },
+  {
+    name: "POST /variables",
+    policy: "variable.manage",
+    requires: ["variable.manage"],
+    ok: 201,
+    run: (c) => send(variables.POST, "POST", c, { name: `probe_${crypto.randomUUID().slice(0, 8)}`, value: "x" }),
+  },
+  {
+    name: "PUT /variables/{id}",
+    policy: "variable.manage",
+    requires: ["variable.manage"],
+    ok: 200,
+    run: async (c) => {
+      const v = await createVariable({ name: `probe_${crypto.randomUUID().slice(0, 8)}`, value: "x", type: "static" });
+      return send(variableById.PUT, "PUT", { ...c, id: v.id }, { value: "y" });
+    },
+  },
+  {
+    name: "DELETE /variables/{id}",
+    policy: "variable.manage",
+    requires: ["variable.manage"],
+    ok: 200,
+    run: async (c) => {
+      const v = await createVariable({ name: `probe_${crypto.randomUUID().slice(0, 8)}`, value: "x", type: "static" });
+      return send(variableById.DELETE, "DELETE", { ...c, id: v.id });
+    },
+  },
   {
     name: "GET /admin/queue",
     policy: "queue.view",

@@ -45,10 +45,12 @@ import * as route40 from "../public-chatbotConfig/[id]/route";
 import * as route41 from "../setup/route";
 import * as route42 from "../users/[id]/route";
 import * as route43 from "../users/route";
-import * as route44 from "../vector/stores/[id]/[nodeId]/route";
-import * as route45 from "../vector/stores/[id]/route";
-import * as route46 from "../vector/upsert/[id]/route";
-import * as route47 from "../../../domains/route";
+import * as route44 from "../variables/[id]/route";
+import * as route45 from "../variables/route";
+import * as route46 from "../vector/stores/[id]/[nodeId]/route";
+import * as route47 from "../vector/stores/[id]/route";
+import * as route48 from "../vector/upsert/[id]/route";
+import * as route49 from "../../../domains/route";
 
 /** Every documented route module but the document's own. */
 export const ROUTE_FILES: readonly RouteFile[] = [
@@ -96,8 +98,10 @@ export const ROUTE_FILES: readonly RouteFile[] = [
   { file: "app/api/v1/setup/route.ts", module: route41 },
   { file: "app/api/v1/users/[id]/route.ts", module: route42 },
   { file: "app/api/v1/users/route.ts", module: route43 },
-  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route44 },
-  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route45 },
-  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route46 },
-  { file: "app/domains/route.ts", module: route47 },
+  { file: "app/api/v1/variables/[id]/route.ts", module: route44 },
+  { file: "app/api/v1/variables/route.ts", module: route45 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route46 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route47 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route48 },
+  { file: "app/domains/route.ts", module: route49 },
 ];
