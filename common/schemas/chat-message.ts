@@ -9,11 +9,31 @@ export const MESSAGES_MAX_LIMIT = 1000;
 const idLike = z.string().trim().min(1).max(200);
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
 
+type ChatTypeName = "INTERNAL" | "EXTERNAL";
+const isChatType = (t: string): t is ChatTypeName => t === "INTERNAL" || t === "EXTERNAL";
+
 /** Filters shared by GET and DELETE of /api/v1/chatmessage/{chatflow_id}. */
 const filterFields = {
   sessionId: idLike.optional(),
   chatId: idLike.optional(),
-  chatType: z.preprocess(upper, z.enum(["INTERNAL", "EXTERNAL"], { error: "must be INTERNAL or EXTERNAL" })).optional(),
+  // One type, a comma list or Flowise's JSON array (`["INTERNAL","EXTERNAL"]`); both types: no filter.
+  chatType: z
+    .preprocess(
+      (v) =>
+        typeof v === "string"
+          ? v
+              .replace(/[[\]"\s]/g, "")
+              .toUpperCase()
+              .split(",")
+              .filter(Boolean)
+          : v,
+      z
+        .array(z.string())
+        .min(1, "must be INTERNAL or EXTERNAL")
+        .refine((types) => types.every(isChatType), "must be INTERNAL or EXTERNAL"),
+    )
+    .transform((types) => (new Set(types).size === 1 ? (types[0] as ChatTypeName) : undefined))
+    .optional(),
   messageId: z.uuid({ error: "must be a message UUID" }).optional(),
   startDate: isoDateParam.optional(),
   endDate: isoDateParam.optional(),
@@ -94,6 +114,14 @@ export const listChatMessagesQuery = z
     limit: limit ?? MESSAGES_MAX_LIMIT,
   }));
 
+/** A Flowise boolean query flag: `true` or `false`. */
+const flowiseFlag = z
+  .preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.enum(["true", "false"], { error: "must be true or false" }),
+  )
+  .optional();
+
 /** DELETE query: the same filters; paging would make "delete what matches" ambiguous, so it is refused. */
 export const deleteChatMessagesQuery = z
   .object({
@@ -102,13 +130,31 @@ export const deleteChatMessagesQuery = z
     order: sortEnum.optional(),
     page: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
     limit: z.never({ error: "is not accepted by DELETE: it removes every matching message" }).optional(),
+    // Flowise's studio sends these; here a delete always removes the messages, and with them the
+    // session's memory (it is read from them), so both are accepted and change nothing.
+    hardDelete: flowiseFlag,
+    isClearFromViewMessageDialog: flowiseFlag,
   })
   .superRefine(checkRange)
-  .transform(({ startDate, endDate, sort: _s, order: _o, page: _p, limit: _l, feedback, feedbackType, ...rest }) => ({
-    ...rest,
-    createdAt: dateRange(startDate, endDate),
-    feedback: feedbackFilter(feedback, feedbackType),
-  }));
+  .transform(
+    ({
+      startDate,
+      endDate,
+      sort: _s,
+      order: _o,
+      page: _p,
+      limit: _l,
+      hardDelete: _h,
+      isClearFromViewMessageDialog: _c,
+      feedback,
+      feedbackType,
+      ...rest
+    }) => ({
+      ...rest,
+      createdAt: dateRange(startDate, endDate),
+      feedback: feedbackFilter(feedback, feedbackType),
+    }),
+  );
 
 /** Sessions overview (studio Conversations view): date and type filters plus paging. */
 export const listSessionsQuery = z

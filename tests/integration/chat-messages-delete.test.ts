@@ -118,6 +118,31 @@ describe("DELETE /api/v1/chatmessage/{id}", () => {
     expect(await count({ sessionId: "s-dates" })).toBe(0);
   });
 
+  it("takes Flowise's studio parameters: chatType as a JSON array or a list, hardDelete, isClearFromViewMessageDialog", async () => {
+    const db = await getDb();
+    const base = { chatflowId: flowId, sessionId: "s-flowise", chatId: "c-flowise", role: "userMessage" as const };
+    const make = () =>
+      Promise.all(
+        (["INTERNAL", "EXTERNAL", "EXTERNAL"] as const).map((chatType) =>
+          db.chatMessage.create({ data: { ...base, content: "x", chatType } }),
+        ),
+      );
+    await make();
+    const list = (query: string) =>
+      call(messages.GET, { params: { id: flowId }, path: `/x?sessionId=s-flowise&${query}`, headers: basic });
+    // Both types (JSON array or comma list): every message; one type: those.
+    expect((await list(`chatType=${encodeURIComponent('["INTERNAL","EXTERNAL"]')}`)).json).toHaveLength(3);
+    expect((await list("chatType=INTERNAL,EXTERNAL")).json).toHaveLength(3);
+    expect((await list(`chatType=${encodeURIComponent('["EXTERNAL"]')}`)).json).toHaveLength(2);
+    expect((await list("chatType=SOMETIMES")).status).toBe(400);
+    // What Flowise's "Delete messages" dialog sends.
+    const flowiseDelete = `sessionId=s-flowise&chatType=${encodeURIComponent('["EXTERNAL"]')}&hardDelete=true&isClearFromViewMessageDialog=true`;
+    expect((await del(flowiseDelete)).json).toEqual({ deleted: 2 });
+    expect(await count({ sessionId: "s-flowise" })).toBe(1);
+    expect((await del("sessionId=s-flowise&hardDelete=maybe")).status).toBe(400);
+    expect(await count({ sessionId: "s-flowise" })).toBe(1);
+  });
+
   it("refuses paging parameters and bad filters with 400, and an unknown chatflow with 404", async () => {
     const before = await count();
     for (const [query, field] of [
