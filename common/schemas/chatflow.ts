@@ -166,6 +166,9 @@ export const createChatflowSchema = z
 /** Largest value of a PostgreSQL `integer` column (Chatflow.version): a bigger one fails the query. */
 const MAX_INT4 = 2_147_483_647;
 
+/** The fields whose save makes a new version (the graph and the run settings). */
+const VERSIONED_FIELDS = ["graph", "overrideAllowList", "chatbotConfig", "speechToText"];
+
 export const updateChatflowSchema = z
   .object({
     ...chatflowFields,
@@ -174,7 +177,20 @@ export const updateChatflowSchema = z
   })
   .partial()
   .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== "expectedVersion"), "nothing to update");
+  .refine((v) => Object.keys(v).some((k) => k !== "expectedVersion"), "nothing to update")
+  // The document says the two rules no schema of fields shows: some field besides expectedVersion,
+  // and a versionMessage only with what makes a version (lib/services/chatflows.ts savesVersion):
+  // a versioned field, or another field without a versionMessage.
+  .meta({
+    override: {
+      anyOf: [
+        ...VERSIONED_FIELDS.map((field) => ({ required: [field] })),
+        ...[...Object.keys(chatflowFields), "ownerId"]
+          .filter((field) => field !== "versionMessage" && !VERSIONED_FIELDS.includes(field))
+          .map((field) => ({ required: [field], properties: { versionMessage: false } })),
+      ],
+    },
+  });
 
 export type CreateChatflowInput = z.infer<typeof createChatflowSchema>;
 export type UpdateChatflowInput = z.infer<typeof updateChatflowSchema>;

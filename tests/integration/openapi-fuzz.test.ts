@@ -43,11 +43,14 @@ const BEYOND_A_SCHEMA: { message: RegExp; why: string }[] = [
     why: "new credential values are of the stored credential's kind",
   },
   { message: /is not a node type of ours/, why: "node types are the server's registry (GET /api/v1/nodes)" },
+  { message: /can never be overridden per request/, why: "the registry's params that choose where requests go" },
+  { message: /cannot read the server's environment/, why: "the server's VARIABLES_FROM_ENV setting" },
   {
     message: /start date must not be after the end date/,
     why: "a rule across two query parameters (OpenAPI has none)",
   },
-  { message: /cannot be combined with feedback=false/, why: "a rule across two query parameters (OpenAPI has none)" },
+  { message: /cannot be combined with/, why: "a rule across two query parameters (OpenAPI has none)" },
+  { message: /cannot be combined with cursor/, why: "a rule across two query parameters (OpenAPI has none)" },
   { message: /must be the JSON text of a Flowise graph/, why: "flowData's contentSchema is an annotation" },
   {
     message: /^Import (refused|stopped)|cannot be imported/i,
