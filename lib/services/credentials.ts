@@ -8,9 +8,18 @@ import {
   listCredentials as listRows,
   updateCredentialById,
 } from "../db/queries/credentials";
+import { findChatflowGraphs } from "../db/queries/chatflows";
 import { findUserRole, userExists } from "../db/queries/users";
 import type { Caller } from "@/common/access/callers";
-import { assertMay, grantFor, mayAct, ownerFilter, actingUserId, rule } from "@/common/access/permissions";
+import {
+  assertMay,
+  chatflowScope,
+  grantFor,
+  mayAct,
+  ownerFilter,
+  actingUserId,
+  rule,
+} from "@/common/access/permissions";
 import { getDefinition } from "../nodes/registry";
 import type { ResolvedCredential } from "../security/credential-hosts";
 import { decryptJson, encryptJson } from "../security/secrets";
@@ -41,9 +50,21 @@ function mayUse(caller: Caller, row: { ownerId: string | null; sharedWithBuilder
   );
 }
 
-/** Credentials without their values: admins see all; builders their own and those shared with them. */
+/**
+ * Credentials without their values: admins see all; builders their own and those shared with them; a
+ * key scoped to chosen chatflows, only the credentials those chatflows use.
+ */
 export async function listCredentials(caller: Caller) {
-  return listRows({ ownerId: ownerFilter(caller, "credential.list") });
+  const rows = await listRows({ ownerId: ownerFilter(caller, "credential.list") });
+  const scope = chatflowScope(caller);
+  if (!scope) return rows;
+  // A key scoped to chosen chatflows sees only the credentials those chatflows use.
+  const used = new Set(
+    (await findChatflowGraphs({ ids: scope })).flatMap((f) =>
+      credentialRefs(f.graph, f.speechToText as { credentialId?: string }).map((r) => r.credentialId),
+    ),
+  );
+  return rows.filter((r) => used.has(r.id));
 }
 
 /** Stores a credential encrypted (AES-256-GCM), owned by the caller; answers without the values. */

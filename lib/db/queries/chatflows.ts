@@ -33,6 +33,14 @@ export async function listChatflows({
   });
 }
 
+/** The graph and speech-to-text settings of these chatflows (what their credentials are read from). */
+export async function findChatflowGraphs({ ids }: { ids: string[] }) {
+  return (await getDb()).chatflow.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, graph: true, speechToText: true },
+  });
+}
+
 export async function findChatflowById({ id }: { id: string }) {
   return (await getDb()).chatflow.findUnique({ where: { id } });
 }
