@@ -11,7 +11,9 @@ import {
   insertExecution,
   saveExecution,
 } from "../db/queries/executions";
-import type { HistoryMessage } from "../flow/types";
+import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
+import type { RunSubflow } from "../agentflow/types";
+import { variableValues } from "./variables";
 
 /**
  * Agentflow runs as executions: a new run gets an Execution row, a resume (`humanInput`) continues
@@ -65,6 +67,9 @@ export interface AgentflowTurn {
   signal?: AbortSignal;
   onToken?(token: string): void;
   onEvent?(name: string, data: unknown): void;
+  onToolStart?(start: ToolStart): void;
+  /** Runs another flow for an Execute Flow node (lib/services/subflows.ts). */
+  runSubflow?: RunSubflow;
 }
 
 export interface AgentflowTurnResult {
@@ -72,6 +77,7 @@ export interface AgentflowTurnResult {
   executionId: string;
   executedData: ExecutedNode[];
   action?: HumanInputAction;
+  usedTools: UsedTool[];
 }
 
 /** Starts a run (a new execution), or takes the paused one for this resume (409 when another took it). */
@@ -135,11 +141,15 @@ export async function runAgentflowTurn(turn: AgentflowTurn): Promise<AgentflowTu
     ...(turn.signal ? { signal: turn.signal } : {}),
     ...(turn.onToken ? { onToken: turn.onToken } : {}),
     ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
+    ...(turn.onToolStart ? { onToolStart: turn.onToolStart } : {}),
+    ...(turn.runSubflow ? { runSubflow: turn.runSubflow } : {}),
+    vars: await variableValues(),
   });
   return {
     text: result.text,
     executionId: execution.id,
     executedData: result.executedData,
+    usedTools: result.usedTools,
     ...(result.action ? { action: result.action } : {}),
   };
 }

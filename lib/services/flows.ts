@@ -119,14 +119,16 @@ export async function getBuiltFlow(chatflow: Chatflow, overrideConfig?: Record<s
 
 /**
  * Runs the engine's graph checks (a chatflow's, or an agentflow's) and reports problems instead of
- * throwing. Without a type, a graph holding agentflow steps is checked as an agentflow.
+ * throwing. Without a type, a graph holding agentflow steps is checked as an agentflow; with the
+ * global variables' names, an agentflow's `{{$vars.name}}` must name one.
  */
 export function checkGraph(
   graph: unknown,
   type: Chatflow["type"] = holdsAgentflowSteps(graph) ? "AGENTFLOW" : "CHATFLOW",
+  opts: { variables?: ReadonlySet<string> } = {},
 ): { valid: boolean; problems: GraphProblemDetail[] } {
   try {
-    if (type === "AGENTFLOW") validateAgentflowGraph(graph);
+    if (type === "AGENTFLOW") validateAgentflowGraph(graph, opts);
     else validateGraph(graph);
     return { valid: true, problems: [] };
   } catch (err) {

@@ -27,6 +27,7 @@ import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
 import { findPausedRun, runAgentflowTurn } from "./agentflow-runs";
+import { subflowRunner } from "./subflows";
 
 /** How many stored messages of a session are read for memory nodes (they window further). */
 const HISTORY_READ_LIMIT = 200;
@@ -463,10 +464,12 @@ async function runAgentflowPrediction(
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.onToken ? { onToken: args.onToken } : {}),
     ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
+    ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
+    runSubflow: subflowRunner({ chatflow: args.chatflow, chatId: args.chatId, sessionId: args.sessionId }),
   });
   return {
     text: turn.text,
-    usedTools: [],
+    usedTools: turn.usedTools,
     agentflow: {
       executionId: turn.executionId,
       agentFlowExecutedData: turn.executedData,

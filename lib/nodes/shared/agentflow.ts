@@ -9,13 +9,18 @@ import { messageText } from "./messages";
 
 /** Pieces shared by the agentflow nodes (lib/nodes/*-agentflow): inputs, list params, state, model calls. */
 
-/** The control input of every step but Start: the steps it runs after. */
+/**
+ * The control input of every step but Start: the steps it runs after. Optional as an anchor: the
+ * first steps inside an Iteration have none, and a top-level step without one is refused by the
+ * agentflow's own check (step_not_reachable).
+ */
 export const flowInputAnchor = {
   kind: "anchor",
   name: "input",
   label: "Runs after",
   accepts: [T.flow],
   list: true,
+  optional: true,
 } as const satisfies NodeInputSpec;
 
 /** The one output of a step that does not branch. */

@@ -2,6 +2,7 @@ import { idParams, route } from "@/lib/http/route";
 import { manageChatflows } from "@/common/access/permissions";
 import { getChatflowOrThrow } from "@/lib/services/chatflows";
 import { checkGraph } from "@/lib/services/flows";
+import { variableNames } from "@/lib/services/variables";
 import { refuseOtherMethods } from "@/lib/http/methods";
 import { graphCheckResponseSchema } from "@/common/schemas/responses";
 
@@ -14,13 +15,14 @@ export const GET = route(
       tag: "Chatflows",
       summary: "Check a saved graph without running it",
       description:
-        "The same checks a run makes before it starts (missing inputs and credentials, connections, cycles), as data: each problem with its code, node and input.",
+        "The same checks a run makes before it starts (missing inputs and credentials, connections, cycles; an agentflow's variables, global ones included), as data: each problem with its code, node and input.",
       responses: { 200: { description: "The graph's problems, node by node", schema: graphCheckResponseSchema } },
     },
   },
   async ({ params, caller }) => {
     const chatflow = await getChatflowOrThrow(params.id, caller);
-    return checkGraph(chatflow.graph, chatflow.type);
+    const variables = chatflow.type === "AGENTFLOW" ? await variableNames() : undefined;
+    return checkGraph(chatflow.graph, chatflow.type, variables ? { variables } : {});
   },
 );
 
