@@ -12,6 +12,20 @@ const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : 
 type ChatTypeName = "INTERNAL" | "EXTERNAL";
 const isChatType = (t: string): t is ChatTypeName => t === "INTERNAL" || t === "EXTERNAL";
 
+/** `chatType` as the OpenAPI document shows it: one type or a comma list (a JSON array is read too). */
+const CHAT_TYPE_PARAM = {
+  type: "string",
+  pattern: "^(INTERNAL|EXTERNAL)(,(INTERNAL|EXTERNAL))*$",
+  description:
+    'INTERNAL, EXTERNAL or both, comma-separated (Flowise\'s JSON array `["INTERNAL","EXTERNAL"]` is read too)',
+};
+
+/** Empties a rendered JSON schema and gives it `schema`'s keys. */
+function replaceSchema(target: Record<string, unknown>, schema: Record<string, unknown>) {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, schema);
+}
+
 /** Filters shared by GET and DELETE of /api/v1/chatmessage/{chatflow_id}. */
 const filterFields = {
   sessionId: idLike.optional(),
@@ -33,6 +47,8 @@ const filterFields = {
         .refine((types) => types.every(isChatType), "must be INTERNAL or EXTERNAL"),
     )
     .transform((types) => (new Set(types).size === 1 ? (types[0] as ChatTypeName) : undefined))
+    // The document shows the text the parameter is, not the list it is read into.
+    .meta({ override: ({ jsonSchema }) => void replaceSchema(jsonSchema, CHAT_TYPE_PARAM) })
     .optional(),
   messageId: z.uuid({ error: "must be a message UUID" }).optional(),
   startDate: isoDateParam.optional(),
