@@ -82,6 +82,12 @@ export const PERMISSIONS = {
    */
   "variable.list": { roles: everyone, apiKey: "chatflows", basic: true },
   "variable.manage": { roles: adminOnly, basic: true },
+  /**
+   * Agentflow runs (the Executions API): node-by-node inputs and outputs are the flow's internals, so
+   * whoever manages the flow (keys with `chatflows`, within their scope), not whoever may run it.
+   */
+  "execution.read": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  "execution.delete": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   /** The admin queue view (queue depth, active jobs, workers): admins only, no API key. */
   "queue.view": { roles: adminOnly, basic: true },
 } as const satisfies Record<string, Rule>;
@@ -229,5 +235,8 @@ export const queueViewers = policyFor("queue.view");
 /** Global variables: listed by builders (and keys with `chatflows`), managed by admins. */
 export const listVariablesPolicy = policyFor("variable.list");
 export const manageVariables = policyFor("variable.manage");
+/** Agentflow runs: read (list, one) and deleted by the flow's managers. */
+export const readExecutionsPolicy = policyFor("execution.read");
+export const deleteExecutionsPolicy = policyFor("execution.delete");
 /** The node registry for the studio. */
 export const readNodes = policyFor("node.list");

@@ -14,6 +14,7 @@ export const API_TAGS = {
   Versions: "Every save is a version; one is published for the API, the widget and the public pages.",
   "Chatflow tests": "Test cases of a chatflow (a question and expectations) and runs of them against a version.",
   Prediction: "Running a chatflow (Flowise's prediction API, streamed or not) and what the embed widget reads.",
+  Executions: "Agentflow runs (Flowise's executions): listed with filters, read node by node, deleted.",
   Feedback: "Ratings of answers and leads left in the widget (Flowise's shapes).",
   "Vector stores": "Loading documents into a chatflow's stores, and their chunk counts.",
   Messages: "Stored conversations of a chatflow: messages and sessions.",

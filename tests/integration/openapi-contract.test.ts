@@ -523,6 +523,29 @@ describe("every documented operation answers as documented", () => {
     await run("delete", "/api/v1/chatflows/{id}/tests/{caseId}", { params: caseParams });
   });
 
+  it("agentflow executions: list, one node by node, delete one and many", async () => {
+    const step = (id: string, type: string, inputs = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { inputs } });
+    const graph = {
+      nodes: [step("start", "startAgentflow"), step("reply", "directReplyAgentflow", { directReplyMessage: "ok" })],
+      edges: [
+        { id: "e", source: "start", sourceHandle: "start:out:output", target: "reply", targetHandle: "reply:in:input" },
+      ],
+    };
+    const flow = await run("post", "/api/v1/chatflows", { body: { name: "Runs", type: "AGENTFLOW", graph } });
+    const ask = async () =>
+      (await run("post", "/api/v1/prediction/{id}", { params: { id: flow.json.id }, body: { question: "hi" } })).json
+        .executionId as string;
+    const [first, second, third] = [await ask(), await ask(), await ask()];
+    const page = await run("get", "/api/v1/executions", { query: `?agentflowId=${flow.json.id}&limit=2` });
+    expect(page.json.data.map((e: { id: string }) => e.id)).toEqual([third, second]);
+    await run("get", "/api/v1/executions", { query: `?state=FINISHED&cursor=${page.json.nextCursor}` });
+    const one = await run("get", "/api/v1/executions/{id}", { params: { id: first } });
+    expect(one.json.executionData.map((n: { nodeId: string }) => n.nodeId)).toEqual(["start", "reply"]);
+    await run("delete", "/api/v1/executions/{id}", { params: { id: first } });
+    const many = await run("delete", "/api/v1/executions", { body: { executionIds: [second, third] } });
+    expect(many.json).toEqual({ success: true, deletedCount: 2 });
+  });
+
   it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {
     for (const operation of OPERATIONS) {
       if (operation.params) {

@@ -18,6 +18,7 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { createCredential } from "../../lib/services/credentials";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
+import { getDb } from "../../lib/db/client";
 
 type Who = "admin" | "builder" | "builder2";
 type CallerSpec = {
@@ -68,6 +69,14 @@ async function makeObject(kind: ObjectKind, owner: Who): Promise<string> {
         as[owner],
       )
     ).id;
+  if (kind === "execution") {
+    // A finished run of the owner's agentflow, written directly (the probes are about its routes' callers).
+    const flow = await createChatflow({ name: `${owner}'s agentflow`, type: "AGENTFLOW" }, as[owner]);
+    const run = await (await getDb()).execution.create({
+      data: { chatflowId: flow.id, version: flow.version, sessionId: "probe", chatId: "probe", status: "finished" },
+    });
+    return run.id;
+  }
   if (kind === "credential")
     return (await createCredential({ name: `${owner}'s key`, type: "openai", data: { apiKey: "sk-x" } }, as[owner])).id;
   return (await createApiKey({ name: `${owner}'s key`, permissions: ["predict"], chatflowIds: [] }, as[owner])).id;

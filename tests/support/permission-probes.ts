@@ -42,10 +42,12 @@ import * as testRun from "../../app/api/v1/chatflows/[id]/tests/run/route";
 import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
 import * as variables from "../../app/api/v1/variables/route";
 import * as variableById from "../../app/api/v1/variables/[id]/route";
+import * as executions from "../../app/api/v1/executions/route";
+import * as executionById from "../../app/api/v1/executions/[id]/route";
 import { insertTestCases } from "../../lib/db/queries/chatflow-tests";
 import { createVariable } from "../../lib/services/variables";
 
-export type ObjectKind = "chatflow" | "credential" | "apikey";
+export type ObjectKind = "chatflow" | "credential" | "apikey" | "execution";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
 export type Probe = {
   name: string;
@@ -524,6 +526,45 @@ export const PROBES: Probe[] = [
       const v = await createVariable({ name: `probe_${crypto.randomUUID().slice(0, 8)}`, value: "x", type: "static" });
       return send(variableById.DELETE, "DELETE", { ...c, id: v.id });
     },
+  },
+  {
+    name: "GET /executions",
+    policy: "execution.read",
+    requires: ["execution.read"],
+    object: "execution",
+    list: true,
+    ok: 200,
+    // The list is the answer's `data` (what the matrix looks for the object in).
+    run: async (c) => {
+      const res = await get(executions.GET, c);
+      return res.status === 200 ? { ...res, json: res.json.data } : res;
+    },
+  },
+  {
+    name: "GET /executions/{id}",
+    policy: "execution.read",
+    requires: ["execution.read"],
+    object: "execution",
+    ok: 200,
+    run: (c) => get(executionById.GET, c),
+  },
+  {
+    name: "DELETE /executions/{id}",
+    policy: "execution.delete",
+    requires: ["execution.delete"],
+    object: "execution",
+    fresh: true,
+    ok: 200,
+    run: (c) => send(executionById.DELETE, "DELETE", c),
+  },
+  {
+    name: "DELETE /executions",
+    policy: "execution.delete",
+    requires: ["execution.delete"],
+    object: "execution",
+    fresh: true,
+    ok: 200,
+    run: (c) => send(executions.DELETE, "DELETE", c, { executionIds: [c.id] }),
   },
   {
     name: "GET /admin/queue",

@@ -63,3 +63,102 @@ export async function claimPausedExecution({ id }: { id: string }): Promise<bool
   });
   return count === 1;
 }
+
+/** Filters of the Executions API, already parsed; `ownerId` and `chatflowIds` also carry the caller's limits. */
+export type ExecutionWhere = {
+  id?: string;
+  /** Runs of these flows only (every id must match: the filters and a key's scope are intersected by the caller). */
+  chatflowIds?: string[];
+  ownerId?: string;
+  sessionId?: string;
+  statuses?: ExecutionStatus[];
+  createdAt?: { gte?: Date; lt?: Date; lte?: Date };
+};
+
+function toWhere(f: ExecutionWhere): Prisma.ExecutionWhereInput {
+  return {
+    ...(f.id ? { id: f.id } : {}),
+    ...(f.chatflowIds ? { chatflowId: { in: f.chatflowIds } } : {}),
+    ...(f.ownerId ? { chatflow: { ownerId: f.ownerId } } : {}),
+    ...(f.sessionId ? { sessionId: f.sessionId } : {}),
+    ...(f.statuses ? { status: { in: f.statuses } } : {}),
+    ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+  };
+}
+
+/** The columns a list shows (no executed data, state or position), with the flow's name. */
+const summarySelect = {
+  id: true,
+  chatflowId: true,
+  version: true,
+  sessionId: true,
+  chatId: true,
+  status: true,
+  error: true,
+  createdAt: true,
+  updatedAt: true,
+  finishedAt: true,
+  chatflow: { select: { name: true } },
+} satisfies Prisma.ExecutionSelect;
+
+/**
+ * A page of runs, newest first (id breaks ties): those after `after` (a cursor), then `skip` more;
+ * `nodeCount` is the length of each run's executed data, counted in the database.
+ */
+export async function listExecutions({
+  where,
+  after,
+  skip,
+  take,
+}: {
+  where: ExecutionWhere;
+  after?: { createdAt: Date; id: string };
+  skip: number;
+  take: number;
+}) {
+  const db = await getDb();
+  const rows = await db.execution.findMany({
+    where: {
+      ...toWhere(where),
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip,
+    take,
+    select: summarySelect,
+  });
+  if (!rows.length) return [];
+  const counts = await db.$queryRaw<{ id: string; n: number }[]>`
+    SELECT "id"::text AS "id", jsonb_array_length(CASE WHEN jsonb_typeof("executedData") = 'array' THEN "executedData" ELSE '[]'::jsonb END)::int AS "n"
+    FROM "Execution" WHERE "id" = ANY(${rows.map((r) => r.id)}::uuid[])`;
+  const countOf = new Map(counts.map((c) => [c.id, c.n]));
+  return rows.map((r) => ({ ...r, nodeCount: countOf.get(r.id) ?? 0 }));
+}
+
+export async function countExecutions({ where }: { where: ExecutionWhere }): Promise<number> {
+  return (await getDb()).execution.count({ where: toWhere(where) });
+}
+
+/** A run with its flow's name and owner (whose runs they are), or null. */
+export async function findExecutionWithFlow({ id }: { id: string }) {
+  return (await getDb()).execution.findUnique({
+    where: { id },
+    include: { chatflow: { select: { name: true, ownerId: true } } },
+  });
+}
+
+/** Runs by id with their flow's owner and their status (what a delete checks), in no order. */
+export async function findExecutionOwners({ ids }: { ids: string[] }) {
+  return (await getDb()).execution.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, chatflowId: true, status: true, chatflow: { select: { ownerId: true } } },
+  });
+}
+
+/** Deletes runs by id; answers how many went. */
+export async function deleteExecutionsByIds({ ids }: { ids: string[] }): Promise<number> {
+  const { count } = await (await getDb()).execution.deleteMany({ where: { id: { in: ids } } });
+  return count;
+}

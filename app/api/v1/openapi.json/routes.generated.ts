@@ -28,29 +28,31 @@ import * as route23 from "../domains/analyze/route";
 import * as route24 from "../domains/route";
 import * as route25 from "../domains/runs/[id]/route";
 import * as route26 from "../domains/runs/route";
-import * as route27 from "../feedback/[id]/route";
-import * as route28 from "../feedback/route";
-import * as route29 from "../get-upload-file/route";
-import * as route30 from "../health/ready/route";
-import * as route31 from "../health/route";
-import * as route32 from "../leads/[id]/route";
-import * as route33 from "../leads/route";
-import * as route34 from "../nodes/route";
-import * as route35 from "../openai/chat/completions/route";
-import * as route36 from "../openai/models/route";
-import * as route37 from "../openai/responses/route";
-import * as route38 from "../ping/route";
-import * as route39 from "../prediction/[id]/route";
-import * as route40 from "../public-chatbotConfig/[id]/route";
-import * as route41 from "../setup/route";
-import * as route42 from "../users/[id]/route";
-import * as route43 from "../users/route";
-import * as route44 from "../variables/[id]/route";
-import * as route45 from "../variables/route";
-import * as route46 from "../vector/stores/[id]/[nodeId]/route";
-import * as route47 from "../vector/stores/[id]/route";
-import * as route48 from "../vector/upsert/[id]/route";
-import * as route49 from "../../../domains/route";
+import * as route27 from "../executions/[id]/route";
+import * as route28 from "../executions/route";
+import * as route29 from "../feedback/[id]/route";
+import * as route30 from "../feedback/route";
+import * as route31 from "../get-upload-file/route";
+import * as route32 from "../health/ready/route";
+import * as route33 from "../health/route";
+import * as route34 from "../leads/[id]/route";
+import * as route35 from "../leads/route";
+import * as route36 from "../nodes/route";
+import * as route37 from "../openai/chat/completions/route";
+import * as route38 from "../openai/models/route";
+import * as route39 from "../openai/responses/route";
+import * as route40 from "../ping/route";
+import * as route41 from "../prediction/[id]/route";
+import * as route42 from "../public-chatbotConfig/[id]/route";
+import * as route43 from "../setup/route";
+import * as route44 from "../users/[id]/route";
+import * as route45 from "../users/route";
+import * as route46 from "../variables/[id]/route";
+import * as route47 from "../variables/route";
+import * as route48 from "../vector/stores/[id]/[nodeId]/route";
+import * as route49 from "../vector/stores/[id]/route";
+import * as route50 from "../vector/upsert/[id]/route";
+import * as route51 from "../../../domains/route";
 
 /** Every documented route module but the document's own. */
 export const ROUTE_FILES: readonly RouteFile[] = [
@@ -81,27 +83,29 @@ export const ROUTE_FILES: readonly RouteFile[] = [
   { file: "app/api/v1/domains/route.ts", module: route24 },
   { file: "app/api/v1/domains/runs/[id]/route.ts", module: route25 },
   { file: "app/api/v1/domains/runs/route.ts", module: route26 },
-  { file: "app/api/v1/feedback/[id]/route.ts", module: route27 },
-  { file: "app/api/v1/feedback/route.ts", module: route28 },
-  { file: "app/api/v1/get-upload-file/route.ts", module: route29 },
-  { file: "app/api/v1/health/ready/route.ts", module: route30 },
-  { file: "app/api/v1/health/route.ts", module: route31 },
-  { file: "app/api/v1/leads/[id]/route.ts", module: route32 },
-  { file: "app/api/v1/leads/route.ts", module: route33 },
-  { file: "app/api/v1/nodes/route.ts", module: route34 },
-  { file: "app/api/v1/openai/chat/completions/route.ts", module: route35 },
-  { file: "app/api/v1/openai/models/route.ts", module: route36 },
-  { file: "app/api/v1/openai/responses/route.ts", module: route37 },
-  { file: "app/api/v1/ping/route.ts", module: route38 },
-  { file: "app/api/v1/prediction/[id]/route.ts", module: route39 },
-  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route40 },
-  { file: "app/api/v1/setup/route.ts", module: route41 },
-  { file: "app/api/v1/users/[id]/route.ts", module: route42 },
-  { file: "app/api/v1/users/route.ts", module: route43 },
-  { file: "app/api/v1/variables/[id]/route.ts", module: route44 },
-  { file: "app/api/v1/variables/route.ts", module: route45 },
-  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route46 },
-  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route47 },
-  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route48 },
-  { file: "app/domains/route.ts", module: route49 },
+  { file: "app/api/v1/executions/[id]/route.ts", module: route27 },
+  { file: "app/api/v1/executions/route.ts", module: route28 },
+  { file: "app/api/v1/feedback/[id]/route.ts", module: route29 },
+  { file: "app/api/v1/feedback/route.ts", module: route30 },
+  { file: "app/api/v1/get-upload-file/route.ts", module: route31 },
+  { file: "app/api/v1/health/ready/route.ts", module: route32 },
+  { file: "app/api/v1/health/route.ts", module: route33 },
+  { file: "app/api/v1/leads/[id]/route.ts", module: route34 },
+  { file: "app/api/v1/leads/route.ts", module: route35 },
+  { file: "app/api/v1/nodes/route.ts", module: route36 },
+  { file: "app/api/v1/openai/chat/completions/route.ts", module: route37 },
+  { file: "app/api/v1/openai/models/route.ts", module: route38 },
+  { file: "app/api/v1/openai/responses/route.ts", module: route39 },
+  { file: "app/api/v1/ping/route.ts", module: route40 },
+  { file: "app/api/v1/prediction/[id]/route.ts", module: route41 },
+  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route42 },
+  { file: "app/api/v1/setup/route.ts", module: route43 },
+  { file: "app/api/v1/users/[id]/route.ts", module: route44 },
+  { file: "app/api/v1/users/route.ts", module: route45 },
+  { file: "app/api/v1/variables/[id]/route.ts", module: route46 },
+  { file: "app/api/v1/variables/route.ts", module: route47 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route48 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route49 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route50 },
+  { file: "app/domains/route.ts", module: route51 },
 ];
