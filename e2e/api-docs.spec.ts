@@ -23,3 +23,13 @@ test("the API reference lists the documented routes and runs under the studio's 
   const doc = await request.get("/api/v1/openapi.json");
   expect((await doc.json()).openapi).toBe("3.1.0");
 });
+
+// Issue 33: the reference is readable without an account (API_DOCS_PUBLIC, on by default).
+test("the API reference is readable without an account", async ({ page }) => {
+  await page.goto("/api-docs");
+  await expect(page).toHaveURL(/\/api-docs$/);
+  const ui = page.getByTestId("swagger-ui");
+  await expect(ui.getByText("Switchyard API")).toBeVisible();
+  await expect(ui.getByText("/api/v1/openai/chat/completions").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+});

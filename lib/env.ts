@@ -39,6 +39,7 @@ const envSchema = z.object({
   ADMIN_NAME: z.string().default("Admin"),
   LOAD_EXAMPLE_FLOWS: z.enum(["true", "false"]).default("true"),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  API_DOCS_PUBLIC: z.enum(["true", "false"]).default("true"),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url("must be a URL").optional(),
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
