@@ -84,9 +84,21 @@ export function edgeOutput(edge: GraphEdge): string | undefined {
 export function stepOutputs(def: NodeDefinition, inputs: Record<string, unknown>): NodeOutput[] {
   const branches = def.capabilities?.agentflow?.branches;
   if (!branches) return def.outputs;
-  const items = Array.isArray(inputs[branches]) ? (inputs[branches] as unknown[]) : [];
+  const items = listParam(inputs[branches]);
   const own = items.map((_, i) => ({ name: `branch${i}`, label: String(i), types: [T.flow] }));
   return [...own, ...def.outputs];
+}
+
+/** A list param's items: saved as an array, or as the JSON text the studio's field holds while edited. */
+function listParam(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== "string") return [];
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Every step reachable from `id` along control edges, `id` included. */

@@ -95,7 +95,8 @@ export const nodeOutputSchema = z.object({
  * - `agentflow`: the node is a step of an agentflow (lib/agentflow): `start` (where a run begins),
  *   `step`, or `note` (never run). `branches` names a list param with one output per item
  *   (`branch0`, `branch1`…, before the declared outputs); `loopTarget` the param naming the earlier
- *   node a Loop goes back to.
+ *   node a Loop goes back to; `container` that steps placed inside it (their `parentNode`) are its
+ *   sub-graph (an Iteration), drawn as a group on the canvas.
  */
 export const nodeCapabilitiesSchema = z
   .object({
@@ -107,6 +108,7 @@ export const nodeCapabilitiesSchema = z
         role: z.enum(["start", "step", "note"]),
         branches: ioNameSchema.optional(),
         loopTarget: ioNameSchema.optional(),
+        container: z.literal(true).optional(),
       })
       .strict()
       .optional(),

@@ -43,5 +43,5 @@ export const iterationAgentflowDefinition = {
     },
   ],
   outputs: [flowOutput],
-  capabilities: { agentflow: { role: "step" } },
+  capabilities: { agentflow: { role: "step", container: true } },
 } as const satisfies NodeDefinitionSpec;
