@@ -1,4 +1,5 @@
-import { canConnect, parseHandleId } from "@/common/nodes/handles";
+import { stepOutputs } from "@/common/agentflow/graph";
+import { parseHandleId } from "@/common/nodes/handles";
 import type { DefinitionLookup } from "@/common/nodes/catalog";
 import type { ConnectionLike, EditorEdge, EditorNode } from "./types";
 
@@ -23,12 +24,13 @@ export function connectionProblem(
   if (source.id === target.id) return "A node cannot be connected to itself.";
   const sDef = getDefinition(source.data.defName);
   const tDef = getDefinition(target.data.defName);
-  const output = sDef?.outputs.find((o) => o.name === out.name);
+  // A Condition's outputs follow its conditions (stepOutputs): one per branch, then Else.
+  const output = sDef && stepOutputs(sDef, source.data.inputs).find((o) => o.name === out.name);
   const input = tDef?.inputs.find((i) => i.name === inp.name);
   if (!sDef || !tDef || !output || !input || input.kind !== "anchor") return "Unknown node type or handle.";
   const sName = source.data.label || sDef.label;
   const tName = target.data.label || tDef.label;
-  if (!canConnect(sDef, out.name, tDef, inp.name)) {
+  if (!output.types.some((t) => input.accepts.includes(t))) {
     return `${tName} › ${input.label} accepts ${input.accepts.join(" or ")}, but ${sName} provides ${output.types.join(", ")}.`;
   }
   const into = edges.filter((e) => e.target === target.id && e.targetHandle === c.targetHandle);

@@ -1,6 +1,7 @@
 import type { GraphNote } from "@/common/schemas/graph";
 import type { GraphProblem } from "@/common/schemas/problems";
 import type { NodeCatalog } from "@/common/nodes/catalog";
+import type { FlowChecks } from "@/common/flow/validate";
 import { editorToGraph } from "./graph-convert";
 import { checkpoint, emptyHistory, redo, undo, type History } from "./history";
 import { graphProblems, groupProblems, hidePristine, NO_PROBLEMS, type Problems } from "./problems";
@@ -39,8 +40,11 @@ type Change = { content: boolean };
 
 const VALIDATION_DELAY_MS = 120;
 
-/** A new editor store over the node definitions the server sent (`catalog`), which check its graph. */
-export function createEditorStore(catalog: NodeCatalog) {
+/**
+ * A new editor store over the node definitions the server sent (`catalog`), which check its graph
+ * with `flowChecks` (the checks of the flow's kind; a chatflow's when unset).
+ */
+export function createEditorStore(catalog: NodeCatalog, flowChecks?: FlowChecks) {
   let state: EditorState = {
     nodes: [],
     edges: [],
@@ -81,7 +85,7 @@ export function createEditorStore(catalog: NodeCatalog) {
       server: s.serverProblems,
       pristine: s.pristine,
     };
-    const all = [...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get), ...s.serverProblems];
+    const all = [...graphProblems(editorToGraph(s.nodes, s.edges), catalog.get, flowChecks), ...s.serverProblems];
     const ids = s.nodes.map((n) => n.id);
     const labels = new Map(s.nodes.map((n) => [n.id, n.data.label || catalog.get(n.data.defName)?.label || n.id]));
     return groupProblems(hidePristine(all, s.pristine, ids), labels);

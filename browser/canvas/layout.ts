@@ -126,8 +126,10 @@ function layoutGroup(nodes: EditorNode[], edges: EditorEdge[]) {
  * (or a landscape screenful), so nodes dropped before wiring do not end up in one tall column. Returns new
  * nodes; edges are unchanged.
  */
-export function autoLayout(nodes: EditorNode[], edges: EditorEdge[]): EditorNode[] {
-  if (nodes.length === 0) return nodes;
+export function autoLayout(all: EditorNode[], edges: EditorEdge[]): EditorNode[] {
+  // Steps inside a group (an agentflow's Iteration) keep their place in it: only the top level moves.
+  const nodes = all.filter((n) => !n.parentId);
+  if (nodes.length === 0) return all;
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const groups = connectedGroups(nodes, edges).map((ids) => {
     const set = new Set(ids);
@@ -154,5 +156,5 @@ export function autoLayout(nodes: EditorNode[], edges: EditorEdge[]): EditorNode
     x += g.width + GROUP_GAP;
     rowHeight = Math.max(rowHeight, g.height);
   }
-  return nodes.map((n) => ({ ...n, position: at.get(n.id)! }));
+  return all.map((n) => (n.parentId ? n : { ...n, position: at.get(n.id)! }));
 }

@@ -1,4 +1,4 @@
-import { validateGraph } from "@/common/flow/validate";
+import { type FlowChecks, validateGraph } from "@/common/flow/validate";
 import type { DefinitionLookup } from "@/common/nodes/catalog";
 import type { Graph } from "@/common/schemas/graph";
 import { renderProblem } from "@/common/schemas/problem-text";
@@ -31,10 +31,14 @@ export interface Problems {
 
 export const NO_PROBLEMS: Problems = { byNode: new Map(), panel: [], count: 0 };
 
-/** Runs the server's graph validation in the browser (on the definitions it sent) and returns every problem it lists. */
-export function graphProblems(graph: Graph, definitions: DefinitionLookup): GraphProblem[] {
+/**
+ * Runs the server's graph validation in the browser (on the definitions it sent, with the checks of
+ * the flow's kind: a chatflow's by default, an agentflow's from common/agentflow) and returns every
+ * problem it lists.
+ */
+export function graphProblems(graph: Graph, definitions: DefinitionLookup, flowChecks?: FlowChecks): GraphProblem[] {
   try {
-    validateGraph(graph, definitions);
+    validateGraph(graph, definitions, undefined, flowChecks);
     return [];
   } catch (err) {
     const details = (err as { details?: unknown }).details;

@@ -17,7 +17,8 @@ import {
   type NodeChange,
   type Viewport,
 } from "@xyflow/react";
-import { type DragEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { type DragEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { loopBackEdges, loopPairs } from "@/browser/canvas/agentflow";
 import { connectionProblem } from "@/browser/canvas/connection";
 import { edgeIdFor } from "@/browser/canvas/ids";
 import { autoLayout, findOverlaps, nodeBox } from "@/browser/canvas/layout";
@@ -68,7 +69,8 @@ function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElemen
     const ids = new Set(measured.map((n) => n.id));
     if (measured.length === 0 || !drawn.every((el) => ids.has(el.dataset.id ?? ""))) return;
     store.layoutChecked();
-    if (findOverlaps(measured.map(nodeBox), 8).length === 0) return;
+    // Steps inside a group sit relative to it: only the top level can overlap.
+    if (findOverlaps(measured.filter((n) => !n.parentId).map(nodeBox), 8).length === 0) return;
     store.setNodes(autoLayout(nodes, s.edges), { content: false });
     requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4 }));
   }, [nodes, store, rf, flow, container]);
@@ -89,7 +91,10 @@ export function Canvas({
 }) {
   const store = useEditorStore();
   const nodes = useEditorState(selectNodes);
-  const edges = useEditorState(selectEdges);
+  const saved = useEditorState(selectEdges);
+  // A Loop's back edge is drawn from its param, beside the saved edges (never saved itself).
+  const loops = useEditorState(useCallback((s) => loopPairs(s.nodes, store.catalog.get), [store]));
+  const edges = useMemo(() => (loops ? [...saved, ...loopBackEdges(loops)] : saved), [saved, loops]);
   const rf = useReactFlow();
   const lowDetail = useStore(selectLowDetail);
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
@@ -249,7 +254,9 @@ export function Canvas({
           <div className="max-w-xs rounded-xl border border-dashed border-slate-300 bg-white/80 px-6 py-5 text-center">
             <p className="text-sm font-medium text-slate-700">Start your flow</p>
             <p className="mt-1 text-xs text-slate-500">
-              Drag a chat model, a chain or an agent from the palette, then connect outputs (right) to inputs (left).
+              {store.catalog.definitions.some((d) => d.capabilities?.agentflow?.role === "start")
+                ? "Drag a Start node from the palette, then the steps after it, and connect outputs (right) to inputs (left)."
+                : "Drag a chat model, a chain or an agent from the palette, then connect outputs (right) to inputs (left)."}
             </p>
           </div>
         </div>

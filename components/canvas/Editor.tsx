@@ -7,6 +7,8 @@ import { createPortal } from "react-dom";
 import { ErrorNote, skipLinkClass } from "@/components/ui/controls";
 import { createEditorStore } from "@/browser/canvas/editor-store";
 import { nodeCatalog } from "@/common/nodes/catalog";
+import { agentflowChecks } from "@/common/agentflow/validate";
+import type { FlowChecks } from "@/common/flow/validate";
 import type { NodeDefinition } from "@/common/nodes/types";
 import { ApiError } from "@/browser/client/api";
 import { Canvas } from "./Canvas";
@@ -28,19 +30,24 @@ const noSlots: EditorSlots = {};
 
 /**
  * The chatflow editor: palette, canvas, test chat; loads and saves through react-query. The node
- * definitions come from the server (the page's props), never from the node registry. Parts owned
- * by other features (test chat, widget embed, store uploads) come in through `slots`.
+ * definitions come from the server (the page's props), never from the node registry: a chatflow's
+ * (`definitions`), or an agentflow's (`agentflowDefinitions`: its steps and what feeds them), whose
+ * graph is checked with the agentflow's rules. Parts owned by other features (test chat, widget
+ * embed, store uploads) come in through `slots`.
  */
 export function ChatflowEditor({
   id,
   definitions,
+  agentflowDefinitions = definitions,
   slots = noSlots,
 }: {
   id: string;
   definitions: readonly NodeDefinition[];
+  agentflowDefinitions?: readonly NodeDefinition[];
   slots?: EditorSlots;
 }) {
   const flow = useChatflow(id);
+  const agentflow = flow.data?.type === "AGENTFLOW";
   return (
     // Below the studio's bar (StudioNav sets --studio-header: taller when its links wrap on a phone).
     <div className="fixed inset-x-0 bottom-0 top-[var(--studio-header,3.5rem)] z-10 flex flex-col bg-slate-50">
@@ -53,7 +60,12 @@ export function ChatflowEditor({
       {flow.data && (
         <EditorSlotsProvider value={slots}>
           <ReactFlowProvider>
-            <EditorShell flow={flow.data} definitions={definitions} reload={async () => (await flow.refetch()).data} />
+            <EditorShell
+              flow={flow.data}
+              definitions={agentflow ? agentflowDefinitions : definitions}
+              checks={agentflow ? agentflowChecks : undefined}
+              reload={async () => (await flow.refetch()).data}
+            />
           </ReactFlowProvider>
         </EditorSlotsProvider>
       )}
@@ -65,8 +77,12 @@ const selectDirty = (s: { revision: number; savedRevision: number }) => s.revisi
 
 type ShellProps = { flow: Chatflow; reload: () => Promise<Chatflow | undefined> };
 
-function EditorShell({ definitions, ...props }: ShellProps & { definitions: readonly NodeDefinition[] }) {
-  const [store] = useState(() => createEditorStore(nodeCatalog(definitions)));
+function EditorShell({
+  definitions,
+  checks,
+  ...props
+}: ShellProps & { definitions: readonly NodeDefinition[]; checks?: FlowChecks }) {
+  const [store] = useState(() => createEditorStore(nodeCatalog(definitions), checks));
   const [initial] = useState(() => loadInto(store, props.flow.graph));
   return (
     <EditorProvider value={store}>

@@ -19,6 +19,8 @@ import { categoryStyle } from "./node-style";
 import { ParamField } from "./ParamField";
 import { useParams } from "next/navigation";
 import { useEditorSlots } from "./editor-slots";
+import { labelledOutputs } from "@/browser/canvas/agentflow";
+import { GroupFrame, LoopBackHandles, LoopFooter } from "./AgentflowParts";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
@@ -61,7 +63,14 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     // Keep the size the form had (measured before zooming out), so edges and layout stay put.
     const measured = flow.getState().nodeLookup.get(id)?.measured?.height;
     return (
-      <NodeCard id={id} def={def} label={data.label || def.label} problems={problems?.length ?? 0} height={measured} />
+      <NodeCard
+        id={id}
+        def={def}
+        outputs={def.capabilities?.agentflow ? labelledOutputs(def, data.inputs) : def.outputs}
+        label={data.label || def.label}
+        problems={problems?.length ?? 0}
+        height={measured}
+      />
     );
   }
   const errorFor = (name: string) => {
@@ -82,18 +91,21 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
     />
   );
   const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input)) ?? [];
+  const step = def.capabilities?.agentflow;
+  const outputs = step ? labelledOutputs(def, data.inputs) : def.outputs;
   const ring = problems?.length
     ? "border-red-400 ring-2 ring-red-200"
     : selected
       ? "border-brand-500 ring-2 ring-brand-100"
       : "border-slate-200";
-  return (
+  const form = (
     <article
       aria-label={`${data.label || def.label} node`}
       data-node-type={def.name}
       data-invalid={problems?.length ? "true" : undefined}
       className={`w-[264px] rounded-xl border bg-white text-left shadow-md ${ring}`}
     >
+      {step && step.role !== "note" && <LoopBackHandles nodeId={id} loop={!!step.loopTarget} />}
       <header className="flex items-start gap-2 rounded-t-xl border-b border-slate-100 px-3 py-2">
         <span
           className={`mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${style.badge}`}
@@ -167,11 +179,19 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
         </ul>
       )}
       <footer className="rounded-b-xl bg-slate-50 py-1">
-        {def.outputs.map((o) => (
+        {outputs.map((o) => (
           <OutputRow key={o.name} nodeId={id} output={o} />
         ))}
+        {step?.loopTarget && <LoopFooter nodeId={id} def={def} />}
       </footer>
     </article>
+  );
+  return step?.container ? (
+    <GroupFrame nodeId={id} label={data.label || def.label}>
+      {form}
+    </GroupFrame>
+  ) : (
+    form
   );
 });
 
@@ -188,22 +208,21 @@ function estimatedHeight(def: NodeDefinition): number {
 function NodeCard({
   id,
   def,
+  outputs,
   label,
   problems,
   height,
 }: {
   id: string;
   def: NodeDefinition;
+  outputs: NodeOutput[];
   label: string;
   problems: number;
   height?: number;
 }) {
   const style = categoryStyle[def.category];
   const anchors = anchorInputs(def);
-  const h = Math.max(
-    height ?? estimatedHeight(def),
-    CARD_HEADER + Math.max(anchors.length, def.outputs.length) * CARD_ROW,
-  );
+  const h = Math.max(height ?? estimatedHeight(def), CARD_HEADER + Math.max(anchors.length, outputs.length) * CARD_ROW);
   return (
     <article
       aria-label={`${label} node`}
@@ -235,13 +254,13 @@ function NodeCard({
           top={CARD_HEADER + (i + 0.5) * CARD_ROW}
         />
       ))}
-      {def.outputs.map((o, i) => (
+      {outputs.map((o, i) => (
         <CardHandle
           key={o.name}
           type="source"
           nodeId={id}
           handle={handleId(id, o.name, "out")}
-          top={h - (def.outputs.length - i - 0.5) * CARD_ROW}
+          top={h - (outputs.length - i - 0.5) * CARD_ROW}
         />
       ))}
     </article>

@@ -1,3 +1,4 @@
+import { clearOfGroupForms } from "@/browser/canvas/agentflow";
 import type { createEditorStore } from "@/browser/canvas/editor-store";
 import { graphToEditor } from "@/browser/canvas/graph-convert";
 import { graphSchema, type Graph } from "@/common/schemas/graph";
@@ -16,6 +17,6 @@ function readGraph(raw: unknown): { graph: Graph; error?: string } {
 export function loadInto(store: ReturnType<typeof createEditorStore>, raw: unknown) {
   const { graph, error } = readGraph(raw);
   const { nodes, edges, notes } = graphToEditor(graph);
-  store.load(nodes, edges, true, notes);
+  store.load(clearOfGroupForms(nodes), edges, true, notes);
   return { viewport: graph.viewport, error };
 }

@@ -17,6 +17,16 @@ export const studioSlots: EditorSlots = {
 };
 
 /** The chatflow editor with the test chat, the Tests tab, the widget embed and store uploads plugged in. */
-export function StudioChatflowEditor({ id, definitions }: { id: string; definitions: readonly NodeDefinition[] }) {
-  return <ChatflowEditor id={id} definitions={definitions} slots={studioSlots} />;
+export function StudioChatflowEditor({
+  id,
+  definitions,
+  agentflowDefinitions,
+}: {
+  id: string;
+  definitions: readonly NodeDefinition[];
+  agentflowDefinitions: readonly NodeDefinition[];
+}) {
+  return (
+    <ChatflowEditor id={id} definitions={definitions} agentflowDefinitions={agentflowDefinitions} slots={studioSlots} />
+  );
 }
