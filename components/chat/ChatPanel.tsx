@@ -17,7 +17,7 @@ type Props = {
 
 /** Test chat beside the canvas: talks to the saved flow, streaming. */
 export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShowNode }: Props) {
-  const { messages, busy, send, reset } = usePredictionChat(chatflowId, onServerProblems);
+  const { messages, busy, send, decide, reset } = usePredictionChat(chatflowId, onServerProblems);
   const [draft, setDraft] = useState("");
   const list = useRef<HTMLOListElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls to the end whenever the messages change.
@@ -60,7 +60,15 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShow
           const asked = messages[i - 1];
           const saveAsTest =
             m.role === "bot" && asked?.role === "user" ? { chatflowId, question: asked.text } : undefined;
-          return <MessageView key={m.id} m={m} onShowNode={onShowNode} saveAsTest={saveAsTest} />;
+          return (
+            <MessageView
+              key={m.id}
+              m={m}
+              onShowNode={onShowNode}
+              saveAsTest={saveAsTest}
+              onDecide={busy ? undefined : decide}
+            />
+          );
         })}
       </ol>
       <form

@@ -15,8 +15,11 @@ export const MessageView = memo(function MessageView({
   m,
   onShowNode,
   saveAsTest,
+  onDecide,
 }: {
   m: ChatMessage;
+  /** Answers the message's Human Input `action` (approve: proceed, or reject); absent while a run streams. */
+  onDecide?: (messageId: number, type: "proceed" | "reject") => void;
   /** Selects a node on the canvas (the test chat beside the editor); absent elsewhere. */
   onShowNode?: (nodeId: string) => boolean;
   saveAsTest?: { chatflowId: string; question: string };
@@ -79,12 +82,44 @@ export const MessageView = memo(function MessageView({
           Show “{m.failedNode.label}” on the canvas
         </button>
       )}
-      {saveAsTest && !m.streaming && !m.error && m.text && (
+      {m.action && <Decision m={m} onDecide={onDecide} />}
+      {saveAsTest && !m.streaming && !m.error && !m.action && m.text && (
         <SaveAsTestButton {...saveAsTest} answer={m.text} usedTools={m.usedTools} />
       )}
     </li>
   );
 });
+
+/** The Approve / Reject buttons of an agentflow paused at a Human Input node, or the decision sent. */
+function Decision({ m, onDecide }: { m: ChatMessage; onDecide?: (id: number, type: "proceed" | "reject") => void }) {
+  if (m.decided)
+    return (
+      <p className="text-xs text-slate-500" data-testid="chat-decided">
+        {m.decided === "proceed" ? "Approved" : "Rejected"} at “{m.action?.data.nodeLabel}”.
+      </p>
+    );
+  const button = "rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-50";
+  return (
+    <fieldset className="flex gap-2" aria-label={`Decision for ${m.action?.data.nodeLabel}`}>
+      <button
+        type="button"
+        disabled={!onDecide || m.streaming}
+        onClick={() => onDecide?.(m.id, "proceed")}
+        className={`${button} bg-emerald-600 text-white hover:bg-emerald-700`}
+      >
+        Approve
+      </button>
+      <button
+        type="button"
+        disabled={!onDecide || m.streaming}
+        onClick={() => onDecide?.(m.id, "reject")}
+        className={`${button} bg-white text-red-700 ring-1 ring-red-300 hover:bg-red-50`}
+      >
+        Reject
+      </button>
+    </fieldset>
+  );
+}
 
 /** A tool call begun and not reported finished: running while the answer streams, else it never finished. */
 function RunningTool({ s, running }: { s: ToolStart; running: boolean }) {

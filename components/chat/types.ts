@@ -1,4 +1,4 @@
-import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
+import type { HumanInputAction, SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 
 /** What the prediction stream's `toolStart`, `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
 export type { SourceDocument, ToolStart, UsedTool };
@@ -16,4 +16,8 @@ export type ChatMessage = {
   streaming?: boolean;
   /** The chatflow version that answered (the stream's metadata). */
   version?: number;
+  /** An agentflow paused at a Human Input node: what to decide (answered by resuming the same chat). */
+  action?: HumanInputAction;
+  /** The decision sent for `action` (its buttons are gone then). */
+  decided?: "proceed" | "reject";
 };

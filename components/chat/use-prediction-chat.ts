@@ -8,6 +8,7 @@ import type { ChatMessage } from "./types";
 import { streamErrorMessage } from "@/common/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
+type HumanInput = { type: "proceed" | "reject"; startNodeId: string };
 
 /** The graph problems an error's details list (a refused run of an invalid flow). */
 function problemsOf(details: unknown): GraphProblem[] {
@@ -59,6 +60,9 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
           session.current = { chatId: e.data.chatId, sessionId: e.data.sessionId };
           if (e.data.chatflowVersion !== undefined) patchLast((m) => ({ ...m, version: e.data.chatflowVersion }));
           break;
+        case "action":
+          patchLast((m) => ({ ...m, action: e.data }));
+          break;
         case "error":
           patchLast((m) => ({
             ...m,
@@ -71,14 +75,15 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
     [patchLast],
   );
 
-  const send = useCallback(
-    async (question: string) => {
+  /** Shows `shown` as the user's turn and streams the answer to `body` (plus the session's ids). */
+  const run = useCallback(
+    async (shown: string, body: { question?: string; humanInput?: HumanInput }) => {
       const controller = new AbortController();
       abort.current = controller;
       setBusy(true);
       setMessages((ms) => [
         ...ms,
-        { id: nextId.current++, role: "user", text: question },
+        { id: nextId.current++, role: "user", text: shown },
         { id: nextId.current++, role: "bot", text: "", streaming: true },
       ]);
       const { chatId, sessionId } = session.current;
@@ -88,7 +93,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
           url: `/api/v1/prediction/${chatflowId}?version=draft`,
           signal: controller.signal,
           onEvent,
-          body: { question, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },
+          body: { ...body, ...(chatId ? { chatId } : {}), overrideConfig: sessionId ? { sessionId } : {} },
         });
       } catch (err) {
         if (err instanceof PredictionRefused) {
@@ -106,11 +111,29 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
     [chatflowId, onEvent, onServerProblems, patchLast],
   );
 
+  const send = useCallback((question: string) => run(question, { question }), [run]);
+
+  /**
+   * Answers an agentflow's Human Input (`action` of message `messageId`): resumes the same chat from
+   * that node with Flowise's `humanInput`, so only the chosen branch runs.
+   */
+  const decide = useCallback(
+    (messageId: number, type: "proceed" | "reject") => {
+      const m = messages.find((x) => x.id === messageId);
+      if (!m?.action || m.decided || busy) return;
+      setMessages((ms) => ms.map((x) => (x.id === messageId ? { ...x, decided: type } : x)));
+      void run(type === "proceed" ? "Approved" : "Rejected", {
+        humanInput: { type, startNodeId: m.action.data.nodeId },
+      });
+    },
+    [messages, busy, run],
+  );
+
   const reset = useCallback(() => {
     abort.current?.abort();
     session.current = {};
     setMessages([]);
   }, []);
 
-  return { messages, busy, send, reset };
+  return { messages, busy, send, decide, reset };
 }
