@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
 import { api } from "@/browser/client/api";
-import { chatflowResponseSchema } from "@/common/schemas/chatflow";
+import { type ChatflowType, chatflowResponseSchema } from "@/common/schemas/chatflow";
 import { chatflowSummaryResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
@@ -36,6 +36,30 @@ export function matchesSearch(flow: { name: string; description: string }, searc
     .every((w) => text.includes(w));
 }
 
+type FlowKind = ChatflowType;
+
+/** What each tab lists and says, by the flows' type. */
+const KINDS: Record<FlowKind, { tab: string; one: string; hint: string; placeholder: string }> = {
+  CHATFLOW: {
+    tab: "Chatflows",
+    one: "chatflow",
+    hint: "Each chatflow is a graph of LangChain nodes, callable over the API and the widget.",
+    placeholder: "e.g. Product search assistant",
+  },
+  AGENTFLOW: {
+    tab: "Agentflows",
+    one: "agentflow",
+    hint: "Each agentflow runs steps in order from its Start: models, conditions, loops, human approval.",
+    placeholder: "e.g. Refund approval",
+  },
+};
+
+/** A new agentflow's graph: its Start node, where every run begins. */
+const START_GRAPH = {
+  nodes: [{ id: "startAgentflow_0", type: "startAgentflow", position: { x: 80, y: 120 }, data: { inputs: {} } }],
+  edges: [],
+};
+
 export function ChatflowList({
   templates = [],
   flowiseTemplates = [],
@@ -46,14 +70,21 @@ export function ChatflowList({
   const qc = useQueryClient();
   const router = useRouter();
   const open = (id: string) => router.push(`/chatflows/${id}`);
+  const [kind, setKind] = useState<FlowKind>("CHATFLOW");
+  const words = KINDS[kind];
   const flows = useQuery({
-    queryKey: ["chatflows"],
-    queryFn: () => api("/api/v1/chatflows", { schema: summaryListSchema }),
+    queryKey: ["chatflows", kind],
+    queryFn: () => api(`/api/v1/chatflows?type=${kind}`, { schema: summaryListSchema }),
   });
+  // Every list of flows (both tabs: a prefix of their keys).
   const refresh = () => qc.invalidateQueries({ queryKey: ["chatflows"] });
   const create = useMutation({
     mutationFn: (name: string) =>
-      api("/api/v1/chatflows", { method: "POST", body: { name }, schema: chatflowResponseSchema }),
+      api("/api/v1/chatflows", {
+        method: "POST",
+        body: kind === "AGENTFLOW" ? { name, type: kind, graph: START_GRAPH } : { name },
+        schema: chatflowResponseSchema,
+      }),
     // A new chatflow is opened in the editor at once: that is where it gets its nodes.
     onSuccess: (created) => {
       refresh();
@@ -69,6 +100,7 @@ export function ChatflowList({
         schema: chatflowResponseSchema,
         body: {
           name: copyName(f.name),
+          type: f.type,
           description: f.description,
           graph: f.graph,
           overrideAllowList: f.overrideAllowList,
@@ -99,8 +131,8 @@ export function ChatflowList({
   return (
     <>
       <PageHeader
-        title="Chatflows"
-        subtitle="Each chatflow is a graph of LangChain nodes, callable over the API and the widget."
+        title={words.tab}
+        subtitle={words.hint}
         actions={
           may("chatflow.create") && (
             <div className="flex flex-wrap gap-2">
@@ -126,6 +158,7 @@ export function ChatflowList({
           }}
         />
       )}
+      <KindTabs kind={kind} onChange={setKind} />
       <Card className="mb-6 p-4">
         <form
           className="flex items-end gap-3"
@@ -135,8 +168,8 @@ export function ChatflowList({
           }}
         >
           <TextInput
-            label="New chatflow"
-            placeholder="e.g. Product search assistant"
+            label={`New ${words.one}`}
+            placeholder={words.placeholder}
             value={name}
             onChange={(e) => setName(e.target.value)}
             className="flex-1"
@@ -150,15 +183,15 @@ export function ChatflowList({
         </div>
       </Card>
       <ErrorNote error={flows.error ?? rename.error ?? remove.error ?? duplicate.error} />
-      {flows.isLoading && <p className="text-sm text-slate-500">Loading chatflows…</p>}
+      {flows.isLoading && <p className="text-sm text-slate-500">Loading {words.tab.toLowerCase()}…</p>}
       {flows.data?.length === 0 && (
-        <p className="text-sm text-slate-500">No chatflows yet. Create the first one above.</p>
+        <p className="text-sm text-slate-500">No {words.tab.toLowerCase()} yet. Create the first one above.</p>
       )}
       {!!flows.data?.length && (
         <div className="my-3">
           <input
             type="search"
-            aria-label="Search chatflows"
+            aria-label={`Search ${words.tab.toLowerCase()}`}
             placeholder="Search by name or description"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
@@ -167,9 +200,11 @@ export function ChatflowList({
         </div>
       )}
       {!!flows.data?.length && shown?.length === 0 && (
-        <p className="text-sm text-slate-500">No chatflow matches “{search.trim()}”.</p>
+        <p className="text-sm text-slate-500">
+          No {words.one} matches “{search.trim()}”.
+        </p>
       )}
-      <ul className="grid gap-3" aria-label="Chatflows">
+      <ul className="grid gap-3" aria-label={words.tab}>
         {shown?.map((f) => (
           <ChatflowRow
             key={f.id}
@@ -182,6 +217,26 @@ export function ChatflowList({
         ))}
       </ul>
     </>
+  );
+}
+
+/** The two kinds of flow, listed apart (Flowise's Chatflows and Agentflows). */
+function KindTabs({ kind, onChange }: { kind: FlowKind; onChange: (k: FlowKind) => void }) {
+  return (
+    <div role="tablist" aria-label="Kind of flow" className="mb-4 flex gap-1 border-b border-slate-200">
+      {(Object.keys(KINDS) as FlowKind[]).map((k) => (
+        <button
+          key={k}
+          type="button"
+          role="tab"
+          aria-selected={kind === k}
+          onClick={() => onChange(k)}
+          className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${kind === k ? "border-brand-600 text-brand-700" : "border-transparent text-slate-500 hover:text-slate-800"}`}
+        >
+          {KINDS[k].tab}
+        </button>
+      ))}
+    </div>
   );
 }
 
