@@ -3,6 +3,7 @@
  * (messages and offered tools, already normalised) and returns text or tool calls.
  */
 import { readProductIntent } from "./product-intent";
+import { structuredAnswer } from "./structured";
 
 /** One message as sent to /v1/chat/completions (OpenAI wire format, loosely typed). */
 export interface ChatMessage {
@@ -191,13 +192,15 @@ export function answerFromContext(messages: ChatMessage[], question: string): st
 
 /**
  * The default deterministic brain for the product-search demo: calls an offered product tool for
- * shopping requests, summarises tool results, answers retrieval chains from their context, and
- * otherwise makes small talk.
+ * shopping requests, summarises tool results, answers retrieval chains from their context and
+ * structured-output requests from their schema (./structured.ts), and otherwise makes small talk.
  */
 export const demoBrain: Brain = (request) => {
   const last = request.messages.at(-1);
   if (last && (last.role === "tool" || last.role === "function"))
     return { content: summariseToolResult(textOf(last.content)) };
+  const structured = structuredAnswer(request.messages);
+  if (structured) return { content: structured };
   const latestUser = [...request.messages].reverse().find((m) => m.role === "user");
   const userText = textOf(latestUser?.content);
   // A retrieval chain first asks to rephrase a follow-up as a standalone question: keep it as asked.

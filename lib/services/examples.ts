@@ -13,6 +13,8 @@ const EXAMPLES_KEY = "examplesLoaded";
 const exampleFileSchema = z.object({
   name: z.string().min(1),
   description: z.string().default(""),
+  /** CHATFLOW (default) or AGENTFLOW. */
+  type: z.enum(["CHATFLOW", "AGENTFLOW"]).default("CHATFLOW"),
   graph: graphShapeSchema,
   overrideAllowList: z.array(z.string()).default([]),
   chatbotConfig: z.record(z.string(), z.unknown()).default({}),
@@ -64,6 +66,7 @@ export async function loadExampleFlowsOnce(dir?: string): Promise<number> {
       return {
         name: e.name,
         description: e.description,
+        type: e.type,
         ...content,
         ...(adminId ? { ownerId: adminId } : {}),
         versions: { create: { version: 1, ...content, authorId: adminId ?? null, message: "Example flow" } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateGraph } from "../../lib/flow";
+import { validateAgentflowGraph } from "../../lib/agentflow/build";
 import { loadExampleFlowsOnce, readExampleFlows } from "../../lib/services/examples";
 import { getDb } from "../../lib/db/client";
 
@@ -9,7 +10,16 @@ describe("example flows", () => {
     expect(examples.map((e) => e.file)).toEqual(
       expect.arrayContaining(["product-search-agent.json", "openapi-chain-only.json", "conversation.json"]),
     );
-    for (const e of examples) expect(() => validateGraph(e.graph), e.file).not.toThrow();
+    for (const e of examples)
+      expect(
+        () => (e.type === "AGENTFLOW" ? validateAgentflowGraph(e.graph) : validateGraph(e.graph)),
+        e.file,
+      ).not.toThrow();
+    expect(examples.filter((e) => e.type === "AGENTFLOW").map((e) => e.file)).toEqual([
+      "agentflow-refund-approval.json",
+      "agentflow-research.json",
+      "agentflow-supervisor.json",
+    ]);
     const agent = examples.find((e) => e.file === "product-search-agent.json")!;
     const chain = agent.graph.nodes.find((n) => n.type === "openApiChain")!;
     expect(String(chain.data.inputs.spec)).toContain("operationId: productsUsingGET");
