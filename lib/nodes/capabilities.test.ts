@@ -47,7 +47,12 @@ function chatGraph(def: NodeDefinition, toggle: string, on: boolean | string) {
 
 describe("declared capabilities", () => {
   it("are declared by the nodes that need them", () => {
-    expect(imageNodes.map((d) => d.name).sort()).toEqual(["chatAnthropic", "chatOllama", "chatOpenAICompatible"]);
+    expect(imageNodes.map((d) => d.name).sort()).toEqual([
+      "chatAnthropic",
+      "chatGoogleGenerativeAI",
+      "chatOllama",
+      "chatOpenAICompatible",
+    ]);
     expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
       pgvectorStore: "vector",
       keywordStore: "keyword",

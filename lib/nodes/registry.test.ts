@@ -122,9 +122,7 @@ describe("node registry", () => {
   it("keeps the node runtimes out of the browser: no client module imports the registry", () => {
     const serverOnly =
       /from "(?:@\/lib\/nodes|(?:\.\.\/)+(?:lib\/)?nodes|\.)\/(?:registry|overridable|migrate|[a-z-]+\/(?:index|runtime))"/;
-    const roots = ["components", "browser", "common", "widget", "app"].map((r) =>
-      path.join(NODES_DIR, "../..", r),
-    );
+    const roots = ["components", "browser", "common", "widget", "app"].map((r) => path.join(NODES_DIR, "../..", r));
     const offenders: string[] = [];
     const walk = (p: string): void => {
       if (statSync(p).isDirectory()) {
