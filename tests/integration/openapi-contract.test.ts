@@ -523,6 +523,17 @@ describe("every documented operation answers as documented", () => {
     await run("delete", "/api/v1/chatflows/{id}/tests/{caseId}", { params: caseParams });
   });
 
+  it("global variables: create, list, update and delete", async () => {
+    const made = await run("post", "/api/v1/variables", { body: { name: "contract_var", value: "v1" } });
+    expect(made.status, made.text).toBe(201);
+    await run("get", "/api/v1/variables");
+    const id = made.json.id as string;
+    const changed = await run("put", "/api/v1/variables/{id}", { params: { id }, body: { value: "v2" } });
+    expect(changed.json.value).toBe("v2");
+    const gone = await run("delete", "/api/v1/variables/{id}", { params: { id } });
+    expect(gone.status, gone.text).toBeLessThan(300);
+  });
+
   it("agentflow executions: list, one node by node, delete one and many", async () => {
     const step = (id: string, type: string, inputs = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { inputs } });
     const graph = {
