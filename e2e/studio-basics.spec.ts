@@ -84,7 +84,9 @@ test("create opens the editor; duplicate and search in the list; a template beco
   // Templates: the example flows; using one saves a new chatflow with its graph and opens it.
   await page.getByRole("button", { name: "New from template" }).click();
   const dialog = page.getByRole("dialog", { name: "Templates" });
-  await expect(dialog.getByRole("list", { name: "Switchyard examples" }).getByRole("listitem")).toHaveCount(6);
+  // Six chatflows and three agentflows (flows/*.json), each agentflow marked as one.
+  await expect(dialog.getByRole("list", { name: "Switchyard examples" }).getByRole("listitem")).toHaveCount(9);
+  await expect(dialog.getByText("Agentflow", { exact: true })).toHaveCount(3);
   await shots(page, "templates");
   await dialog.getByRole("button", { name: "Use template OpenAPI chain only" }).click();
   await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);

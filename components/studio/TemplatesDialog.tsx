@@ -47,6 +47,8 @@ export function TemplatesDialog({
           name: t.name,
           description: t.description,
           graph: t.graph,
+          // An agentflow template makes an agentflow (its steps run on the agentflow engine).
+          ...(t.type ? { type: t.type } : {}),
           overrideAllowList: t.overrideAllowList,
           chatbotConfig: t.chatbotConfig,
         },
@@ -109,7 +111,14 @@ export function TemplatesDialog({
           {templates.map((t) => (
             <li key={t.file} className="flex items-start gap-3 rounded-lg border border-slate-200 p-3">
               <div className="min-w-0 flex-1">
-                <p className="font-medium">{t.name}</p>
+                <p className="font-medium">
+                  {t.name}
+                  {t.type === "AGENTFLOW" && (
+                    <span className="ml-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs font-normal text-violet-800">
+                      Agentflow
+                    </span>
+                  )}
+                </p>
                 {t.description && <p className="text-xs text-slate-500">{t.description}</p>}
               </div>
               <Button
