@@ -12,8 +12,10 @@ import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise's worst advisories are remote code execution through nodes that run user-supplied
 // JavaScript or Python (Custom Function, Custom Tool, If-Else Function, code interpreters) and
-// through spec/JSON parsing that evaluates. Here no node runs code a user typed, and the sources
-// that run flows hold no eval, Function constructor, vm or child process.
+// through spec/JSON parsing that evaluates. Here the one node that runs code a user typed (the
+// agentflow Custom Function, issue 32) runs it only in lib/sandbox (QuickJS in WebAssembly on worker
+// threads: no process, files, imports or network; lib/sandbox/*.test.ts attack it), no other node
+// runs code, and the sources that run flows hold no eval, Function constructor, vm or child process.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PWNED = "__switchyardCodeRan";
@@ -44,7 +46,12 @@ describe("no custom code execution", () => {
         words(d),
       ),
     );
-    expect(suspicious.map((d) => d.name)).toEqual([]);
+    // Execute Flow runs another saved flow (a graph of our nodes), not code: its name only says "execute".
+    expect(suspicious.map((d) => d.name).sort()).toEqual(["customFunctionAgentflow", "executeFlowAgentflow"]);
+    // ...and it hands its code to the sandbox, nowhere else.
+    const runtime = fs.readFileSync(path.join(ROOT, "lib/nodes/custom-function-agentflow/runtime.ts"), "utf8");
+    expect(runtime).toMatch(/from "\.\.\/\.\.\/sandbox"/);
+    expect(runtime).toContain("runInSandbox(");
     for (const flowise of [
       "customFunction",
       "customTool",
@@ -63,8 +70,12 @@ describe("no custom code execution", () => {
         .filter((i) => i.kind === "param" && (i as { type?: string }).type === "code")
         .map((i) => `${d.name}.${i.name}`),
     );
-    // openApiChain.spec is parsed as YAML/JSON data, never run: shown below.
-    expect(codeParams).toEqual(["openApiChain.spec"]);
+    // openApiChain.spec is parsed as YAML/JSON data, never run: shown below. The Custom Function's
+    // code runs only in lib/sandbox (above).
+    expect(codeParams.sort()).toEqual([
+      "customFunctionAgentflow.customFunctionJavascriptFunction",
+      "openApiChain.spec",
+    ]);
   });
 
   it("holds no eval, Function constructor, vm, child process or eval-mode worker in the code that builds and runs flows", () => {

@@ -19,7 +19,8 @@ const at = "2026-01-01T00:00:00.000Z";
 
 function render(role: StudioUserInfo["role"], node: ReactNode, data: Record<string, unknown> = {}) {
   const client = new QueryClient();
-  for (const [key, value] of Object.entries(data)) client.setQueryData([key], value);
+  // A key "chatflows/CHATFLOW" is the query key ["chatflows", "CHATFLOW"].
+  for (const [key, value] of Object.entries(data)) client.setQueryData(key.split("/"), value);
   return renderToString(
     createElement(
       QueryClientProvider,
@@ -39,12 +40,21 @@ describe("studio views by role", () => {
 
   it("shows chatflow owners and conversations to admins only", () => {
     const chatflows = [
-      { id: ADA.id, name: "Shop bot", description: "", version: 1, isPublic: false, updatedAt: at, owner: ADA },
+      {
+        id: ADA.id,
+        name: "Shop bot",
+        description: "",
+        type: "CHATFLOW",
+        version: 1,
+        isPublic: false,
+        updatedAt: at,
+        owner: ADA,
+      },
     ];
-    const admin = render("admin", createElement(ChatflowList), { chatflows });
+    const admin = render("admin", createElement(ChatflowList), { "chatflows/CHATFLOW": chatflows });
     expect(admin).toContain("Owner: <!-- -->Ada Admin");
     expect(admin).toContain("Conversations of Shop bot");
-    const builder = render("builder", createElement(ChatflowList), { chatflows });
+    const builder = render("builder", createElement(ChatflowList), { "chatflows/CHATFLOW": chatflows });
     expect(builder).toContain("Shop bot");
     expect(builder).not.toContain("Owner:");
     expect(builder).not.toContain("Conversations of Shop bot");
