@@ -53,7 +53,13 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
       history: [{ role: "userMessage", content: "ignored without memory" }],
       onToken: (t) => tokens.push(t),
     });
-    expect(result).toEqual({ text: "Cats are liquid, says the joke.", usedTools: [] });
+    // usage: the tokens the model reported for its one call (the stub counts words).
+    expect(result).toEqual({
+      text: "Cats are liquid, says the joke.",
+      usedTools: [],
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+    });
+    expect(result.usage!.completionTokens).toBeGreaterThan(0);
     expect(tokens.length).toBeGreaterThan(1);
     expect(tokens.join("")).toBe(result.text);
     expect(server.bodies[0]).toMatchObject({
