@@ -1,5 +1,15 @@
-import { chatCompletionOf, type CompatRun, completionId, responseOf, usageOf } from "../services/openai-compat";
+import {
+  chatCompletionOf,
+  type CompatRequest,
+  type CompatRun,
+  completionId,
+  responseOf,
+  usageOf,
+} from "../services/openai-compat";
+import type { Caller } from "@/common/access/callers";
+import { clientIp } from "../access/client-ip";
 import { CHATFLOW_VERSION_HEADER } from "./prediction-stream";
+import { foreignOrigin } from "./same-origin";
 import { json } from "./responses";
 import { keepRouteOptions } from "./route-options";
 import type { ResponseDoc } from "./route-docs";
@@ -10,6 +20,17 @@ import { eventStreamResponse, type StreamProblem } from "./sse";
  * The OpenAI-compatible API's answers: JSON, OpenAI's chat-completion chunks (`data: {…}` lines, then
  * `data: [DONE]`), the Responses API's typed events, and errors in OpenAI's shape.
  */
+
+/** What the OpenAI-compatible services need of the HTTP request: caller, session header, origin, client. */
+export function compatRequest(req: Request, caller: Caller, requestId: string): CompatRequest {
+  return {
+    caller,
+    sessionHeader: req.headers.get("x-session-id"),
+    origin: foreignOrigin(req),
+    clientIp: clientIp(req),
+    requestId,
+  };
+}
 
 const now = () => Math.floor(Date.now() / 1000);
 const sessionHeaders = (compat: CompatRun) => ({

@@ -1,8 +1,6 @@
 import { route } from "@/lib/http/route";
 import { refuseOtherMethods } from "@/lib/http/methods";
-import { responseJson, responseStream, withOpenAIErrors, openAIErrorDocs } from "@/lib/http/openai";
-import { foreignOrigin } from "@/lib/http/same-origin";
-import { clientIp } from "@/lib/access/client-ip";
+import { responseJson, responseStream, withOpenAIErrors, openAIErrorDocs, compatRequest } from "@/lib/http/openai";
 import { openAICallers } from "@/common/access/permissions";
 import { responseRequestSchema } from "@/common/schemas/openai";
 import { startResponse } from "@/lib/services/openai-compat";
@@ -46,13 +44,7 @@ export const POST = withOpenAIErrors(
       },
     },
     async ({ req, body, caller, requestId }) => {
-      const compat = await startResponse(body, {
-        caller,
-        sessionHeader: req.headers.get("x-session-id"),
-        origin: foreignOrigin(req),
-        clientIp: clientIp(req),
-        requestId,
-      });
+      const compat = await startResponse(body, compatRequest(req, caller, requestId));
       return body.stream ? responseStream(compat, req.signal) : responseJson(compat, req.signal);
     },
   ),

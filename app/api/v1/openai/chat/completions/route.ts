@@ -1,8 +1,12 @@
 import { route } from "@/lib/http/route";
 import { refuseOtherMethods } from "@/lib/http/methods";
-import { chatCompletionResponse, chatCompletionStream, withOpenAIErrors, openAIErrorDocs } from "@/lib/http/openai";
-import { foreignOrigin } from "@/lib/http/same-origin";
-import { clientIp } from "@/lib/access/client-ip";
+import {
+  chatCompletionResponse,
+  chatCompletionStream,
+  withOpenAIErrors,
+  openAIErrorDocs,
+  compatRequest,
+} from "@/lib/http/openai";
 import { openAICallers } from "@/common/access/permissions";
 import { chatCompletionRequestSchema, chatCompletionSchema } from "@/common/schemas/openai";
 import { startChatCompletion } from "@/lib/services/openai-compat";
@@ -32,13 +36,7 @@ export const POST = withOpenAIErrors(
       },
     },
     async ({ req, body, caller, requestId }) => {
-      const compat = await startChatCompletion(body, {
-        caller,
-        sessionHeader: req.headers.get("x-session-id"),
-        origin: foreignOrigin(req),
-        clientIp: clientIp(req),
-        requestId,
-      });
+      const compat = await startChatCompletion(body, compatRequest(req, caller, requestId));
       if (!body.stream) return chatCompletionResponse(compat, req.signal);
       return chatCompletionStream(compat, !!body.stream_options?.include_usage, req.signal);
     },
