@@ -197,6 +197,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
         }
         paletteOpen={paletteOpen}
         onTogglePalette={() => setPaletteOpen((v) => !v)}
+        {...(flow.type === "AGENTFLOW" ? { executionsHref: `/executions?agentflowId=${flow.id}` } : {})}
       />
       {conflict && (
         <div

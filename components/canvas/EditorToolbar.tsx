@@ -27,6 +27,8 @@ type Props = {
   paletteOpen: boolean;
   onTogglePalette: () => void;
   onToggleTests?: () => void;
+  /** An agentflow's runs (the Executions view); no link without it. */
+  executionsHref?: string;
 };
 
 const selectDirty = (s: { revision: number; savedRevision: number }) => s.revision !== s.savedRevision;
@@ -226,6 +228,7 @@ export function EditorToolbar({
   paletteOpen,
   onTogglePalette,
   onToggleTests,
+  executionsHref,
 }: Props) {
   const dirty = useEditorState(selectDirty);
   const canUndo = useEditorState(selectCanUndo);
@@ -325,6 +328,17 @@ export function EditorToolbar({
         <PanelToggle icon="history" label="Versions" open={versionsOpen} onToggle={onToggleVersions} />
         <PanelToggle icon="chat" label="Test chat" open={chatOpen} onToggle={onToggleChat} />
         {onToggleTests && <PanelToggle icon="tests" label="Tests" open={testsOpen} onToggle={onToggleTests} />}
+        {executionsHref && (
+          <Link
+            href={executionsHref}
+            aria-label="Executions"
+            title="Executions"
+            className="inline-flex items-center gap-1.5 rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 max-xl:px-2"
+          >
+            <Icon name="runs" />
+            <span className="max-xl:sr-only">Executions</span>
+          </Link>
+        )}
         <Button variant="secondary" onClick={onPublish} aria-label="Publish" className="max-sm:px-2">
           <Icon name="publish" />
           <span className="max-sm:sr-only">Publish</span>

@@ -11,6 +11,7 @@ import { ThemeToggle } from "@/components/ui/ThemeToggle";
 /** Each page with the action it needs (common/access/permissions.ts): a role sees the pages it may use. None: every role. */
 const links: { href: string; label: string; action?: Action }[] = [
   { href: "/chatflows", label: "Chatflows", action: "chatflow.list" },
+  { href: "/executions", label: "Executions", action: "execution.read" },
   { href: "/credentials", label: "Credentials", action: "credential.list" },
   { href: "/api-keys", label: "API keys", action: "apikey.list" },
   { href: "/domains/manage", label: "Domains", action: "domain.use" },
