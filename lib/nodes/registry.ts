@@ -18,6 +18,7 @@ import { llmChain } from "./llm-chain";
 import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
+import { openApiToolkit } from "./openapi-toolkit";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
@@ -67,6 +68,7 @@ export const nodes: readonly NodeModule[] = [
   currentDateTime,
   requestsGet,
   requestsPost,
+  openApiToolkit,
   toolAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,

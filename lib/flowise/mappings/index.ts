@@ -19,6 +19,7 @@ import { chatPromptTemplate } from "./chatPromptTemplate";
 import { conversationChain } from "./conversationChain";
 import { llmChain } from "./llmChain";
 import { openApiChain } from "./openApiChain";
+import { openAPIToolkit } from "./openAPIToolkit";
 import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
 import { calculator } from "./calculator";
@@ -66,6 +67,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   currentDateTime,
   requestsGet,
   requestsPost,
+  openAPIToolkit,
   toolAgent,
   // Documents: loaders, splitter, embeddings, retrieval.
   textFile,

@@ -5,13 +5,19 @@ import { parseDataUrl } from "@/common/files/data-url";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import { type GuardedRequest, requestOverFetch } from "../../security/outbound";
 import type { BuildContext } from "../../flow/types";
-import type { NodeRuntimeArgs, RuntimeOf } from "../define";
+import type { RuntimeOf } from "../define";
 import type { openApiChainDefinition } from "./definition";
 import { requesterOf } from "../shared/openai-connection";
 import { OpenApiChain } from "./chain";
 import { parseOpenApiSpec, toToolDefinition } from "./spec";
 
-type OpenApiArgs = NodeRuntimeArgs<typeof openApiChainDefinition>;
+/** What loading a spec needs of a node's args (the OpenAPI chain's, and the OpenAPI toolkit's, which share these params). */
+export interface SpecNodeArgs {
+  params: { spec?: string; file?: string; specUrl?: string; serverUrl?: string; headersCredential?: string };
+  ctx: BuildContext;
+  label: string;
+  nodeId: string;
+}
 
 /** A file param holds the file's text, or a data: URL of it (as browsers read uploads). */
 function fileText(value: string): string {
@@ -21,7 +27,7 @@ function fileText(value: string): string {
 }
 
 /** The guard pinned to the API's server and methods; a context without one gets its fetch in that shape. */
-function pinnedRequest(ctx: BuildContext, baseUrl: string, methods: string[]): GuardedRequest {
+export function pinnedRequest(ctx: BuildContext, baseUrl: string, methods: string[]): GuardedRequest {
   return ctx.requestFor?.({ baseUrl, methods }) ?? requestOverFetch(ctx.fetchFor?.({ baseUrl, methods }) ?? ctx.fetch);
 }
 
@@ -44,13 +50,13 @@ async function fetchSpec(ctx: BuildContext, url: string, label: string): Promise
   return res.text();
 }
 
-interface SpecSource {
+export interface SpecSource {
   text: string;
   /** The URL the spec was fetched from; absent when it was pasted or uploaded into the node. */
   fetchedFrom?: string;
 }
 
-async function specText({ params, ctx, label }: OpenApiArgs): Promise<SpecSource> {
+export async function specText({ params, ctx, label }: SpecNodeArgs): Promise<SpecSource> {
   if (typeof params.spec === "string" && params.spec.trim()) return { text: params.spec };
   if (typeof params.file === "string" && params.file.trim()) return { text: fileText(params.file) };
   if (typeof params.specUrl === "string")
@@ -78,7 +84,7 @@ function parseServerUrl(raw: string, base: string | undefined, label: string): U
  * from, so a spec cannot send the chain (and the node's headers) to another host. Either way,
  * private addresses still need the operator's allowance (OUTBOUND_ALLOW_HOSTS), checked per request.
  */
-function resolveServerUrl(
+export function resolveServerUrl(
   specServer: string | undefined,
   override: unknown,
   source: SpecSource,
@@ -100,7 +106,7 @@ function resolveServerUrl(
 }
 
 /** The request headers of the node's credential, refused unless the credential may go to serverUrl. */
-async function headersFor(args: OpenApiArgs, serverUrl: string): Promise<Record<string, string>> {
+export async function headersFor(args: SpecNodeArgs, serverUrl: string): Promise<Record<string, string>> {
   const id = args.params.headersCredential;
   if (typeof id !== "string" || !id) return {};
   const cred = await args.ctx.resolveCredential(id);

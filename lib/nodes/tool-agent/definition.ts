@@ -9,7 +9,7 @@ export const toolAgentDefinition = {
     "An agent that talks with the user and calls tools through the chat model's function calling. A failing tool is reported to the agent, which can explain it.",
   inputs: [
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
-    { kind: "anchor", name: "tools", label: "Tools", accepts: [T.tool], list: true },
+    { kind: "anchor", name: "tools", label: "Tools", accepts: [T.tool, "Toolkit"], list: true },
     { kind: "anchor", name: "memory", label: "Memory", accepts: [T.memory], optional: true },
     {
       kind: "param",
