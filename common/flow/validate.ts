@@ -7,6 +7,7 @@ import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/commo
 import { problemDetail, renderProblem } from "@/common/schemas/problem-text";
 import type { GraphProblem, NodeRef } from "@/common/schemas/problems";
 import { stepOutputs } from "@/common/agentflow/graph";
+import { variableNames } from "@/common/agentflow/variables";
 import { findCycle, nodesReaching, outgoingIds } from "./graph-order";
 
 /**
@@ -201,6 +202,38 @@ function checkAnchors(graph: Graph, defs: Defs, problems: GraphProblem[]): void 
   }
 }
 
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsIn(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) stringsIn(v, out);
+  return out;
+}
+
+/**
+ * `{{…}}` variables of params declaring `variablesFrom` (a prompt's values): each names the question,
+ * the history, or a node connected to that anchor (a chain whose answer fills it).
+ */
+function checkParamVariables(graph: Graph, defs: ReadonlyMap<string, NodeDefinition>, problems: GraphProblem[]): void {
+  for (const node of graph.nodes) {
+    const def = defs.get(node.id);
+    for (const p of def ? paramInputs(def) : []) {
+      if (!p.variablesFrom) continue;
+      const handle = handleId(node.id, p.variablesFrom, "in");
+      const known = new Set(["question", "chat_history"]);
+      for (const e of graph.edges) if (e.target === node.id && e.targetHandle === handle) known.add(e.source);
+      for (const name of new Set(stringsIn(node.data.inputs[p.name]).flatMap(variableNames))) {
+        if (known.has(name)) continue;
+        problems.push({
+          code: "unknown_variable",
+          nodeId: node.id,
+          input: p.name,
+          params: { label: nodeLabel(node, def), inputLabel: p.label, variable: name },
+        });
+      }
+    }
+  }
+}
+
 function checkEnding(graph: Graph, defs: Defs, problems: GraphProblem[]): void {
   if (graph.nodes.length === 0) {
     problems.push({ code: "flow_empty", params: {} });
@@ -307,4 +340,5 @@ function chatflowChecks(g: Graph, defs: ReadonlyMap<string, NodeDefinition>, pro
   } else {
     checkEnding(g, defs as Defs, problems);
   }
+  checkParamVariables(g, defs, problems);
 }

@@ -51,6 +51,8 @@ export const paramInputSchema = z.object({
   additional: z.boolean().optional(),
   /** For `string` params: a regular expression the value must match. */
   pattern: z.string().optional(),
+  /** For `string` params: values offered while typing (a provider's model names); any other value is accepted. */
+  suggestions: z.array(z.string()).optional(),
   /** For `string` params: most characters (values stored in indexed columns need a small cap). */
   maxLength: z.number().int().positive().optional(),
   /** For `number` params. */
@@ -64,6 +66,12 @@ export const paramInputSchema = z.object({
    * `code` defaults to YAML and `json` to JSON; `prompt` marks a prompt template (plain text, wrapped).
    */
   editor: z.enum(["yaml", "json", "prompt"]).optional(),
+  /**
+   * For `json` params whose values may be `{{…}}` variables (a prompt's values): the anchor whose
+   * connected nodes a value may name as `{{nodeId}}`. `{{question}}` and `{{chat_history}}` are
+   * always known; any other name is a problem (common/flow/validate.ts).
+   */
+  variablesFrom: ioNameSchema.optional(),
 });
 
 export const anchorInputSchema = z.object({
@@ -174,6 +182,8 @@ export const T = {
   languageModel: "BaseLanguageModel",
   prompt: "BasePromptTemplate",
   chain: "BaseChain",
+  /** A chain's answer as text, for another node to use (an LLM chain feeding a prompt's variable). */
+  prediction: "ChainPrediction",
   memory: "BaseMemory",
   tool: "Tool",
   agent: "AgentExecutor",

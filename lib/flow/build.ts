@@ -11,18 +11,22 @@ import type { BuildContext, BuiltFlow } from "./types";
 import { describeNode } from "@/common/flow/validate";
 import { validateGraph } from "./validate-saved";
 
-/** Built inputs of a node by anchor name: one object, or an array for list anchors. */
-function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>): Record<string, unknown> {
+/**
+ * Built inputs of a node by anchor name (one object, or an array for list anchors), and the ids of
+ * the nodes connected to each anchor, in the same order.
+ */
+function inputsFor(graph: Graph, node: GraphNode, built: Map<string, unknown>) {
   const def = getDefinition(node.type)!;
   const inputs: Record<string, unknown> = {};
+  const sources: Record<string, string[]> = {};
   for (const anchor of anchorInputs(def)) {
     const handle = `${node.id}:in:${anchor.name}`;
-    const values = graph.edges
-      .filter((e) => e.target === node.id && e.targetHandle === handle)
-      .map((e) => built.get(e.source));
+    const ids = graph.edges.filter((e) => e.target === node.id && e.targetHandle === handle).map((e) => e.source);
+    const values = ids.map((id) => built.get(id));
     inputs[anchor.name] = anchor.list ? values : values[0];
+    sources[anchor.name] = ids;
   }
-  return inputs;
+  return { inputs, sources };
 }
 
 async function buildNode(
@@ -37,7 +41,7 @@ async function buildNode(
   if (!runtime) throw new AppError("invalid_graph", `Node ${describeNode(node, def)} has no runtime on this server.`);
   const params = paramsSchemaFor(def).parse(node.data.inputs);
   try {
-    return await runtime({ nodeId: node.id, label, params, inputs: inputsFor(graph, node, built), ctx });
+    return await runtime({ nodeId: node.id, label, params, ...inputsFor(graph, node, built), ctx });
   } catch (e) {
     if (e instanceof AppError) throw e;
     ctx.logger?.warn?.("node build failed", { chatflowId: ctx.chatflowId, nodeId: node.id, error: String(e) });

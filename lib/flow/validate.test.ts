@@ -41,6 +41,39 @@ describe("validateGraph", () => {
     ).toBe("chain");
   });
 
+  it("accepts a chain's answer as a prompt variable, and refuses a variable naming no connected chain", () => {
+    const chained = {
+      nodes: [
+        model(),
+        prompt(),
+        llmChain("first"),
+        node("prompt2", "promptTemplate", {
+          template: "Improve {result} for {topic}; so far: {history}",
+          promptValues: { result: "{{first}}", topic: "{{question}}", history: "{{chat_history}}" },
+        }),
+        llmChain("last"),
+      ],
+      edges: [
+        edge("model", "chatModel", "first", "model"),
+        edge("prompt", "prompt", "first", "prompt"),
+        edge("first", "prediction", "prompt2", "chains"),
+        edge("model", "chatModel", "last", "model"),
+        edge("prompt2", "prompt", "last", "prompt"),
+      ],
+    };
+    expect(getEndingNode(validateGraph(chained)).id).toBe("last");
+    chained.nodes[3].data.inputs.promptValues = { result: "{{llmChain_9.data.instance}}", other: "{{model}}" };
+    expect(problems(chained).details.map((d) => [d.code, d.nodeId, d.input, d.message])).toEqual([
+      [
+        "unknown_variable",
+        "prompt2",
+        "promptValues",
+        expect.stringContaining("uses {{llmChain_9.data.instance}}, which names nothing"),
+      ],
+      ["unknown_variable", "prompt2", "promptValues", expect.stringContaining("uses {{model}}")],
+    ]);
+  });
+
   it("refuses an unknown node type", () => {
     const g = validGraph();
     g.nodes.push(node("x", "noSuchNode"));

@@ -3,6 +3,7 @@ import { canConnect, handleId } from "@/common/nodes/handles";
 import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "@/common/schemas/graph";
 import { REFUSED_FLOWISE_TYPES } from "./refused";
 import { type ConversionSink, convertParams, embeddedNodes, references } from "./convert-node";
+import { referencesInside } from "./rules";
 import { controlEdge, type MappedStep } from "./convert-steps";
 import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";
 
@@ -130,8 +131,14 @@ export function convertFlowiseFlow(
   }
   for (const { flowise, mapping } of mapped.values()) {
     for (const [input, value] of Object.entries(flowise.data.inputs ?? {})) {
-      if (mapping.inputs[input]?.kind !== "anchor") continue;
-      for (const source of references(value)) connect({ source, target: flowise.id, input });
+      const rule = mapping.inputs[input];
+      const sources =
+        rule?.kind === "anchor"
+          ? references(value)
+          : rule?.kind === "param" && rule.connections
+            ? referencesInside(value)
+            : [];
+      for (const source of sources) connect({ source, target: flowise.id, input });
     }
   }
 
@@ -146,7 +153,8 @@ export function convertFlowiseFlow(
       drop(c.target, target.label, c.input, `refers to node ${c.source}, which is not in the flow`);
       continue;
     }
-    if (rule?.kind !== "anchor") {
+    const anchorName = rule?.kind === "anchor" ? rule.to : rule?.kind === "param" ? rule.connections : undefined;
+    if (!rule || !anchorName) {
       drop(
         c.target,
         target.label,
@@ -166,24 +174,24 @@ export function convertFlowiseFlow(
       drop(c.target, target.label, c.input, `"${source.label}" (${c.source}) output "${outName}" has no equivalent`);
       continue;
     }
-    if (!canConnect(source.def, ourOutput, target.def, rule.to)) {
-      drop(c.target, target.label, c.input, `our ${source.def.label} cannot feed ${target.def.label} "${rule.to}"`);
+    if (!canConnect(source.def, ourOutput, target.def, anchorName)) {
+      drop(c.target, target.label, c.input, `our ${source.def.label} cannot feed ${target.def.label} "${anchorName}"`);
       continue;
     }
-    const anchorKey = `${c.target}\u0000${rule.to}`;
+    const anchorKey = `${c.target}\u0000${anchorName}`;
     const count = (perAnchor.get(anchorKey) ?? 0) + 1;
     perAnchor.set(anchorKey, count);
-    const list = target.def.inputs.some((i) => i.kind === "anchor" && i.name === rule.to && i.list);
+    const list = target.def.inputs.some((i) => i.kind === "anchor" && i.name === anchorName && i.list);
     if (count > 1 && !list) {
       drop(c.target, target.label, c.input, "takes one connection; the Flowise flow has several");
       continue;
     }
     edges.push({
-      id: `${c.source}-${c.target}-${rule.to}${count > 1 ? `-${count}` : ""}`,
+      id: `${c.source}-${c.target}-${anchorName}${count > 1 ? `-${count}` : ""}`,
       source: c.source,
       sourceHandle: handleId(c.source, ourOutput, "out"),
       target: c.target,
-      targetHandle: handleId(c.target, rule.to, "in"),
+      targetHandle: handleId(c.target, anchorName, "in"),
     });
   }
 

@@ -65,10 +65,13 @@ describe("converters", () => {
     expect(toText("Answer about {topic}", ctx)).toEqual({ value: "Answer about {topic}" });
   });
 
-  it("keep fixed prompt values, leave {{question}} to our default and refuse other references", () => {
+  it("keep fixed prompt values and the history, name chains by id, leave {{question}} to our default, refuse the rest", () => {
     expect(promptValues('{"a":"x","q":"{{question}}"}', ctx)).toEqual({ value: { a: "x" } });
     expect(promptValues({ q: "{{question}}" }, ctx)).toEqual({ skip: true });
-    expect(promptValues('{"h":"{{chat_history}}"}', ctx)).toMatchObject({ drop: expect.stringContaining("h") });
+    expect(promptValues('{"h":"{{chat_history}}","r":"{{ llmChain_0.data.instance }}"}', ctx)).toEqual({
+      value: { h: "{{chat_history}}", r: "{{llmChain_0}}" },
+    });
+    expect(promptValues('{"s":"{{$flow.state.x}}"}', ctx)).toMatchObject({ drop: expect.stringContaining('"s"') });
     expect(promptValues("not json", ctx)).toMatchObject({ drop: expect.any(String) });
   });
 });

@@ -7,8 +7,17 @@ export function defineMapping(mapping: FlowiseMapping): FlowiseMapping {
   return mapping;
 }
 
-/** Maps to our param `to`, converted by `convert` (default: the value as is). */
-export const param = (to: string, convert?: Convert): InputRule => ({ kind: "param", to, convert });
+/**
+ * Maps to our param `to`, converted by `convert` (default: the value as is). `connections`: our
+ * anchor receiving the Flowise edges into this input (and the nodes its value names as
+ * `{{id.data.instance}}`), for inputs that are both a value and a connection target.
+ */
+export const param = (to: string, convert?: Convert, connections?: string): InputRule => ({
+  kind: "param",
+  to,
+  convert,
+  ...(connections ? { connections } : {}),
+});
 
 /** Maps a Flowise anchor to our anchor `to`. */
 export const anchor = (to: string): InputRule => ({ kind: "anchor", to });
@@ -147,10 +156,21 @@ export const toJson: Convert = (value) => {
   }
 };
 
+/** Flowise's `{{nodeId.data.instance}}` inside a text, anywhere (prompt values name chains so). */
+const INSTANCE_REFERENCE = /\{\{\s*([^.{}\s]+)\.data\.instance\s*\}\}/g;
+
+/** The node ids a text names as `{{nodeId.data.instance}}`, anywhere in it (or in a JSON object's values). */
+export function referencesInside(value: unknown): string[] {
+  const text = typeof value === "string" ? value : value && typeof value === "object" ? JSON.stringify(value) : "";
+  return [...text.matchAll(INSTANCE_REFERENCE)].map((m) => m[1]);
+}
+
 /**
  * Flowise "Format Prompt Values" (a JSON object, or its text) → our promptValues. `{{question}}`
- * is what our prompts give variables without a value, so those entries are left out; any other
- * `{{…}}` (another node's output, chat history, flow variables) cannot be imported.
+ * is what our prompts give variables without a value, so those entries are left out;
+ * `{{chat_history}}` is kept; another node's output `{{llmChain_0.data.instance}}` becomes
+ * `{{llmChain_0}}` (the chain connected to our prompt's "Chain outputs"); any other `{{…}}`
+ * (flow state, variables) cannot be imported.
  */
 export const promptValues: Convert = (value) => {
   let obj: unknown = value;
@@ -165,9 +185,18 @@ export const promptValues: Convert = (value) => {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (typeof v === "string" && /^\s*\{\{\s*question\s*\}\}\s*$/.test(v)) continue;
+    if (typeof v === "string" && /^\s*\{\{\s*chat_history\s*\}\}\s*$/.test(v)) {
+      out[k] = "{{chat_history}}";
+      continue;
+    }
+    const node = typeof v === "string" ? /^\s*\{\{\s*([^.{}\s]+)\.data\.instance\s*\}\}\s*$/.exec(v)?.[1] : undefined;
+    if (node) {
+      out[k] = `{{${node}}}`;
+      continue;
+    }
     if (typeof v === "string" && /\{\{.*\}\}/.test(v))
       return {
-        drop: `the value of "${k}" (${v}) refers to something only Flowise provides (another node's output, history or a variable)`,
+        drop: `the value of "${k}" (${v}) refers to something only Flowise provides (flow state or a variable)`,
       };
     out[k] = v;
   }

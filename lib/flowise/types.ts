@@ -67,8 +67,11 @@ export type Convert = (value: unknown, ctx: ConvertContext) => Converted;
 
 /** How one Flowise input maps. */
 export type InputRule =
-  /** To our param `to`, converted (default: kept as is). */
-  | { kind: "param"; to: string; convert?: Convert }
+  /**
+   * To our param `to`, converted (default: kept as is). `connections`: the anchor of ours that
+   * edges into this Flowise input connect to (Flowise's prompt values take a chain's output).
+   */
+  | { kind: "param"; to: string; convert?: Convert; connections?: string }
   /** A Flowise anchor: its references/edges become edges into our anchor `to`. */
   | { kind: "anchor"; to: string }
   /**

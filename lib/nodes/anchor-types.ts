@@ -17,6 +17,8 @@ export interface AnchorTypes {
   BaseChatModel: BaseChatModel;
   BasePromptTemplate: BasePromptTemplate;
   BaseChain: BaseChain;
+  /** The chain itself: the node using its prediction runs it with the turn's question. */
+  ChainPrediction: BaseChain;
   BaseMemory: ChatHistoryMemory;
   Tool: StructuredToolInterface;
   Document: DocumentSource;

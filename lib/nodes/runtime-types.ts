@@ -12,5 +12,7 @@ export interface RuntimeArgs {
   params: Record<string, unknown>;
   /** Built objects of connected anchors by input name; a list anchor gives an array. */
   inputs: Record<string, unknown>;
+  /** The ids of the nodes connected to each anchor, in the order of `inputs` (absent: not known). */
+  sources?: Record<string, string[]>;
   ctx: BuildContext;
 }

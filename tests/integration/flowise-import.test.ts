@@ -6,7 +6,7 @@ import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
-import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
 import { createProductApi, type ProductApi } from "../../dev/product-api/server";
 import { parse as parseYaml } from "yaml";
 import { validateGraph } from "../../lib/flow";
@@ -125,24 +125,38 @@ describe("Flowise fixtures", () => {
     expect(() => validateGraph(res.json.graph)).not.toThrow();
   });
 
-  it("refuses the marketplace prompt chaining, listing the one input we cannot keep; nothing saved", async () => {
-    const before = await count();
+  it("imports the marketplace prompt chaining: the first chain's answer fills the second prompt, the last chain answers", async () => {
     const res = await importFlow(fixture("marketplace-prompt-chaining.json"));
-    expect(res.status).toBe(400);
-    expect(res.json.error.code).toBe("import_unmapped");
-    expect(res.json.error.details).toEqual({
-      unmappedNodes: [],
-      droppedInputs: [
-        {
-          nodeId: "promptTemplate_1",
-          label: "Prompt Template",
-          input: "promptValues",
-          reason: expect.stringContaining("{{llmChain_0.data.instance}}"),
-        },
-      ],
-    });
-    expect(res.json.error.message).toContain('input "promptValues" of "Prompt Template" (promptTemplate_1)');
-    expect(await count()).toBe(before);
+    expect(res.status, res.text.slice(0, 300)).toBe(201);
+    const graph = structuredClone(res.json.graph) as Graph;
+    expect(nodeOf(graph, "promptTemplate_1").data.inputs.promptValues).toEqual({ result: "{{llmChain_0}}" });
+    expect(graph.edges.map((e) => [e.sourceHandle, e.targetHandle])).toContainEqual([
+      "llmChain_0:out:prediction",
+      "promptTemplate_1:in:chains",
+    ]);
+    for (const n of graph.nodes) if (n.type === "chatOpenAICompatible") n.data.inputs.baseURL = stub.url;
+    const id = res.json.id;
+    const saved = await call(chatflowById.PUT, { method: "PUT", params: { id }, headers: session, body: { graph } });
+    expect(saved.status, saved.text.slice(0, 300)).toBe(200);
+    const replies = ["Step 1: list the planets.", '["Find moons", "Compare sizes"]'];
+    stub.setBrain(() => ({ content: replies.shift() ?? "no more replies" }));
+    const before = stub.requests.length;
+    try {
+      const run = await call(prediction.POST, {
+        method: "POST",
+        params: { id },
+        headers: session,
+        body: { question: "Learn about the solar system" },
+      });
+      expect(run.status, run.text.slice(0, 300)).toBe(200);
+      expect(run.json.text).toBe('["Find moons", "Compare sizes"]');
+    } finally {
+      stub.setBrain(demoBrain);
+    }
+    const prompts = stub.requests.slice(before).map((r) => JSON.stringify((r.body as { messages: unknown }).messages));
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0]).toContain("following objective: Learn about the solar system");
+    expect(prompts[1]).toContain("The last completed task has the result: Step 1: list the planets.");
   });
 
   it("imports the OpenAPI chain with the uploaded spec as its text", async () => {
@@ -361,8 +375,10 @@ describe("refusals", () => {
 
   it("refuses a connection from an output we have no equivalent of", async () => {
     const flow = fixture("marketplace-prompt-chaining.json");
-    // Without the reference in promptValues, the edge from the LLM chain's text output remains.
+    // Without the reference in promptValues, the edge from an LLM chain output we do not have remains.
     inputsOf(flow, "promptTemplate_1").promptValues = '{"objective":"{{question}}"}';
+    const edge = flow.edges.find((e) => e.source === "llmChain_0")!;
+    edge.sourceHandle = "llmChain_0-output-outputJson-json";
     const res = await importFlow(flow);
     expect(res.status).toBe(400);
     expect(res.json.error.details.droppedInputs).toEqual([

@@ -7,7 +7,7 @@ export const chatPromptTemplate = defineMapping({
   inputs: {
     systemMessagePrompt: param("systemMessage", toText),
     humanMessagePrompt: param("humanMessage", toText),
-    promptValues: param("promptValues", promptValues),
+    promptValues: param("promptValues", promptValues, "chains"),
   },
   outputs: { chatPromptTemplate: "prompt" },
 });

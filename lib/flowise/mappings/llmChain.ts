@@ -1,6 +1,6 @@
 import { anchor, defineMapping, ignore } from "../rules";
 
-/** Flowise "LLM Chain" → our LLM Chain. Its "Output Prediction" output (text into another prompt) has no equivalent. */
+/** Flowise "LLM Chain" → our LLM Chain; its "Output Prediction" (text into another prompt) → our "prediction" output. */
 export const llmChain = defineMapping({
   flowise: "llmChain",
   type: "llmChain",
@@ -9,5 +9,5 @@ export const llmChain = defineMapping({
     prompt: anchor("prompt"),
     chainName: ignore("the chain name is only a label"),
   },
-  outputs: { llmChain: "chain" },
+  outputs: { llmChain: "chain", outputPrediction: "prediction" },
 });

@@ -6,7 +6,7 @@ export const promptTemplate = defineMapping({
   type: "promptTemplate",
   inputs: {
     template: param("template", toText),
-    promptValues: param("promptValues", promptValues),
+    promptValues: param("promptValues", promptValues, "chains"),
   },
   outputs: { promptTemplate: "prompt" },
 });

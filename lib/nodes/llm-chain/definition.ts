@@ -5,10 +5,14 @@ export const llmChainDefinition = {
   version: 1,
   label: "LLM Chain",
   category: "Chains",
-  description: "Formats a prompt with the question and asks the chat model. No memory: each question stands alone.",
+  description:
+    "Formats a prompt with the question and asks the chat model. No memory: each question stands alone. Its answer can also fill another prompt's variable (“Output prediction”).",
   inputs: [
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
     { kind: "anchor", name: "prompt", label: "Prompt", accepts: [T.prompt] },
   ],
-  outputs: [{ name: "chain", label: "LLM chain", types: [T.chain, "LLMChain"] }],
+  outputs: [
+    { name: "chain", label: "LLM chain", types: [T.chain, "LLMChain"] },
+    { name: "prediction", label: "Output prediction", types: [T.prediction] },
+  ],
 } as const satisfies NodeDefinitionSpec;

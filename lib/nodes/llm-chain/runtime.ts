@@ -6,9 +6,9 @@ import type { RuntimeOf } from "../define";
 import type { llmChainDefinition } from "./definition";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import { messageText, withImages } from "../shared/messages";
-import { questionValues } from "../shared/prompts";
+import { turnValues } from "../shared/prompts";
 
-/** Prompt → chat model. Every open prompt variable receives the question. */
+/** Prompt → chat model. Open prompt variables receive the question, the history or a chain's answer (turnValues). */
 export class PromptLlmChain extends FlowChain {
   constructor(
     private readonly model: BaseChatModel,
@@ -22,7 +22,7 @@ export class PromptLlmChain extends FlowChain {
   }
 
   protected async answer(turn: ChainTurn, runManager?: CallbackManagerForChainRun): Promise<string> {
-    const value = await this.prompt.formatPromptValue(questionValues(this.prompt, turn.question));
+    const value = await this.prompt.formatPromptValue(await turnValues(this.prompt, turn, runManager));
     const messages = value.toChatMessages();
     const last = messages.length - 1;
     if (turn.images.length > 0 && last >= 0 && HumanMessage.isInstance(messages[last])) {

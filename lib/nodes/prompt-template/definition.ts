@@ -5,7 +5,8 @@ export const promptTemplateDefinition = {
   version: 1,
   label: "Prompt Template",
   category: "Prompts",
-  description: "A text prompt with {variables}. Variables without a value receive the user's question.",
+  description:
+    "A text prompt with {variables}. Variables without a value receive the user's question; a value may be {{question}}, {{chat_history}} or {{nodeId}} of a chain connected to “Chain outputs”.",
   inputs: [
     {
       kind: "param",
@@ -22,7 +23,18 @@ export const promptTemplateDefinition = {
       type: "json",
       optional: true,
       additional: true,
-      description: 'Fixed values for variables, e.g. {"product": "socks"}.',
+      variablesFrom: "chains",
+      description:
+        'Values for variables, e.g. {"product": "socks"}; {"result": "{{llmChain_0}}"} takes the answer of a connected chain, {{chat_history}} the conversation so far.',
+    },
+    {
+      kind: "anchor",
+      name: "chains",
+      label: "Chain outputs",
+      accepts: [T.prediction],
+      optional: true,
+      list: true,
+      description: "LLM chains whose answer fills a variable (named as {{nodeId}} in the prompt values).",
     },
   ],
   outputs: [{ name: "prompt", label: "Prompt", types: [T.prompt, "PromptTemplate"] }],
