@@ -4,6 +4,12 @@ import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
 import { chatGoogleGenerativeAI } from "./chat-google-genai";
 import { chatOllama } from "./chat-ollama";
+import { azureChatOpenAI } from "./azure-chat-openai";
+import { chatDeepseek } from "./chat-deepseek";
+import { chatGroq } from "./chat-groq";
+import { chatMistralAI } from "./chat-mistral";
+import { chatOpenRouter } from "./chat-openrouter";
+import { chatTogetherAI } from "./chat-together";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
 import { chatPromptTemplate } from "./chat-prompt-template";
 import { conversationChain } from "./conversation-chain";
@@ -29,6 +35,8 @@ import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
 import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
+import { conversationalAgent } from "./conversational-agent";
+import { reactAgentChat } from "./react-agent-chat";
 import { startAgentflow } from "./start-agentflow";
 import { llmAgentflow } from "./llm-agentflow";
 import { conditionAgentflow } from "./condition-agentflow";
@@ -57,6 +65,12 @@ export const nodes: readonly NodeModule[] = [
   chatAnthropic,
   chatGoogleGenerativeAI,
   chatOllama,
+  azureChatOpenAI,
+  chatMistralAI,
+  chatGroq,
+  chatDeepseek,
+  chatOpenRouter,
+  chatTogetherAI,
   promptTemplate,
   chatPromptTemplate,
   llmChain,
@@ -70,6 +84,8 @@ export const nodes: readonly NodeModule[] = [
   requestsPost,
   openApiToolkit,
   toolAgent,
+  conversationalAgent,
+  reactAgentChat,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
   pdfLoader,

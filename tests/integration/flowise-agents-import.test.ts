@@ -6,10 +6,11 @@ import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { systemCaller } from "../../dev/callers";
-import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
+import { createModelStub, demoBrain, scriptedBrain, type ModelStub } from "../../dev/model-stub/server";
 import { createProductApi, type ProductApi } from "../../dev/product-api/server";
 import { productSearchSpec, SPEC_PRODUCT_API } from "../../dev/product-api/spec";
 import { validateGraph } from "../../lib/flow";
+import { flowiseMappings } from "../../lib/flowise/mappings";
 import { resetEnvForTests } from "../../lib/env";
 import { createCredential } from "../../lib/services/credentials";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -129,5 +130,62 @@ describe("OpenAPI YAML Agent (toolAgent + bufferMemory + chatAnthropic + openAPI
     await predict(id, "Hi, my name is Ada.", "s-ada");
     const again = await predict(id, "What is my name?", "s-ada");
     expect(again.json.text).toContain("Ada");
+  });
+});
+
+describe("Conversational Agent (calculator, bufferMemory, serpAPI, chatOpenAI, conversationalAgent)", () => {
+  type Flow = { nodes: { id: string; data: { inputs: Record<string, unknown> } }[]; edges: { source: string }[] };
+  const withoutSerp = () => {
+    const flow = fixture("Conversational_Agent.json") as Flow;
+    flow.nodes = flow.nodes.filter((n) => n.id !== "serpAPI_0");
+    flow.edges = flow.edges.filter((e) => e.source !== "serpAPI_0");
+    const agent = flow.nodes.find((n) => n.id === "conversationalAgent_0")!;
+    agent.data.inputs.tools = (agent.data.inputs.tools as string[]).filter((t) => !t.includes("serpAPI_0"));
+    return flow;
+  };
+
+  it("the template as it is: imported once a SerpAPI node exists (issue 35), until then refused naming it", async () => {
+    const res = await importFlow({ name: "Conversational agent", ...fixture("Conversational_Agent.json") });
+    if (flowiseMappings.some((m) => m.flowise === "serpAPI")) {
+      expect(res.status, res.text.slice(0, 300)).toBe(201);
+    } else {
+      expect(res.status).toBe(400);
+      expect(res.json.error.details.unmappedNodes).toEqual([
+        expect.objectContaining({ nodeId: "serpAPI_0", flowiseType: "serpAPI" }),
+      ]);
+    }
+  });
+
+  it("without SerpAPI it imports and runs: the calculator from a JSON action, the session remembered", async () => {
+    const res = await importFlow({ name: "Conversational agent (calculator)", ...withoutSerp() });
+    expect(res.status, res.text.slice(0, 500)).toBe(201);
+    const graph = structuredClone(res.json.graph) as Graph;
+    expect(nodeOf(graph, "conversationalAgent_0").type).toBe("conversationalAgent");
+    expect(String(nodeOf(graph, "conversationalAgent_0").data.inputs.systemMessage)).toMatch(
+      /^Assistant is a large language model/,
+    );
+    nodeOf(graph, "chatOpenAI_0").data.inputs.baseURL = stub.url;
+    await save(res.json.id, graph);
+
+    stub.setBrain(
+      scriptedBrain([
+        { content: '```json\n{"action": "calculator", "action_input": "(4.5 + 3) * 2"}\n```' },
+        { content: '```json\n{"action": "Final Answer", "action_input": "It is 15."}\n```' },
+        { content: '{"action": "Final Answer", "action_input": "We computed 15."}' },
+      ]),
+    );
+    const before = stub.requests.length;
+    const first = await predict(res.json.id, "What is (4.5 + 3) * 2?", "s-calc");
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    expect(first.json.text).toBe("It is 15.");
+    expect(first.json.usedTools).toEqual([
+      { tool: "calculator", toolInput: { expression: "(4.5 + 3) * 2" }, toolOutput: "15" },
+    ]);
+    const again = await predict(res.json.id, "What did we compute?", "s-calc");
+    expect(again.json.text).toBe("We computed 15.");
+    const last = stub.requests.slice(before).at(-1)!.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(last.messages)).toContain("What is (4.5 + 3) * 2?");
+    expect(JSON.stringify(last.messages)).toContain("It is 15.");
+    stub.setBrain(demoBrain);
   });
 });

@@ -22,8 +22,17 @@ import { openApiChain } from "./openApiChain";
 import { openAPIToolkit } from "./openAPIToolkit";
 import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
+import { conversationalAgent } from "./conversationalAgent";
+import { reactAgentChat } from "./reactAgentChat";
 import { calculator } from "./calculator";
 import { chatOllama } from "./chatOllama";
+import { azureChatOpenAI } from "./azureChatOpenAI";
+import { chatDeepseek } from "./chatDeepseek";
+import { chatLocalAI } from "./chatLocalAI";
+import { chatMistralAI } from "./chatMistralAI";
+import { chatOpenRouter } from "./chatOpenRouter";
+import { chatTogetherAI } from "./chatTogetherAI";
+import { groqChat } from "./groqChat";
 import { chatOpenAICustom } from "./chatOpenAICustom";
 import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
@@ -55,6 +64,13 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   chatAnthropic,
   chatGoogleGenerativeAI,
   chatOllama,
+  azureChatOpenAI,
+  chatMistralAI,
+  groqChat,
+  chatDeepseek,
+  chatOpenRouter,
+  chatTogetherAI,
+  chatLocalAI,
   promptTemplate,
   chatPromptTemplate,
   llmChain,
@@ -69,6 +85,8 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   requestsPost,
   openAPIToolkit,
   toolAgent,
+  conversationalAgent,
+  reactAgentChat,
   // Documents: loaders, splitter, embeddings, retrieval.
   textFile,
   pdfFile,
