@@ -10,7 +10,7 @@ import { executedNodeSchema, humanInputActionSchema } from "./prediction-stream"
  * TERMINATED). Filters accept both; answers carry both.
  */
 
-export const EXECUTION_STATUSES = ["running", "paused", "finished", "error", "timeout"] as const;
+export const EXECUTION_STATUSES = ["running", "paused", "finished", "error", "timeout", "expired"] as const;
 export const FLOWISE_EXECUTION_STATES = [
   "INPROGRESS",
   "STOPPED",
@@ -22,13 +22,17 @@ export const FLOWISE_EXECUTION_STATES = [
 export type ExecutionStatusName = (typeof EXECUTION_STATUSES)[number];
 export type FlowiseExecutionState = (typeof FLOWISE_EXECUTION_STATES)[number];
 
-/** Ours → Flowise's. Flowise's STOPPED is a run waiting at Human Input: our `paused`. */
+/**
+ * Ours → Flowise's. Flowise's STOPPED is a run waiting at Human Input: our `paused`. Flowise has no
+ * expiry: a paused run nobody answered in time (`expired`) is its TIMEOUT.
+ */
 export const FLOWISE_STATE_OF: Record<ExecutionStatusName, FlowiseExecutionState> = {
   running: "INPROGRESS",
   paused: "STOPPED",
   finished: "FINISHED",
   error: "ERROR",
   timeout: "TIMEOUT",
+  expired: "TIMEOUT",
 };
 
 /** Flowise's → ours. TERMINATED (a run its caller aborted) is stored by us as `error`. */

@@ -7,6 +7,7 @@ export const STATUS_LABEL: Record<ExecutionSummary["status"], string> = {
   finished: "Finished",
   error: "Failed",
   timeout: "Timed out",
+  expired: "Expired",
 };
 
 const STATUS_TONE: Record<ExecutionSummary["status"], string> = {
@@ -15,6 +16,7 @@ const STATUS_TONE: Record<ExecutionSummary["status"], string> = {
   finished: "bg-emerald-100 text-emerald-900",
   error: "bg-red-100 text-red-900",
   timeout: "bg-slate-200 text-slate-900",
+  expired: "bg-slate-200 text-slate-900",
 };
 
 export function statusClass(status: ExecutionSummary["status"]): string {
