@@ -9,6 +9,8 @@ export const STATUS_BY_CODE = {
   invalid_id: 400,
   /** A Flowise chatflow with nodes or inputs we cannot import (lib/services/flowise-import.ts). */
   import_unmapped: 400,
+  /** An `Idempotency-Key` header that is empty, too long or not printable, or sent where it cannot apply. */
+  idempotency_key_invalid: 400,
   invalid_graph: 422,
   unprocessable: 422,
   openapi_no_operation: 422,
@@ -25,6 +27,10 @@ export const STATUS_BY_CODE = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** The same `Idempotency-Key` sent with another request (method, path or body) within 24 h. */
+  idempotency_key_reused: 409,
+  /** A request with this `Idempotency-Key` is still running: retry after it (Retry-After). */
+  idempotency_in_progress: 409,
   /** A request body that stopped arriving (npm start's server answers an idle one; route() a cut one). */
   request_timeout: 408,
   payload_too_large: 413,

@@ -53,7 +53,8 @@ export type ParsedBody<B, F> = [F] extends [never] ? B : JsonOrForm<B, F>;
 
 type Parse = <T>(schema: ZodType<T>, input: unknown) => T;
 
-const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers.get("content-type") ?? "");
+/** Whether the request sends a multipart/form-data body. */
+export const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers.get("content-type") ?? "");
 
 /** Largest JSON body a route takes unless its spec says otherwise. */
 export const DEFAULT_JSON_MAX_BYTES = 1024 * 1024;

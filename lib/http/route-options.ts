@@ -19,6 +19,8 @@ export type RouteDeclaration = {
   params?: ZodType;
   query?: ZodType;
   body?: BodySpec<unknown, unknown>;
+  /** Present when the route takes an `Idempotency-Key` (lib/http/idempotency.ts). */
+  idempotency?: object;
   docs: RouteDocs;
 };
 

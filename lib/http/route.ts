@@ -12,6 +12,14 @@ import { childLogger, type Logger } from "../log";
 import { declareRoute, type RouteDeclaration } from "./route-options";
 import type { RouteDocs } from "./route-docs";
 import { describeIssues } from "@/common/schemas/issue-words";
+import {
+  bufferRequestBody,
+  idempotencyKeyOf,
+  idempotencyScopeOf,
+  requestFingerprint,
+  runIdempotent,
+  type IdempotencySpec,
+} from "./idempotency";
 
 type Ctx<P, Q, B> = {
   req: Request;
@@ -31,6 +39,11 @@ export type RouteOptions<P, Q, B, F> = {
   query?: ZodType<Q>;
   /** The request body: `{ json: schema, maxBytes? }`, and `multipart` for routes taking uploads (lib/http/body.ts). */
   body?: BodySpec<B, F>;
+  /**
+   * Takes an `Idempotency-Key` header (lib/http/idempotency.ts): a retry with the same key and
+   * request gets the stored answer instead of running again. Shown in the OpenAPI document.
+   */
+  idempotency?: IdempotencySpec<ParsedBody<B, F>>;
   /** The route's documentation (lib/http/route-docs.ts): the OpenAPI document is made from it. */
   docs: RouteDocs;
 };
@@ -63,13 +76,33 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
         const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
         // A body declared past the route's cap is refused from its header, before authentication.
         if (opts.body) refuseDeclaredTooLarge(req, opts.body);
+        const idempotencyKey = opts.idempotency ? idempotencyKeyOf(req) : undefined;
         caller = await authenticate(req, opts.auth);
         // Only the session cookie is sent by browsers on their own: Bearer, Basic and anonymous
         // callers cannot be forged by another site, so the CSRF check is for sessions alone.
         if (caller.kind === "user" && caller.via === "session") assertSameOriginWrite(req);
-        const body = opts.body ? await readBody(req, opts.body, parseBody) : (undefined as ParsedBody<B, F>);
-        const result = await handler({ req, params, query, body, caller, requestId, log });
-        return result instanceof Response ? result : json(result);
+        const who = caller;
+        const run = async (source: Request) => {
+          const body = opts.body ? await readBody(source, opts.body, parseBody) : (undefined as ParsedBody<B, F>);
+          return {
+            body,
+            answer: async () => toResponse(await handler({ req, params, query, body, caller: who, requestId, log })),
+          };
+        };
+        if (idempotencyKey === undefined || !opts.idempotency) return await (await run(req)).answer();
+        const scope = idempotencyScopeOf(caller);
+        const buffered = await bufferRequestBody(req, opts.body);
+        const { body, answer } = await run(buffered.request);
+        const refusal = opts.idempotency.refuse?.(body);
+        if (refusal) throw new AppError("idempotency_key_invalid", refusal);
+        return await runIdempotent({
+          scope,
+          key: idempotencyKey,
+          fingerprint: await requestFingerprint(req, scope, buffered.bytes),
+          log,
+          // The handler's own errors (a 409 name in use, a 404) are answers to store like any other.
+          run: () => answer().catch((err: unknown) => errorResponse(err, log, requestId)),
+        });
       } catch (err) {
         return errorResponse(err, log, requestId);
       }
@@ -126,6 +159,8 @@ export function parseWith<T>(
   const code = where === "path" ? "invalid_id" : "validation_failed";
   throw new AppError(code, message, { details });
 }
+
+const toResponse = (result: unknown) => (result instanceof Response ? result : json(result));
 
 const parseBody = <T>(schema: ZodType<T>, input: unknown) => parseWith(schema, input, "body") as T;
 

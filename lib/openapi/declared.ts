@@ -29,6 +29,8 @@ export type Operation = {
   body?: ZodType;
   /** Whether the route also reads a multipart/form-data body (uploads). */
   takesForm: boolean;
+  /** Whether the route takes an `Idempotency-Key` header (lib/http/idempotency.ts). */
+  idempotent: boolean;
   docs: RouteDocs;
 };
 
@@ -60,6 +62,7 @@ export function operationsOf(files: readonly RouteFile[]): Operation[] {
         query: declared.query,
         body: declared.body?.json,
         takesForm: Boolean(declared.body?.multipart),
+        idempotent: Boolean(declared.idempotency),
         docs: declared.docs,
       });
     }

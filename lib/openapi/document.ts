@@ -1,4 +1,4 @@
-import type { ZodType } from "zod";
+import { z, type ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { AuthPolicy } from "@/common/access/permissions";
 import { errorResponseSchema } from "@/common/schemas/responses";
@@ -66,6 +66,8 @@ export function errorStatuses(op: Operation): number[] {
     statuses.add(503);
   }
   if (rateLimited) statuses.add(429);
+  // A malformed Idempotency-Key is 400; the same key with another request, or while it runs, 409.
+  if (op.idempotent) statuses.add(409);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -81,7 +83,9 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     responses[status as `2${string}`] = {
       description: spec.events ? `${spec.description}. ${EVENT_STREAM}` : spec.description,
       ...(Object.keys(content).length ? { content } : {}),
-      ...(spec.headers ? { headers: headersObject(spec.headers) } : {}),
+      ...(spec.headers || op.idempotent
+        ? { headers: headersObject({ ...spec.headers, ...(op.idempotent ? REPLAYED_HEADER : {}) }) }
+        : {}),
     };
   }
   for (const status of errorStatuses(op)) {
@@ -103,11 +107,12 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     description: docs.description,
     tags: [docs.tag],
     security: securityOf(op.auth),
-    ...(op.params || op.query
+    ...(op.params || op.query || op.idempotent
       ? {
           requestParams: {
             ...(op.params ? { path: op.params as never } : {}),
             ...(op.query ? { query: op.query as never } : {}),
+            ...(op.idempotent ? { header: idempotencyKeyHeader as never } : {}),
           },
         }
       : {}),
@@ -115,6 +120,24 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     responses,
   };
 }
+
+/** The optional `Idempotency-Key` header of routes declaring `idempotency` (docs/api.md, Idempotency). */
+const idempotencyKeyHeader = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x20-\x7e]+$/)
+    .optional()
+    .meta({
+      description:
+        "A key of yours (a UUID) that makes a retry safe: the same key and request within 24 hours gets the stored answer (`Idempotent-Replayed: true`) and runs nothing; the same key with another request answers 409 `idempotency_key_reused`, and while the first still runs 409 `idempotency_in_progress`. Keys are per caller; not with `streaming: true`.",
+    }),
+});
+
+const REPLAYED_HEADER = {
+  "Idempotent-Replayed": "`true` when this is the stored answer of an earlier request with the same Idempotency-Key",
+};
 
 /** How a streamed answer reads, after its response's description. */
 const EVENT_STREAM =

@@ -26,6 +26,7 @@ export const POST = route(
   {
     auth: manageKeys,
     body: { json: createApiKeySchema },
+    idempotency: {},
     docs: {
       tag: "API keys",
       summary: "Create an API key (shown once)",

@@ -32,6 +32,7 @@ export const POST = route(
   {
     auth: manageChatflows,
     body: { json: createChatflowSchema },
+    idempotency: {},
     docs: {
       tag: "Chatflows",
       summary: "Create a chatflow",

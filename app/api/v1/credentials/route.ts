@@ -26,6 +26,7 @@ export const POST = route(
   {
     auth: manageCredentials,
     body: { json: createCredentialSchema },
+    idempotency: {},
     docs: {
       tag: "Credentials",
       summary: "Store a credential (encrypted)",

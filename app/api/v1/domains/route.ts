@@ -26,6 +26,7 @@ export const POST = route(
   {
     auth: domainUsers,
     body: { json: addDomainsBody, maxBytes: 4 * 1024 * 1024 },
+    idempotency: {},
     docs: {
       tag: "Domains",
       summary: "Add domains: `{ name }` or `{ names: [...] }`",

@@ -22,6 +22,7 @@ export const POST = withCors(
     {
       auth: runChatflow,
       body: { json: createLeadSchema, maxBytes: 16 * 1024 },
+      idempotency: {},
       docs: {
         tag: "Feedback",
         summary: "Leave a lead in the widget's form (Flowise)",

@@ -24,6 +24,7 @@ export const POST = route(
   {
     auth: adminsOnly,
     body: { json: createUserSchema },
+    idempotency: {},
     docs: {
       tag: "Users",
       summary: "Add a user",

@@ -23,6 +23,7 @@ export const POST = route(
   {
     auth: manageVariables,
     body: { json: createVariableSchema },
+    idempotency: {},
     docs: {
       tag: "Variables",
       summary: "Create a global variable",

@@ -1,6 +1,6 @@
 import { idParams, route } from "@/lib/http/route";
 import { foreignOrigin } from "@/lib/http/same-origin";
-import { readJsonField, type MultipartSpec } from "@/lib/http/body";
+import { readJsonField, type JsonOrForm, type MultipartSpec } from "@/lib/http/body";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
 import { rateLimitHeaders } from "@/lib/access/rate-limit";
@@ -12,6 +12,7 @@ import {
   PREDICTION_BODY_RULES,
   predictionBodySchema,
   predictionQuerySchema,
+  type PredictionInput,
   type UploadItem,
 } from "@/common/schemas/prediction";
 import { startPrediction } from "@/lib/services/predictions";
@@ -50,6 +51,12 @@ const predictionBody = predictionBodySchema.meta({
 /** Browsers get CORS headers only from a public chatflow's allowed origins. */
 const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(params.id ?? ""));
 
+const predictionInput = (sent: JsonOrForm<PredictionInput, UploadItem>) =>
+  sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
+
+const STREAMING_REFUSAL =
+  "Idempotency-Key cannot be used with streaming: true (a stream is not stored to be given back): send streaming: false for a JSON answer that a retry can replay.";
+
 export const OPTIONS = preflight(corsOrigins, ["POST"]);
 
 export const POST = withCors(
@@ -59,6 +66,8 @@ export const POST = withCors(
       params: idParams,
       query: predictionQuerySchema,
       body: { json: predictionBody, maxBytes: maxBodyBytes(), multipart: predictionForm },
+      // A stream cannot be given back as it was: a key with `streaming: true` is refused (docs/api.md).
+      idempotency: { refuse: (sent) => (predictionInput(sent).streaming ? STREAMING_REFUSAL : undefined) },
       docs: {
         tag: "Prediction",
         summary: "Run a chatflow",
@@ -79,7 +88,7 @@ export const POST = withCors(
       },
     },
     async ({ req, params, query, body: sent, caller, requestId }) => {
-      const body = sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
+      const body = predictionInput(sent);
       const prepared = await startPrediction(
         {
           chatflowId: params.id,

@@ -27,6 +27,7 @@ export const POST = route(
     auth: testChatflows,
     params: idParams,
     body: { json: testCaseBodySchema, maxBytes: 2 * 1024 * 1024 },
+    idempotency: {},
     docs: {
       tag: "Chatflow tests",
       summary: "Add a test case",

@@ -34,6 +34,7 @@ export const POST = route(
     params: idParams,
     query: predictionQuerySchema,
     body: { json: upsertJsonBodySchema, multipart: upsertForm },
+    idempotency: {},
     docs: {
       tag: "Vector stores",
       summary: "Load documents into a chatflow's stores",
