@@ -29,6 +29,18 @@ export const credentialDataSchemas = {
   openai: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
   anthropic: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
   googleGenerativeAI: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
+  /** A PostgreSQL database the SQL Database Chain reads (host through the outbound rules; best a read-only user). */
+  sqlDatabase: z
+    .object({
+      dialect: z.literal("postgres").default("postgres"),
+      host: z.string().trim().min(1).max(255),
+      port: z.number().int().min(1).max(65535).default(5432),
+      database: z.string().min(1).max(100),
+      user: z.string().min(1).max(100),
+      password: z.string().max(500).optional(),
+      ssl: z.boolean().optional(),
+    })
+    .strict(),
   httpHeaders: z
     .object({
       allowedHosts: z.array(hostEntrySchema).min(1, "list at least one host the headers may be sent to").max(20),

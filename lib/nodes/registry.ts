@@ -21,10 +21,16 @@ import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
 import { llmChain } from "./llm-chain";
+import { csvOutputParser } from "./csv-output-parser";
+import { structuredOutputParser } from "./structured-output-parser";
+import { advancedStructuredOutputParser } from "./advanced-structured-output-parser";
+import { inputModerationSimple } from "./input-moderation-simple";
+import { inputModerationOpenAI } from "./input-moderation-openai";
 import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { openApiToolkit } from "./openapi-toolkit";
+import { sqlDatabaseChain } from "./sql-database-chain";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
@@ -74,8 +80,14 @@ export const nodes: readonly NodeModule[] = [
   promptTemplate,
   chatPromptTemplate,
   llmChain,
+  csvOutputParser,
+  structuredOutputParser,
+  advancedStructuredOutputParser,
+  inputModerationSimple,
+  inputModerationOpenAI,
   conversationChain,
   openApiChain,
+  sqlDatabaseChain,
   bufferMemory,
   chainTool,
   calculator,

@@ -7,7 +7,13 @@
  */
 import { describeModelFailure, type ModelCaller, modelStatusFailure } from "./model-failure";
 import { getEnv } from "../env";
-import { createGuardedFetch, createGuardedRequest, type GuardedFetchOptions, type GuardedRequest } from "./outbound";
+import {
+  checkOutboundHost,
+  createGuardedFetch,
+  createGuardedRequest,
+  type GuardedFetchOptions,
+  type GuardedRequest,
+} from "./outbound";
 
 /** The host of the server's own base URL (its model server may be private), or none when unset or invalid. */
 function hostOfSetting(url: string | undefined): string[] {
@@ -35,6 +41,14 @@ export function operatorPolicy(): OperatorPolicy {
   };
   memo = { env, policy };
   return policy;
+}
+
+/**
+ * The operator's rules for a connection that is not HTTP (a SQL node's database): a private host
+ * only where OUTBOUND_ALLOW_HOSTS (or OUTBOUND_ALLOW_PRIVATE) allows it. Returns the checked address.
+ */
+export function checkOperatorHost(host: string, port: number): Promise<{ address: string; family: number }> {
+  return checkOutboundHost(host, port, operatorPolicy());
 }
 
 /** Who asks (starts every error), the only hosts it may reach, and why a key may have been refused. */

@@ -178,6 +178,26 @@ async function checkHop(
   return addresses[0];
 }
 
+/**
+ * The same check for a connection that is not HTTP (a database a SQL node connects to): the host is
+ * resolved once and refused when it is private without the operator's allowance (allowPrivate,
+ * allowPrivateHosts as host or host:port), or not one of `allowedHosts`. Returns the address to
+ * connect to, so the connection is pinned to what was checked.
+ */
+export async function checkOutboundHost(
+  host: string,
+  port: number,
+  opts: Pick<GuardedFetchOptions, "allowPrivate" | "allowPrivateHosts" | "allowedHosts" | "resolve">,
+): Promise<{ address: string; family: number }> {
+  let url: URL;
+  try {
+    url = new URL(`http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`);
+  } catch {
+    throw new AppError("validation_failed", `Outbound connection refused: "${host}:${port}" is not a host and port`);
+  }
+  return checkHop(url, "GET", opts);
+}
+
 interface Hop {
   url: URL;
   method: string;

@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, auth } from "../support/http";
 import * as importRoute from "../../app/api/v1/chatflows/import/route";
@@ -187,5 +189,145 @@ describe("Conversational Agent (calculator, bufferMemory, serpAPI, chatOpenAI, c
     expect(JSON.stringify(last.messages)).toContain("What is (4.5 + 3) * 2?");
     expect(JSON.stringify(last.messages)).toContain("It is 15.");
     stub.setBrain(demoBrain);
+  });
+});
+
+describe("SQL DB Chain (chatOpenAI + sqlDatabaseChain) against a throwaway PostgreSQL database", () => {
+  const dbName = `sy_sql_chain_${randomBytes(4).toString("hex")}`;
+  const admin = { host: "127.0.0.1", port: 5432, user: "postgres" };
+  let db: pg.Client;
+  let id: string;
+  let graph: Graph;
+
+  beforeAll(async () => {
+    const root = new pg.Client({ ...admin, database: "postgres" });
+    await root.connect();
+    await root.query(`CREATE DATABASE ${dbName}`);
+    await root.end();
+    db = new pg.Client({ ...admin, database: dbName });
+    await db.connect();
+    await db.query(`CREATE TABLE orders (id int PRIMARY KEY, customer text, total numeric(8,2));
+      INSERT INTO orders VALUES (1, 'Ada', 30.00), (2, 'Grace', 12.50), (3, 'Linus', 7.25);
+      CREATE TABLE numbers AS SELECT n FROM generate_series(1, 500) AS n;
+      CREATE SEQUENCE ticket_seq;`);
+
+    const res = await importFlow({ name: "SQL chain", ...fixture("SQL_DB_Chain.json") });
+    expect(res.status, res.text.slice(0, 500)).toBe(201);
+    id = res.json.id;
+    expect(res.json.warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          nodeId: "sqlDatabaseChain_0",
+          input: "database",
+          message: expect.stringMatching(/SQL database credential/),
+        }),
+      ]),
+    );
+    graph = structuredClone(res.json.graph) as Graph;
+    expect(nodeOf(graph, "sqlDatabaseChain_0").type).toBe("sqlDatabaseChain");
+    const cred = await createCredential(
+      {
+        name: "Shop DB",
+        type: "sqlDatabase",
+        data: { host: "127.0.0.1", port: 5432, database: dbName, user: "postgres" },
+      },
+      systemCaller,
+    );
+    nodeOf(graph, "chatOpenAI_0").data.inputs.baseURL = stub.url;
+    Object.assign(nodeOf(graph, "sqlDatabaseChain_0").data.inputs, {
+      credential: cred.id,
+      maxRows: 5,
+      timeoutSeconds: 1,
+    });
+    await save(id, graph);
+  });
+  afterAll(async () => {
+    stub.setBrain(demoBrain);
+    await db.end();
+    const root = new pg.Client({ ...admin, database: "postgres" });
+    await root.connect();
+    await root.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await root.end();
+  });
+
+  const orderCount = async () => Number((await db.query("SELECT count(*) FROM orders")).rows[0].count);
+  const ask = async (sql: string, answer?: string) => {
+    stub.setBrain(scriptedBrain([{ content: sql }, ...(answer ? [{ content: answer }] : [])]));
+    const before = stub.requests.length;
+    const res = await predict(id, "Who spent the most?", `s-sql-${randomBytes(3).toString("hex")}`);
+    return { res, modelCalls: stub.requests.slice(before) };
+  };
+
+  it("the model writes one SELECT from the tables it is shown; it runs and the answer comes from its rows", async () => {
+    const { res, modelCalls } = await ask(
+      "```sql\nSELECT customer, total FROM orders ORDER BY total DESC LIMIT 1;\n```",
+      "Ada spent the most: 30.00.",
+    );
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.json.text).toBe("Ada spent the most: 30.00.");
+    expect(res.json.usedTools).toEqual([
+      {
+        tool: "sql_db_query",
+        toolInput: { query: "SELECT customer, total FROM orders ORDER BY total DESC LIMIT 1" },
+        toolOutput: '[{"customer":"Ada","total":"30.00"}]',
+      },
+    ]);
+    const prompt = JSON.stringify(modelCalls[0].body);
+    expect(prompt).toContain('CREATE TABLE \\"orders\\"');
+    expect(prompt).toContain("Grace");
+    expect(JSON.stringify(modelCalls[1].body)).toContain('\\"customer\\":\\"Ada\\"');
+  });
+
+  it("anything but one SELECT is 422 naming it, and nothing runs", async () => {
+    for (const [sql, named] of [
+      ["DROP TABLE orders", "it is DROP, not SELECT"],
+      ["SELECT 1; DELETE FROM orders", "it holds 2 statements (SELECT, DELETE)"],
+      ["UPDATE orders SET total = 0", "it is UPDATE, not SELECT"],
+    ]) {
+      const { res, modelCalls } = await ask(sql);
+      expect(res.status, sql).toBe(422);
+      expect(res.json.error.message, sql).toContain(named);
+      expect(modelCalls, sql).toHaveLength(1);
+    }
+    expect(await orderCount()).toBe(3);
+    expect((await db.query("SELECT sum(total) AS s FROM orders")).rows[0].s).toBe("49.75");
+  });
+
+  it("a SELECT that would write is stopped by the READ ONLY transaction (422)", async () => {
+    const { res } = await ask("SELECT nextval('ticket_seq')");
+    expect(res.status).toBe(422);
+    expect(res.json.error.message).toMatch(/refused a write in the read-only transaction/);
+    expect((await db.query("SELECT last_value, is_called FROM ticket_seq")).rows[0]).toMatchObject({
+      is_called: false,
+    });
+  });
+
+  it("reads at most the row cap, and says that more matched", async () => {
+    const { res } = await ask("SELECT n FROM numbers ORDER BY n", "There are many numbers.");
+    expect(res.status).toBe(200);
+    const output = res.json.usedTools[0].toolOutput as string;
+    expect(JSON.parse(output.split("\n")[0])).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })));
+    expect(output).toContain("only the first 5 rows are shown; more matched");
+  });
+
+  it("a query past the statement timeout is 504 naming the database", async () => {
+    const { res } = await ask("SELECT pg_sleep(5)");
+    expect(res.status).toBe(504);
+    expect(res.json.error.message).toContain(`the database "${dbName}" at 127.0.0.1:5432 did not answer in time`);
+  });
+
+  it("a private database host needs the operator's allowance, like every outbound connection", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { OUTBOUND_ALLOW_PRIVATE: "false", OUTBOUND_ALLOW_HOSTS: "" });
+    resetEnvForTests();
+    try {
+      stub.setBrain(scriptedBrain([{ content: "SELECT 1" }]));
+      const res = await predict(id, "anything", "s-sql-private");
+      expect(res.status).toBe(403);
+      expect(res.json.error.message).toMatch(/127\.0\.0\.1.*private.*OUTBOUND_ALLOW_HOSTS/);
+    } finally {
+      process.env = saved;
+      resetEnvForTests();
+    }
   });
 });

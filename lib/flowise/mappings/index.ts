@@ -18,7 +18,13 @@ import { chatOpenAI } from "./chatOpenAI";
 import { chatPromptTemplate } from "./chatPromptTemplate";
 import { conversationChain } from "./conversationChain";
 import { llmChain } from "./llmChain";
+import { csvOutputParser } from "./csvOutputParser";
+import { structuredOutputParser } from "./structuredOutputParser";
+import { advancedStructuredOutputParser } from "./advancedStructuredOutputParser";
+import { inputModerationSimple } from "./inputModerationSimple";
+import { inputModerationOpenAI } from "./inputModerationOpenAI";
 import { openApiChain } from "./openApiChain";
+import { sqlDatabaseChain } from "./sqlDatabaseChain";
 import { openAPIToolkit } from "./openAPIToolkit";
 import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
@@ -74,8 +80,14 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   promptTemplate,
   chatPromptTemplate,
   llmChain,
+  csvOutputParser,
+  structuredOutputParser,
+  advancedStructuredOutputParser,
+  inputModerationSimple,
+  inputModerationOpenAI,
   conversationChain,
   openApiChain,
+  sqlDatabaseChain,
   bufferMemory,
   bufferWindowMemory,
   chainTool,
