@@ -43,6 +43,7 @@ import { textFileLoader } from "./text-file-loader";
 import { toolAgent } from "./tool-agent";
 import { conversationalAgent } from "./conversational-agent";
 import { reactAgentChat } from "./react-agent-chat";
+import { csvAgent } from "./csv-agent";
 import { startAgentflow } from "./start-agentflow";
 import { llmAgentflow } from "./llm-agentflow";
 import { conditionAgentflow } from "./condition-agentflow";
@@ -98,6 +99,7 @@ export const nodes: readonly NodeModule[] = [
   toolAgent,
   conversationalAgent,
   reactAgentChat,
+  csvAgent,
   // Documents: loaders, splitter, embeddings, stores, retrieval.
   textFileLoader,
   pdfLoader,

@@ -30,6 +30,7 @@ import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
 import { conversationalAgent } from "./conversationalAgent";
 import { reactAgentChat } from "./reactAgentChat";
+import { csvAgent } from "./csvAgent";
 import { calculator } from "./calculator";
 import { chatOllama } from "./chatOllama";
 import { azureChatOpenAI } from "./azureChatOpenAI";
@@ -99,6 +100,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   toolAgent,
   conversationalAgent,
   reactAgentChat,
+  csvAgent,
   // Documents: loaders, splitter, embeddings, retrieval.
   textFile,
   pdfFile,
