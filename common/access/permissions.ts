@@ -51,6 +51,12 @@ export const PERMISSIONS = {
    */
   "chatflow.openai": { roles: ownForBuilders, apiKey: "predict", basic: true },
   /**
+   * A chatflow's MCP server (`/api/v1/mcp-server/{id}`: read, enable with a new token, edit, rotate the
+   * token, disable): whoever manages the chatflow. MCP clients then call `/api/v1/mcp/{id}` with that
+   * flow's own token, which this table does not govern (the token is the flow's, not a caller's).
+   */
+  "chatflow.mcpServer": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /**
    * A chatflow's test cases and test runs (list, add, edit, delete, run against a version, read the
    * results): whoever manages the chatflow. A run answers with the chatflow's own credentials and is
    * never stored as a conversation, so it needs no `predict`.
@@ -88,6 +94,20 @@ export const PERMISSIONS = {
    */
   "execution.read": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   "execution.delete": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /**
+   * Usage and cost (GET /api/v1/usage) of the flows the caller may read, and the model prices that
+   * cost is computed with (GET /api/v1/usage/prices).
+   */
+  "usage.read": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /** Edit the model price table (PUT /api/v1/usage/prices): admins only, no API key. */
+  "usage.prices": { roles: adminOnly, basic: true },
+  /**
+   * A flow's webhook settings (turn on, input, make or drop the signing secret): whoever manages the
+   * flow. Calling a webhook needs no account: it is public, refused when off, and signed when a secret is set.
+   */
+  "chatflow.webhook": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /** A flow's schedules (list, add, edit, turn on and off, delete, read their runs): whoever manages the flow. */
+  "chatflow.schedule": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   /** The admin queue view (queue depth, active jobs, workers): admins only, no API key. */
   "queue.view": { roles: adminOnly, basic: true },
 } as const satisfies Record<string, Rule>;
@@ -221,6 +241,8 @@ export const testChatflows = policyFor("chatflow.test");
 export const runChatflow = policyFor("chatflow.predict");
 /** The OpenAI-compatible API: keys with `predict`, studio users, admins over Basic. */
 export const openAICallers = policyFor("chatflow.openai");
+/** A chatflow's MCP server settings and token: its managers (studio users, admins over Basic, keys with `chatflows`). */
+export const manageMcpServers = policyFor("chatflow.mcpServer");
 /** Vector upsert and the store panel: keys with `upsert`, studio users. */
 export const upsertChatflow = policyFor("chatflow.upsert");
 /** The Message API: admins (session or Basic) and keys with `messages` whose owner is an admin. */
@@ -238,5 +260,12 @@ export const manageVariables = policyFor("variable.manage");
 /** Agentflow runs: read (list, one) and deleted by the flow's managers. */
 export const readExecutionsPolicy = policyFor("execution.read");
 export const deleteExecutionsPolicy = policyFor("execution.delete");
+/** Usage and cost of the caller's flows, and the prices in force. */
+export const readUsagePolicy = policyFor("usage.read");
+/** The model price table: edited by admins. */
+export const manageModelPrices = policyFor("usage.prices");
+/** A flow's webhook settings and its schedules: the flow's managers. */
+export const manageWebhooksPolicy = policyFor("chatflow.webhook");
+export const manageSchedulesPolicy = policyFor("chatflow.schedule");
 /** The node registry for the studio. */
 export const readNodes = policyFor("node.list");

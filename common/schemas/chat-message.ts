@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { messageUsageSchema } from "./usage";
 import { positiveIntParam } from "./query-params";
 import { dateRange, isoDateParam } from "./chat-message-dates";
 import type { sessionsResponseSchema } from "./responses";
@@ -212,6 +213,8 @@ export const chatMessageRecordSchema = z
       .array(z.object({ type: z.string(), name: z.string(), mime: z.string(), path: z.string() }))
       .nullable(),
     createdDate: z.string(),
+    /** An answer's tokens, models, cost and time (ours; absent for questions and answers stored before usage was). */
+    usage: messageUsageSchema.optional(),
     /** The answer's rating (Flowise's field), or null. */
     feedback: z
       .object({

@@ -89,8 +89,19 @@ export const predictionResponseSchema = predictionMetadataSchema
      * asks (overrideConfig.returnSourceDocuments: true); `false` in the request leaves them out.
      */
     sourceDocuments: z.array(sourceDocumentSchema).optional(),
-    /** Tokens the flow's models reported for this answer (absent when none reported any). */
-    usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
+    /**
+     * Tokens of this answer's model calls (absent when it called none): as the provider reported them,
+     * or `estimated: true` (4 characters a token) where it reported none; `costUsd` at the prices in
+     * force (null when a model has no price).
+     */
+    usage: z
+      .object({
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+        estimated: z.literal(true).optional(),
+        costUsd: z.number().nullable().optional(),
+      })
+      .optional(),
     /** Agentflows: the run (GET /api/v1/executions/{id}, a later slice) and its nodes. */
     executionId: z.string().optional(),
     agentFlowExecutedData: z.array(executedNodeSchema).optional(),

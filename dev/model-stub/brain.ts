@@ -44,9 +44,15 @@ export interface Delivery {
   hang?: boolean;
 }
 
+/**
+ * The token counts a reply reports (OpenAI wire): these figures, `null` for none (a provider that
+ * reports no usage), or, when absent, a rough count of words (wire.ts estimateUsage).
+ */
+export type ReportedUsage = { prompt_tokens: number; completion_tokens: number } | null;
+
 export type BrainReply =
-  | { content: string; delivery?: Delivery }
-  | { toolCalls: { name: string; arguments: Record<string, unknown> }[]; delivery?: Delivery }
+  | { content: string; delivery?: Delivery; usage?: ReportedUsage }
+  | { toolCalls: { name: string; arguments: Record<string, unknown> }[]; delivery?: Delivery; usage?: ReportedUsage }
   /** Answer an OpenAI-style error with this HTTP status instead of a completion. */
   | { error: { status: number; message: string } };
 

@@ -39,6 +39,13 @@ export function estimateUsage(messages: ChatMessage[], reply: ContentReply | Too
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/** The usage a reply reports: its scripted figures, none (`usage: null`), or the rough estimate. */
+export function reportedUsage(messages: ChatMessage[], reply: ContentReply | ToolCallReply): Usage | undefined {
+  if (reply.usage === null) return undefined;
+  if (reply.usage) return { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens };
+  return estimateUsage(messages, reply);
+}
+
 /** Normalise `tools` and legacy `functions` of a request body into one list. */
 export function readTools(body: Record<string, unknown>): { tools: ToolDefinition[]; mode: ToolMode } {
   const tools = Array.isArray(body.tools) ? (body.tools as { type?: string; function?: ToolDefinition }[]) : [];
@@ -95,6 +102,7 @@ export function completionJson(
   model: string,
   messages: ChatMessage[],
 ) {
+  const usage = reportedUsage(messages, reply);
   return {
     ...envelope(model),
     object: "chat.completion",
@@ -102,7 +110,7 @@ export function completionJson(
     choices: [
       { index: 0, message: assistantMessage(reply, mode), logprobs: null, finish_reason: finishReason(reply, mode) },
     ],
-    usage: estimateUsage(messages, reply),
+    ...(usage ? { usage } : {}),
   };
 }
 
@@ -153,13 +161,14 @@ export function completionChunks(
     ...deltas.map((d) => chunk(d, null)),
     chunk({}, finishReason(reply, mode)),
   ];
-  if (includeUsage) {
+  const usage = reportedUsage(messages, reply);
+  if (includeUsage && usage) {
     chunks.push({
       ...env,
       object: "chat.completion.chunk",
       system_fingerprint: "fp_switchyard_stub",
       choices: [],
-      usage: estimateUsage(messages, reply),
+      usage,
     });
   }
   return chunks;

@@ -3,6 +3,7 @@ import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { NO_STREAM_TAG, SOURCE_DOCUMENTS_EVENT, TOOL_START_EVENT, USED_TOOL_EVENT } from "../nodes/events";
+import { configuredModel, promptChars, UsageTally } from "../usage/tally";
 import type { SourceDocument, ToolStart, UsedTool } from "./types";
 
 /**
@@ -23,8 +24,8 @@ export class RunRecorder extends BaseCallbackHandler {
   /** Documents retrieval steps used, also from inside tools (a Retriever Tool's chunks count). */
   readonly sourceDocuments: SourceDocument[] = [];
   tokenCount = 0;
-  /** Tokens the run's model calls reported (calls inside tools too: the flow pays for them). */
-  readonly usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+  /** Tokens of the run's model calls, per model (calls inside tools too: the flow pays for them). */
+  readonly usage = new UsageTally();
   private readonly parents = new Map<string, string | undefined>();
   private readonly toolRuns = new Set<string>();
   private readonly silentRuns = new Set<string>();
@@ -54,25 +55,29 @@ export class RunRecorder extends BaseCallbackHandler {
 
   async handleChatModelStart(
     _l: Serialized,
-    _m: BaseMessage[][],
+    messages: BaseMessage[][],
     runId: string,
     parentRunId?: string,
-    _e?: unknown,
+    extraParams?: unknown,
     tags?: string[],
+    metadata?: unknown,
   ) {
     this.parents.set(runId, parentRunId);
+    this.usage.start(runId, configuredModel(extraParams, metadata), promptChars(messages));
     if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
   }
 
   async handleLLMStart(
     _l: Serialized,
-    _p: string[],
+    prompts: string[],
     runId: string,
     parentRunId?: string,
-    _e?: unknown,
+    extraParams?: unknown,
     tags?: string[],
+    metadata?: unknown,
   ) {
     this.parents.set(runId, parentRunId);
+    this.usage.start(runId, configuredModel(extraParams, metadata), promptChars(prompts));
     if (tags?.includes(NO_STREAM_TAG)) this.silentRuns.add(runId);
   }
 
@@ -82,18 +87,8 @@ export class RunRecorder extends BaseCallbackHandler {
     this.onToken(token);
   }
 
-  async handleLLMEnd(output: LLMResult) {
-    // A chat model's message carries usage_metadata; older paths report llmOutput.tokenUsage.
-    const message = (output.generations?.[0]?.[0] as { message?: { usage_metadata?: TokenUsage } } | undefined)
-      ?.message;
-    const meta = message?.usage_metadata;
-    const legacy = output.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;
-    const prompt = meta?.input_tokens ?? legacy?.promptTokens;
-    const completion = meta?.output_tokens ?? legacy?.completionTokens;
-    if (prompt === undefined && completion === undefined) return;
-    this.usage.promptTokens += prompt ?? 0;
-    this.usage.completionTokens += completion ?? 0;
-    this.usage.calls += 1;
+  async handleLLMEnd(output: LLMResult, runId: string) {
+    this.usage.end(runId, output);
   }
 
   async handleCustomEvent(eventName: string, data: unknown, runId: string) {
@@ -117,5 +112,3 @@ export class RunRecorder extends BaseCallbackHandler {
     this.usedTools.push(data as UsedTool);
   }
 }
-
-type TokenUsage = { input_tokens?: number; output_tokens?: number };

@@ -1,6 +1,7 @@
 import type { BaseChain } from "@langchain/classic/chains";
 import { RunRecorder } from "./run-recorder";
 import { toRunError } from "./run-errors";
+import { traceCallbacks } from "../telemetry/langchain";
 import type { RunInput, RunResult } from "./types";
 
 /**
@@ -17,17 +18,16 @@ export async function runEndingChain(chain: BaseChain, input: RunInput, allowsIm
     ...(input.signal ? { signal: input.signal } : {}),
   };
   try {
-    const out = await chain.invoke(values, { callbacks: [recorder], signal: input.signal });
+    const out = await chain.invoke(values, { callbacks: [recorder, ...traceCallbacks()], signal: input.signal });
     const text = typeof out.text === "string" ? out.text : String(out.text ?? "");
     // Models that cannot stream (or a returnDirect tool) produce no tokens: send the answer whole.
     if (input.onToken && recorder.tokenCount === 0 && text) input.onToken(text);
+    const usage = recorder.usage.summary();
     return {
       text,
       usedTools: recorder.usedTools,
       ...(recorder.sourceDocuments.length ? { sourceDocuments: recorder.sourceDocuments } : {}),
-      ...(recorder.usage.calls
-        ? { usage: { promptTokens: recorder.usage.promptTokens, completionTokens: recorder.usage.completionTokens } }
-        : {}),
+      ...(usage ? { usage } : {}),
     };
   } catch (e) {
     throw toRunError(e, input.signal);

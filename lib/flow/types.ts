@@ -4,6 +4,7 @@ import type { ModelFetchOptions } from "../security/outbound-policy";
 import type { DocumentStoreAccess } from "../vector/types";
 import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 import type { BuiltAgentflow } from "../agentflow/build";
+import type { RunUsage } from "../usage/tally";
 
 /**
  * Types of the flow engine's boundary: what the prediction service gives (BuildContext, RunInput) and
@@ -85,8 +86,8 @@ export interface RunResult {
   text: string;
   usedTools: UsedTool[];
   sourceDocuments?: SourceDocument[];
-  /** Tokens the run's models reported; absent when none reported any. */
-  usage?: { promptTokens: number; completionTokens: number };
+  /** Tokens of the run's model calls (reported, or estimated and marked so); absent when it called none. */
+  usage?: RunUsage;
 }
 
 export interface BuiltFlow {

@@ -21,7 +21,11 @@ export const API_TAGS = {
   Credentials: "Secrets nodes use (model keys, request headers), stored encrypted and never returned.",
   "API keys": "Keys for API callers, each with permissions and an optional chatflow scope.",
   Domains: "A list of domains and analysis runs of a chatflow over them.",
+  MCP: "A flow as an MCP server: its settings and token, and the Streamable HTTP endpoint MCP clients call.",
+  "Webhooks and schedules":
+    "What starts a flow without a chat: a webhook URL (optionally signed) and schedules (cron in a time zone), each run recorded.",
   Variables: "Global variables agentflows read as {{$vars.name}}: a stored value, or an allowed environment variable.",
+  Usage: "Tokens, cost and latency of answers per day or model, and the model prices cost is computed with.",
 } as const;
 
 export type ApiTag = keyof typeof API_TAGS;

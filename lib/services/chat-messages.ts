@@ -18,6 +18,7 @@ import {
 } from "@/common/schemas/chat-message";
 import { parseStoredJson } from "../db/stored-json";
 import { getChatflowOrThrow } from "./chatflows";
+import { usageOfMessages } from "./usage";
 import { publishChange } from "../state";
 
 type FileUpload = NonNullable<ChatMessageRecord["fileUploads"]>[number];
@@ -73,7 +74,14 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
     skip: (page - 1) * limit,
     take: limit,
   });
-  return { total, page, limit, records: rows.map(toChatMessageRecord) };
+  const records = rows.map(toChatMessageRecord);
+  // Answers carry their usage (one indexed read for the page's answers).
+  const usage = await usageOfMessages(records.filter((r) => r.role === "apiMessage").map((r) => r.id));
+  for (const r of records) {
+    const u = usage.get(r.id);
+    if (u) r.usage = u;
+  }
+  return { total, page, limit, records };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 } from "@/common/schemas/prediction-stream";
 import type { BuiltFlow, HistoryMessage, RunResult } from "../flow";
 import { type RunKind, runTransport } from "../jobs";
+import { inProcessTransport } from "../jobs/transport";
 import { getChatflowForRun } from "./chatflows";
 import { chatflowAtVersion, chatflowForRequest, loadChatflowVersion, type VersionSelector } from "./chatflow-versions";
 import { getBuiltFlow } from "./flows";
@@ -28,6 +29,9 @@ import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
 import { findPausedRun, runAgentflowTurn } from "./agentflow-runs";
 import { subflowRunner } from "./subflows";
+import { countFailures, recordAnswerUsage } from "./usage";
+import { withUsageRecorder } from "../usage/recorder";
+import type { RunUsage } from "../usage/tally";
 
 /** How many stored messages of a session are read for memory nodes (they window further). */
 const HISTORY_READ_LIMIT = 200;
@@ -298,6 +302,37 @@ export async function startPrediction(req: PredictionRequest, chatType: ChatType
 }
 
 /**
+ * A run of a flow's published version started by a trigger (a webhook call, a schedule's tick): the
+ * trigger authorized it by its own means (a signature, the owner's schedule), so there is no caller
+ * check and no public rate limit. The same job and steps as a prediction; `here` runs it in this
+ * process whatever the transport (a schedule's tick already runs on a queue worker).
+ */
+export async function startTriggeredPrediction(args: {
+  chatflow: Chatflow;
+  body: PredictionBody;
+  requestId?: string;
+  here?: boolean;
+}): Promise<{ chatId: string; sessionId: string; execute(): Promise<PredictionResult> }> {
+  const { chatflow, body } = args;
+  checkUploadCount(body);
+  const job: PredictionJob = {
+    chatflowId: chatflow.id,
+    version: chatflow.version,
+    body: { ...body, streaming: false },
+    ...runIds(body),
+    chatType: "EXTERNAL",
+    stream: false,
+    ...(args.requestId ? { requestId: args.requestId } : {}),
+  };
+  const transport = args.here ? inProcessTransport : runTransport();
+  const started = await transport.start(predictionRuns, job, {
+    known: chatflow,
+    ...(args.requestId ? { requestId: args.requestId } : {}),
+  });
+  return { chatId: job.chatId, sessionId: job.sessionId, execute: () => started.execute({}) };
+}
+
+/**
  * A prediction run to its answer in this process, whatever the transport: for work that already runs
  * where it should (a domain analysis job on its worker). Same steps and checks as startPrediction.
  */
@@ -392,16 +427,23 @@ async function executePrediction(args: {
         )
       : [];
   const history = [...(body.history ?? []), ...stored];
-  const result: RunResult & { agentflow?: AgentflowAnswer } = flow.agentflow
-    ? await runAgentflowPrediction(args, flow.agentflow, question, history)
-    : await flow.run({
-        question,
-        history,
-        images: uploads.images.map((u) => ({ mime: u.mime, base64: u.bytes.toString("base64") })),
-        signal: args.signal,
-        onToken: args.onToken,
-        onToolStart: args.onToolStart,
-      });
+  // Usage (issue 33): the run's time, and a failed run counted, for the Usage API.
+  const runStarted = performance.now();
+  const result: RunResult & { agentflow?: AgentflowAnswer } = await countFailures(
+    args.detached ? undefined : chatflow.id,
+    runStarted,
+    async () =>
+      flow.agentflow
+        ? runAgentflowPrediction(args, flow.agentflow, question, history)
+        : flow.run({
+            question,
+            history,
+            images: uploads.images.map((u) => ({ mime: u.mime, base64: u.bytes.toString("base64") })),
+            signal: args.signal,
+            onToken: args.onToken,
+            onToolStart: args.onToolStart,
+          }),
+  );
   const files = [...uploads.images, ...uploads.audio];
   // Stored files are shared by content hash: write and reference them under the lock a deletion takes.
   const persist = async () =>
@@ -426,6 +468,15 @@ async function executePrediction(args: {
     : files.length
       ? await withUploadsLock(chatflow.id, persist)
       : await persist();
+  const usage = args.detached
+    ? undefined
+    : await recordAnswerUsage({
+        chatflowId: chatflow.id,
+        ...(ids.apiMessageId ? { chatMessageId: ids.apiMessageId } : {}),
+        ...(result.agentflow?.executionId ? { executionId: result.agentflow.executionId } : {}),
+        ...(result.usage ? { usage: result.usage } : {}),
+        latencyMs: performance.now() - runStarted,
+      });
   return {
     text: result.text,
     question,
@@ -436,7 +487,7 @@ async function executePrediction(args: {
     chatflowVersion: chatflow.version,
     ...(result.usedTools.length ? { usedTools: result.usedTools } : {}),
     ...answerSources(body, result.sourceDocuments),
-    ...(result.usage ? { usage: result.usage } : {}),
+    ...(result.usage ? { usage: answerUsage(result.usage, usage?.costUsd) } : {}),
     ...(result.agentflow ?? {}),
   };
 }
@@ -451,25 +502,29 @@ async function runAgentflowPrediction(
   question: string,
   history: HistoryMessage[],
 ): Promise<RunResult & { agentflow: AgentflowAnswer }> {
-  const turn = await runAgentflowTurn({
-    flow: agentflow,
-    chatflow: args.chatflow,
-    chatId: args.chatId,
-    sessionId: args.sessionId,
-    question,
-    history,
-    body: args.body,
-    ...(args.paused ? { paused: args.paused } : {}),
-    ...(args.interrupted ? { interrupted: true } : {}),
-    ...(args.signal ? { signal: args.signal } : {}),
-    ...(args.onToken ? { onToken: args.onToken } : {}),
-    ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
-    ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
-    runSubflow: subflowRunner({ chatflow: args.chatflow, chatId: args.chatId, sessionId: args.sessionId }),
-  });
+  // An agentflow's model steps pass no callbacks: their tokens are counted through LangChain's implicit config.
+  const { value: turn, usage } = await withUsageRecorder(() =>
+    runAgentflowTurn({
+      flow: agentflow,
+      chatflow: args.chatflow,
+      chatId: args.chatId,
+      sessionId: args.sessionId,
+      question,
+      history,
+      body: args.body,
+      ...(args.paused ? { paused: args.paused } : {}),
+      ...(args.interrupted ? { interrupted: true } : {}),
+      ...(args.signal ? { signal: args.signal } : {}),
+      ...(args.onToken ? { onToken: args.onToken } : {}),
+      ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
+      ...(args.onToolStart ? { onToolStart: args.onToolStart } : {}),
+      runSubflow: subflowRunner({ chatflow: args.chatflow, chatId: args.chatId, sessionId: args.sessionId }),
+    }),
+  );
   return {
     text: turn.text,
     usedTools: turn.usedTools,
+    ...(usage ? { usage } : {}),
     agentflow: {
       executionId: turn.executionId,
       agentFlowExecutedData: turn.executedData,
@@ -516,6 +571,16 @@ function answerSources(body: PredictionBody, reported: SourceDocument[] | undefi
   if (asked === false) return {};
   if (asked === true) return { sourceDocuments: reported ?? [] };
   return reported?.length ? { sourceDocuments: reported } : {};
+}
+
+/** An answer's usage as the prediction answers it: tokens, `estimated` when they were, and the cost stored. */
+function answerUsage(usage: RunUsage, costUsd: number | null | undefined): PredictionResult["usage"] {
+  return {
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    ...(usage.estimated ? { estimated: true } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
 }
 
 /** An agentflow's progress event, by name. */

@@ -44,6 +44,8 @@ import * as variables from "../../app/api/v1/variables/route";
 import * as variableById from "../../app/api/v1/variables/[id]/route";
 import * as executions from "../../app/api/v1/executions/route";
 import * as executionById from "../../app/api/v1/executions/[id]/route";
+import * as usage from "../../app/api/v1/usage/route";
+import * as usagePrices from "../../app/api/v1/usage/prices/route";
 import { insertTestCases } from "../../lib/db/queries/chatflow-tests";
 import { createVariable } from "../../lib/services/variables";
 
@@ -565,6 +567,28 @@ export const PROBES: Probe[] = [
     fresh: true,
     ok: 200,
     run: (c) => send(executions.DELETE, "DELETE", c, { executionIds: [c.id] }),
+  },
+  {
+    name: "GET /usage?chatflowId={id}",
+    policy: "usage.read",
+    requires: ["usage.read"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(usage.GET, c, `/api/v1/usage?chatflowId=${c.id}`),
+  },
+  {
+    name: "GET /usage/prices",
+    policy: "usage.read",
+    requires: ["usage.read"],
+    ok: 200,
+    run: (c) => get(usagePrices.GET, c),
+  },
+  {
+    name: "PUT /usage/prices",
+    policy: "usage.prices",
+    requires: ["usage.prices"],
+    ok: 200,
+    run: (c) => send(usagePrices.PUT, "PUT", c, { prices: [] }),
   },
   {
     name: "GET /admin/queue",

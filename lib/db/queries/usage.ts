@@ -1,0 +1,118 @@
+import { getDb, getSql } from "../client";
+
+/** The UsageRecord and ModelPrice tables: an answer's usage written, usage summed, prices kept. */
+
+export interface UsageRow {
+  chatflowId: string;
+  chatMessageId?: string;
+  executionId?: string;
+  models: string[];
+  promptTokens: number;
+  completionTokens: number;
+  estimated: boolean;
+  costUsd: number | null;
+  latencyMs: number;
+  error?: string;
+}
+
+/** Stores one answer's (or failed run's) usage. */
+export async function insertUsageRecord(row: UsageRow): Promise<void> {
+  await (await getDb()).usageRecord.create({ data: row });
+}
+
+/** The usage stored with answers, by message id (Conversations shows it beside each answer). */
+export async function findUsageOfMessages(messageIds: string[]) {
+  if (!messageIds.length) return [];
+  return (await getDb()).usageRecord.findMany({
+    where: { chatMessageId: { in: messageIds } },
+    select: {
+      chatMessageId: true,
+      models: true,
+      promptTokens: true,
+      completionTokens: true,
+      estimated: true,
+      costUsd: true,
+      latencyMs: true,
+    },
+  });
+}
+
+export interface UsageFilter {
+  from: Date;
+  to: Date;
+  /** Only these chatflows (undefined: every chatflow). */
+  chatflowIds?: string[];
+  /** Only chatflows of this owner (undefined: any owner). */
+  ownerId?: string;
+}
+
+export interface UsageGroupRow {
+  key: string | null;
+  /** 1 on the totals row (GROUPING SETS' empty set). */
+  total: number;
+  requests: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number | null;
+  unpriced: number;
+  p50LatencyMs: number | null;
+  p95LatencyMs: number | null;
+}
+
+const GROUP_KEYS = {
+  // createdAt is stored in UTC (timestamp without time zone): a day is a UTC day.
+  day: `to_char(u."createdAt", 'YYYY-MM-DD')`,
+  // An answer that called several models is one request, under their names joined.
+  model: `array_to_string(u."models", ', ')`,
+} as const;
+
+/**
+ * Usage per group and in total, in one statement over the (chatflowId, createdAt) index: requests,
+ * failed ones, tokens, cost (null where nothing was priced; `unpriced` counts answers whose model
+ * had no price), and latency percentiles (percentile_cont, interpolated).
+ */
+export async function aggregateUsage(filter: UsageFilter, groupBy: keyof typeof GROUP_KEYS): Promise<UsageGroupRow[]> {
+  const params: unknown[] = [filter.from, filter.to];
+  const where = [`u."createdAt" >= $1`, `u."createdAt" < $2`];
+  if (filter.chatflowIds) {
+    params.push(filter.chatflowIds);
+    where.push(`u."chatflowId" = ANY($${params.length}::uuid[])`);
+  }
+  if (filter.ownerId) {
+    params.push(filter.ownerId);
+    where.push(`c."ownerId" = $${params.length}::uuid`);
+  }
+  const text = `
+    SELECT k AS "key", GROUPING(k)::int AS "total",
+      count(*)::int AS "requests",
+      count("error")::int AS "errors",
+      coalesce(sum("promptTokens"), 0)::float8 AS "promptTokens",
+      coalesce(sum("completionTokens"), 0)::float8 AS "completionTokens",
+      sum("costUsd")::float8 AS "costUsd",
+      (count(*) FILTER (WHERE "costUsd" IS NULL AND "error" IS NULL))::int AS "unpriced",
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY "latencyMs")::float8 AS "p50LatencyMs",
+      percentile_cont(0.95) WITHIN GROUP (ORDER BY "latencyMs")::float8 AS "p95LatencyMs"
+    FROM (
+      SELECT ${GROUP_KEYS[groupBy]} AS k, u."error", u."promptTokens", u."completionTokens", u."costUsd", u."latencyMs"
+      FROM "UsageRecord" u JOIN "Chatflow" c ON c."id" = u."chatflowId"
+      WHERE ${where.join(" AND ")}
+    ) s
+    GROUP BY GROUPING SETS ((k), ())
+    ORDER BY GROUPING(k), k`;
+  return (await getSql())<UsageGroupRow>(text, params);
+}
+
+/** The prices admins set (the defaults live in lib/usage/default-prices.ts). */
+export async function listModelPrices() {
+  return (await getDb()).modelPrice.findMany({
+    select: { model: true, inputPerMTok: true, outputPerMTok: true },
+    orderBy: { model: "asc" },
+  });
+}
+
+/** Replaces the admins' prices with these, all or none. */
+export async function replaceModelPrices(prices: { model: string; inputPerMTok: number; outputPerMTok: number }[]) {
+  const db = await getDb();
+  await db.$transaction([db.modelPrice.deleteMany({}), db.modelPrice.createMany({ data: prices })]);
+}
