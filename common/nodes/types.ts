@@ -17,6 +17,8 @@ export const nodeCategorySchema = z.enum([
   "Text Splitters",
   "Embeddings",
   "Vector Stores",
+  "Output Parsers",
+  "Moderation",
   "Agent Flows",
 ]);
 
@@ -184,6 +186,10 @@ export const T = {
   chain: "BaseChain",
   /** A chain's answer as text, for another node to use (an LLM chain feeding a prompt's variable). */
   prediction: "ChainPrediction",
+  /** Checks a chain's answer against a format (the Output Parsers nodes). */
+  outputParser: "BaseLLMOutputParser",
+  /** Checks the user's input before any model is asked (the Moderation nodes). */
+  moderation: "Moderation",
   memory: "BaseMemory",
   tool: "Tool",
   agent: "AgentExecutor",

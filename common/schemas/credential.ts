@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AZURE_DEFAULT_API_VERSION, type ProviderKindId } from "@/common/providers/catalogue";
 
 /** "host" or "host:port" (IPv6 in brackets), lower case: where a credential may be sent. */
 export const hostEntrySchema = z
@@ -25,10 +26,32 @@ const providerUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL
  * Each kind records where it may be sent (lib/security/credential-hosts.ts): a provider key only to
  * its baseURL's host (or the provider's own host when none), request headers only to allowedHosts.
  */
+const providerKey = z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict();
+
+/** A provider's key: where PROVIDER_KINDS gives the provider's own URL the base URL is optional. */
+const providerSchemas = {
+  openai: providerKey,
+  anthropic: providerKey,
+  googleGenerativeAI: providerKey,
+  mistralAI: providerKey,
+  groq: providerKey,
+  deepseek: providerKey,
+  openRouter: providerKey,
+  togetherAI: providerKey,
+  azureOpenAI: z
+    .object({
+      apiKey: headerValue(500).min(1),
+      baseURL: providerUrl.meta({ description: "The resource's endpoint, e.g. https://my-resource.openai.azure.com" }),
+      apiVersion: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}(-preview)?$/, "must be an Azure OpenAI API version such as 2024-10-21")
+        .default(AZURE_DEFAULT_API_VERSION),
+    })
+    .strict(),
+} as const satisfies Record<ProviderKindId, z.ZodType>;
+
 export const credentialDataSchemas = {
-  openai: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
-  anthropic: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
-  googleGenerativeAI: z.object({ apiKey: headerValue(500).min(1), baseURL: providerUrl.optional() }).strict(),
+  ...providerSchemas,
   /** A PostgreSQL database the SQL Database Chain reads (host through the outbound rules; best a read-only user). */
   sqlDatabase: z
     .object({

@@ -130,14 +130,24 @@ function Control({ id, p, value, set, invalid }: ControlProps) {
       );
     default:
       return (
-        <input
-          id={id}
-          className={fieldClass}
-          {...invalid}
-          value={text}
-          placeholder={p.placeholder}
-          onChange={(e) => set(e.target.value)}
-        />
+        <>
+          <input
+            id={id}
+            className={fieldClass}
+            {...invalid}
+            value={text}
+            placeholder={p.placeholder}
+            list={p.suggestions?.length ? `${id}-suggestions` : undefined}
+            onChange={(e) => set(e.target.value)}
+          />
+          {p.suggestions?.length ? (
+            <datalist id={`${id}-suggestions`}>
+              {p.suggestions.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+          ) : null}
+        </>
       );
   }
 }

@@ -7,33 +7,30 @@ import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/
 import { api } from "@/browser/client/api";
 import { credentialResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { useStudioUser } from "./StudioUser";
+import {
+  AZURE_DEFAULT_API_VERSION,
+  PROVIDER_KIND_IDS,
+  PROVIDER_KINDS,
+  type ProviderKind,
+  type ProviderKindId,
+} from "@/common/providers/catalogue";
 
 const credentialListSchema = z.array(credentialResponseSchema);
 type Credential = z.output<typeof credentialResponseSchema>;
-type Kind = "openai" | "anthropic" | "googleGenerativeAI" | "httpHeaders";
+type Kind = ProviderKindId | "httpHeaders";
 
 const KINDS: { id: Kind; label: string; hint: string }[] = [
-  {
-    id: "openai",
-    label: "OpenAI-compatible",
-    hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio) by base URL.",
-  },
-  { id: "anthropic", label: "Anthropic", hint: "An Anthropic API key." },
-  { id: "googleGenerativeAI", label: "Google Gemini", hint: "A Google AI Studio (Generative Language API) key." },
+  ...PROVIDER_KIND_IDS.map((id) => ({ id, label: PROVIDER_KINDS[id].label, hint: PROVIDER_KINDS[id].hint })),
   {
     id: "httpHeaders",
     label: "API headers",
     hint: "Headers sent by the OpenAPI chain with every request, e.g. an API key.",
   },
 ];
-/** Where a provider key goes when its base URL is empty, and what a base URL looks like. */
-const DEFAULT_HOSTS: Record<Exclude<Kind, "httpHeaders">, { host: string; placeholder: string }> = {
-  openai: { host: "api.openai.com", placeholder: "http://127.0.0.1:11434/v1" },
-  anthropic: { host: "api.anthropic.com", placeholder: "https://api.anthropic.com" },
-  googleGenerativeAI: {
-    host: "generativelanguage.googleapis.com",
-    placeholder: "https://generativelanguage.googleapis.com",
-  },
+/** Where a provider key goes when its base URL is empty (none: the base URL is required). */
+const defaultHost = (kind: ProviderKindId): string | undefined => {
+  const provider: ProviderKind = PROVIDER_KINDS[kind];
+  return provider.defaultUrl ? new URL(provider.defaultUrl).host : undefined;
 };
 const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 
@@ -99,6 +96,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
   const [kind, setKind] = useState<Kind>("openai");
   const [apiKey, setApiKey] = useState("");
   const [baseURL, setBaseURL] = useState("");
+  const [apiVersion, setApiVersion] = useState("");
   const [headers, setHeaders] = useState([{ name: "", value: "" }]);
   const [hosts, setHosts] = useState("");
   const create = useMutation({
@@ -112,7 +110,11 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
                 .filter(Boolean),
               headers: Object.fromEntries(headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value])),
             }
-          : { apiKey, ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}) };
+          : {
+              apiKey,
+              ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}),
+              ...(apiVersion.trim() ? { apiVersion: apiVersion.trim() } : {}),
+            };
       return api("/api/v1/credentials", {
         method: "POST",
         body: { name: name.trim(), type: kind, data },
@@ -123,6 +125,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
       setName("");
       setApiKey("");
       setBaseURL("");
+      setApiVersion("");
       setHeaders([{ name: "", value: "" }]);
       setHosts("");
       onAdded();
@@ -173,13 +176,24 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
               required
             />
             <TextInput
-              label="Base URL (optional)"
-              placeholder={DEFAULT_HOSTS[kind].placeholder}
+              label={defaultHost(kind) ? "Base URL (optional)" : "Endpoint"}
+              placeholder={PROVIDER_KINDS[kind].placeholder}
               value={baseURL}
               onChange={(e) => setBaseURL(e.target.value)}
+              required={!defaultHost(kind)}
             />
+            {"apiVersion" in PROVIDER_KINDS[kind] && (
+              <TextInput
+                label="API version (optional)"
+                placeholder={AZURE_DEFAULT_API_VERSION}
+                value={apiVersion}
+                onChange={(e) => setApiVersion(e.target.value)}
+              />
+            )}
             <p className="text-xs text-slate-500 sm:col-span-2">
-              The key is only ever sent to this base URL&apos;s host ({DEFAULT_HOSTS[kind].host} when empty).
+              {defaultHost(kind)
+                ? `The key is only ever sent to this base URL's host (${defaultHost(kind)} when empty).`
+                : "The key is only ever sent to this endpoint's host."}
             </p>
           </div>
         ) : (

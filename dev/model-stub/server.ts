@@ -238,13 +238,17 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   const url = new URL(req.url ?? "/", "http://stub");
   const path = url.pathname.replace(/\/+$/, "");
   const gemini = geminiPath(path);
+  // Azure OpenAI: Chat Completions at a deployment's path, the key in an `api-key` header.
+  const azure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(path);
   const raw = await readBody(req);
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
   const googKey = req.headers["x-goog-api-key"] ?? url.searchParams.get("key") ?? undefined;
-  const xApiKey = [gemini ? googKey : req.headers["x-api-key"]].find((k) => typeof k === "string");
+  const xApiKey = [gemini ? googKey : azure ? req.headers["api-key"] : req.headers["x-api-key"]].find(
+    (k) => typeof k === "string",
+  );
   const keyed =
-    path === "/v1/messages" || gemini
+    path === "/v1/messages" || gemini || azure
       ? xApiKey === state.apiKey
       : req.headers.authorization === `Bearer ${state.apiKey}`;
   if (state.apiKey && !keyed && gemini) return geminiError(401, "API key not valid. Please pass a valid API key.");
@@ -279,7 +283,7 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   const modelPaths = ["/v1/chat/completions", "/v1/messages", "/v1/embeddings"];
   if (state.latencyMs > 0 && (modelPaths.includes(path) || gemini))
     await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
-  if (path === "/v1/chat/completions") return chatCompletion(body, state.brain, exchange.signal);
+  if (path === "/v1/chat/completions" || azure) return chatCompletion(body, state.brain, exchange.signal);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain, exchange.signal);
   if (gemini) return geminiGenerate(body, gemini, state.brain, exchange.signal);
   if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };

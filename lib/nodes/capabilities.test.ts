@@ -28,7 +28,9 @@ function credentialsFor(def: NodeDefinition) {
   const creds: Record<string, { name: string; type: string; data: Record<string, string> }> = {};
   const inputs: Record<string, unknown> = {};
   for (const p of paramInputs(def).filter((p) => p.type === "credential")) {
-    creds[`cred-${p.name}`] = { name: p.label, type: p.credentialTypes?.[0] ?? "openai", data: { apiKey: "k" } };
+    // A base URL too: an Azure OpenAI credential names its endpoint (the others' default host is fine either way).
+    const data = { apiKey: "k", baseURL: "https://provider.example" };
+    creds[`cred-${p.name}`] = { name: p.label, type: p.credentialTypes?.[0] ?? "openai", data };
     inputs[p.name] = `cred-${p.name}`;
   }
   for (const p of paramInputs(def).filter((p) => p.type === "string" && !p.optional && p.default === undefined))
@@ -48,10 +50,16 @@ function chatGraph(def: NodeDefinition, toggle: string, on: boolean | string) {
 describe("declared capabilities", () => {
   it("are declared by the nodes that need them", () => {
     expect(imageNodes.map((d) => d.name).sort()).toEqual([
+      "azureChatOpenAI",
       "chatAnthropic",
+      "chatDeepseek",
       "chatGoogleGenerativeAI",
+      "chatGroq",
+      "chatMistralAI",
       "chatOllama",
       "chatOpenAICompatible",
+      "chatOpenRouter",
+      "chatTogetherAI",
     ]);
     expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
       pgvectorStore: "vector",

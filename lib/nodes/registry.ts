@@ -30,6 +30,7 @@ import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { openApiToolkit } from "./openapi-toolkit";
+import { mcpTools } from "./mcp-tools";
 import { sqlDatabaseChain } from "./sql-database-chain";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
@@ -96,6 +97,7 @@ export const nodes: readonly NodeModule[] = [
   requestsGet,
   requestsPost,
   openApiToolkit,
+  mcpTools,
   toolAgent,
   conversationalAgent,
   reactAgentChat,

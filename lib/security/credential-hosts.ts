@@ -6,6 +6,7 @@
  */
 import { AppError } from "@/common/errors";
 import { hostListed } from "./outbound";
+import { PROVIDER_KINDS } from "@/common/providers/catalogue";
 
 /** A credential as the flow engine receives it: its name (for messages), kind and decrypted fields. */
 export interface ResolvedCredential {
@@ -14,12 +15,10 @@ export interface ResolvedCredential {
   data: Record<string, unknown>;
 }
 
-/** The provider's own host, where a key without a base URL goes. */
-export const PROVIDER_DEFAULT_URL: Record<string, string> = {
-  openai: "https://api.openai.com/v1",
-  anthropic: "https://api.anthropic.com",
-  googleGenerativeAI: "https://generativelanguage.googleapis.com",
-};
+/** The provider's own URL, where a key without a base URL goes (common/providers/catalogue.ts). */
+export const PROVIDER_DEFAULT_URL: Record<string, string> = Object.fromEntries(
+  Object.entries(PROVIDER_KINDS).flatMap(([id, kind]) => ("defaultUrl" in kind ? [[id, kind.defaultUrl]] : [])),
+);
 
 /**
  * The only host the server's own OPENAI_API_KEY is sent to: OPENAI_BASE_URL's (api.openai.com when

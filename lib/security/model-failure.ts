@@ -16,6 +16,7 @@ export type ModelFailureReason =
   | "timeout"
   | "refused_by_guard"
   | "credentials_refused"
+  | "rate_limited"
   | "unavailable"
   | "http_error"
   | "failed";
@@ -104,15 +105,28 @@ export function describeModelFailure(err: unknown, caller: ModelCaller, host: st
   return failure(err.code, `${who} failed: ${why}`, { ...base, reason: "failed" }, err);
 }
 
-/** A provider's error status as a sentence about the node (undefined below 500 except refused keys). */
+/** A provider's error status as a sentence about the node (undefined below 500 except refused keys and 429). */
 export function modelStatusFailure(
   caller: ModelCaller,
   host: string,
   status: number,
   authHint?: string,
+  retryAfter?: string | null,
 ): AppError | undefined {
   const who = callerName(caller);
   const base = { ...(caller.node ? { node: caller.node } : {}), kind: caller.kind, host, status };
+  if (status === 429) {
+    // The provider's own wait, passed on (seconds or an HTTP date, as it sent it) so callers back off.
+    const wait = retryAfter?.trim() && /^[\x20-\x7e]{1,64}$/.test(retryAfter.trim()) ? retryAfter.trim() : undefined;
+    return new AppError(
+      "upstream_unavailable",
+      `${who} was rate limited by the provider at ${host} (HTTP 429)${wait ? `; it asks to retry after ${wait}` : ""}.`,
+      {
+        details: { ...base, reason: "rate_limited" } satisfies ModelFailureDetails,
+        ...(wait ? { headers: { "Retry-After": wait } } : {}),
+      },
+    );
+  }
   if (status === 401 || status === 403) {
     const hint = authHint ? ` ${authHint}` : "";
     return new AppError(

@@ -51,6 +51,15 @@ export function checkOperatorHost(host: string, port: number): Promise<{ address
   return checkOutboundHost(host, port, operatorPolicy());
 }
 
+/**
+ * A guarded fetch under the operator's rules for a node client that needs a streamed answer (an MCP
+ * server's event stream): only `allowedHosts`, private addresses only where the operator allows,
+ * the body handed over as it arrives within `timeoutMs`; failures are AppErrors naming `requester`.
+ */
+export function createOperatorFetch(opts: { allowedHosts: string[]; timeoutMs: number; requester: string }): typeof fetch {
+  return createGuardedFetch({ ...operatorPolicy(), ...opts, streamResponse: true }) as typeof fetch;
+}
+
 /** Who asks (starts every error), the only hosts it may reach, and why a key may have been refused. */
 export interface ModelFetchOptions {
   requester: string;
@@ -88,7 +97,11 @@ export function createModelFetch(opts: ModelFetchOptions): typeof fetch {
     const res = await guarded(input, init).catch((err) => {
       throw onFailure(err, host);
     });
-    const failure = statusFailure(new URL(res.url || `http://${host}`).host, res.status);
+    const failure = statusFailure(
+      new URL(res.url || `http://${host}`).host,
+      res.status,
+      res.headers.get("retry-after"),
+    );
     if (!failure) return res;
     await res.body?.cancel().catch(() => undefined);
     throw failure;
@@ -108,7 +121,12 @@ export function createModelRequest(opts: ModelFetchOptions): GuardedRequest {
     const answer = await guarded(input, init).catch((err) => {
       throw onFailure(err, host);
     });
-    const failure = statusFailure(answer.url.host, answer.status);
+    const retryAfter = answer.headers["retry-after"];
+    const failure = statusFailure(
+      answer.url.host,
+      answer.status,
+      Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+    );
     if (!failure) return answer;
     answer.discard();
     throw failure;
@@ -130,6 +148,7 @@ function modelGuard({ requester, caller = { kind: requester }, allowedHosts, aut
   return {
     guardOptions,
     onFailure: (err: unknown, host: string) => describeModelFailure(err, caller, host, deadline),
-    statusFailure: (host: string, status: number) => modelStatusFailure(caller, host, status, authHint),
+    statusFailure: (host: string, status: number, retryAfter?: string | null) =>
+      modelStatusFailure(caller, host, status, authHint, retryAfter),
   };
 }

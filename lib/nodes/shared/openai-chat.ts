@@ -29,6 +29,13 @@ export interface OpenAIChatFields {
   /** Up to the version, e.g. https://api.openai.com/v1 (the default). */
   baseURL?: string;
   /**
+   * The whole Chat Completions URL, when it is not `<baseURL>/chat/completions` (Azure OpenAI:
+   * `<endpoint>/openai/deployments/<deployment>/chat/completions?api-version=…`).
+   */
+  url?: string;
+  /** How the key is sent, when not `Authorization: Bearer <apiKey>` (Azure OpenAI: `api-key`). */
+  authHeaders?: Record<string, string>;
+  /**
    * The model guard (ctx.modelRequest: the outbound policy, MODEL_TIMEOUT_MS, failures naming the
    * node), answering node's own response. Without it, `fetch` (or the global one) is used.
    */
@@ -93,6 +100,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
   readonly apiKey: string;
   private readonly fields: OpenAIChatFields;
   private readonly url: string;
+  private readonly authHeaders: Record<string, string>;
   private readonly send: GuardedRequest;
 
   static lc_name() {
@@ -104,7 +112,8 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
     this.fields = fields;
     this.model = fields.model;
     this.apiKey = fields.apiKey;
-    this.url = `${(fields.baseURL || DEFAULT_BASE_URL).replace(/\/+$/, "")}/chat/completions`;
+    this.url = fields.url ?? `${(fields.baseURL || DEFAULT_BASE_URL).replace(/\/+$/, "")}/chat/completions`;
+    this.authHeaders = fields.authHeaders ?? { authorization: `Bearer ${fields.apiKey}` };
     this.send = fields.request ?? requestOverFetch(fields.fetch ?? fetch);
   }
 
@@ -223,7 +232,7 @@ export class OpenAIChat extends BaseChatModel<OpenAIChatCallOptions, AIMessageCh
           headers: {
             "content-type": "application/json",
             accept: "application/json",
-            authorization: `Bearer ${this.apiKey}`,
+            ...this.authHeaders,
           },
           body,
           signal: deadline.signal,

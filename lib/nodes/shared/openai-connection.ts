@@ -60,10 +60,11 @@ export async function resolveOpenAIConnection({ params, ctx, label, nodeId, kind
     const cred = await ctx.resolveCredential(params.credential);
     const apiKey = credentialText(cred, "apiKey");
     if (!apiKey) throw new AppError("not_configured", `${requester}: credential "${cred.name}" has no API key.`);
-    const baseURL = nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.openai;
+    const baseURL =
+      nodeBase || credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL[cred.type] || PROVIDER_DEFAULT_URL.openai;
     const allowedHosts = assertCredentialHost(cred, baseURL, requester);
     const guard: ModelFetchOptions = { requester, caller, allowedHosts, timeoutMs: params.timeout };
-    return { apiKey, timeout, baseURL, guard };
+    return { apiKey, timeout, baseURL, guard, credential: cred };
   }
   const serverHost = serverKeyHost(ctx.env.OPENAI_BASE_URL);
   const onServerHost = !nodeBase || hostOf(nodeBase, requester) === serverHost;

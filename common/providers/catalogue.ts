@@ -1,0 +1,81 @@
+/**
+ * The model providers a credential can hold a key for: one row each, read by the credential schemas
+ * (common/schemas/credential.ts), where a key may be sent (lib/security/credential-hosts.ts), the
+ * studio's credential form and the hosted chat-model nodes. Adding a provider that speaks OpenAI's
+ * Chat Completions: one row here and one node folder (see lib/nodes/chat-groq).
+ */
+export interface ProviderKind {
+  /** Shown in the credential form's type list and on credential rows. */
+  label: string;
+  /** One line under the type list. */
+  hint: string;
+  /** Where the key goes when the credential names no base URL; absent: the credential must name one. */
+  defaultUrl?: string;
+  /** What a base URL looks like, for the form. */
+  placeholder: string;
+  /** Azure OpenAI: the credential also holds the REST API version (`api-version`). */
+  apiVersion?: boolean;
+}
+
+export const PROVIDER_KINDS = {
+  openai: {
+    label: "OpenAI-compatible",
+    hint: "OpenAI, or any compatible server (Ollama, vLLM, LM Studio, LocalAI) by base URL.",
+    defaultUrl: "https://api.openai.com/v1",
+    placeholder: "http://127.0.0.1:11434/v1",
+  },
+  anthropic: {
+    label: "Anthropic",
+    hint: "An Anthropic API key.",
+    defaultUrl: "https://api.anthropic.com",
+    placeholder: "https://api.anthropic.com",
+  },
+  googleGenerativeAI: {
+    label: "Google Gemini",
+    hint: "A Google AI Studio (Generative Language API) key.",
+    defaultUrl: "https://generativelanguage.googleapis.com",
+    placeholder: "https://generativelanguage.googleapis.com",
+  },
+  azureOpenAI: {
+    label: "Azure OpenAI",
+    hint: "A key of an Azure OpenAI resource, its endpoint (https://<resource>.openai.azure.com) and API version.",
+    placeholder: "https://my-resource.openai.azure.com",
+    apiVersion: true,
+  },
+  mistralAI: {
+    label: "Mistral AI",
+    hint: "A Mistral AI (La Plateforme) API key.",
+    defaultUrl: "https://api.mistral.ai/v1",
+    placeholder: "https://api.mistral.ai/v1",
+  },
+  groq: {
+    label: "Groq",
+    hint: "A GroqCloud API key.",
+    defaultUrl: "https://api.groq.com/openai/v1",
+    placeholder: "https://api.groq.com/openai/v1",
+  },
+  deepseek: {
+    label: "DeepSeek",
+    hint: "A DeepSeek platform API key.",
+    defaultUrl: "https://api.deepseek.com/v1",
+    placeholder: "https://api.deepseek.com/v1",
+  },
+  openRouter: {
+    label: "OpenRouter",
+    hint: "An OpenRouter API key (one key for many providers' models).",
+    defaultUrl: "https://openrouter.ai/api/v1",
+    placeholder: "https://openrouter.ai/api/v1",
+  },
+  togetherAI: {
+    label: "Together AI",
+    hint: "A Together AI API key.",
+    defaultUrl: "https://api.together.xyz/v1",
+    placeholder: "https://api.together.xyz/v1",
+  },
+} as const satisfies Record<string, ProviderKind>;
+
+export type ProviderKindId = keyof typeof PROVIDER_KINDS;
+export const PROVIDER_KIND_IDS = Object.keys(PROVIDER_KINDS) as ProviderKindId[];
+
+/** The Azure OpenAI REST API version a credential gets when it names none (GA, supports tools and streaming usage). */
+export const AZURE_DEFAULT_API_VERSION = "2024-10-21";

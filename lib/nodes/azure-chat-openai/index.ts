@@ -1,0 +1,5 @@
+import { defineNode } from "../define";
+import { azureChatOpenAIDefinition } from "./definition";
+import { buildAzureChatOpenAI } from "./runtime";
+
+export const azureChatOpenAI = defineNode({ definition: azureChatOpenAIDefinition, runtime: buildAzureChatOpenAI });
