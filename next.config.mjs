@@ -19,6 +19,14 @@ const nextConfig = {
     // Queue mode (lib/queue): BullMQ (with its child-process and worker-thread code) loaded by Node, not
     // bundled; a precaution, as bundling it was not tried.
     "bullmq",
+    // Traces (lib/telemetry/start.ts): loaded by Node only when an OTLP endpoint is set, one copy
+    // for the whole process (the API's global registration is shared by every route).
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/resources",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@prisma/instrumentation",
   ],
   poweredByHeader: false,
   // Next loads every route's code when `next start` begins (its default since 15). Turbopack bundles

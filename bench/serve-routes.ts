@@ -7,6 +7,8 @@ import { serveRoutes } from "../dev/route-server";
 
 const { bootstrapOrExit } = await import("../lib/services/bootstrap");
 await bootstrapOrExit();
+// As instrumentation.ts does for the app: traces only with OTEL_EXPORTER_OTLP_ENDPOINT set.
+await (await import("../lib/telemetry/start")).startTracingOrWarn();
 const prediction = await import("../app/api/v1/prediction/[id]/route");
 const chatflows = await import("../app/api/v1/chatflows/route");
 const apikey = await import("../app/api/v1/apikey/route");

@@ -180,6 +180,18 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must list environment variable names"))),
+  /**
+   * Traces (docs/operations.md, "Traces"), OpenTelemetry's standard names: spans are exported over
+   * OTLP/HTTP when either endpoint is set (the general one gets `/v1/traces` appended), and nothing
+   * is loaded or recorded when neither is. OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT are read by the exporter.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url("must be a URL such as http://127.0.0.1:4318").optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url("must be a URL such as http://127.0.0.1:4318/v1/traces").optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (gRPC is not supported)" })
+    .default("http/protobuf"),
+  /** The `service.name` of every span. */
+  OTEL_SERVICE_NAME: z.string().min(1).default("switchyard"),
   /** Runs of user code at once, each on its own worker thread; further runs wait for one. */
   SANDBOX_WORKERS: z.coerce
     .number()

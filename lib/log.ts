@@ -102,11 +102,19 @@ function levelFromEnv(): pino.LevelWithSilent {
 
 /** A logger with our fields and redaction; tests pass their own destination and level. */
 export function createLogger(
-  opts: { level?: pino.LevelWithSilent; role?: LogRole; destination?: DestinationStream } = {},
+  opts: {
+    level?: pino.LevelWithSilent;
+    role?: LogRole;
+    destination?: DestinationStream;
+    /** Fields of the moment each line adds (the trace and span ids while tracing: setLogTraceIds). */
+    mixin?: () => object;
+  } = {},
 ): Logger {
   const logger = pino(
     {
       level: opts.level ?? levelFromEnv(),
+      // While tracing, every logger made (the root, a test's own) adds the trace and span ids.
+      ...((opts.mixin ?? holder.mixin) ? { mixin: opts.mixin ?? holder.mixin } : {}),
       base: { service: "switchyard", role: opts.role ?? "api", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
@@ -127,11 +135,11 @@ export function createLogger(
 }
 
 // One per process ("log" in lib/state/catalogue.ts), shared across Next's dev reloads (and its role).
-const holder = processState("log", () => ({}) as { __switchyardLog?: Logger });
+const holder = processState("log", () => ({}) as { __switchyardLog?: Logger; role?: LogRole; mixin?: () => object });
 
 /** The process's logger. */
 export function rootLogger(): Logger {
-  holder.__switchyardLog ??= createLogger();
+  holder.__switchyardLog ??= createLogger({ role: holder.role });
   return holder.__switchyardLog;
 }
 
@@ -147,7 +155,17 @@ export const log: Logger = new Proxy({} as Logger, {
 /** Marks every later line of this process with `role` ("worker" in `npm run worker`). */
 export function setLogRole(role: LogRole): void {
   // A new root (pino would repeat the key if bound again); loggers made before keep their role.
+  holder.role = role;
   holder.__switchyardLog = createLogger({ role });
+}
+
+/**
+ * While tracing (lib/telemetry/start.ts), every later line logged inside a span carries its
+ * `traceId` and `spanId`; `undefined` stops that. Without tracing no mixin is set: a line costs nothing more.
+ */
+export function setLogTraceIds(current: (() => { traceId: string; spanId: string } | undefined) | undefined): void {
+  holder.mixin = current ? () => current() ?? {} : undefined;
+  holder.__switchyardLog = createLogger({ role: holder.role });
 }
 
 /** Replaces the process's logger (tests capture lines with createLogger({ destination })); returns the undo. */

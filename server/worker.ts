@@ -47,6 +47,9 @@ const swept = await sweepStaleStaging().catch((err) => {
 });
 if (swept.length) say(`removed ${swept.length} stale upload staging dir(s) from DATA_DIR/staging`);
 
+// Traces (OTEL_EXPORTER_OTLP_ENDPOINT): a job's spans join the trace of the request that queued it.
+await (await import("../lib/telemetry/start")).startTracingOrWarn();
+
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
 // Seen by /api/v1/health/ready ("at least one worker") and the admin queue view.
 const heartbeatRedis = createRedisConnection(env.REDIS_URL!, "command", (msg, err) =>

@@ -8,6 +8,7 @@ import { decideEdge, initialPosition, loopBack, type Position } from "./position
 import type { AgentflowStep, HumanInputAnswer, IterationPass, RunSubflow, StepJournal, StepOutcome } from "./types";
 import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
 import { type OpenJournal, prefixedJournal, savingJournal, takeUnfinishedCalls } from "./journal";
+import { inSpan, tracingOn } from "../telemetry/traces";
 
 /**
  * The agentflow engine: runs the ready steps one at a time, each once its incoming control edges are
@@ -82,6 +83,16 @@ interface RunState {
 function labelOf(run: EngineRun, id: string): string {
   const step = run.graph.steps.get(id);
   return step?.node.data.label || step?.def.label || id;
+}
+
+/** A step's span (`node <label>`), with the node's id and kind: model, tool and HTTP calls it makes nest under it. */
+function traceStep(run: EngineRun, id: string, step: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  const def = run.graph.steps.get(id)?.def as { name?: string } | undefined;
+  return inSpan(
+    `node ${labelOf(run, id)}`,
+    { "switchyard.node.id": id, "switchyard.node.name": def?.name, "switchyard.node.label": labelOf(run, id) },
+    step,
+  );
 }
 
 function stepLimitError(run: EngineRun, pos: Position): AppError {
@@ -313,7 +324,9 @@ export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
     const journal = journalOf(run, rs, id, startedAt);
     let outcome: StepOutcome;
     try {
-      outcome = await runStep(run, rs, id, journal);
+      outcome = tracingOn()
+        ? await traceStep(run, id, () => runStep(run, rs, id, journal))
+        : await runStep(run, rs, id, journal);
     } catch (e) {
       return fail(run, rs, e, { id, startedAt, journal });
     }

@@ -1,4 +1,5 @@
 import { z, type ZodType } from "zod";
+import type { Span } from "@opentelemetry/api";
 import { AppError } from "@/common/errors";
 import { authenticate } from "./authenticate";
 import { errorResponse, json } from "./responses";
@@ -12,6 +13,7 @@ import { childLogger, type Logger } from "../log";
 import { declareRoute, type RouteDeclaration } from "./route-options";
 import type { RouteDocs } from "./route-docs";
 import { describeIssues } from "@/common/schemas/issue-words";
+import { endRequestSpan, nameRequestSpan, traceRequest } from "../telemetry/http";
 import {
   bufferRequestBody,
   idempotencyKeyOf,
@@ -64,7 +66,8 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 ) {
   // Routes without a query schema accept no query parameters at all.
   const queryKeys = declaredQueryKeys(opts.query);
-  const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+  const handle = (req: Request, ctx?: NextRouteContext) => traceRequest(req, (span) => handleIn(req, ctx, span));
+  const handleIn = async (req: Request, ctx: NextRouteContext | undefined, span?: Span): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
     const log = childLogger({ requestId });
@@ -73,6 +76,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
       try {
         // Ids are checked before anything else, including authentication: a malformed id is 400.
         const params = parseWith(opts.params, ctx ? await ctx.params : {}, "path") as P;
+        nameRequestSpan(span, req, params);
         const query = parseWith(opts.query, readQuery(new URL(req.url), queryKeys), "query") as Q;
         // A body declared past the route's cap is refused from its header, before authentication.
         if (opts.body) refuseDeclaredTooLarge(req, opts.body);
@@ -107,7 +111,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
         return errorResponse(err, log, requestId);
       }
     })();
-    return finishRequest(req, response, { requestId, log, started, caller });
+    return finishRequest(req, response, { requestId, log, started, caller, span });
   };
   return declareRoute(handle, opts as RouteDeclaration);
 }
@@ -119,9 +123,11 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 export function finishRequest(
   req: Request,
   response: Response,
-  info: { requestId: string; log: Logger; started: number; caller?: Caller },
+  info: { requestId: string; log: Logger; started: number; caller?: Caller; span?: Span },
 ): Response {
   let res = response;
+  // With tracing on, the answer names its trace (`traceparent`, the request's span).
+  const traceparent = endRequestSpan(info.span, res.status, info.requestId);
   try {
     res.headers.set("x-request-id", info.requestId);
   } catch {
@@ -129,6 +135,7 @@ export function finishRequest(
     res = new Response(res.body, res);
     res.headers.set("x-request-id", info.requestId);
   }
+  if (traceparent) res.headers.set("traceparent", traceparent);
   const status = res.status;
   const line = {
     method: req.method,
@@ -176,7 +183,9 @@ export function openRoute(
   opts: { docs: RouteDocs },
   handler: (ctx: { req: Request; requestId: string; log: Logger }) => Promise<unknown>,
 ) {
-  const handle = async (req: Request): Promise<Response> => {
+  const handle = (req: Request) => traceRequest(req, (span) => handleIn(req, span));
+  const handleIn = async (req: Request, span?: Span): Promise<Response> => {
+    nameRequestSpan(span, req, undefined);
     const started = performance.now();
     const requestId = requestIdOf(req);
     const log = childLogger({ requestId });
@@ -187,7 +196,7 @@ export function openRoute(
     } catch (err) {
       response = errorResponse(err, log, requestId);
     }
-    return finishRequest(req, response, { requestId, log, started });
+    return finishRequest(req, response, { requestId, log, started, span });
   };
   return declareRoute(handle, { auth: "public", docs: opts.docs });
 }

@@ -3,6 +3,7 @@ import { AppError } from "@/common/errors";
 import { type JobEvent, runJob } from "../queue/client";
 import type { QueueName } from "../queue/names";
 import type { ProcessorContext } from "../queue/worker";
+import { inSpan, tracingOn } from "../telemetry/traces";
 
 /**
  * Where the work of a run happens, chosen once from the configuration (lib/jobs/index.ts): in this
@@ -66,7 +67,9 @@ export const inProcessTransport: RunTransport = {
     const prepared = await kind.prepare(input, opts.known);
     return {
       execute: ({ signal, onEvent }) =>
-        kind.execute(prepared, { attempt: 1, signal, emit: (name, data) => onEvent?.(name, data) }),
+        traceRun(kind.queue, input, () =>
+          kind.execute(prepared, { attempt: 1, signal, emit: (name, data) => onEvent?.(name, data) }),
+        ),
     };
   },
 };
@@ -121,11 +124,40 @@ function relay<R>(
 
 /** A worker's processor for a kind of run: prepare, then execute, in the worker's context. */
 export function runOnWorker<I, P, R, K>(kind: RunKind<I, P, R, K>) {
-  return async (input: I, ctx: ProcessorContext): Promise<R> =>
-    kind.execute(await kind.prepare(input), {
-      jobId: ctx.jobId,
-      attempt: ctx.attempt,
-      signal: ctx.signal,
-      emit: ctx.emit,
-    });
+  return (input: I, ctx: ProcessorContext): Promise<R> =>
+    traceRun(
+      kind.queue,
+      input,
+      async () =>
+        kind.execute(await kind.prepare(input), {
+          jobId: ctx.jobId,
+          attempt: ctx.attempt,
+          signal: ctx.signal,
+          emit: ctx.emit,
+        }),
+      ctx,
+    );
+}
+
+/**
+ * The run's span (`run predictions`…), with what its input says of it: the flow, the session, the
+ * job and attempt on a worker. Its parent is the request's span, here or (through the job's
+ * `traceparent`) in the API process that queued it.
+ */
+function traceRun<R>(queue: QueueName, input: unknown, run: () => Promise<R>, job?: ProcessorContext): Promise<R> {
+  if (!tracingOn()) return run();
+  const fields = (input ?? {}) as { chatflowId?: unknown; sessionId?: unknown; chatId?: unknown };
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return inSpan(
+    `run ${queue}`,
+    {
+      "switchyard.run.kind": queue,
+      "switchyard.flow.id": text(fields.chatflowId),
+      "session.id": text(fields.sessionId),
+      "switchyard.chat.id": text(fields.chatId),
+      "switchyard.job.id": job?.jobId,
+      "switchyard.job.attempt": job?.attempt,
+    },
+    run,
+  );
 }

@@ -11,6 +11,7 @@ import { getEnv } from "../env";
 import { AppError } from "@/common/errors";
 import { createRedisConnection } from "../redis/connection";
 import { processState } from "../state/registry";
+import { currentTraceparent } from "../telemetry/traces";
 import { QUEUE_PREFIX, type QueueName } from "./names";
 import {
   CONTROL_CHANNEL,
@@ -262,6 +263,7 @@ export async function runJob<R>(queueName: QueueName, input: unknown, opts: RunJ
       deadline: startedAt + timeoutMs,
       replyTo: client.replyChannel,
       ...(opts.requestId ? { requestId: opts.requestId } : {}),
+      ...traceparentField(),
     };
     await withinAddBudget(client.url, addDeadline, () =>
       producer(queueName).add(queueName, data, { jobId, attempts: 1, ...keepFinished }),
@@ -339,4 +341,10 @@ export async function closeQueueClient(): Promise<void> {
   await Promise.allSettled([...client.queues.values()].map((q) => q.close()));
   client.command.disconnect();
   client.subscriber.disconnect();
+}
+
+/** The job data's `traceparent` while tracing: the worker's spans continue the run's trace. */
+function traceparentField(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
 }

@@ -1,6 +1,6 @@
 /**
  * What API processes and workers say to each other about one job (queue mode), all plain JSON:
- * - the job's data: `{ input, deadline, requestId? }` (runJob wraps the caller's input);
+ * - the job's data: `{ input, deadline, requestId?, traceparent? }` (runJob wraps the caller's input);
  * - events on the API process's reply channel (`replyTo` in the job's data; `jobChannel(id)` when
  *   absent), each naming its job: `attempt` (a retry: 2 and up), `event` (tokens, tool events…),
  *   `result`, `error`;
@@ -22,6 +22,8 @@ export type JobData<T> = {
   /** Epoch ms past which nobody waits for the result: a worker that picks the job up later skips it. */
   deadline: number;
   requestId?: string;
+  /** The W3C trace context of the run that queued it (tracing on): the worker's spans join that trace. */
+  traceparent?: string;
   /** The API process's reply channel, where the worker publishes this job's messages. */
   replyTo?: string;
 };

@@ -14,6 +14,7 @@ import { errorText, jobLogger, log as rootLog } from "../log";
 import { AppError } from "@/common/errors";
 import { createRedisConnection } from "../redis/connection";
 import { processState } from "../state/registry";
+import { underTraceparent } from "../telemetry/traces";
 import { QUEUE_PREFIX, type QueueName } from "./names";
 import {
   CONTROL_CHANNEL,
@@ -158,7 +159,7 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
       const controller = new AbortController();
       if (state.abortedEarly.delete(jobId))
         controller.abort(new AppError("bad_request", "The job was cancelled before it started."));
-      const { input, deadline, requestId } = job.data;
+      const { input, deadline, requestId, traceparent } = job.data;
       let outcome: JobOutcome<R>;
       if (controller.signal.aborted || Date.now() > deadline) {
         outcome = {
@@ -187,7 +188,7 @@ export function registerProcessor<T, R>(queue: QueueName, processor: Processor<T
         log: (msg, err) => (err === undefined ? jobLog.warn(msg) : jobLog.error({ err: errorText(err) }, msg)),
       };
       try {
-        const result = await processor(input, ctx);
+        const result = await underTraceparent(traceparent, () => processor(input, ctx));
         outcome = { ok: true, result };
         await publish(job, { jobId, type: "result", result });
         jobLog.info({ queue, attempt, ms: Date.now() - started }, "job done");

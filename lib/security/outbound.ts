@@ -11,6 +11,7 @@ import https from "node:https";
 import net from "node:net";
 import { AppError } from "@/common/errors";
 import { linkedDeadline } from "./deadline";
+import { traceOutbound } from "../telemetry/http";
 import { cappedChunks, leaveBody, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
@@ -332,7 +333,17 @@ interface Exchange {
  * hop's response unread with its deadline armed (the caller releases it once the body is over);
  * on failure the deadline is released and the error is the guard's (AppError naming the requester).
  */
-async function exchange(
+function exchange(
+  opts: GuardedFetchOptions,
+  input: RequestInfo | URL,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Exchange> {
+  // One client span per call while tracing (lib/telemetry/http.ts), redirects included.
+  return traceOutbound(input, init, () => exchangeHops(opts, input, init, timeoutMs));
+}
+
+async function exchangeHops(
   opts: GuardedFetchOptions,
   input: RequestInfo | URL,
   init: RequestInit,

@@ -125,6 +125,17 @@ export const PROCESS_STATE = {
     freshness:
       "-. A worker idle for a minute is retired; one that dies or overruns its run's limit is replaced; an instance a run filled is renewed.",
   },
+  tracing: {
+    home: "lib/telemetry/traces.ts",
+    holds:
+      "Whether spans are recorded: the OpenTelemetry API and tracer start-up registered (OTLP endpoint set), else nothing.",
+    freshness: "-. Set once at start (lib/telemetry/start.ts); tests turn it on and off.",
+  },
+  tracingRuns: {
+    home: "lib/telemetry/langchain.ts",
+    holds: "While tracing: the open span of each LangChain run (chain, model call, tool) by its run id.",
+    freshness: "-. An entry leaves when its run ends or fails.",
+  },
   db: {
     home: "lib/db/client.ts",
     holds: "The database connection (PGlite allows one opener per data dir) and the migrations applied on connect.",
