@@ -18,6 +18,7 @@ import { newWorkerConnection, trackWorker } from "./worker";
 const QUEUE_OF_DEFINITION: Record<string, QueueName> = {
   "domain-analysis": QUEUE_NAMES.domains,
   "chatflow-test-run": QUEUE_NAMES.testRuns,
+  "schedule-tick": QUEUE_NAMES.schedules,
 };
 
 export function queueOfDefinition(def: { name: string }): QueueName {

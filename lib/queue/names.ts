@@ -14,6 +14,8 @@ export const QUEUE_NAMES = {
   domains: "domain-analyses",
   /** One run of a chatflow's test cases (lib/services/chatflow-tests/runs.ts). */
   testRuns: "chatflow-test-runs",
+  /** One tick of a flow's schedule (BullMQ job schedulers make exactly one per tick: lib/queue/job-schedulers.ts). */
+  schedules: "flow-schedules",
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

@@ -27,6 +27,22 @@ export async function bootstrap(): Promise<void> {
       }
     },
   });
+  await armSchedules();
+}
+
+/**
+ * Every enabled schedule armed: timers in embedded mode, BullMQ job schedulers in queue mode (every
+ * API process upserts the same ones: still one job per tick). A queue that does not answer is not a
+ * reason to refuse to start: schedules are armed again by their next change or the next start.
+ */
+async function armSchedules(): Promise<void> {
+  const { scheduleRunner } = await import("./schedule-runner");
+  try {
+    const armed = await scheduleRunner().armAll();
+    if (armed) say(`armed ${armed} schedule(s)`);
+  } catch (err) {
+    log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not arm the schedules");
+  }
 }
 
 /**

@@ -131,6 +131,13 @@ export const PROCESS_STATE = {
       "Whether spans are recorded: the OpenTelemetry API and tracer start-up registered (OTLP endpoint set), else nothing.",
     freshness: "-. Set once at start (lib/telemetry/start.ts); tests turn it on and off.",
   },
+  scheduleTimers: {
+    home: "lib/services/schedule-runner.ts",
+    holds:
+      "Embedded mode: one timer per enabled schedule, until its next run (queue mode keeps none: BullMQ's job schedulers live in Redis).",
+    freshness:
+      "Re-armed by every schedule change in this process and after each tick; armed for all enabled schedules at start.",
+  },
   tracingRuns: {
     home: "lib/telemetry/langchain.ts",
     holds: "While tracing: the open span of each LangChain run (chain, model call, tool) by its run id.",

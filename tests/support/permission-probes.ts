@@ -44,9 +44,17 @@ import * as variables from "../../app/api/v1/variables/route";
 import * as variableById from "../../app/api/v1/variables/[id]/route";
 import * as executions from "../../app/api/v1/executions/route";
 import * as executionById from "../../app/api/v1/executions/[id]/route";
+import * as mcpServer from "../../app/api/v1/mcp-server/[id]/route";
+import * as mcpRefresh from "../../app/api/v1/mcp-server/[id]/refresh/route";
+import { enableMcpServer } from "../../lib/services/mcp-servers";
+import { systemCaller } from "../../dev/callers";
 import * as usage from "../../app/api/v1/usage/route";
 import * as usagePrices from "../../app/api/v1/usage/prices/route";
 import { insertTestCases } from "../../lib/db/queries/chatflow-tests";
+import { insertSchedule } from "../../lib/db/queries/triggers";
+import * as webhookSettings from "../../app/api/v1/chatflows/[id]/webhook/route";
+import * as schedules from "../../app/api/v1/schedules/route";
+import * as scheduleById from "../../app/api/v1/schedules/[id]/route";
 import { createVariable } from "../../lib/services/variables";
 
 export type ObjectKind = "chatflow" | "credential" | "apikey" | "execution";
@@ -95,7 +103,66 @@ async function caseOf(chatflowId: string): Promise<string> {
   return row!.id;
 }
 
+/** A schedule of the chatflow (off: it never ticks), written directly. */
+async function scheduleOf(chatflowId: string): Promise<string> {
+  const row = await insertSchedule({
+    data: { chatflowId, cron: "0 0 1 1 *", input: { question: "hello" }, enabled: false },
+  });
+  return row.id;
+}
+
+const SCHEDULE = { cron: "0 0 1 1 *", input: { question: "hello" }, enabled: false };
+
 export const PROBES: Probe[] = [
+  {
+    name: "GET /chatflows/{id}/webhook",
+    policy: "chatflow.webhook",
+    requires: ["chatflow.webhook"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(webhookSettings.GET, c),
+  },
+  {
+    name: "PUT /chatflows/{id}/webhook",
+    policy: "chatflow.webhook",
+    requires: ["chatflow.webhook"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => send(webhookSettings.PUT, "PUT", c, { enabled: false }),
+  },
+  {
+    name: "GET /schedules?chatflowId",
+    policy: "chatflow.schedule",
+    requires: ["chatflow.schedule"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(schedules.GET, c, `/api/v1/schedules?chatflowId=${c.id}`),
+  },
+  {
+    name: "POST /schedules",
+    policy: "chatflow.schedule",
+    requires: ["chatflow.schedule"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => call(schedules.POST, { method: "POST", headers: c.headers, body: { chatflowId: c.id, ...SCHEDULE } }),
+  },
+  {
+    name: "PUT /schedules/{id}",
+    policy: "chatflow.schedule",
+    requires: ["chatflow.schedule"],
+    object: "chatflow",
+    ok: 200,
+    run: async (c) =>
+      call(scheduleById.PUT, { method: "PUT", headers: c.headers, params: { id: await scheduleOf(c.id) }, body: { name: "p" } }),
+  },
+  {
+    name: "DELETE /schedules/{id}",
+    policy: "chatflow.schedule",
+    requires: ["chatflow.schedule"],
+    object: "chatflow",
+    ok: 200,
+    run: async (c) => call(scheduleById.DELETE, { method: "DELETE", headers: c.headers, params: { id: await scheduleOf(c.id) } }),
+  },
   {
     name: "GET /chatflows",
     policy: "chatflow.list",
@@ -589,6 +656,56 @@ export const PROBES: Probe[] = [
     requires: ["usage.prices"],
     ok: 200,
     run: (c) => send(usagePrices.PUT, "PUT", c, { prices: [] }),
+  },
+  {
+    name: "GET /mcp-server/{id}",
+    policy: "chatflow.mcpServer",
+    requires: ["chatflow.mcpServer"],
+    object: "chatflow",
+    ok: 200,
+    run: (c) => get(mcpServer.GET, c),
+  },
+  {
+    name: "POST /mcp-server/{id}",
+    policy: "chatflow.mcpServer",
+    requires: ["chatflow.mcpServer"],
+    object: "chatflow",
+    fresh: true,
+    ok: 201,
+    run: (c) => send(mcpServer.POST, "POST", c, {}),
+  },
+  {
+    name: "PUT /mcp-server/{id}",
+    policy: "chatflow.mcpServer",
+    requires: ["chatflow.mcpServer"],
+    object: "chatflow",
+    fresh: true,
+    ok: 200,
+    run: async (c) => {
+      await enableMcpServer(c.id, {}, systemCaller);
+      return send(mcpServer.PUT, "PUT", c, { description: "probed" });
+    },
+  },
+  {
+    name: "DELETE /mcp-server/{id}",
+    policy: "chatflow.mcpServer",
+    requires: ["chatflow.mcpServer"],
+    object: "chatflow",
+    fresh: true,
+    ok: 200,
+    run: (c) => send(mcpServer.DELETE, "DELETE", c),
+  },
+  {
+    name: "POST /mcp-server/{id}/refresh",
+    policy: "chatflow.mcpServer",
+    requires: ["chatflow.mcpServer"],
+    object: "chatflow",
+    fresh: true,
+    ok: 200,
+    run: async (c) => {
+      await enableMcpServer(c.id, {}, systemCaller);
+      return send(mcpRefresh.POST, "POST", c);
+    },
   },
   {
     name: "GET /admin/queue",

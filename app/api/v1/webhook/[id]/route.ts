@@ -1,0 +1,51 @@
+import { AppError } from "@/common/errors";
+import { predictionResponseSchema } from "@/common/schemas/prediction-stream";
+import { webhookAcceptedSchema } from "@/common/schemas/triggers";
+import { DEFAULT_JSON_MAX_BYTES, readBodyCapped } from "@/lib/http/body";
+import { refuseOtherMethods } from "@/lib/http/methods";
+import { openRouteWithId } from "@/lib/http/open-route-with-id";
+import { json } from "@/lib/http/responses";
+import { callWebhook } from "@/lib/services/webhooks";
+
+/** `?async=true` or `Prefer: respond-async` (RFC 7240): answer 202 at once. */
+function wantsAsync(req: Request): boolean {
+  const asked = new URL(req.url).searchParams.get("async");
+  if (asked !== null && asked !== "true" && asked !== "false")
+    throw new AppError("validation_failed", `async: must be true or false (got "${asked.slice(0, 20)}").`);
+  return asked === "true" || /(^|[\s,;])respond-async\b/i.test(req.headers.get("prefer") ?? "");
+}
+
+export const POST = openRouteWithId(
+  {
+    docs: {
+      tag: "Webhooks and schedules",
+      summary: "Run a flow from a webhook",
+      description:
+        "Runs the flow's published version with the body as its input: a JSON object's `question` (or, with the input mode `body`, the whole body as text); for an agentflow whose Start takes a form, the JSON object's fields are the form's (every field required, no other). Off unless turned on (PUT /chatflows/{id}/webhook): 404. With a secret, send `X-Switchyard-Timestamp` (Unix seconds, within five minutes) and `X-Switchyard-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\">`; a missing or wrong one is 401 and nothing runs. Answers the prediction's answer, or with `?async=true` or `Prefer: respond-async` 202 and the run to poll (GET /trigger-runs/{id}). No API key is read.",
+      callersNote: "anyone who has the URL (and the secret, when one is set)",
+      responses: {
+        200: { description: "The run's answer", schema: predictionResponseSchema },
+        202: {
+          description: "Started; poll statusUrl",
+          schema: webhookAcceptedSchema,
+          headers: { Location: "The run's status URL", "Preference-Applied": "respond-async" },
+        },
+      },
+      errors: [400, 401, 404, 413, 415],
+    },
+  },
+  async ({ req, id, requestId }) => {
+    const async = wantsAsync(req);
+    const raw = await readBodyCapped(req, DEFAULT_JSON_MAX_BYTES, "Body");
+    const started = await callWebhook({ chatflowId: id, headers: req.headers, raw, requestId });
+    if (!async) return started.done;
+    started.done.catch(() => {}); // recorded on the run (failed, with its error)
+    const statusUrl = `/api/v1/trigger-runs/${started.run.id}`;
+    return json({ runId: started.run.id, status: "running", statusUrl }, 202, {
+      location: statusUrl,
+      "preference-applied": "respond-async",
+    });
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods("POST");

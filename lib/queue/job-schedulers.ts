@@ -1,0 +1,36 @@
+import { ADD_TIMEOUT_MS, producer, queueClient, withinAddBudget } from "./client";
+import { QUEUE_NAMES } from "./names";
+
+/**
+ * A flow's schedule in queue mode: a BullMQ job scheduler (one per schedule id) on the schedules
+ * queue. Redis holds the one next job of each scheduler and makes the following one when that job
+ * is taken, so every tick is one job, taken by one worker, however many API processes upserted the
+ * scheduler or workers listen. Upserting the same id again replaces the pattern (an edit).
+ */
+
+export type ScheduleTick = { scheduleId: string };
+
+/** Creates or replaces the scheduler of a schedule; 503 queue_unavailable when Redis does not answer. */
+export async function upsertQueueSchedule(scheduleId: string, cron: string, timezone: string): Promise<void> {
+  const client = queueClient();
+  await withinAddBudget(client.url, Date.now() + ADD_TIMEOUT_MS, () =>
+    producer(QUEUE_NAMES.schedules).upsertJobScheduler(
+      scheduleId,
+      { pattern: cron, tz: timezone },
+      {
+        name: "schedule-tick",
+        data: { scheduleId } satisfies ScheduleTick,
+        // A tick is never retried: a late repeat would run a stale tick (the next tick comes anyway).
+        opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      },
+    ),
+  );
+}
+
+/** Removes a schedule's scheduler (its next job too); nothing when it had none. */
+export async function removeQueueSchedule(scheduleId: string): Promise<void> {
+  const client = queueClient();
+  await withinAddBudget(client.url, Date.now() + ADD_TIMEOUT_MS, () =>
+    producer(QUEUE_NAMES.schedules).removeJobScheduler(scheduleId),
+  );
+}

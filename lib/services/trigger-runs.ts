@@ -1,0 +1,117 @@
+import { AppError } from "@/common/errors";
+import type { PredictionBody } from "@/common/schemas/prediction";
+import type { TriggerRunDto } from "@/common/schemas/triggers";
+import type { Chatflow, TriggerRun } from "../db/generated/client";
+import { finishTriggerRun, findTriggerRunById, insertTriggerRun } from "../db/queries/triggers";
+import { log } from "../log";
+import { getChatflowForRun } from "./chatflows";
+import { chatflowAtVersion } from "./chatflow-versions";
+import { type PredictionResult, startTriggeredPrediction } from "./predictions";
+
+/**
+ * Runs that webhooks and schedules start: always the flow's published version, one TriggerRun row
+ * each (running → succeeded with the answer, or failed with the error), so an asynchronous webhook
+ * call can be polled and a schedule shows its last result.
+ */
+
+/**
+ * A flow's published version, for a trigger; 404 in plain words when the flow is unknown or was
+ * never published (a trigger never runs a draft).
+ */
+export async function publishedFlowForTrigger(chatflowId: string, what: string): Promise<Chatflow> {
+  let row: Chatflow;
+  try {
+    row = await getChatflowForRun(chatflowId);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found")
+      throw new AppError("not_found", `No ${what} for flow ${chatflowId}: the flow does not exist.`);
+    throw err;
+  }
+  if (row.publishedVersion === null)
+    throw new AppError(
+      "not_found",
+      `The ${what} of flow ${chatflowId} is not available: the flow has no published version (publish one first).`,
+    );
+  return chatflowAtVersion(row, "published");
+}
+
+export interface StartedTriggerRun {
+  run: TriggerRun;
+  /** Settles when the run is finished and recorded: the answer, or the error it failed with. */
+  done: Promise<PredictionResult>;
+}
+
+/**
+ * Starts a run of `chatflow` (at its published version) with `body`, recorded as a TriggerRun. A
+ * bad input the run refuses at once (in this process) is thrown before any row is written.
+ */
+export async function startTriggerRun(args: {
+  chatflow: Chatflow;
+  body: PredictionBody;
+  source: "webhook" | "schedule";
+  scheduleId?: string;
+  requestId?: string;
+  here?: boolean;
+}): Promise<StartedTriggerRun> {
+  const started = await startTriggeredPrediction({
+    chatflow: args.chatflow,
+    body: args.body,
+    ...(args.requestId ? { requestId: args.requestId } : {}),
+    ...(args.here ? { here: true } : {}),
+  });
+  const run = await insertTriggerRun({
+    data: {
+      chatflowId: args.chatflow.id,
+      source: args.source,
+      ...(args.scheduleId ? { scheduleId: args.scheduleId } : {}),
+    },
+  });
+  const done = started.execute().then(
+    async (answer) => {
+      await finishTriggerRun({
+        id: run.id,
+        data: {
+          status: "succeeded",
+          answer: JSON.parse(JSON.stringify(answer)),
+          executionId: answer.executionId ?? null,
+          chatMessageId: answer.chatMessageId || null,
+        },
+      });
+      return answer;
+    },
+    async (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      await finishTriggerRun({ id: run.id, data: { status: "failed", error: message.slice(0, 2000) } }).catch((e) =>
+        log.warn({ err: String(e), runId: run.id }, "could not record a failed trigger run"),
+      );
+      throw err;
+    },
+  );
+  return { run, done };
+}
+
+export function toTriggerRunDto(run: TriggerRun): TriggerRunDto {
+  return {
+    id: run.id,
+    chatflowId: run.chatflowId,
+    source: run.source === "schedule" ? "schedule" : "webhook",
+    scheduleId: run.scheduleId,
+    status: run.status === "succeeded" || run.status === "failed" ? run.status : "running",
+    ...(run.answer !== null ? { answer: run.answer } : {}),
+    executionId: run.executionId,
+    chatMessageId: run.chatMessageId,
+    error: run.error,
+    createdAt: run.createdAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * GET /api/v1/trigger-runs/{id}: a run's status and answer. The id is the capability (a random UUID
+ * answered only to whoever started the run), as the prediction's answer was theirs to read.
+ */
+export async function getTriggerRun(id: string): Promise<TriggerRunDto> {
+  const run = await findTriggerRunById({ id });
+  if (!run) throw new AppError("not_found", `Run ${id} not found.`);
+  return toTriggerRunDto(run);
+}
