@@ -4,14 +4,16 @@ import type { RuntimeOf } from "../define";
 import { listItems, stateUpdates } from "../shared/agentflow";
 import type { startAgentflowDefinition } from "./definition";
 
-interface FormField {
+/** A field of the Start node's form, as the run checks it. */
+export interface FormField {
   name: string;
   label: string;
   type: string;
   options: string[];
 }
 
-function formFields(value: unknown): FormField[] {
+/** The Start node's form fields (its `formInputTypes`): also the input schema of the flow as an MCP tool. */
+export function formFields(value: unknown): FormField[] {
   return listItems(value)
     .filter((f) => typeof f.name === "string" && f.name !== "")
     .map((f) => ({
