@@ -8,10 +8,19 @@ import { ErrorNote } from "@/components/ui/controls";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
 import type { UsedTool } from "@/common/schemas/prediction-stream";
 import { filterQuery, type Filters } from "./types";
+import { formatUsd } from "@/components/ui/format-usd";
+import type { MessageUsage } from "@/common/schemas/usage";
 
 type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
 type Source = { pageContent?: string; metadata?: Record<string, unknown> };
 const messageListSchema = z.array(chatMessageRecordSchema);
+
+/** "120 in + 45 out tokens (estimated) · $0.000123 · 1.2 s": an answer's usage in one line. */
+function usageText(u: MessageUsage): string {
+  const tokens = `${u.promptTokens} in + ${u.completionTokens} out tokens${u.estimated ? " (estimated)" : ""}`;
+  const cost = u.costUsd === null ? "cost unknown" : formatUsd(u.costUsd);
+  return `${tokens} · ${cost} · ${(u.latencyMs / 1000).toFixed(1)} s`;
+}
 
 /**
  * The messages of one session, oldest first, with the tools used and the sources cited; each answer
@@ -45,6 +54,12 @@ export function Transcript({
             {new Date(m.createdDate).toLocaleString()}
             {m.chatflowVersion != null && (
               <span data-testid={`answer-version-${m.id}`}> · version {m.chatflowVersion}</span>
+            )}
+            {m.usage && (
+              <span data-testid={`answer-usage-${m.id}`} title={m.usage.models.join(", ") || "no model called"}>
+                {" · "}
+                {usageText(m.usage)}
+              </span>
             )}
           </p>
           {Array.isArray(m.usedTools) && m.usedTools.length > 0 && (

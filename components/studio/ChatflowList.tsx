@@ -310,6 +310,15 @@ function ChatflowRow({
                 Conversations
               </a>
             )}
+            {may("usage.read") && (
+              <a
+                href={`/chatflows/${flow.id}/usage`}
+                className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100"
+                aria-label={`Usage of ${flow.name}`}
+              >
+                Usage
+              </a>
+            )}
             {onDuplicate && (
               <Button
                 variant="secondary"
