@@ -13,8 +13,8 @@ export interface ProviderKind {
   defaultUrl?: string;
   /** What a base URL looks like, for the form. */
   placeholder: string;
-  /** Azure OpenAI: the credential also holds the REST API version (`api-version`). */
-  apiVersion?: boolean;
+  /** Fields the credential holds beside the key and base URL (Azure's API version, Google's engine id). */
+  fields?: readonly { name: string; label: string; placeholder?: string; optional?: boolean }[];
 }
 
 export const PROVIDER_KINDS = {
@@ -40,7 +40,7 @@ export const PROVIDER_KINDS = {
     label: "Azure OpenAI",
     hint: "A key of an Azure OpenAI resource, its endpoint (https://<resource>.openai.azure.com) and API version.",
     placeholder: "https://my-resource.openai.azure.com",
-    apiVersion: true,
+    fields: [{ name: "apiVersion", label: "API version", placeholder: "2024-10-21", optional: true }],
   },
   mistralAI: {
     label: "Mistral AI",
@@ -71,6 +71,40 @@ export const PROVIDER_KINDS = {
     hint: "A Together AI API key.",
     defaultUrl: "https://api.together.xyz/v1",
     placeholder: "https://api.together.xyz/v1",
+  },
+  // Web search APIs (the search tool nodes).
+  serpApi: {
+    label: "SerpAPI",
+    hint: "A SerpAPI key (Google results through serpapi.com).",
+    defaultUrl: "https://serpapi.com",
+    placeholder: "https://serpapi.com",
+  },
+  serper: {
+    label: "Serper",
+    hint: "A Serper.dev key (Google results).",
+    defaultUrl: "https://google.serper.dev",
+    placeholder: "https://google.serper.dev",
+  },
+  googleCustomSearch: {
+    label: "Google Custom Search",
+    hint: "A Google Custom Search JSON API key and the id (cx) of your Programmable Search Engine.",
+    defaultUrl: "https://www.googleapis.com",
+    placeholder: "https://www.googleapis.com",
+    fields: [
+      { name: "searchEngineId", label: "Search engine ID (cx)", placeholder: "017576662512468239146:omuauf_lfve" },
+    ],
+  },
+  tavily: {
+    label: "Tavily",
+    hint: "A Tavily API key (search made for agents).",
+    defaultUrl: "https://api.tavily.com",
+    placeholder: "https://api.tavily.com",
+  },
+  braveSearch: {
+    label: "Brave Search",
+    hint: "A Brave Search API subscription token.",
+    defaultUrl: "https://api.search.brave.com",
+    placeholder: "https://api.search.brave.com",
   },
 } as const satisfies Record<string, ProviderKind>;
 

@@ -48,6 +48,20 @@ const providerSchemas = {
         .default(AZURE_DEFAULT_API_VERSION),
     })
     .strict(),
+  serpApi: providerKey,
+  serper: providerKey,
+  googleCustomSearch: z
+    .object({
+      apiKey: headerValue(500).min(1),
+      baseURL: providerUrl.optional(),
+      searchEngineId: z
+        .string()
+        .regex(/^[A-Za-z0-9:_-]{1,100}$/, "must be a Programmable Search Engine id (cx)")
+        .meta({ description: "The cx of the Programmable Search Engine to query" }),
+    })
+    .strict(),
+  tavily: providerKey,
+  braveSearch: providerKey,
 } as const satisfies Record<ProviderKindId, z.ZodType>;
 
 export const credentialDataSchemas = {

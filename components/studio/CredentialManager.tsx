@@ -8,7 +8,6 @@ import { api } from "@/browser/client/api";
 import { credentialResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { useStudioUser } from "./StudioUser";
 import {
-  AZURE_DEFAULT_API_VERSION,
   PROVIDER_KIND_IDS,
   PROVIDER_KINDS,
   type ProviderKind,
@@ -32,6 +31,9 @@ const defaultHost = (kind: ProviderKindId): string | undefined => {
   const provider: ProviderKind = PROVIDER_KINDS[kind];
   return provider.defaultUrl ? new URL(provider.defaultUrl).host : undefined;
 };
+/** The fields a provider's credential holds beside its key and base URL. */
+const fieldsOf = (kind: Kind): NonNullable<ProviderKind["fields"]> =>
+  kind === "httpHeaders" ? [] : ((PROVIDER_KINDS[kind] as ProviderKind).fields ?? []);
 const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 
 /** Provider keys and API headers: added here, used by nodes by id; values are never sent back. */
@@ -96,7 +98,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
   const [kind, setKind] = useState<Kind>("openai");
   const [apiKey, setApiKey] = useState("");
   const [baseURL, setBaseURL] = useState("");
-  const [apiVersion, setApiVersion] = useState("");
+  const [extra, setExtra] = useState<Record<string, string>>({});
   const [headers, setHeaders] = useState([{ name: "", value: "" }]);
   const [hosts, setHosts] = useState("");
   const create = useMutation({
@@ -113,7 +115,11 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
           : {
               apiKey,
               ...(baseURL.trim() ? { baseURL: baseURL.trim() } : {}),
-              ...(apiVersion.trim() ? { apiVersion: apiVersion.trim() } : {}),
+              ...Object.fromEntries(
+                Object.entries(extra)
+                  .map(([k, v]) => [k, v.trim()])
+                  .filter(([k, v]) => v && fieldsOf(kind).some((f) => f.name === k)),
+              ),
             };
       return api("/api/v1/credentials", {
         method: "POST",
@@ -125,7 +131,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
       setName("");
       setApiKey("");
       setBaseURL("");
-      setApiVersion("");
+      setExtra({});
       setHeaders([{ name: "", value: "" }]);
       setHosts("");
       onAdded();
@@ -182,14 +188,16 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
               onChange={(e) => setBaseURL(e.target.value)}
               required={!defaultHost(kind)}
             />
-            {"apiVersion" in PROVIDER_KINDS[kind] && (
+            {fieldsOf(kind).map((f) => (
               <TextInput
-                label="API version (optional)"
-                placeholder={AZURE_DEFAULT_API_VERSION}
-                value={apiVersion}
-                onChange={(e) => setApiVersion(e.target.value)}
+                key={f.name}
+                label={f.optional ? `${f.label} (optional)` : f.label}
+                placeholder={f.placeholder}
+                value={extra[f.name] ?? ""}
+                onChange={(e) => setExtra((x) => ({ ...x, [f.name]: e.target.value }))}
+                required={!f.optional}
               />
-            )}
+            ))}
             <p className="text-xs text-slate-500 sm:col-span-2">
               {defaultHost(kind)
                 ? `The key is only ever sent to this base URL's host (${defaultHost(kind)} when empty).`

@@ -1,5 +1,12 @@
 import { bufferMemory } from "./buffer-memory";
 import { calculator } from "./calculator";
+import { braveSearch } from "./brave-search";
+import { googleCustomSearch } from "./google-custom-search";
+import { searxngSearch } from "./searxng-search";
+import { serpAPI } from "./serp-api";
+import { serper } from "./serper-search";
+import { tavilySearch } from "./tavily-search";
+import { webBrowser } from "./web-browser";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
 import { chatGoogleGenerativeAI } from "./chat-google-genai";
@@ -96,6 +103,13 @@ export const nodes: readonly NodeModule[] = [
   currentDateTime,
   requestsGet,
   requestsPost,
+  serpAPI,
+  serper,
+  googleCustomSearch,
+  tavilySearch,
+  braveSearch,
+  searxngSearch,
+  webBrowser,
   openApiToolkit,
   mcpTools,
   toolAgent,

@@ -32,6 +32,13 @@ import { conversationalAgent } from "./conversationalAgent";
 import { reactAgentChat } from "./reactAgentChat";
 import { csvAgent } from "./csvAgent";
 import { calculator } from "./calculator";
+import { braveSearchAPI } from "./braveSearchAPI";
+import { googleCustomSearch } from "./googleCustomSearch";
+import { searXNG } from "./searXNG";
+import { serpAPI } from "./serpAPI";
+import { serper } from "./serper";
+import { tavilyAPI } from "./tavilyAPI";
+import { webBrowser } from "./webBrowser";
 import { chatOllama } from "./chatOllama";
 import { azureChatOpenAI } from "./azureChatOpenAI";
 import { chatDeepseek } from "./chatDeepseek";
@@ -96,6 +103,13 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   currentDateTime,
   requestsGet,
   requestsPost,
+  serpAPI,
+  serper,
+  googleCustomSearch,
+  tavilyAPI,
+  braveSearchAPI,
+  searXNG,
+  webBrowser,
   openAPIToolkit,
   toolAgent,
   conversationalAgent,
