@@ -4,6 +4,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { configuredModel, promptChars, type RunUsage, UsageTally } from "./tally";
+import { traceCallbacks } from "../telemetry/langchain";
 
 /** A callback handler that only counts model tokens (UsageTally), for runs without a RunRecorder. */
 export class UsageRecorder extends BaseCallbackHandler {
@@ -49,7 +50,9 @@ export class UsageRecorder extends BaseCallbackHandler {
  */
 export async function withUsageRecorder<T>(fn: () => Promise<T>): Promise<{ value: T; usage?: RunUsage }> {
   const recorder = new UsageRecorder();
-  const value = await AsyncLocalStorageProviderSingleton.runWithConfig({ callbacks: [recorder] }, fn);
+  // While tracing, the same implicit config gives each model call its span (lib/telemetry/langchain.ts).
+  const callbacks = [recorder, ...traceCallbacks()];
+  const value = await AsyncLocalStorageProviderSingleton.runWithConfig({ callbacks }, fn);
   const usage = recorder.tally.summary();
   return { value, ...(usage ? { usage } : {}) };
 }

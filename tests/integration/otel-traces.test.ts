@@ -19,6 +19,7 @@ import { systemCaller, userCaller } from "../../dev/callers";
 import { insertUser } from "../../lib/db/queries/users";
 import { flushTracing, startTracing, stopTracing } from "../../lib/telemetry/start";
 import { createLogger, replaceRootLogger } from "../../lib/log";
+import { readExampleFlows } from "../../lib/services/examples";
 
 type Attr = { key: string; value: Record<string, unknown> };
 type OtlpSpan = {
@@ -86,6 +87,7 @@ let stub: ModelStub;
 let productApi: ProductApi;
 let key: string;
 let agentId: string;
+let researchId: string;
 const saved = { ...process.env };
 
 beforeAll(async () => {
@@ -98,6 +100,10 @@ beforeAll(async () => {
       { name: "agent", graph: flow.graph as never, overrideAllowList: flow.overrideAllowList },
       systemCaller,
     )
+  ).id;
+  const research = readExampleFlows().find((e) => e.file === "agentflow-research.json")!;
+  researchId = (
+    await createChatflow({ name: research.name, type: research.type, graph: research.graph as never }, systemCaller)
   ).id;
   const owner = await insertUser({ email: "traces@example.invalid", name: "Traces", passwordHash: "-", role: "admin" });
   key = (await createApiKey({ name: "predict", permissions: ["predict"], chatflowIds: [] }, userCaller(owner))).key;
@@ -126,6 +132,7 @@ describe("traces of a product-search agent run", () => {
   let answer: Awaited<ReturnType<typeof predict>>;
   let trace: OtlpSpan[];
   let log: ReturnType<typeof captureLog>;
+  let agentflowAnswer: Awaited<ReturnType<typeof predict>>;
 
   beforeAll(async () => {
     receiver = await createOtlpReceiver();
@@ -141,6 +148,13 @@ describe("traces of a product-search agent run", () => {
       traceparent: `00-${callerTrace}-${callerSpan}-01`,
     });
     log.undo();
+    agentflowAnswer = await call(prediction.POST, {
+      method: "POST",
+      path: `/api/v1/prediction/${researchId}`,
+      params: { id: researchId },
+      headers: auth.bearer(key),
+      body: { question: "What is QuickJS? How does PGlite store data?" },
+    });
     await flushTracing();
     trace = receiver.spans.filter((s) => s.span.traceId === callerTrace).map((s) => s.span);
   });
@@ -220,6 +234,26 @@ describe("traces of a product-search agent run", () => {
     const statements = trace.filter((s) => s.name === "prisma:client:db_query");
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.some((s) => /INSERT/i.test(String(attr(s, "db.query.text"))))).toBe(true);
+  });
+
+  it("gives an agentflow run a span per step, with the step's model calls under it", () => {
+    expect(agentflowAnswer.status).toBe(200);
+    const traceId = agentflowAnswer.headers.get("traceparent")!.split("-")[1];
+    const spans = receiver.spans.filter((s) => s.span.traceId === traceId).map((s) => s.span);
+    const run = spans.find((s) => s.name === "run predictions")!;
+    expect(attr(run, "switchyard.flow.id")).toBe(researchId);
+    const steps = spans.filter((s) => s.name.startsWith("node "));
+    const top = steps.filter((s) => s.parentSpanId === run.spanId);
+    expect(top.map((s) => attr(s, "switchyard.node.id")).sort()).toEqual(["answer", "plan", "research", "start"]);
+    // The Iteration's passes run their steps under the Iteration's own span, one per sub-question.
+    const research = top.find((s) => attr(s, "switchyard.node.id") === "research")!;
+    const notes = steps.filter((s) => attr(s, "switchyard.node.id") === "note");
+    expect(notes).toHaveLength(2);
+    for (const note of notes) expect(note.parentSpanId).toBe(research.spanId);
+    const plan = steps.find((s) => attr(s, "switchyard.node.id") === "plan")!;
+    const planModel = spans.find((s) => s.parentSpanId === plan.spanId && attr(s, "gen_ai.operation.name") === "chat")!;
+    expect(Number(attr(planModel, "gen_ai.usage.output_tokens"))).toBeGreaterThan(0);
+    expect(spans.some((s) => s.parentSpanId === planModel.spanId && s.kind === 3)).toBe(true);
   });
 
   it("writes the trace id in the request's log lines", () => {
