@@ -12,6 +12,8 @@ export const categoryStyle: Record<NodeCategory, { badge: string; glyph: string 
   "Text Splitters": { badge: "bg-lime-100 text-lime-700", glyph: "Ts" },
   Embeddings: { badge: "bg-indigo-100 text-indigo-700", glyph: "Em" },
   "Vector Stores": { badge: "bg-cyan-100 text-cyan-700", glyph: "Vs" },
+  "Output Parsers": { badge: "bg-yellow-100 text-yellow-800", glyph: "Op" },
+  Moderation: { badge: "bg-red-100 text-red-700", glyph: "Md" },
   "Agent Flows": { badge: "bg-fuchsia-100 text-fuchsia-700", glyph: "Af" },
 };
 

@@ -3,7 +3,8 @@
  * code interpreters, schemas evaluated as code). We never run imported code in the server's process:
  * these are refused by name, with the reason, even if a mapping were added for them by mistake. (An
  * agentflow's Custom Function is imported: its code runs in lib/sandbox, without network, files or
- * process, under time and memory limits.)
+ * process, under time and memory limits; an Advanced Structured Output Parser's zod schema is read as
+ * text into a JSON schema, never evaluated: lib/flowise/zod-text.ts.)
  */
 export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
   customTool: "Custom Tool runs JavaScript written in Flowise; imported code is never run",
@@ -11,8 +12,6 @@ export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
   ifElseFunction: "IfElse Function runs JavaScript written in Flowise; imported code is never run",
   customMCP: "Custom MCP starts commands or servers configured in Flowise; imported commands are never run",
   customDocumentLoader: "Custom Document Loader runs JavaScript written in Flowise; imported code is never run",
-  advancedStructuredOutputParser:
-    "Advanced Structured Output Parser evaluates a schema written as code; imported code is never run",
   codeInterpreterE2B: "Code Interpreter runs generated code; it has no equivalent and is never imported",
   pythonInterpreter: "Python Interpreter runs code; it has no equivalent and is never imported",
   chatflowTool:

@@ -7,6 +7,8 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { TextSplitter } from "@langchain/textsplitters";
 import type { DocumentSource } from "../vector/types";
 import type { ChatHistoryMemory } from "./shared/memory";
+import type { FlowModeration } from "./shared/moderation";
+import type { FlowOutputParser } from "./shared/output-parser";
 
 /**
  * The contract behind each connection type name (T in ./types.ts, DT in lib/vector/node-types.ts):
@@ -19,8 +21,12 @@ export interface AnchorTypes {
   BaseChain: BaseChain;
   /** The chain itself: the node using its prediction runs it with the turn's question. */
   ChainPrediction: BaseChain;
+  BaseLLMOutputParser: FlowOutputParser;
+  Moderation: FlowModeration;
   BaseMemory: ChatHistoryMemory;
   Tool: StructuredToolInterface;
+  /** Several tools from one node (an OpenAPI toolkit, an MCP server's tools); agents flatten them (shared/tools.ts). */
+  Toolkit: StructuredToolInterface[];
   Document: DocumentSource;
   TextSplitter: TextSplitter;
   Embeddings: EmbeddingsInterface;

@@ -7,6 +7,8 @@ export const llmChain = defineMapping({
   inputs: {
     model: anchor("model"),
     prompt: anchor("prompt"),
+    outputParser: anchor("outputParser"),
+    inputModeration: anchor("inputModeration"),
     chainName: ignore("the chain name is only a label"),
   },
   outputs: { llmChain: "chain", outputPrediction: "prediction" },

@@ -10,6 +10,23 @@ export const llmChainDefinition = {
   inputs: [
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
     { kind: "anchor", name: "prompt", label: "Prompt", accepts: [T.prompt] },
+    {
+      kind: "anchor",
+      name: "outputParser",
+      label: "Output parser",
+      accepts: [T.outputParser],
+      optional: true,
+      description: "The format of the answer (a list, a JSON object), checked; one repair attempt.",
+    },
+    {
+      kind: "anchor",
+      name: "inputModeration",
+      label: "Input moderation",
+      accepts: [T.moderation],
+      optional: true,
+      list: true,
+      description: "Checked in order before the model is asked; a flagged input gets the moderation's answer.",
+    },
   ],
   outputs: [
     { name: "chain", label: "LLM chain", types: [T.chain, "LLMChain"] },
