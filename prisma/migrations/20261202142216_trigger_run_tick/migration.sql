@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TriggerRun" ADD COLUMN     "tickAt" TIMESTAMP(3);
