@@ -33,6 +33,7 @@ import { structuredOutputParser } from "./structured-output-parser";
 import { advancedStructuredOutputParser } from "./advanced-structured-output-parser";
 import { inputModerationSimple } from "./input-moderation-simple";
 import { inputModerationOpenAI } from "./input-moderation-openai";
+import { customTool } from "./custom-tool";
 import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
@@ -44,6 +45,10 @@ import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
+import { characterTextSplitter } from "./character-text-splitter";
+import { codeTextSplitter } from "./code-text-splitter";
+import { markdownTextSplitter } from "./markdown-text-splitter";
+import { tokenTextSplitter } from "./token-text-splitter";
 import { requestsGet } from "./requests-get";
 import { requestsPost } from "./requests-post";
 import { retrieverTool } from "./retriever-tool";
@@ -101,6 +106,7 @@ export const nodes: readonly NodeModule[] = [
   chainTool,
   calculator,
   currentDateTime,
+  customTool,
   requestsGet,
   requestsPost,
   serpAPI,
@@ -124,6 +130,10 @@ export const nodes: readonly NodeModule[] = [
   docxLoader,
   plainTextLoader,
   recursiveTextSplitter,
+  characterTextSplitter,
+  markdownTextSplitter,
+  codeTextSplitter,
+  tokenTextSplitter,
   openAIEmbeddings,
   pgvectorStore,
   keywordStore,

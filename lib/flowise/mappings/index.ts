@@ -6,6 +6,10 @@ import { jsonFile } from "./jsonFile";
 import { docxFile } from "./docxFile";
 import { plainText } from "./plainText";
 import { recursiveCharacterTextSplitter } from "./recursiveCharacterTextSplitter";
+import { characterTextSplitter } from "./characterTextSplitter";
+import { codeTextSplitter } from "./codeTextSplitter";
+import { markdownTextSplitter } from "./markdownTextSplitter";
+import { tokenTextSplitter } from "./tokenTextSplitter";
 import { openAIEmbeddings } from "./openAIEmbeddings";
 import { retrieverTool } from "./retrieverTool";
 import { conversationalRetrievalQAChain } from "./conversationalRetrievalQAChain";
@@ -23,9 +27,11 @@ import { structuredOutputParser } from "./structuredOutputParser";
 import { advancedStructuredOutputParser } from "./advancedStructuredOutputParser";
 import { inputModerationSimple } from "./inputModerationSimple";
 import { inputModerationOpenAI } from "./inputModerationOpenAI";
+import { customTool } from "./customTool";
 import { openApiChain } from "./openApiChain";
 import { sqlDatabaseChain } from "./sqlDatabaseChain";
 import { openAPIToolkit } from "./openAPIToolkit";
+import { customMCP } from "./customMCP";
 import { promptTemplate } from "./promptTemplate";
 import { toolAgent } from "./toolAgent";
 import { conversationalAgent } from "./conversationalAgent";
@@ -93,6 +99,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   advancedStructuredOutputParser,
   inputModerationSimple,
   inputModerationOpenAI,
+  customTool,
   conversationChain,
   openApiChain,
   sqlDatabaseChain,
@@ -111,6 +118,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   searXNG,
   webBrowser,
   openAPIToolkit,
+  customMCP,
   toolAgent,
   conversationalAgent,
   reactAgentChat,
@@ -123,6 +131,10 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   docxFile,
   plainText,
   recursiveCharacterTextSplitter,
+  characterTextSplitter,
+  markdownTextSplitter,
+  codeTextSplitter,
+  tokenTextSplitter,
   openAIEmbeddings,
   memoryVectorStore,
   retrieverTool,
