@@ -33,7 +33,7 @@ export function userCaller(user: { id: string; email: string; name: string; role
 export async function fixtureKeyOwner(): Promise<Caller> {
   const { insertUser, listUsers } = await import("../lib/db/queries/users");
   const admin =
-    (await listUsers()).find((u) => u.role === "admin") ??
+    (await listUsers()).items.find((u) => u.role === "admin") ??
     (await insertUser({
       email: "fixture-admin@example.invalid",
       name: "Fixture admin",

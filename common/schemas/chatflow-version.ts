@@ -48,6 +48,8 @@ export const versionListResponseSchema = z
     version: z.number().int(),
     publishedVersion: z.number().int().nullable(),
     versions: z.array(versionSummarySchema),
+    /** The cursor of the next page of versions (also in X-Next-Cursor); null on the last page or the whole list. */
+    nextCursor: z.string().nullable(),
   })
   .meta({ id: "ChatflowVersionList" });
 

@@ -1,3 +1,4 @@
+import { pageParams } from "./pagination";
 import { z } from "zod";
 import { graphSchema } from "./graph";
 import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "./chatbot-limits";
@@ -147,7 +148,7 @@ export const chatflowTypeSchema = z.enum(["CHATFLOW", "AGENTFLOW"]);
 export type ChatflowType = z.infer<typeof chatflowTypeSchema>;
 
 /** GET /api/v1/chatflows?type=AGENTFLOW: only flows of that kind (Flowise's filter). */
-export const listChatflowsQuerySchema = z.object({ type: chatflowTypeSchema.optional() });
+export const listChatflowsQuerySchema = z.object({ type: chatflowTypeSchema.optional(), ...pageParams("chatflows") });
 
 /**
  * POST /api/v1/chatflows: unknown fields are refused (400 naming them), never mass-assigned. `type`

@@ -1,3 +1,4 @@
+import { pageParams } from "./pagination";
 import { z } from "zod";
 import { dateRange, isoDateParam } from "./chat-message-dates";
 import type { feedbackResponseSchema, leadResponseSchema } from "./responses";
@@ -51,6 +52,7 @@ export const listFeedbackQuery = z
     sortOrder: sortOrder.optional(),
     startDate: isoDateParam.optional(),
     endDate: isoDateParam.optional(),
+    ...pageParams("feedback"),
   })
   .transform(({ startDate, endDate, sortOrder: order, ...rest }) => ({
     ...rest,
@@ -87,7 +89,7 @@ export const createLeadSchema = z
   });
 
 /** GET /api/v1/leads/{chatflowid}. */
-export const listLeadsQuery = z.object({ chatId: chatId.optional() }).transform((q) => q);
+export const listLeadsQuery = z.object({ chatId: chatId.optional(), ...pageParams("leads") }).transform((q) => q);
 
 /** Flowise's shape of a stored lead. */
 export type LeadRecord = z.output<typeof leadResponseSchema>;

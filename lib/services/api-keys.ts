@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { mapPage } from "../db/keyset";
 import { AppError } from "@/common/errors";
 import {
   countExistingChatflows,
@@ -27,8 +29,8 @@ export function toApiKeyDto(row: ListedKey) {
 }
 
 /** Keys newest first: admins see every key, builders their own. */
-export async function listApiKeysDto(caller: Caller) {
-  return (await listApiKeys({ ownerId: ownerFilter(caller, "apikey.list") })).map(toApiKeyDto);
+export async function listApiKeysDto(caller: Caller, page?: PageRequest) {
+  return mapPage(await listApiKeys({ ownerId: ownerFilter(caller, "apikey.list"), page }), toApiKeyDto);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PageRequest } from "@/common/schemas/pagination";
 import { AppError } from "@/common/errors";
 import type { Chatflow, ChatflowVersion } from "../db/generated/client";
 import { findChatflowVersion, listChatflowVersions, setPublishedVersion } from "../db/queries/chatflow-versions";
@@ -109,9 +110,9 @@ function toVersionSummary(
 }
 
 /** Versions of a chatflow the caller may read, newest first. */
-export async function listVersions(chatflowId: string, caller: Caller) {
+export async function listVersions(chatflowId: string, caller: Caller, page?: PageRequest) {
   const row = await getChatflowOrThrow(chatflowId, caller, "chatflow.versions");
-  const versions = await listChatflowVersions({ chatflowId });
+  const { items: versions, nextCursor } = await listChatflowVersions({ chatflowId, page });
   const runs = await lastTestRunsOf(
     chatflowId,
     versions.map((v) => v.version),
@@ -120,6 +121,7 @@ export async function listVersions(chatflowId: string, caller: Caller) {
     version: row.version,
     publishedVersion: row.publishedVersion,
     versions: versions.map((v) => ({ ...toVersionSummary(v, row), lastTestRun: runs.get(v.version) ?? null })),
+    nextCursor,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { PageRequest } from "@/common/schemas/pagination";
 import { AppError } from "@/common/errors";
 import type { Chatflow } from "../db/generated/client";
 import { deleteChatflowById, findChatflowById, listChatflows } from "../db/queries/chatflows";
@@ -118,11 +119,12 @@ export function versionAuthor(caller: Caller, message = ""): VersionAuthor {
  * Chatflows the caller can see (builders: their own; keys: their owner's, in scope), newest first;
  * `type` keeps one kind (Flowise's `?type=AGENTFLOW`).
  */
-export async function listChatflowsFor(caller: Caller, filter: { type?: ChatflowType } = {}) {
+export async function listChatflowsFor(caller: Caller, filter: { type?: ChatflowType } = {}, page?: PageRequest) {
   return listChatflows({
     ids: chatflowScope(caller),
     ownerId: ownerFilter(caller, "chatflow.list"),
     ...(filter.type ? { type: filter.type } : {}),
+    page,
   });
 }
 

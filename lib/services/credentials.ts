@@ -1,3 +1,4 @@
+import type { PageRequest } from "@/common/schemas/pagination";
 import { z } from "zod";
 import { AppError } from "@/common/errors";
 import {
@@ -54,8 +55,8 @@ function mayUse(caller: Caller, row: { ownerId: string | null; sharedWithBuilder
  * Credentials without their values: admins see all; builders their own and those shared with them; a
  * key scoped to chosen chatflows, only the credentials those chatflows use.
  */
-export async function listCredentials(caller: Caller) {
-  const rows = await listRows({ ownerId: ownerFilter(caller, "credential.list") });
+export async function listCredentials(caller: Caller, page?: PageRequest) {
+  const rows = await listRows({ ownerId: ownerFilter(caller, "credential.list"), page });
   const scope = chatflowScope(caller);
   if (!scope) return rows;
   // A key scoped to chosen chatflows sees only the credentials those chatflows use.
@@ -64,7 +65,8 @@ export async function listCredentials(caller: Caller) {
       credentialRefs(f.graph, f.speechToText as { credentialId?: string }).map((r) => r.credentialId),
     ),
   );
-  return rows.filter((r) => used.has(r.id));
+  // Filtered after the page is read: a page may hold fewer than `limit`, and its cursor still continues.
+  return { items: rows.items.filter((r) => used.has(r.id)), nextCursor: rows.nextCursor };
 }
 
 /** Stores a credential encrypted (AES-256-GCM), owned by the caller; answers without the values. */

@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { isPaged, mapPage } from "../db/keyset";
 import { AppError, isAppError } from "@/common/errors";
 import type { DomainAnalysisRun, Prisma } from "../db/generated/client";
 import {
@@ -191,6 +193,7 @@ export async function getAnalysisRun(id: string) {
 }
 
 /** The most recent runs, newest first. */
-export async function listRecentAnalysisRuns() {
-  return (await listAnalysisRuns({ take: 20 })).map(toRunRecord);
+export async function listRecentAnalysisRuns(page: PageRequest) {
+  // The 20 latest when the caller names no page (the list this route always answered).
+  return mapPage(await listAnalysisRuns({ page: isPaged(page) ? page : { limit: 20 } }), toRunRecord);
 }

@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { mapPage, type Page } from "../db/keyset";
 import { AppError } from "@/common/errors";
 import { Prisma, type ChatMessageFeedback, type Lead } from "../db/generated/client";
 import {
@@ -128,9 +130,10 @@ export async function listFeedback(
   chatflowId: string,
   query: { chatId?: string; direction: "asc" | "desc"; createdAt?: { gte?: Date; lt?: Date; lte?: Date } },
   caller: Caller,
-): Promise<FeedbackRecord[]> {
+  page?: PageRequest,
+): Promise<Page<FeedbackRecord>> {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
-  return (await findFeedback({ chatflowId, ...query })).map(toFeedbackRecord);
+  return mapPage(await findFeedback({ chatflowId, ...query, page }), toFeedbackRecord);
 }
 
 /** Stores a lead from the widget's form; only when the chatflow asks for leads. */
@@ -152,7 +155,12 @@ export async function createLead(
 }
 
 /** A chatflow's leads for the Message API's readers (admins). */
-export async function listLeads(chatflowId: string, query: { chatId?: string }, caller: Caller): Promise<LeadRecord[]> {
+export async function listLeads(
+  chatflowId: string,
+  query: { chatId?: string },
+  caller: Caller,
+  page?: PageRequest,
+): Promise<Page<LeadRecord>> {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
-  return (await findLeads({ chatflowId, ...query })).map(toLeadRecord);
+  return mapPage(await findLeads({ chatflowId, ...query, page }), toLeadRecord);
 }

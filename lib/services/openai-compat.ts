@@ -25,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Flows the caller may run as models (admins: all; builders and their keys: their own, in scope). */
 async function runnableFlows(caller: Caller) {
-  return listChatflows({ ids: chatflowScope(caller), ownerId: ownerFilter(caller, "chatflow.openai") });
+  return (await listChatflows({ ids: chatflowScope(caller), ownerId: ownerFilter(caller, "chatflow.openai") })).items;
 }
 
 /** GET /models: the flows the caller may run, newest first. */

@@ -1,3 +1,4 @@
+import type { PageRequest } from "@/common/schemas/pagination";
 import { AppError } from "@/common/errors";
 import {
   bumpSessionVersion,
@@ -65,8 +66,8 @@ export async function endSessions(userId: string): Promise<void> {
 }
 
 /** Every user without password hashes. */
-export async function listUsersDto() {
-  return listUsers();
+export async function listUsersDto(page?: PageRequest) {
+  return listUsers(page);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { mapPage, type Page } from "../db/keyset";
 import { AppError } from "@/common/errors";
 import type { CreateVariableBody, UpdateVariableBody, VariableRecord } from "@/common/schemas/variable";
 import type { Variable } from "../db/generated/client";
@@ -43,9 +45,9 @@ async function uniqueName<T>(name: string | undefined, write: () => Promise<T>):
   }
 }
 
-/** Every variable, by name (runtime values are never sent). */
-export async function listVariables(): Promise<VariableRecord[]> {
-  return (await listVariableRows()).map(toRecord);
+/** Every variable, by name (runtime values are never sent); a page of them with `page`. */
+export async function listVariables(page?: PageRequest): Promise<Page<VariableRecord>> {
+  return mapPage(await listVariableRows(page), toRecord);
 }
 
 /** Creates a variable; 409 for a name in use, 400 for a runtime name outside VARIABLES_FROM_ENV. */
@@ -56,7 +58,7 @@ export async function createVariable(body: CreateVariableBody): Promise<Variable
 
 /** Changes a variable's name, value or type; 404 when unknown. */
 export async function updateVariable(id: string, body: UpdateVariableBody): Promise<VariableRecord> {
-  const current = (await listVariableRows()).find((v) => v.id === id);
+  const current = (await listVariableRows()).items.find((v) => v.id === id);
   if (!current) throw new AppError("not_found", `Variable ${id} not found.`);
   assertReadable(body.name ?? current.name, body.type ?? current.type);
   const data = {
@@ -78,7 +80,7 @@ export async function deleteVariable(id: string): Promise<{ deleted: true; id: s
 /** The values a run sees as `$vars`: static ones as stored, runtime ones from the allowed environment. */
 export async function variableValues(): Promise<Record<string, string>> {
   const allowed = getEnv().VARIABLES_FROM_ENV;
-  const rows = await listVariableRows();
+  const rows = (await listVariableRows()).items;
   return Object.fromEntries(
     rows.map((v) => [
       v.name,
@@ -89,5 +91,5 @@ export async function variableValues(): Promise<Record<string, string>> {
 
 /** The names of the variables (what `{{$vars.name}}` may name). */
 export async function variableNames(): Promise<Set<string>> {
-  return new Set((await listVariableRows()).map((v) => v.name));
+  return new Set((await listVariableRows()).items.map((v) => v.name));
 }

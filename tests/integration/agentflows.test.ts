@@ -232,10 +232,10 @@ describe("agentflow: structured output", () => {
 
 describe("agentflows as chatflows of another type", () => {
   it("lists by type (Flowise's ?type=AGENTFLOW) and answers the type", async () => {
-    const agentflows = await listChatflowsFor(systemCaller, { type: "AGENTFLOW" });
+    const agentflows = (await listChatflowsFor(systemCaller, { type: "AGENTFLOW" })).items;
     expect(agentflows.length).toBeGreaterThan(0);
     expect(agentflows.every((f) => f.type === "AGENTFLOW")).toBe(true);
-    const chatflows = await listChatflowsFor(systemCaller, { type: "CHATFLOW" });
+    const chatflows = (await listChatflowsFor(systemCaller, { type: "CHATFLOW" })).items;
     expect(chatflows.some((f) => f.id === flowId)).toBe(false);
   });
 });

@@ -61,7 +61,7 @@ const analyse = async (names: string[]) => {
 
 describe("an API process started while Redis is down", () => {
   it("serves routes that need no queue", async () => {
-    expect((await listChatflowsFor(systemCaller)).map((f) => f.id)).toContain(analystFlowId);
+    expect((await listChatflowsFor(systemCaller)).items.map((f) => f.id)).toContain(analystFlowId);
     const list = await call(domains.GET, { headers: session });
     expect(list.status).toBe(200);
   });

@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 
 const listed = {
@@ -23,13 +25,18 @@ export async function findApiKeyByPrefix({ prefix }: { prefix: string }) {
 }
 
 /** Keys newest first; `ownerId` limits the list to one owner's keys. */
-export async function listApiKeys({ ownerId }: { ownerId?: string } = {}) {
-  return (await getDb()).apiKey.findMany({
-    where: ownerId ? { createdById: ownerId } : undefined,
+export async function listApiKeys({ ownerId, page }: { ownerId?: string; page?: PageRequest } = {}) {
+  const keyset = keysetArgs(API_KEY_ORDER, page);
+  const rows = await (await getDb()).apiKey.findMany({
+    where: { AND: [ownerId ? { createdById: ownerId } : {}, keyset.where] },
     select: listed,
-    orderBy: { createdAt: "desc" },
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, API_KEY_ORDER, page);
 }
+
+const API_KEY_ORDER: KeysetOrder = { list: "apikey", field: "createdAt", direction: "desc", kind: "date" };
 
 export async function insertApiKey(input: {
   name: string;

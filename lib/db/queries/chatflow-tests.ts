@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { Prisma } from "../generated/client";
 
@@ -12,12 +14,17 @@ export type TestCaseData = {
   expectations: Prisma.InputJsonValue;
 };
 
-export async function listTestCases({ chatflowId }: { chatflowId: string }) {
-  return (await getDb()).chatflowTestCase.findMany({
-    where: { chatflowId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+export async function listTestCases({ chatflowId, page }: { chatflowId: string; page?: PageRequest }) {
+  const keyset = keysetArgs(TEST_CASE_ORDER, page);
+  const rows = await (await getDb()).chatflowTestCase.findMany({
+    where: { AND: [{ chatflowId }, keyset.where] },
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, TEST_CASE_ORDER, page);
 }
+
+const TEST_CASE_ORDER: KeysetOrder = { list: "chatflow-tests", field: "createdAt", direction: "asc", kind: "date" };
 
 export async function countTestCases({ chatflowId }: { chatflowId: string }) {
   return (await getDb()).chatflowTestCase.count({ where: { chatflowId } });

@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { Prisma } from "../generated/client";
 
@@ -19,6 +21,7 @@ export type VersionAuthor = { authorId: string | null; authorName: string; messa
 
 /** Version list columns (no graph). */
 const versionSummary = {
+  id: true,
   version: true,
   createdAt: true,
   authorId: true,
@@ -27,13 +30,18 @@ const versionSummary = {
 } as const;
 
 /** Versions of a chatflow, newest first, without their content. */
-export async function listChatflowVersions({ chatflowId }: { chatflowId: string }) {
-  return (await getDb()).chatflowVersion.findMany({
-    where: { chatflowId },
+export async function listChatflowVersions({ chatflowId, page }: { chatflowId: string; page?: PageRequest }) {
+  const keyset = keysetArgs(VERSION_ORDER, page);
+  const rows = await (await getDb()).chatflowVersion.findMany({
+    where: { AND: [{ chatflowId }, keyset.where] },
     select: versionSummary,
-    orderBy: { version: "desc" },
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, VERSION_ORDER, page);
 }
+
+const VERSION_ORDER: KeysetOrder = { list: "versions", field: "version", direction: "desc", kind: "number" };
 
 /** One version with its content, or null. */
 export async function findChatflowVersion({ chatflowId, version }: { chatflowId: string; version: number }) {

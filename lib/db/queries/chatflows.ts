@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { ChatflowType, Prisma } from "../generated/client";
 
@@ -17,20 +19,33 @@ export const chatflowSummary = {
 } as const;
 
 /** Summaries newest first; `ids` and `ownerId` narrow the list (a key's scope, a builder's own). */
+/** Chatflows list last saved first. */
+export const CHATFLOW_ORDER: KeysetOrder = { list: "chatflows", field: "updatedAt", direction: "desc", kind: "date" };
+
 export async function listChatflows({
   ids,
   ownerId,
   type,
+  page,
 }: {
   ids?: string[];
   ownerId?: string;
   type?: ChatflowType;
+  page?: PageRequest;
 } = {}) {
-  return (await getDb()).chatflow.findMany({
-    where: { ...(ids ? { id: { in: ids } } : {}), ...(ownerId ? { ownerId } : {}), ...(type ? { type } : {}) },
+  const keyset = keysetArgs(CHATFLOW_ORDER, page);
+  const rows = await (await getDb()).chatflow.findMany({
+    where: {
+      AND: [
+        { ...(ids ? { id: { in: ids } } : {}), ...(ownerId ? { ownerId } : {}), ...(type ? { type } : {}) },
+        keyset.where,
+      ],
+    },
     select: chatflowSummary,
-    orderBy: { updatedAt: "desc" },
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, CHATFLOW_ORDER, page);
 }
 
 /** The graph and speech-to-text settings of these chatflows (what their credentials are read from). */

@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 
 /** Fields listed: never the encrypted values. */
@@ -13,10 +15,19 @@ const listed = {
 } as const;
 
 /** Credentials without their values, newest first; with `ownerId`, that owner's and those shared with all builders. */
-export async function listCredentials({ ownerId }: { ownerId?: string } = {}) {
-  const where = ownerId ? { OR: [{ ownerId }, { sharedWithBuilders: true }] } : undefined;
-  return (await getDb()).credential.findMany({ where, select: listed, orderBy: { createdAt: "desc" } });
+export async function listCredentials({ ownerId, page }: { ownerId?: string; page?: PageRequest } = {}) {
+  const keyset = keysetArgs(CREDENTIAL_ORDER, page);
+  const where = ownerId ? { OR: [{ ownerId }, { sharedWithBuilders: true }] } : {};
+  const rows = await (await getDb()).credential.findMany({
+    where: { AND: [where, keyset.where] },
+    select: listed,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
+  });
+  return pageFrom(rows, CREDENTIAL_ORDER, page);
 }
+
+const CREDENTIAL_ORDER: KeysetOrder = { list: "credentials", field: "createdAt", direction: "desc", kind: "date" };
 
 /** Stores an (already encrypted) credential; answers without the values. */
 export async function insertCredential({

@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import { Prisma } from "../generated/client";
 import type { DomainAnalysisStatus } from "../generated/enums";
@@ -288,9 +290,17 @@ export async function findAnalysisRun({ id }: { id: string }) {
   return (await getDb()).domainAnalysisRun.findUnique({ where: { id } });
 }
 
-export async function listAnalysisRuns({ take }: { take: number }) {
-  return (await getDb()).domainAnalysisRun.findMany({ orderBy: { createdAt: "desc" }, take });
+export async function listAnalysisRuns({ page }: { page: PageRequest }) {
+  const keyset = keysetArgs(ANALYSIS_RUN_ORDER, page);
+  const rows = await (await getDb()).domainAnalysisRun.findMany({
+    where: keyset.where,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
+  });
+  return pageFrom(rows, ANALYSIS_RUN_ORDER, page);
 }
+
+const ANALYSIS_RUN_ORDER: KeysetOrder = { list: "domain-runs", field: "createdAt", direction: "desc", kind: "date" };
 
 /**
  * Marks analyses that were queued or running when the process stopped as failed, and closes

@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { FeedbackRating } from "../generated/enums";
 
@@ -42,14 +44,29 @@ export async function findFeedback(args: {
   chatId?: string;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
   direction: "asc" | "desc";
+  page?: PageRequest;
 }) {
+  const order: KeysetOrder = {
+    list: "feedback",
+    field: "createdAt",
+    direction: args.direction,
+    kind: "date",
+  };
+  const keyset = keysetArgs(order, args.page);
   const db = await getDb();
-  return db.chatMessageFeedback.findMany({
+  const rows = await db.chatMessageFeedback.findMany({
     where: {
-      chatflowId: args.chatflowId,
-      ...(args.chatId ? { chatId: args.chatId } : {}),
-      ...(args.createdAt ? { createdAt: args.createdAt } : {}),
+      AND: [
+        {
+          chatflowId: args.chatflowId,
+          ...(args.chatId ? { chatId: args.chatId } : {}),
+          ...(args.createdAt ? { createdAt: args.createdAt } : {}),
+        },
+        keyset.where,
+      ],
     },
-    orderBy: [{ createdAt: args.direction }, { id: args.direction }],
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, order, args.page);
 }

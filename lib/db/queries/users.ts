@@ -1,3 +1,5 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { Role } from "../generated/enums";
 
@@ -51,9 +53,18 @@ export async function updatePasswordHash({ id, passwordHash }: { id: string; pas
   return (await getDb()).user.updateMany({ where: { id }, data: { passwordHash, sessionVersion: { increment: 1 } } });
 }
 
-export async function listUsers() {
-  return (await getDb()).user.findMany({ select: publicUser, orderBy: { createdAt: "asc" } });
+export async function listUsers(page?: PageRequest) {
+  const keyset = keysetArgs(USER_ORDER, page);
+  const rows = await (await getDb()).user.findMany({
+    where: keyset.where,
+    select: publicUser,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
+  });
+  return pageFrom(rows, USER_ORDER, page);
 }
+
+const USER_ORDER: KeysetOrder = { list: "users", field: "createdAt", direction: "asc", kind: "date" };
 
 export async function insertUser(input: { email: string; name: string; passwordHash: string; role: Role }) {
   return (await getDb()).user.create({ data: { ...input, email: input.email.toLowerCase() }, select: publicUser });

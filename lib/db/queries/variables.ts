@@ -1,11 +1,21 @@
+import { keysetArgs, pageFrom, type KeysetOrder } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 import { getDb } from "../client";
 import type { VariableType } from "../generated/enums";
 
 /** Global variables (Variable rows). */
 
-export async function listVariableRows() {
-  return (await getDb()).variable.findMany({ orderBy: { name: "asc" } });
+export async function listVariableRows(page?: PageRequest) {
+  const keyset = keysetArgs(VARIABLE_ORDER, page);
+  const rows = await (await getDb()).variable.findMany({
+    where: keyset.where,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
+  });
+  return pageFrom(rows, VARIABLE_ORDER, page);
 }
+
+const VARIABLE_ORDER: KeysetOrder = { list: "variables", field: "name", direction: "asc", kind: "string" };
 
 export async function insertVariable({ data }: { data: { name: string; value: string; type: VariableType } }) {
   return (await getDb()).variable.create({ data });

@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { mapPage, type Page } from "../../db/keyset";
 import { AppError } from "@/common/errors";
 import type { z } from "zod";
 import type { ChatflowTestCase, Prisma } from "../../db/generated/client";
@@ -47,10 +49,14 @@ export function testCaseData(body: TestCaseBody): TestCaseData {
   };
 }
 
-/** The test cases of a chatflow the caller may test, oldest first. */
-export async function listChatflowTestCases(chatflowId: string, caller: Caller): Promise<TestCase[]> {
+/** The test cases of a chatflow the caller may test, oldest first (a page of them with `page`). */
+export async function listChatflowTestCases(
+  chatflowId: string,
+  caller: Caller,
+  page?: PageRequest,
+): Promise<Page<TestCase>> {
   await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
-  return (await listTestCases({ chatflowId })).map(toTestCaseDto);
+  return mapPage(await listTestCases({ chatflowId, page }), toTestCaseDto);
 }
 
 /** Adds a case; 409 past CASES_MAX cases. */

@@ -13,7 +13,7 @@ const names = (cases: NamedCase[]) => cases.map((c) => `"${c.name}"`).join(", ")
  * `error.details` = {version, runId, failing: [{caseId, name}], notRun: [{caseId, name}]}.
  */
 export async function checkVersionTests(chatflowId: string, version: number): Promise<void> {
-  const cases = await listTestCases({ chatflowId });
+  const cases = (await listTestCases({ chatflowId })).items;
   if (!cases.length) return;
   const run = await findLatestTestRun({ chatflowId, version });
   if (run && (run.status === "queued" || run.status === "running")) {

@@ -179,7 +179,7 @@ export async function startTestRun(chatflowId: string, body: { version?: number 
   // The draft is the latest version; an unknown version is a 404 before anything is queued.
   const { version } = await loadChatflowVersion(chatflowId, body.version ?? "draft");
   if (!chatflowTestRunQueue().durable) await recoverInterruptedTestRuns();
-  const cases = (await listTestCases({ chatflowId })).map(toTestCaseDto);
+  const cases = (await listTestCases({ chatflowId })).items.map(toTestCaseDto);
   const run = await insertTestRun({
     chatflowId,
     version,

@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { manageKeys } from "@/common/access/permissions";
@@ -10,16 +12,23 @@ import { z } from "zod";
 export const GET = route(
   {
     auth: manageKeys,
+    query: z.object(pageParams("apikey")),
     docs: {
       tag: "API keys",
       summary: "List API keys",
       description:
         "Name, prefix, permissions, chatflow scope, owner, last use and status of each key; never the key itself.",
       callersNote: "builders: own keys",
-      responses: { 200: { description: "Keys, never their secrets", schema: z.array(apiKeyResponseSchema) } },
+      responses: {
+        200: {
+          description: "Keys, never their secrets",
+          schema: z.array(apiKeyResponseSchema),
+          headers: PAGE_HEADER_DOCS,
+        },
+      },
     },
   },
-  async ({ caller }) => listApiKeysDto(caller),
+  async ({ req, caller, query }) => pagedArray(req, await listApiKeysDto(caller, pageOfQuery(query))),
 );
 
 export const POST = route(

@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { manageChatflows } from "@/common/access/permissions";
@@ -21,11 +23,13 @@ export const GET = route(
         200: {
           description: "Chatflows the caller may see (without graphs)",
           schema: z.array(chatflowSummaryResponseSchema),
+          headers: PAGE_HEADER_DOCS,
         },
       },
     },
   },
-  async ({ caller, query }) => listChatflowsFor(caller, query.type ? { type: query.type } : {}),
+  async ({ req, caller, query }) =>
+    pagedArray(req, await listChatflowsFor(caller, query.type ? { type: query.type } : {}, pageOfQuery(query))),
 );
 
 export const POST = route(

@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { listCredentialsPolicy, manageCredentials } from "@/common/access/permissions";
@@ -10,16 +12,23 @@ import { z } from "zod";
 export const GET = route(
   {
     auth: listCredentialsPolicy,
+    query: z.object(pageParams("credentials")),
     docs: {
       tag: "Credentials",
       summary: "List credentials (never their values)",
       description:
         "Names, types, owners and sharing of the credentials the caller may use; values are encrypted and never returned.",
       callersNote: "builders: own ones plus those shared with all builders",
-      responses: { 200: { description: "Credentials without values", schema: z.array(credentialResponseSchema) } },
+      responses: {
+        200: {
+          description: "Credentials without values",
+          schema: z.array(credentialResponseSchema),
+          headers: PAGE_HEADER_DOCS,
+        },
+      },
     },
   },
-  async ({ caller }) => listCredentials(caller),
+  async ({ req, caller, query }) => pagedArray(req, await listCredentials(caller, pageOfQuery(query))),
 );
 
 export const POST = route(

@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { adminsOnly } from "@/common/access/permissions";
@@ -10,14 +12,21 @@ import { z } from "zod";
 export const GET = route(
   {
     auth: adminsOnly,
+    query: z.object(pageParams("users")),
     docs: {
       tag: "Users",
       summary: "List users",
       description: "Every user of the studio with their role; never password hashes.",
-      responses: { 200: { description: "Users without password hashes", schema: z.array(userResponseSchema) } },
+      responses: {
+        200: {
+          description: "Users without password hashes",
+          schema: z.array(userResponseSchema),
+          headers: PAGE_HEADER_DOCS,
+        },
+      },
     },
   },
-  async () => listUsersDto(),
+  async ({ req, query }) => pagedArray(req, await listUsersDto(pageOfQuery(query))),
 );
 
 export const POST = route(

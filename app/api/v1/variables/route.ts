@@ -1,3 +1,6 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
+import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { listVariablesPolicy, manageVariables } from "@/common/access/permissions";
 import { createVariableSchema, variableListResponseSchema, variableResponseSchema } from "@/common/schemas/variable";
@@ -8,15 +11,18 @@ import { json } from "@/lib/http/responses";
 export const GET = route(
   {
     auth: listVariablesPolicy,
+    query: z.object(pageParams("variables")),
     docs: {
       tag: "Variables",
       summary: "List global variables",
       description:
         "Every global variable by name (Flowise's Variables). A runtime variable's value is the server's environment variable of its name and is never sent.",
-      responses: { 200: { description: "The variables", schema: variableListResponseSchema } },
+      responses: {
+        200: { description: "The variables", schema: variableListResponseSchema, headers: PAGE_HEADER_DOCS },
+      },
     },
   },
-  async () => listVariables(),
+  async ({ req, query }) => pagedArray(req, await listVariables(pageOfQuery(query))),
 );
 
 export const POST = route(

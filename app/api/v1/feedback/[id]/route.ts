@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
@@ -75,11 +77,16 @@ export const GET = route(
       summary: "A chatflow's feedback (Flowise's filters)",
       description: "Filters: `chatId`, `startDate`, `endDate`; `sortOrder` ASC (default) or DESC by creation time.",
       responses: {
-        200: { description: "Feedback, oldest first unless sortOrder=DESC", schema: z.array(feedbackResponseSchema) },
+        200: {
+          description: "Feedback, oldest first unless sortOrder=DESC",
+          schema: z.array(feedbackResponseSchema),
+          headers: PAGE_HEADER_DOCS,
+        },
       },
     },
   },
-  async ({ params, query, caller }) => listFeedback(params.id, query, caller),
+  async ({ req, params, query: { limit, cursor, ...filters }, caller }) =>
+    pagedArray(req, await listFeedback(params.id, filters, caller, pageOfQuery({ limit, cursor }))),
 );
 
 export const { PATCH, DELETE } = refuseOtherMethods("GET", "POST", "PUT");

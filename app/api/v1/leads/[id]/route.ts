@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { messageAdmins } from "@/common/access/permissions";
 import { listLeadsQuery } from "@/common/schemas/feedback";
@@ -16,10 +18,11 @@ export const GET = route(
       tag: "Feedback",
       summary: "The leads left in a chatflow's widget",
       description: "Name, e-mail and phone as the chatflow asked for them; `chatId` narrows to one chat.",
-      responses: { 200: { description: "Leads", schema: z.array(leadResponseSchema) } },
+      responses: { 200: { description: "Leads", schema: z.array(leadResponseSchema), headers: PAGE_HEADER_DOCS } },
     },
   },
-  async ({ params, query, caller }) => listLeads(params.id, query, caller),
+  async ({ req, params, query: { limit, cursor, ...filters }, caller }) =>
+    pagedArray(req, await listLeads(params.id, filters, caller, pageOfQuery({ limit, cursor }))),
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");

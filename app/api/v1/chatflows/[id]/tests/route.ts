@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { testChatflows } from "@/common/access/permissions";
@@ -11,14 +13,18 @@ export const GET = route(
   {
     auth: testChatflows,
     params: idParams,
+    query: z.object(pageParams("chatflow-tests")),
     docs: {
       tag: "Chatflow tests",
       summary: "The chatflow's test cases",
       description: "Every case with its question and expectations, oldest first.",
-      responses: { 200: { description: "Cases, oldest first", schema: z.array(testCaseSchema) } },
+      responses: {
+        200: { description: "Cases, oldest first", schema: z.array(testCaseSchema), headers: PAGE_HEADER_DOCS },
+      },
     },
   },
-  async ({ params, caller }) => listChatflowTestCases(params.id, caller),
+  async ({ req, params, caller, query }) =>
+    pagedArray(req, await listChatflowTestCases(params.id, caller, pageOfQuery(query))),
 );
 
 /** POST /api/v1/chatflows/{id}/tests: adds a case (201). */
