@@ -110,7 +110,7 @@ export async function startTracing(env: Env = getEnv()): Promise<boolean> {
     },
   };
   log.info(
-    { endpoint: settings.endpoint, protocol: settings.protocol, service: settings.serviceName },
+    { endpoint: settings.endpoint, protocol: settings.protocol, serviceName: settings.serviceName },
     "traces: exporting over OTLP/HTTP",
   );
   return true;
