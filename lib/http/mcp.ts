@@ -16,7 +16,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 const mcpParams = z.object({ chatflowId: z.uuid({ error: "must be a UUID" }) });
 
-const jsonRpcError = { description: "A JSON-RPC error (the transport's)", schema: mcpResponseSchema };
+/** The transport's refusals answer JSON-RPC's error shape; ours (a malformed id) the API's. */
+const jsonRpcError = (description: string) => ({
+  description,
+  schema: z.union([mcpResponseSchema, errorResponseSchema]),
+});
 
 const docs: RouteDocs = {
   tag: "MCP",
@@ -30,13 +34,10 @@ const docs: RouteDocs = {
   },
   errors: [401, 403, 404, 429],
   errorBodies: {
-    400: {
-      description: "A malformed message (JSON-RPC parse error, in the JSON-RPC shape), or a malformed id",
-      schema: z.union([mcpResponseSchema, errorResponseSchema]),
-    },
-    406: jsonRpcError,
-    413: jsonRpcError,
-    415: jsonRpcError,
+    400: jsonRpcError("A malformed message (a JSON-RPC parse error), or a malformed id"),
+    406: jsonRpcError("Accept lacks application/json or text/event-stream (a JSON-RPC error)"),
+    413: jsonRpcError("Body too large (a JSON-RPC error)"),
+    415: jsonRpcError("Content-Type is not application/json (a JSON-RPC error)"),
   },
   rateLimited: true,
 };

@@ -557,6 +557,32 @@ describe("every documented operation answers as documented", () => {
     expect(many.json).toEqual({ success: true, deletedCount: 2 });
   });
 
+  it("a flow's MCP server: settings, token rotation, the Streamable HTTP endpoint, disabling", async () => {
+    const params = { id: ids.flow };
+    await run("get", "/api/v1/mcp-server/{id}", { params });
+    // run() sends the studio's Origin: the endpoint refuses browsers unless the origin is allowed.
+    const made = await run("post", "/api/v1/mcp-server/{id}", {
+      params,
+      body: { toolName: "contract_flow", allowedOrigins: ["http://127.0.0.1:3000"] },
+    });
+    expect(made.status, made.text).toBe(201);
+    await run("put", "/api/v1/mcp-server/{id}", { params, body: { description: "Answers contract questions" } });
+    const { token } = (await run("post", "/api/v1/mcp-server/{id}/refresh", { params })).json as { token: string };
+    const mcp = (body: unknown) =>
+      run("post", "/api/v1/mcp/{chatflowId}", {
+        params: { chatflowId: ids.flow },
+        headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
+        body,
+      });
+    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "contract", version: "1" } };
+    expect((await mcp({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })).status).toBe(200);
+    expect((await mcp({ jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    expect((await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list" })).json.result.tools).toHaveLength(1);
+    expect((await mcp({ not: "json-rpc" })).status).toBe(400);
+    await run("delete", "/api/v1/mcp-server/{id}", { params });
+    expect((await mcp({ jsonrpc: "2.0", id: 3, method: "tools/list" })).status).toBe(404);
+  });
+
   it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {
     for (const operation of OPERATIONS) {
       if (operation.params) {
