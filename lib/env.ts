@@ -134,6 +134,16 @@ const envSchema = z.object({
   /** Longest an API process waits for a job's result (queue mode); past it the request answers 504 job_timeout. */
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   /**
+   * How long an agentflow run waiting at Human Input may wait for its answer, in hours (fractions
+   * allowed); past it the run is expired and a resume answers 409.
+   */
+  AGENTFLOW_PAUSED_RUN_TTL_HOURS: z.coerce.number().positive().max(87_600).default(168),
+  /**
+   * The lease of a running agentflow run, in seconds: the process running it renews it every third
+   * of it, and an embedded server takes over a run whose lease ran out (its process died).
+   */
+  AGENTFLOW_RUN_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
    * On SIGTERM/SIGINT `npm start` stops accepting and lets open requests and SSE streams finish for
    * at most this long (ms) before exiting (server/graceful.mjs reads it; same default there).
    */

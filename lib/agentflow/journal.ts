@@ -1,5 +1,6 @@
+import { AppError } from "@/common/errors";
 import type { ExecutedNode } from "@/common/schemas/prediction-stream";
-import type { StepJournal } from "./types";
+import type { StepContext, StepJournal } from "./types";
 
 /**
  * A step's journal (./types.ts StepJournal) kept in the run's executed data: while the step runs, its
@@ -59,4 +60,30 @@ export function prefixedJournal(journal: StepJournal, prefix: string): OpenJourn
     },
     calls: () => mine,
   };
+}
+
+/**
+ * Makes a call with side effects (an HTTP request, a tool call, another flow's run) at most once per
+ * run: its start is journaled before it is made and its result once it is back. A run continued after
+ * a crash reuses a finished call's result; a call that started and never came back may have happened,
+ * so the step fails saying so instead of making it a second time.
+ */
+export async function callOnce<T>(
+  ctx: Pick<StepContext, "journal" | "label" | "nodeId">,
+  key: string,
+  what: string,
+  make: () => Promise<T>,
+): Promise<T> {
+  const stored = ctx.journal.get(key);
+  if (stored !== undefined) return stored as T;
+  const started = `${key}:started`;
+  if (ctx.journal.get(started) !== undefined)
+    throw new AppError(
+      "conflict",
+      `"${ctx.label}" (${ctx.nodeId}): ${what} had started when the server running this run stopped, and may have been made; it is not made a second time.`,
+    );
+  await ctx.journal.record(started, true);
+  const result = await make();
+  await ctx.journal.record(key, result);
+  return result;
 }

@@ -123,8 +123,13 @@ describe("Agent", () => {
       },
     ]);
     const agent = result.executedData.find((e) => e.nodeId === "agent")!;
-    expect(Object.values(agent.data.calls as object)).toEqual([
-      { output: expect.stringContaining('"stock":7'), failed: false },
+    // Each call: its start, journaled before it is made, then its result.
+    expect(Object.entries(agent.data.calls as object)).toEqual([
+      [expect.stringMatching(/^tool:stock_lookup:.*#1:started$/), true],
+      [
+        expect.stringMatching(/^tool:stock_lookup:.*#1$/),
+        { output: expect.stringContaining('"stock":7'), failed: false },
+      ],
     ]);
   });
 
@@ -134,7 +139,8 @@ describe("Agent", () => {
     const first = await run(agentGraph(), "kettle");
     expect(hits).toHaveLength(1);
     // The snapshot saved as the tool call finished, while the agent still ran (as if the process died then).
-    const mid = first.saved.find((s) => s.executedData.at(-1)?.status === "INPROGRESS")!;
+    const mid = first.saved.filter((s) => s.executedData.at(-1)?.status === "INPROGRESS")[1]!;
+    expect(Object.keys(mid.executedData.at(-1)!.data.calls as object)).toHaveLength(2);
     expect(mid.status).toBe("running");
     expect(mid.executedData.at(-1)).toMatchObject({ nodeId: "agent", status: "INPROGRESS" });
     const again = await run(agentGraph(), "kettle", structuredClone(mid));
@@ -145,6 +151,23 @@ describe("Agent", () => {
       ["start", "FINISHED"],
       ["agent", "FINISHED"],
     ]);
+  });
+
+  it("a run continued from a snapshot taken while the tool call was out fails naming it, and does not call it again", async () => {
+    stub.setBrain(toolBrain);
+    hits = [];
+    const first = await run(agentGraph(), "kettle");
+    // The snapshot saved as the call started: it may or may not have reached the tool when the process died.
+    const sent = first.saved.find((s) => s.executedData.at(-1)?.status === "INPROGRESS")!;
+    expect(Object.keys(sent.executedData.at(-1)!.data.calls as object)).toEqual([expect.stringMatching(/:started$/)]);
+    const err = await run(agentGraph(), "kettle", structuredClone(sent)).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      status: 409,
+      message: expect.stringContaining(
+        "its call of tool stock_lookup had started when the server running this run stopped",
+      ),
+    });
+    expect(hits).toHaveLength(1);
   });
 
   it("an agent still calling tools after Max tool rounds fails naming the limit", async () => {

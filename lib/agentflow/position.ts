@@ -24,6 +24,8 @@ export interface Position {
   answer: string;
   /** The question the run began with (`{{question}}` after a resume too). */
   question?: string;
+  /** The form a Start node in form mode received (`{{$form.…}}` after a resume or a takeover too). */
+  form?: Record<string, unknown>;
   /** The Loop that last went back (named when the step limit is reached). */
   lastLoop?: string;
   /** The Human Input node a paused run waits at. */
@@ -31,8 +33,18 @@ export interface Position {
 }
 
 /** A new run's position: the Start node ready. */
-export function initialPosition(startId: string, question: string): Position {
-  return { ready: [startId], resolved: {}, loops: {}, steps: 0, outputs: {}, runtimeHistory: [], answer: "", question };
+export function initialPosition(startId: string, question: string, form?: Record<string, unknown>): Position {
+  return {
+    ready: [startId],
+    resolved: {},
+    loops: {},
+    steps: 0,
+    outputs: {},
+    runtimeHistory: [],
+    answer: "",
+    question,
+    ...(form ? { form } : {}),
+  };
 }
 
 /** Reads a stored position (JSON); a malformed one is refused by the caller. */
@@ -49,6 +61,7 @@ export function readPosition(value: unknown): Position | undefined {
     runtimeHistory: p.runtimeHistory ?? [],
     answer: p.answer ?? "",
     ...(typeof p.question === "string" ? { question: p.question } : {}),
+    ...(p.form && typeof p.form === "object" && !Array.isArray(p.form) ? { form: p.form } : {}),
     ...(p.lastLoop ? { lastLoop: p.lastLoop } : {}),
     ...(p.waiting ? { waiting: p.waiting } : {}),
   };

@@ -3,14 +3,18 @@ import type { HumanInputAction } from "@/common/schemas/prediction-stream";
 import type { PredictionBody } from "@/common/schemas/prediction";
 import type { BuiltAgentflow } from "../agentflow/build";
 import { type ExecutedNode, type ExecutionSnapshot, runAgentflow } from "../agentflow/engine";
-import { initialPosition, readPosition } from "../agentflow/position";
+import { initialPosition, type Position, readPosition } from "../agentflow/position";
 import type { Chatflow, Execution } from "../db/generated/client";
 import {
   claimPausedExecution,
+  expirePausedExecutions,
   findLatestExecutionOfChat,
   insertExecution,
+  renewExecutionLease,
   saveExecution,
 } from "../db/queries/executions";
+import type { ChatType } from "../db/generated/client";
+import { getEnv } from "../env";
 import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
 import type { RunSubflow } from "../agentflow/types";
 import { variableValues } from "./variables";
@@ -24,10 +28,35 @@ import { variableValues } from "./variables";
 /** The most nodes one run may take, loops included (a Loop's own cap comes first). */
 export const MAX_STEPS_PER_RUN = 200;
 
+/** When a lease taken now runs out (AGENTFLOW_RUN_LEASE_SECONDS). */
+export function leaseFromNow(): Date {
+  return new Date(Date.now() + getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 1000);
+}
+
+function pausedRunTtlHours(): number {
+  return getEnv().AGENTFLOW_PAUSED_RUN_TTL_HOURS;
+}
+
+/** When a run that pauses now expires (AGENTFLOW_PAUSED_RUN_TTL_HOURS). */
+export function pausedRunExpiry(): Date {
+  return new Date(Date.now() + pausedRunTtlHours() * 3_600_000);
+}
+
+/** Why an expired run is no longer resumable, as stored and as a resume's 409 says. */
+function expiryReason(): string {
+  const hours = pausedRunTtlHours();
+  return `Expired: nobody answered its Human Input within ${hours} ${hours === 1 ? "hour" : "hours"} (AGENTFLOW_PAUSED_RUN_TTL_HOURS).`;
+}
+
+/** Marks paused runs past their expiry as expired (a resume, a list or a read does it first). */
+export async function expireOverduePausedRuns(): Promise<void> {
+  await expirePausedExecutions({ now: new Date(), error: expiryReason() });
+}
+
 /**
  * Step 2 of a resume (before any answer starts): the chat's paused run that waits at the named node.
  * 404 when this chatflow has no run for the chat (unknown, or another chatflow's); 409 when its run
- * waits for nothing, or for another node. Undefined for a request that resumes nothing.
+ * waits for nothing, or for another node, or waited past AGENTFLOW_PAUSED_RUN_TTL_HOURS (expired). Undefined for a request that resumes nothing.
  */
 export async function findPausedRun(chatflow: Chatflow, body: PredictionBody): Promise<Execution | undefined> {
   const answer = body.humanInput;
@@ -35,8 +64,14 @@ export async function findPausedRun(chatflow: Chatflow, body: PredictionBody): P
   if (chatflow.type !== "AGENTFLOW")
     throw new AppError("bad_request", "humanInput: only an agentflow pauses for human input; this is a chatflow.");
   const chatId = body.chatId!;
+  await expireOverduePausedRuns();
   const run = await findLatestExecutionOfChat({ chatflowId: chatflow.id, chatId });
   if (!run) throw new AppError("not_found", `No agentflow run of chat ${chatId} in chatflow ${chatflow.id}.`);
+  if (run.status === "expired")
+    throw new AppError(
+      "conflict",
+      `The run of chat ${chatId} can no longer be resumed: ${run.error ?? expiryReason()} Start a new run.`,
+    );
   const waiting = readPosition(run.position)?.waiting;
   if (run.status !== "paused" || !waiting)
     throw new AppError("conflict", `The run of chat ${chatId} waits for no human input (it is ${run.status}).`);
@@ -56,6 +91,8 @@ export interface AgentflowTurn {
   question: string;
   history: HistoryMessage[];
   body: PredictionBody;
+  /** Where the request came from: stored with a new run, so a run taken over after a crash answers as the same kind. */
+  chatType?: ChatType;
   /** The paused run this request resumes (findPausedRun). */
   paused?: Execution;
   /**
@@ -83,8 +120,8 @@ export interface AgentflowTurnResult {
 /** Starts a run (a new execution), or takes the paused one for this resume (409 when another took it). */
 async function startingPoint(turn: AgentflowTurn): Promise<Execution> {
   if (turn.paused) {
-    if (!(await claimPausedExecution({ id: turn.paused.id })))
-      throw new AppError("conflict", `The run of chat ${turn.chatId} was already resumed.`);
+    if (!(await claimPausedExecution({ id: turn.paused.id, leaseUntil: leaseFromNow() })))
+      throw new AppError("conflict", `The run of chat ${turn.chatId} was already resumed, or has expired.`);
     return turn.paused;
   }
   if (turn.interrupted) {
@@ -97,7 +134,9 @@ async function startingPoint(turn: AgentflowTurn): Promise<Execution> {
       version: turn.chatflow.version,
       sessionId: turn.sessionId,
       chatId: turn.chatId,
-      position: initialPosition(turn.flow.startId, turn.question) as never,
+      position: initialPosition(turn.flow.startId, turn.question, turn.body.form) as never,
+      ...(turn.chatType ? { chatType: turn.chatType } : {}),
+      leaseUntil: leaseFromNow(),
     },
   });
 }
@@ -105,6 +144,9 @@ async function startingPoint(turn: AgentflowTurn): Promise<Execution> {
 function toRow(s: ExecutionSnapshot) {
   const done = s.status === "finished" || s.status === "error" || s.status === "timeout";
   return {
+    // A running run keeps its lease; a paused one waits until its expiry, holding none.
+    leaseUntil: s.status === "running" ? leaseFromNow() : null,
+    expiresAt: s.status === "paused" ? pausedRunExpiry() : null,
     status: s.status,
     state: s.state as never,
     position: s.position as never,
@@ -115,11 +157,28 @@ function toRow(s: ExecutionSnapshot) {
   };
 }
 
-/** Runs (or continues) a chat's agentflow run to its end or its next human input, saving it after every node. */
+/**
+ * Runs (or continues) a chat's agentflow run to its end or its next human input, saving it after
+ * every node and holding its lease (AGENTFLOW_RUN_LEASE_SECONDS) while it runs.
+ */
 export async function runAgentflowTurn(turn: AgentflowTurn): Promise<AgentflowTurnResult> {
   const execution = await startingPoint(turn);
   const position = readPosition(execution.position);
   if (!position) throw new AppError("internal", `Execution ${execution.id} has no readable position.`);
+  // The lease is renewed while the run goes on, also through a step that takes longer than the lease.
+  const renew = setInterval(
+    () => void renewExecutionLease({ id: execution.id, leaseUntil: leaseFromNow() }).catch(() => {}),
+    (getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 1000) / 3,
+  );
+  renew.unref();
+  try {
+    return await runFrom(turn, execution, position);
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+async function runFrom(turn: AgentflowTurn, execution: Execution, position: Position): Promise<AgentflowTurnResult> {
   const result = await runAgentflow({
     graph: turn.flow.graph,
     stepOf: turn.flow.stepOf,
@@ -127,7 +186,7 @@ export async function runAgentflowTurn(turn: AgentflowTurn): Promise<AgentflowTu
     // A resume goes on with the question its run began with.
     question: position.question ?? turn.question,
     history: turn.history,
-    ...(turn.body.form ? { form: turn.body.form } : {}),
+    ...((turn.body.form ?? position.form) ? { form: turn.body.form ?? position.form } : {}),
     ...(turn.body.humanInput ? { humanInput: turn.body.humanInput } : {}),
     start: {
       state: (execution.state ?? {}) as Record<string, unknown>,

@@ -22,6 +22,7 @@ import {
   listExecutions,
 } from "../db/queries/executions";
 import { parseStoredJson } from "../db/stored-json";
+import { expireOverduePausedRuns } from "./agentflow-runs";
 
 /**
  * The Executions API (Flowise's): agentflow runs as their callers may see them. Admins see every
@@ -91,6 +92,8 @@ export async function listExecutionsFor(caller: Caller, query: ListExecutionsQue
   };
   const ownerId = ownerFilter(caller, "execution.read");
   if (ownerId) where.ownerId = ownerId;
+  // A paused run past its expiry is listed (and filtered) as expired.
+  await expireOverduePausedRuns();
   const [rows, total] = await Promise.all([
     listExecutions({
       where,
@@ -126,6 +129,7 @@ async function findVisibleExecution(id: string, caller: Caller, action: Action) 
 
 /** One run the caller may see, node by node (inputs, output, state change, time, error), with its flow state and paused action. */
 export async function getExecutionOrThrow(id: string, caller: Caller): Promise<ExecutionDetail> {
+  await expireOverduePausedRuns();
   const row = await findVisibleExecution(id, caller, "execution.read");
   const at = (column: string) => ({ table: "Execution", column, id: row.id });
   const nodes = parseStoredJson(z.array(executedNodeSchema), row.executedData, at("executedData"));

@@ -1,5 +1,5 @@
 import { getDb } from "../client";
-import { type ExecutionStatus, Prisma } from "../generated/client";
+import { type ChatType, type ExecutionStatus, Prisma } from "../generated/client";
 
 /** Agentflow runs (Execution rows): one per run, saved after every node. */
 
@@ -9,6 +9,8 @@ export async function insertExecution({
   data: { chatflowId: string; version: number; sessionId: string; chatId: string } & Partial<{
     state: Prisma.InputJsonValue;
     position: Prisma.InputJsonValue;
+    chatType: ChatType;
+    leaseUntil: Date;
   }>;
 }) {
   return (await getDb()).execution.create({ data });
@@ -40,6 +42,8 @@ export async function saveExecution({
     action?: Prisma.InputJsonValue | null;
     error?: string | null;
     finishedAt?: Date | null;
+    leaseUntil?: Date | null;
+    expiresAt?: Date | null;
   };
 }) {
   const { action, ...rest } = data;
@@ -53,15 +57,55 @@ export async function saveExecution({
 }
 
 /**
- * Takes a paused run for one resume: paused → running only if it is still paused (a second resume
- * at the same time finds it taken). Returns whether this caller got it.
+ * Takes a paused run for one resume: paused → running only if it is still paused and not past its
+ * expiry (a second resume at the same time finds it taken), holding its lease until `leaseUntil`.
+ * Returns whether this caller got it.
  */
-export async function claimPausedExecution({ id }: { id: string }): Promise<boolean> {
+export async function claimPausedExecution({ id, leaseUntil }: { id: string; leaseUntil: Date }): Promise<boolean> {
   const { count } = await (await getDb()).execution.updateMany({
-    where: { id, status: "paused" },
-    data: { status: "running" },
+    where: { id, status: "paused", OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    data: { status: "running", leaseUntil, expiresAt: null },
   });
   return count === 1;
+}
+
+/** Extends the lease of a run this process runs (while it is still running). */
+export async function renewExecutionLease({ id, leaseUntil }: { id: string; leaseUntil: Date }) {
+  await (await getDb()).execution.updateMany({ where: { id, status: "running" }, data: { leaseUntil } });
+}
+
+const leaseRanOut = (now: Date): Prisma.ExecutionWhereInput => ({
+  status: "running",
+  OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+});
+
+/** Ids of running runs whose lease ran out before `now` (their process died), oldest first. */
+export async function findAbandonedExecutionIds({ now, take }: { now: Date; take: number }): Promise<string[]> {
+  const rows = await (await getDb()).execution.findMany({
+    where: leaseRanOut(now),
+    orderBy: { createdAt: "asc" },
+    take,
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
+/** Takes over an abandoned run (its lease still run out) until `leaseUntil`; whether this caller got it. */
+export async function claimAbandonedExecution({ id, now, leaseUntil }: { id: string; now: Date; leaseUntil: Date }) {
+  const { count } = await (await getDb()).execution.updateMany({
+    where: { id, ...leaseRanOut(now) },
+    data: { leaseUntil },
+  });
+  return count === 1;
+}
+
+/** Paused runs past their expiry become `expired` (no longer resumable); answers how many did. */
+export async function expirePausedExecutions({ now, error }: { now: Date; error: string }): Promise<number> {
+  const { count } = await (await getDb()).execution.updateMany({
+    where: { status: "paused", expiresAt: { lte: now } },
+    data: { status: "expired", error, finishedAt: now, leaseUntil: null },
+  });
+  return count;
 }
 
 /** Filters of the Executions API, already parsed; `ownerId` and `chatflowIds` also carry the caller's limits. */
@@ -161,4 +205,25 @@ export async function findExecutionOwners({ ids }: { ids: string[] }) {
 export async function deleteExecutionsByIds({ ids }: { ids: string[] }): Promise<number> {
   const { count } = await (await getDb()).execution.deleteMany({ where: { id: { in: ids } } });
   return count;
+}
+
+/**
+ * A run taken over while it resumed from Human Input (its answer was not stored): waits at that node
+ * again, expiring at `expiresAt`. Only while this process holds it (still running).
+ */
+export async function returnToPaused({ id, expiresAt }: { id: string; expiresAt: Date }): Promise<boolean> {
+  const { count } = await (await getDb()).execution.updateMany({
+    where: { id, status: "running" },
+    data: { status: "paused", leaseUntil: null, expiresAt },
+  });
+  return count === 1;
+}
+
+/** A running run that cannot go on: failed with `error` (only while still running). */
+export async function failRunningExecution({ id, error }: { id: string; error: string }): Promise<boolean> {
+  const { count } = await (await getDb()).execution.updateMany({
+    where: { id, status: "running" },
+    data: { status: "error", error, leaseUntil: null, finishedAt: new Date() },
+  });
+  return count === 1;
 }

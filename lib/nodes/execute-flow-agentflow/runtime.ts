@@ -1,4 +1,5 @@
 import { AppError } from "@/common/errors";
+import { callOnce } from "../../agentflow/journal";
 import type { AgentflowStep } from "../../agentflow/types";
 import type { RuntimeOf } from "../define";
 import { stateUpdates } from "../shared/agentflow";
@@ -6,31 +7,29 @@ import type { executeFlowAgentflowDefinition } from "./definition";
 
 /**
  * Execute Flow: the other flow answers the resolved input through the service's runner (which checks
- * the owner's right to run it and the depth limit); its answer is journaled, so a run continued after
- * a crash does not ask it again.
+ * the owner's right to run it and the depth limit); asked at most once per run (callOnce), so a run
+ * continued after a crash does not ask it again.
  */
 export const buildExecuteFlowStep: RuntimeOf<typeof executeFlowAgentflowDefinition> = async ({ params }) => {
   const step: AgentflowStep = {
     agentflowStep: true,
     async run(ctx) {
       const question = ctx.resolve(params.executeFlowInput);
-      let text = ctx.journal.get("flow") as string | undefined;
-      if (text === undefined) {
-        if (!ctx.runSubflow)
+      const runSubflow = ctx.runSubflow;
+      const text = await callOnce(ctx, "flow", `its run of flow ${params.executeFlowSelectedFlow}`, async () => {
+        if (!runSubflow)
           throw new AppError("unprocessable", `Execute Flow "${ctx.label}" (${ctx.nodeId}): flows cannot be run here.`);
         const overrides = params.executeFlowOverrideConfig;
-        text = (
-          await ctx.runSubflow({
-            chatflowId: params.executeFlowSelectedFlow,
-            question,
-            nodeId: ctx.nodeId,
-            label: ctx.label,
-            ...(overrides && !Array.isArray(overrides) ? { overrideConfig: overrides } : {}),
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-          })
-        ).text;
-        await ctx.journal.record("flow", text);
-      }
+        const answer = await runSubflow({
+          chatflowId: params.executeFlowSelectedFlow,
+          question,
+          nodeId: ctx.nodeId,
+          label: ctx.label,
+          ...(overrides && !Array.isArray(overrides) ? { overrideConfig: overrides } : {}),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        return answer.text;
+      });
       ctx.onToken?.(text);
       const output = { content: text };
       const state = stateUpdates(params.executeFlowUpdateState, ctx, output);

@@ -1,4 +1,5 @@
 import { AppError } from "@/common/errors";
+import { callOnce } from "../../agentflow/journal";
 import type { AgentflowStep, StepContext } from "../../agentflow/types";
 import { assertCredentialHost, type ResolvedCredential } from "../../security/credential-hosts";
 import type { ParamsOf, RuntimeOf } from "../define";
@@ -73,8 +74,8 @@ function credentialHeaders(cred: ResolvedCredential | undefined, url: URL, ctx: 
 
 /**
  * HTTP: the request built from the resolved params, sent through the guarded fetch pinned to the
- * URL's host and the method (private addresses refused, 403, unless the operator allows them); the
- * answer is stored in the node's journal, so a continued run does not send it again.
+ * URL's host and the method (private addresses refused, 403, unless the operator allows them); sent
+ * at most once per run (callOnce), so a continued run does not send it again.
  */
 export const buildHttpStep: RuntimeOf<typeof httpAgentflowDefinition> = async ({ params, ctx: build }) => {
   const cred = params.credential ? await build.resolveCredential(params.credential) : undefined;
@@ -105,9 +106,9 @@ export const buildHttpStep: RuntimeOf<typeof httpAgentflowDefinition> = async ({
     agentflowStep: true,
     async run(ctx) {
       const url = target(params, ctx);
-      const stored = ctx.journal.get("http") as StoredAnswer | undefined;
-      const answer = stored ?? (await send(ctx, url));
-      if (!stored) await ctx.journal.record("http", answer);
+      const answer = await callOnce(ctx, "http", `its request ${params.method} ${url.origin}${url.pathname}`, () =>
+        send(ctx, url),
+      );
       const content = typeof answer.data === "string" ? answer.data : JSON.stringify(answer.data);
       ctx.onToken?.(content);
       const output = { content, ...answer };

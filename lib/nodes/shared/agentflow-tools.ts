@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import { callOnce } from "../../agentflow/journal";
 import type { StepContext } from "../../agentflow/types";
 import type { UsedTool } from "../../flow/types";
 
@@ -45,9 +46,9 @@ export class StepToolCalls {
     const n = (this.seen.get(base) ?? 0) + 1;
     this.seen.set(base, n);
     const key = `${base}#${n}`;
-    const stored = this.ctx.journal.get(key) as StoredCall | undefined;
-    const result = stored ?? (await this.invoke(tool, args, rethrow));
-    if (!stored) await this.ctx.journal.record(key, result);
+    const result = await callOnce(this.ctx, key, `its call of tool ${tool.name}`, () =>
+      this.invoke(tool, args, rethrow),
+    );
     this.used.push({ tool: tool.name, toolInput: args, toolOutput: result.output });
     return result;
   }
