@@ -53,11 +53,17 @@ describe("buildFlow + run through an OpenAI-compatible server", () => {
       history: [{ role: "userMessage", content: "ignored without memory" }],
       onToken: (t) => tokens.push(t),
     });
-    // usage: the tokens the model reported for its one call (the stub counts words).
+    // usage: the tokens the model reported for its one call (the stub counts words), under the
+    // model's name as the server answered it, not estimated.
     expect(result).toEqual({
       text: "Cats are liquid, says the joke.",
       usedTools: [],
-      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      usage: {
+        promptTokens: expect.any(Number),
+        completionTokens: expect.any(Number),
+        estimated: false,
+        models: [{ model: "local-model", promptTokens: expect.any(Number), completionTokens: expect.any(Number) }],
+      },
     });
     expect(result.usage!.completionTokens).toBeGreaterThan(0);
     expect(tokens.length).toBeGreaterThan(1);
