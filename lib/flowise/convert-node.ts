@@ -87,6 +87,8 @@ export function convertParams(
       if (r.warning) warn(input, "approximated", r.warning);
     }
   }
+  if (mapping.note)
+    sink.warnings.push({ nodeId: owner?.nodeId ?? node.id, label, kind: "approximated", message: mapping.note });
   const credentialId = node.data.credential || node.data.inputs?.[CREDENTIAL_INPUT];
   if (!isUnset(credentialId)) {
     if (mapping.credential)

@@ -110,6 +110,11 @@ export interface FlowiseMapping {
    * (`data.name`) → our node's only output. Outputs not listed cannot be connected (refused).
    */
   readonly outputs?: Readonly<Record<string, string>>;
+  /**
+   * Said once in the import's warnings whenever a node of this type is imported: what was mapped to
+   * what (a LlamaIndex node onto its LangChain equivalent), so the builder knows to check it.
+   */
+  readonly note?: string;
   /** Our credential param: a Flowise credential on the node leaves it empty and warns "connect a credential". */
   readonly credential?: string;
   /**

@@ -15,6 +15,12 @@ import { retrieverTool } from "./retrieverTool";
 import { conversationalRetrievalQAChain } from "./conversationalRetrievalQAChain";
 import { bufferMemory } from "./bufferMemory";
 import { bufferWindowMemory } from "./bufferWindowMemory";
+import { RedisBackedChatMemory } from "./RedisBackedChatMemory";
+import { chatAnthropic_LlamaIndex } from "./chatAnthropic_LlamaIndex";
+import { chatOpenAI_LlamaIndex } from "./chatOpenAI_LlamaIndex";
+import { contextChatEngine } from "./contextChatEngine";
+import { openAIEmbedding_LlamaIndex } from "./openAIEmbedding_LlamaIndex";
+import { simpleChatEngine } from "./simpleChatEngine";
 import { chainTool } from "./chainTool";
 import { chatAnthropic } from "./chatAnthropic";
 import { chatGoogleGenerativeAI } from "./chatGoogleGenerativeAI";
@@ -105,6 +111,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   sqlDatabaseChain,
   bufferMemory,
   bufferWindowMemory,
+  RedisBackedChatMemory,
   chainTool,
   calculator,
   currentDateTime,
@@ -139,6 +146,12 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
+  // LlamaIndex nodes, onto their LangChain equivalents (each import says so).
+  chatOpenAI_LlamaIndex,
+  chatAnthropic_LlamaIndex,
+  openAIEmbedding_LlamaIndex,
+  contextChatEngine,
+  simpleChatEngine,
   // Agentflow V2 steps (their embedded models and tools map through the mappings above).
   startAgentflow,
   llmAgentflow,

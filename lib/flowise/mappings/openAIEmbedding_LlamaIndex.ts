@@ -1,0 +1,19 @@
+import { defineMapping, param, toHttpUrl, toText } from "../rules";
+import { llamaIndexNote } from "./llamaIndex";
+
+/** Flowise "OpenAI Embedding" (LlamaIndex) → our OpenAI-compatible embeddings. */
+export const openAIEmbedding_LlamaIndex = defineMapping({
+  flowise: "openAIEmbedding_LlamaIndex",
+  type: "openAIEmbeddings",
+  credential: "credential",
+  note: llamaIndexNote("OpenAI Embedding", "OpenAI-compatible Embeddings"),
+  inputs: {
+    modelName: param("model", toText),
+    basepath: param("baseURL", toHttpUrl),
+    timeout: param("timeout", () => ({
+      skip: true,
+      warning: "the embeddings timeout is not carried over: the server's MODEL_TIMEOUT_MS applies",
+    })),
+  },
+  outputs: { openAIEmbedding_LlamaIndex: "embeddings" },
+});
