@@ -10,7 +10,6 @@ export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
   customTool: "Custom Tool runs JavaScript written in Flowise; imported code is never run",
   customFunction: "Custom JS Function runs JavaScript written in Flowise; imported code is never run",
   ifElseFunction: "IfElse Function runs JavaScript written in Flowise; imported code is never run",
-  customMCP: "Custom MCP starts commands or servers configured in Flowise; imported commands are never run",
   customDocumentLoader: "Custom Document Loader runs JavaScript written in Flowise; imported code is never run",
   codeInterpreterE2B: "Code Interpreter runs generated code; it has no equivalent and is never imported",
   pythonInterpreter: "Python Interpreter runs code; it has no equivalent and is never imported",

@@ -57,7 +57,8 @@ describe("node registry", () => {
     expectTypeOf<OpenApiParams["headersCredential"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<InputsOf<typeof toolAgentDefinition>>().toEqualTypeOf<{
       model: BaseChatModel;
-      tools: StructuredToolInterface[];
+      // A tool, or a toolkit's several (agentTools flattens them).
+      tools: (StructuredToolInterface | StructuredToolInterface[])[];
       memory?: ChatHistoryMemory;
     }>();
   });

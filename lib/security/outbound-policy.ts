@@ -56,7 +56,11 @@ export function checkOperatorHost(host: string, port: number): Promise<{ address
  * server's event stream): only `allowedHosts`, private addresses only where the operator allows,
  * the body handed over as it arrives within `timeoutMs`; failures are AppErrors naming `requester`.
  */
-export function createOperatorFetch(opts: { allowedHosts: string[]; timeoutMs: number; requester: string }): typeof fetch {
+export function createOperatorFetch(opts: {
+  allowedHosts: string[];
+  timeoutMs: number;
+  requester: string;
+}): typeof fetch {
   return createGuardedFetch({ ...operatorPolicy(), ...opts, streamResponse: true }) as typeof fetch;
 }
 

@@ -47,7 +47,15 @@ describe("no custom code execution", () => {
       ),
     );
     // Execute Flow runs another saved flow (a graph of our nodes), not code: its name only says "execute".
-    expect(suspicious.map((d) => d.name).sort()).toEqual(["customFunctionAgentflow", "executeFlowAgentflow"]);
+    // MCP Tools calls a remote MCP server over HTTP through the outbound guard; it starts no command
+    // (a Flowise stdio config is refused at import: tests/integration/mcp-tools.test.ts).
+    expect(suspicious.map((d) => d.name).sort()).toEqual([
+      "customFunctionAgentflow",
+      "executeFlowAgentflow",
+      "mcpTools",
+    ]);
+    const mcp = fs.readFileSync(path.join(ROOT, "lib/nodes/mcp-tools/client.ts"), "utf8");
+    expect(mcp).not.toMatch(/stdio|child_process|spawn/);
     // ...and it hands its code to the sandbox, nowhere else.
     const runtime = fs.readFileSync(path.join(ROOT, "lib/nodes/custom-function-agentflow/runtime.ts"), "utf8");
     expect(runtime).toMatch(/from "\.\.\/\.\.\/sandbox"/);
@@ -75,6 +83,7 @@ describe("no custom code execution", () => {
     expect(codeParams.sort()).toEqual([
       "customFunctionAgentflow.customFunctionJavascriptFunction",
       "openApiChain.spec",
+      "openApiToolkit.spec",
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import type { JSONSchema } from "@langchain/core/utils/json_schema";
 import type { RuntimeOf } from "../define";
 import { validateOperationArgs } from "../openapi-chain/args";
 import { callOperation, truncateForModel } from "../openapi-chain/call";
@@ -42,7 +43,7 @@ export const buildOpenApiToolkit: RuntimeOf<typeof openApiToolkitDefinition> = a
       {
         name: definition.name,
         description: definition.description,
-        schema: definition.parameters,
+        schema: definition.parameters as JSONSchema,
         returnDirect: params.returnDirect,
         // The model is told what in its arguments broke the spec, so it can correct them.
         verboseParsingErrors: true,
