@@ -534,6 +534,19 @@ describe("every documented operation answers as documented", () => {
     expect(gone.status, gone.text).toBeLessThan(300);
   });
 
+  it("usage and model prices: sums per day and model, the price table read and set", async () => {
+    const day = await run("get", "/api/v1/usage", { query: `?chatflowId=${ids.flow}&groupBy=day` });
+    expect(day.status, day.text).toBe(200);
+    const model = await run("get", "/api/v1/usage", { query: "?groupBy=model" });
+    expect(model.status, model.text).toBe(200);
+    const prices = await run("get", "/api/v1/usage/prices");
+    expect(prices.status, prices.text).toBe(200);
+    const set = await run("put", "/api/v1/usage/prices", {
+      body: { prices: [{ model: "contract-model", inputPerMTok: 1, outputPerMTok: 2 }] },
+    });
+    expect(set.status, set.text).toBe(200);
+  });
+
   it("agentflow executions: list, one node by node, delete one and many", async () => {
     const step = (id: string, type: string, inputs = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { inputs } });
     const graph = {
