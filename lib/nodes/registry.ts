@@ -43,6 +43,7 @@ import { sqlDatabaseChain } from "./sql-database-chain";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
+import { webPageLoader } from "./web-page-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
 import { characterTextSplitter } from "./character-text-splitter";
@@ -129,6 +130,7 @@ export const nodes: readonly NodeModule[] = [
   jsonLoader,
   docxLoader,
   plainTextLoader,
+  webPageLoader,
   recursiveTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,

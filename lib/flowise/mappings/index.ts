@@ -5,6 +5,7 @@ import { csvFile } from "./csvFile";
 import { jsonFile } from "./jsonFile";
 import { docxFile } from "./docxFile";
 import { plainText } from "./plainText";
+import { cheerioWebScraper } from "./cheerioWebScraper";
 import { recursiveCharacterTextSplitter } from "./recursiveCharacterTextSplitter";
 import { characterTextSplitter } from "./characterTextSplitter";
 import { codeTextSplitter } from "./codeTextSplitter";
@@ -137,6 +138,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   jsonFile,
   docxFile,
   plainText,
+  cheerioWebScraper,
   recursiveCharacterTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,

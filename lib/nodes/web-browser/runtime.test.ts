@@ -6,7 +6,7 @@ import { testContext } from "../../flow/__fixtures__/graphs";
 import { createGuardedFetch } from "../../security/outbound";
 import { getDefinition } from "../registry";
 import { webBrowser } from ".";
-import { readableText } from "./runtime";
+import { readableText } from "../shared/html-text";
 
 const PAGE = `<!doctype html><html><head><title>Laptops on sale</title><style>body{color:red}</style>
 <script>document.write("tracking")</script></head><body><nav>Home | Shop | Cart</nav>

@@ -1,29 +1,11 @@
 import { tool } from "@langchain/core/tools";
-import { convert } from "html-to-text";
 import { z } from "zod";
 import type { RuntimeOf } from "../define";
+import { pageTitle, readableText } from "../shared/html-text";
 import type { webBrowserDefinition } from "./definition";
 
 /** How much of a page is read at most before it is turned into text (the guard caps the download too). */
 const MAX_PAGE_BYTES = 2_000_000;
-
-/** A page's readable text: headings, paragraphs, lists and tables; no scripts, styles, images or chrome. */
-export function readableText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: "img", format: "skip" },
-      { selector: "nav", format: "skip" },
-      { selector: "footer", format: "skip" },
-      { selector: "form", format: "skip" },
-      { selector: "svg", format: "skip" },
-      { selector: "a", options: { ignoreHref: true } },
-      { selector: "table", format: "dataTable" },
-    ],
-  })
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
 
 /**
  * A tool reading one page per call. The URL comes from the model, so it goes through the guarded
@@ -66,7 +48,7 @@ export const buildWebBrowser: RuntimeOf<typeof webBrowserDefinition> = async ({ 
       const bytes = new Uint8Array(await res.arrayBuffer()).subarray(0, MAX_PAGE_BYTES);
       const body = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
       const html = type.includes("html") || (type === "" && /^\s*</.test(body));
-      const title = html ? /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim() : undefined;
+      const title = html ? pageTitle(body) : undefined;
       const text = html ? readableText(body) : body.trim();
       const out = `${title ? `${title}\n${page}\n\n` : `${page}\n\n`}${text || "(the page has no text)"}`;
       return out.length > params.maxOutputLength ? `${out.slice(0, params.maxOutputLength)}…` : out;
