@@ -19,6 +19,7 @@ import { isNeverOverridable } from "@/common/nodes/override-rules";
 import { useEditorStore } from "./editor-context";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { PublishVersionSection } from "./PublishVersionSection";
+import { McpServerSection } from "./McpServerSection";
 
 const keyListSchema = z.array(apiKeyResponseSchema);
 
@@ -110,6 +111,7 @@ export function PublishDialog({
               ))}
             </ul>
           </div>
+          <McpServerSection chatflowId={flow.id} />
           <div>
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
             {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic, chatbotConfig: chatbot })}
