@@ -106,6 +106,13 @@ export const PROVIDER_KINDS = {
     defaultUrl: "https://api.search.brave.com",
     placeholder: "https://api.search.brave.com",
   },
+  // Document sources.
+  github: {
+    label: "GitHub",
+    hint: "A GitHub token with read access to repository contents (GitHub Enterprise: its API URL as base URL).",
+    defaultUrl: "https://api.github.com",
+    placeholder: "https://github.example.com/api/v3",
+  },
 } as const satisfies Record<string, ProviderKind>;
 
 export type ProviderKindId = keyof typeof PROVIDER_KINDS;

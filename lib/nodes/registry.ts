@@ -44,6 +44,7 @@ import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { webPageLoader } from "./web-page-loader";
+import { githubLoader } from "./github-loader";
 import { promptTemplate } from "./prompt-template";
 import { recursiveTextSplitter } from "./recursive-text-splitter";
 import { characterTextSplitter } from "./character-text-splitter";
@@ -131,6 +132,7 @@ export const nodes: readonly NodeModule[] = [
   docxLoader,
   plainTextLoader,
   webPageLoader,
+  githubLoader,
   recursiveTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,

@@ -6,6 +6,7 @@ import { jsonFile } from "./jsonFile";
 import { docxFile } from "./docxFile";
 import { plainText } from "./plainText";
 import { cheerioWebScraper } from "./cheerioWebScraper";
+import { github } from "./github";
 import { recursiveCharacterTextSplitter } from "./recursiveCharacterTextSplitter";
 import { characterTextSplitter } from "./characterTextSplitter";
 import { codeTextSplitter } from "./codeTextSplitter";
@@ -139,6 +140,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   docxFile,
   plainText,
   cheerioWebScraper,
+  github,
   recursiveCharacterTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,
