@@ -27,7 +27,7 @@ const docs: RouteDocs = {
   summary: "Call a flow as an MCP server (Streamable HTTP)",
   description:
     "The Model Context Protocol's Streamable HTTP transport, stateless: `initialize`, `tools/list` and `tools/call` as JSON-RPC 2.0 over POST (send `Accept: application/json, text/event-stream`). The flow is one tool: `{ question }` for a chatflow, the Start form's fields for an agentflow started by a form; a call runs the published version and answers its text (a failed run is a result with `isError`). Authenticated by the flow's own MCP token (`Authorization: Bearer sy_mcp_…`, from POST /api/v1/mcp-server/{id}); wrong tokens count against the address (429 past the limit). A request with an `Origin` header is refused unless the flow's MCP settings allow that origin. GET and DELETE answer 405 (no server-sent stream, no sessions).",
-  callersNote: "the flow's MCP token",
+  callersNote: "with the flow's MCP token as Bearer, not an API key",
   responses: {
     200: { description: "The JSON-RPC answer", schema: mcpResponseSchema },
     202: { description: "A notification or response accepted (no body)" },
