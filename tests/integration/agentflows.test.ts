@@ -10,6 +10,8 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { fixtureKey, fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import * as chatflowsRoute from "../../app/api/v1/chatflows/route";
 import * as validateRoute from "../../app/api/v1/chatflows/[id]/validate/route";
+import { getExecutionOrThrow, listExecutionsFor } from "../../lib/services/executions";
+import { listExecutionsQuery } from "../../common/schemas/execution";
 import { forgetProcessState } from "../../lib/state";
 import { parseSse } from "../../dev/route-server";
 
@@ -164,6 +166,61 @@ describe("agentflow: human input", () => {
     const unknown = await predict({ chatId: "chat-never", humanInput: { type: "proceed", startNodeId: "approve" } });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toMatchObject({ code: "not_found" });
+  });
+
+  it("a paused run expires after AGENTFLOW_PAUSED_RUN_TTL_HOURS: listed as expired, a resume is 409 saying so", async () => {
+    process.env.AGENTFLOW_PAUSED_RUN_TTL_HOURS = "0.5";
+    resetEnvForTests();
+    try {
+      const res = await pausedRun("chat-expire");
+      const db = await getDb();
+      const row = await db.execution.findUniqueOrThrow({ where: { id: res.json.executionId } });
+      // Half an hour after it paused (the setting), not the default week.
+      const ttl = row.expiresAt!.getTime() - row.updatedAt.getTime();
+      expect(ttl).toBeGreaterThan(29 * 60_000);
+      expect(ttl).toBeLessThanOrEqual(30 * 60_000);
+      // Its expiry passes: moved into the past rather than waited for.
+      await db.execution.update({ where: { id: row.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      const before = modelCalls();
+      const late = await predict({ chatId: "chat-expire", humanInput: { type: "proceed", startNodeId: "approve" } });
+      expect(late.status).toBe(409);
+      expect(late.json.error).toMatchObject({
+        code: "conflict",
+        message:
+          "The run of chat chat-expire can no longer be resumed: Expired: nobody answered its Human Input within 0.5 hours (AGENTFLOW_PAUSED_RUN_TTL_HOURS). Start a new run.",
+      });
+      expect(modelCalls()).toBe(before);
+      const listed = await listExecutionsFor(
+        systemCaller,
+        listExecutionsQuery.parse({ agentflowId: flowId, status: "expired" }),
+      );
+      expect(listed.data.map((r) => r.id)).toEqual([row.id]);
+      expect(listed.data[0]).toMatchObject({
+        status: "expired",
+        state: "TIMEOUT",
+        error: expect.stringMatching(/^Expired: /),
+      });
+      // A second try says the same; a new question in the same chat starts a new run.
+      expect(
+        (await predict({ chatId: "chat-expire", humanInput: { type: "reject", startNodeId: "approve" } })).status,
+      ).toBe(409);
+      expect((await predict({ question: "Refund order 43", chatId: "chat-expire" })).json.action).toBeTruthy();
+    } finally {
+      delete process.env.AGENTFLOW_PAUSED_RUN_TTL_HOURS;
+      resetEnvForTests();
+    }
+  });
+
+  it("a paused run past its expiry (default: a week) reads as expired before anyone resumes it", async () => {
+    const res = await pausedRun("chat-expire-listed");
+    const db = await getDb();
+    const row = await db.execution.findUniqueOrThrow({ where: { id: res.json.executionId } });
+    // The default: a week.
+    expect(row.expiresAt!.getTime() - row.updatedAt.getTime()).toBeGreaterThan(167 * 3_600_000);
+    await db.execution.update({ where: { id: row.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const one = await getExecutionOrThrow(row.id, systemCaller);
+    expect(one).toMatchObject({ status: "expired", state: "TIMEOUT" });
+    expect(one.error).toContain("within 168 hours");
   });
 
   it("resumes after a restart: new process caches and modules, the run read from the database", async () => {
