@@ -74,3 +74,29 @@ export function traceOutbound<T extends { res: { statusCode?: number } }>(
     { kind: "client" },
   );
 }
+
+/**
+ * A handler that route() does not wrap (the health ping, the unmatched /api path), traced the same
+ * way: its server span, and the answer's `traceparent`. With tracing off, the handler itself runs.
+ */
+export function tracedHandler(
+  handler: (req: Request) => Response | Promise<Response>,
+): (req: Request) => Response | Promise<Response> {
+  return (req) => {
+    if (!tracingOn()) return handler(req);
+    return traceRequest(req, async (span) => {
+      nameRequestSpan(span, req, undefined);
+      let res = await handler(req);
+      const traceparent = endRequestSpan(span, res.status, res.headers.get("x-request-id") ?? "");
+      if (!traceparent) return res;
+      try {
+        res.headers.set("traceparent", traceparent);
+      } catch {
+        // Headers of a Response made by fetch are immutable: copy it.
+        res = new Response(res.body, res);
+        res.headers.set("traceparent", traceparent);
+      }
+      return res;
+    });
+  };
+}
