@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "UsageRecord_createdAt_idx" ON "UsageRecord"("createdAt");
