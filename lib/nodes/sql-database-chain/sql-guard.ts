@@ -1,4 +1,6 @@
-import { Parser } from "node-sql-parser";
+// node-sql-parser is CommonJS without named ESM exports: Node's own loader (the worker, `npm start`)
+// finds only its default export, so the class is read from that.
+import sqlParser from "node-sql-parser";
 import { AppError } from "@/common/errors";
 
 /**
@@ -10,7 +12,7 @@ import { AppError } from "@/common/errors";
  * row cap (./postgres.ts), so a SELECT that would still write is stopped by the database.
  */
 
-const parser = new Parser();
+const parser = new sqlParser.Parser();
 
 /** Functions a SELECT may call that act outside the query (PostgreSQL names). */
 const DENIED_FUNCTION =
