@@ -62,6 +62,8 @@ export const triggerRunSchema = z
     executionId: z.string().nullable(),
     chatMessageId: z.string().nullable(),
     error: z.string().nullable(),
+    /** A schedule's run: the cron time it ran for. */
+    tickAt: isoDate.nullable(),
     createdAt: isoDate,
     finishedAt: isoDate.nullable(),
   })

@@ -23,6 +23,8 @@ export interface JobContext {
   /** 1 for the first try. */
   attempt: number;
   attempts: number;
+  /** The queued job's id (BullMQ); undefined in the in-process runner. */
+  jobId?: string;
 }
 
 export interface JobDefinition<T> {

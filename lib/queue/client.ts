@@ -127,7 +127,7 @@ export async function withinAddBudget<T>(url: string, deadline: number, work: ()
  * Waits for the command connection's first connect (right after start-up) until the deadline. A
  * connection that was ready and is not any more means Redis went away: 503 at once.
  */
-async function ready(redis: Redis, url: string, deadline: number): Promise<void> {
+export async function ready(redis: Redis, url: string, deadline: number): Promise<void> {
   if (redis.status === "ready") return;
   if (everReady.has(redis)) throw queueUnavailable(url);
   await withinAddBudget(

@@ -77,7 +77,7 @@ export function registerDefinition<T>(def: JobDefinition<T>, concurrency?: numbe
     async (job: Job<T>) => {
       const attempt = job.attemptsMade + 1;
       try {
-        await def.handler(job.data, { attempt, attempts });
+        await def.handler(job.data, { attempt, attempts, ...(job.id ? { jobId: job.id } : {}) });
       } catch (error) {
         const retry = attempt < attempts && (def.isRetryable?.(error) ?? true);
         if (retry) throw error instanceof Error ? error : new Error(String(error));

@@ -1,4 +1,4 @@
-import { ADD_TIMEOUT_MS, producer, queueClient, withinAddBudget } from "./client";
+import { ADD_TIMEOUT_MS, producer, queueClient, ready, withinAddBudget } from "./client";
 import { QUEUE_NAMES } from "./names";
 
 /**
@@ -10,11 +10,18 @@ import { QUEUE_NAMES } from "./names";
 
 export type ScheduleTick = { scheduleId: string };
 
+/** `work` on the schedules queue once the command connection is up, within the add budget (else 503). */
+async function onSchedulesQueue<T>(work: (queue: ReturnType<typeof producer>) => Promise<T>): Promise<T> {
+  const client = queueClient();
+  const deadline = Date.now() + ADD_TIMEOUT_MS;
+  await ready(client.command, client.url, deadline);
+  return withinAddBudget(client.url, deadline, () => work(producer(QUEUE_NAMES.schedules)));
+}
+
 /** Creates or replaces the scheduler of a schedule; 503 queue_unavailable when Redis does not answer. */
 export async function upsertQueueSchedule(scheduleId: string, cron: string, timezone: string): Promise<void> {
-  const client = queueClient();
-  await withinAddBudget(client.url, Date.now() + ADD_TIMEOUT_MS, () =>
-    producer(QUEUE_NAMES.schedules).upsertJobScheduler(
+  await onSchedulesQueue((queue) =>
+    queue.upsertJobScheduler(
       scheduleId,
       { pattern: cron, tz: timezone },
       {
@@ -29,8 +36,5 @@ export async function upsertQueueSchedule(scheduleId: string, cron: string, time
 
 /** Removes a schedule's scheduler (its next job too); nothing when it had none. */
 export async function removeQueueSchedule(scheduleId: string): Promise<void> {
-  const client = queueClient();
-  await withinAddBudget(client.url, Date.now() + ADD_TIMEOUT_MS, () =>
-    producer(QUEUE_NAMES.schedules).removeJobScheduler(scheduleId),
-  );
+  await onSchedulesQueue((queue) => queue.removeJobScheduler(scheduleId));
 }

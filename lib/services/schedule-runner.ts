@@ -6,7 +6,7 @@ import { log } from "../log";
 import { removeQueueSchedule, type ScheduleTick, upsertQueueSchedule } from "../queue/job-schedulers";
 import { processState } from "../state";
 import { nextRunOf } from "./schedule-times";
-import { publishedFlowForTrigger, startTriggerRun } from "./trigger-runs";
+import { isTickTaken, publishedFlowForTrigger, startTriggerRun } from "./trigger-runs";
 
 /**
  * Where schedules tick. Embedded mode: a timer per enabled schedule in this (the one) process.
@@ -34,7 +34,7 @@ function armTimer(schedule: Pick<FlowSchedule, "id" | "cron" | "timezone">, from
     if (Date.now() < at.getTime()) return armTimer(schedule, from); // a wait longer than one timer
     // The next tick is armed first (from this tick's time, so it is strictly later), then this one runs.
     armTimer(schedule, at);
-    void runScheduleTick(schedule.id, { here: true });
+    void runScheduleTick(schedule.id, { here: true, tickAt: at });
   }, wait);
   timer.unref?.();
   timers().set(schedule.id, timer);
@@ -85,7 +85,7 @@ function bodyOf(schedule: FlowSchedule): PredictionBody {
  * the outcome on the schedule (and the run's TriggerRun row). A schedule deleted or turned off since
  * the tick was made is disarmed and nothing runs. Never throws: the outcome is the record.
  */
-export async function runScheduleTick(scheduleId: string, opts: { here: boolean }): Promise<void> {
+export async function runScheduleTick(scheduleId: string, opts: { here: boolean; tickAt?: Date }): Promise<void> {
   const schedule = await findScheduleById({ id: scheduleId });
   if (!schedule || !schedule.enabled) {
     await scheduleRunner()
@@ -102,6 +102,7 @@ export async function runScheduleTick(scheduleId: string, opts: { here: boolean 
       body: bodyOf(schedule),
       source: "schedule",
       scheduleId,
+      ...(opts.tickAt ? { tickAt: opts.tickAt } : {}),
       here: opts.here,
     });
     runId = started.run.id;
@@ -118,6 +119,8 @@ export async function runScheduleTick(scheduleId: string, opts: { here: boolean 
       },
     });
   } catch (err) {
+    // Another delivery of this tick ran it (BullMQ hands a job on when its lock ran out): nothing to record.
+    if (isTickTaken(err)) return;
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     log.warn({ scheduleId, err: message }, "a scheduled run failed");
     await recordScheduleResult({
@@ -134,10 +137,23 @@ export async function runScheduleTick(scheduleId: string, opts: { here: boolean 
   }
 }
 
+/**
+ * The cron time of a BullMQ job scheduler's job, read from its id: BullMQ 6 names them
+ * `repeat:<schedulerId>:<millis>` (JobScheduler.getSchedulerNextJobId, not a documented API).
+ * tests/queue/schedules-queue.test.ts fails if an upgrade changes it (its runs would have no tick).
+ */
+export function tickOfJobId(jobId: string | undefined): Date | undefined {
+  const millis = /^repeat:.+:(\d{10,})$/.exec(jobId ?? "")?.[1];
+  return millis ? new Date(Number(millis)) : undefined;
+}
+
 /** Queue mode, worker processes: the ticks BullMQ's job schedulers make, one job each. */
 export const scheduleTickJob: JobDefinition<ScheduleTick> = {
   name: "schedule-tick",
-  handler: (tick) => runScheduleTick(tick.scheduleId, { here: true }),
+  handler: (tick, ctx) => {
+    const tickAt = tickOfJobId(ctx.jobId);
+    return runScheduleTick(tick.scheduleId, { here: true, ...(tickAt ? { tickAt } : {}) });
+  },
   attempts: 1,
   concurrency: 4,
 };

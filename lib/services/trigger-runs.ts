@@ -2,7 +2,7 @@ import { AppError } from "@/common/errors";
 import type { PredictionBody } from "@/common/schemas/prediction";
 import type { TriggerRunDto } from "@/common/schemas/triggers";
 import type { Chatflow, TriggerRun } from "../db/generated/client";
-import { finishTriggerRun, findTriggerRunById, insertTriggerRun } from "../db/queries/triggers";
+import { deleteTriggerRun, finishTriggerRun, findTriggerRunById, insertTriggerRun } from "../db/queries/triggers";
 import { log } from "../log";
 import { getChatflowForRun } from "./chatflows";
 import { chatflowAtVersion } from "./chatflow-versions";
@@ -50,22 +50,41 @@ export async function startTriggerRun(args: {
   body: PredictionBody;
   source: "webhook" | "schedule";
   scheduleId?: string;
+  /** The cron time a schedule's run is for. */
+  tickAt?: Date;
   requestId?: string;
   here?: boolean;
 }): Promise<StartedTriggerRun> {
-  const started = await startTriggeredPrediction({
-    chatflow: args.chatflow,
-    body: args.body,
-    ...(args.requestId ? { requestId: args.requestId } : {}),
-    ...(args.here ? { here: true } : {}),
-  });
-  const run = await insertTriggerRun({
-    data: {
-      chatflowId: args.chatflow.id,
-      source: args.source,
-      ...(args.scheduleId ? { scheduleId: args.scheduleId } : {}),
-    },
-  });
+  // The row first: a schedule's tick delivered twice finds its row taken (unique scheduleId + tickAt).
+  let run: TriggerRun;
+  try {
+    run = await insertTriggerRun({
+      data: {
+        chatflowId: args.chatflow.id,
+        source: args.source,
+        ...(args.scheduleId ? { scheduleId: args.scheduleId } : {}),
+        ...(args.tickAt ? { tickAt: args.tickAt } : {}),
+      },
+    });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "P2002")
+      throw new AppError("conflict", "This tick of the schedule already ran.", { details: [{ reason: "tick_taken" }] });
+    throw err;
+  }
+  let started: Awaited<ReturnType<typeof startTriggeredPrediction>>;
+  try {
+    started = await startTriggeredPrediction({
+      chatflow: args.chatflow,
+      body: args.body,
+      ...(args.requestId ? { requestId: args.requestId } : {}),
+      ...(args.here ? { here: true } : {}),
+    });
+  } catch (err) {
+    // Refused before it ran: a webhook call that is a 4xx leaves nothing; a tick keeps its failure.
+    if (args.source === "webhook") await deleteTriggerRun({ id: run.id }).catch(() => {});
+    else await finishTriggerRun({ id: run.id, data: { status: "failed", error: messageOf(err) } }).catch(() => {});
+    throw err;
+  }
   const done = started.execute().then(
     async (answer) => {
       await finishTriggerRun({
@@ -80,14 +99,20 @@ export async function startTriggerRun(args: {
       return answer;
     },
     async (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      await finishTriggerRun({ id: run.id, data: { status: "failed", error: message.slice(0, 2000) } }).catch((e) =>
+      await finishTriggerRun({ id: run.id, data: { status: "failed", error: messageOf(err) } }).catch((e) =>
         log.warn({ err: String(e), runId: run.id }, "could not record a failed trigger run"),
       );
       throw err;
     },
   );
   return { run, done };
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/** Whether an error is a schedule's tick found already run (startTriggerRun). */
+export function isTickTaken(err: unknown): boolean {
+  return err instanceof AppError && err.code === "conflict" && JSON.stringify(err.details ?? "").includes("tick_taken");
 }
 
 export function toTriggerRunDto(run: TriggerRun): TriggerRunDto {
@@ -101,6 +126,7 @@ export function toTriggerRunDto(run: TriggerRun): TriggerRunDto {
     executionId: run.executionId,
     chatMessageId: run.chatMessageId,
     error: run.error,
+    tickAt: run.tickAt?.toISOString() ?? null,
     createdAt: run.createdAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
   };

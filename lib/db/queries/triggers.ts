@@ -82,7 +82,7 @@ export async function deleteScheduleRow({ id }: { id: string }) {
 export async function insertTriggerRun({
   data,
 }: {
-  data: { chatflowId: string; source: "webhook" | "schedule"; scheduleId?: string };
+  data: { chatflowId: string; source: "webhook" | "schedule"; scheduleId?: string; tickAt?: Date };
 }) {
   return (await getDb()).triggerRun.create({ data });
 }
@@ -101,6 +101,10 @@ export async function finishTriggerRun({
   };
 }) {
   return (await getDb()).triggerRun.update({ where: { id }, data: { ...data, finishedAt: new Date() } });
+}
+
+export async function deleteTriggerRun({ id }: { id: string }) {
+  return (await getDb()).triggerRun.delete({ where: { id } });
 }
 
 export async function findTriggerRunById({ id }: { id: string }) {
