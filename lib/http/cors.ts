@@ -65,15 +65,18 @@ export function withCors(handler: Handler, resolve: OriginResolver): Handler {
   return keepRouteOptions(wrapped, handler);
 }
 
-/** An OPTIONS handler answering preflights: 204 with CORS headers only for allowed origins. */
-export function preflight(resolve: OriginResolver, methods: string[]): Handler {
+/**
+ * An OPTIONS handler answering preflights: 204 with CORS headers only for allowed origins.
+ * `allowHeaders`: the request headers a page may send (the MCP endpoint's pages send a token).
+ */
+export function preflight(resolve: OriginResolver, methods: string[], allowHeaders = "content-type"): Handler {
   return async (req, ctx) => {
     const origin = req.headers.get("origin");
     const base = corsHeaders(origin, origin ? await allowedFor(resolve, ctx, origin) : []);
     const headers: Record<string, string> = { ...base, allow: [...methods, "OPTIONS"].join(", ") };
     if (base["access-control-allow-origin"]) {
       headers["access-control-allow-methods"] = [...methods, "OPTIONS"].join(", ");
-      headers["access-control-allow-headers"] = "content-type";
+      headers["access-control-allow-headers"] = allowHeaders;
       headers["access-control-max-age"] = MAX_AGE_SECONDS;
     }
     return new Response(null, { status: 204, headers });

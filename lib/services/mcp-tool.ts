@@ -67,6 +67,13 @@ export async function authorizeMcpCall(req: McpCallRequest): Promise<{ chatflow:
   return { chatflow: await getChatflowForRun(req.chatflowId), server };
 }
 
+/** The browser origins a flow's MCP settings allow (none for an unknown id or a disabled server). */
+export async function mcpAllowedOrigins(chatflowId: string): Promise<string[]> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(chatflowId)) return [];
+  const server = await findMcpServerRow({ chatflowId });
+  return server?.enabled ? server.allowedOrigins : [];
+}
+
 type ToolInput = { kind: "question" } | { kind: "form"; fields: FormField[] };
 
 /** What the tool takes: the published version's Start form's fields, else a question. */

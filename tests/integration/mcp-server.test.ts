@@ -211,7 +211,11 @@ describe("a chatflow as an MCP server", () => {
     const changed = await manage("PUT", chatflowId, { allowedOrigins: [origin], toolName: "support.desk" });
     expect(changed.json).toMatchObject({ allowedOrigins: [origin], toolName: "support.desk" });
     expect(changed.json.token).toBeUndefined();
-    expect((await post(chatflowId, { ...auth.bearer(token), origin })).status).toBe(200);
+    const allowed = await post(chatflowId, { ...auth.bearer(token), origin });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(origin);
+    const pre = await call(mcp.OPTIONS, { method: "OPTIONS", params: { chatflowId }, headers: { origin } });
+    expect(pre.headers.get("access-control-allow-headers")).toContain("authorization");
     expect((await post(chatflowId, { ...auth.bearer(token), origin: "https://evil.example" })).status).toBe(403);
   });
 
