@@ -63,6 +63,8 @@ export interface BuildContext {
   /** The same guard and failures answering node's own response (no Response objects): the chat model client's. */
   modelRequest?(opts: ModelFetchOptions): GuardedRequest;
   logger?: FlowLogger;
+  /** The global variables a run's code sees as `$vars` (read per call; absent in unit tests: none). */
+  vars?(): Promise<Record<string, string>>;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;
 }

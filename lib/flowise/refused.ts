@@ -2,12 +2,11 @@
  * Flowise node types that run code the builder wrote (JavaScript in Flowise's sandbox, commands,
  * code interpreters, schemas evaluated as code). We never run imported code in the server's process:
  * these are refused by name, with the reason, even if a mapping were added for them by mistake. (An
- * agentflow's Custom Function is imported: its code runs in lib/sandbox, without network, files or
- * process, under time and memory limits; an Advanced Structured Output Parser's zod schema is read as
- * text into a JSON schema, never evaluated: lib/flowise/zod-text.ts.)
+ * agentflow's Custom Function and a Custom Tool are imported: their code runs in lib/sandbox, without
+ * files or process, under time and memory limits, a Custom Tool's network only through the outbound
+ * guard; a zod schema is read as text into a JSON schema, never evaluated: lib/flowise/zod-text.ts.)
  */
 export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
-  customTool: "Custom Tool runs JavaScript written in Flowise; imported code is never run",
   customFunction: "Custom JS Function runs JavaScript written in Flowise; imported code is never run",
   ifElseFunction: "IfElse Function runs JavaScript written in Flowise; imported code is never run",
   customDocumentLoader: "Custom Document Loader runs JavaScript written in Flowise; imported code is never run",

@@ -5,6 +5,8 @@
  * refused, naming the construct. Pure (no eval, no Function, no imports of the text).
  */
 
+import type { Convert } from "./types";
+
 type Json = Record<string, unknown>;
 type Token = { kind: "id" | "num" | "str" | "punct"; text: string; value?: unknown };
 
@@ -184,3 +186,14 @@ export function zodTextToJsonSchema(text: string): Json {
   if (!r.done()) throw new ZodTextError(`unexpected "${r.next().text}" after the schema`);
   return schema;
 }
+
+/** A zod schema written as text → its JSON schema, read (never evaluated); other forms are dropped by name. */
+export const zodText: Convert = (value) => {
+  if (typeof value !== "string") return { drop: "is not a zod schema as text" };
+  try {
+    return { value: zodTextToJsonSchema(value) };
+  } catch (e) {
+    if (e instanceof ZodTextError) return { drop: `the zod schema cannot be read without running it: ${e.message}` };
+    throw e;
+  }
+};

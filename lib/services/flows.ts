@@ -15,6 +15,7 @@ import { createModelFetch, createModelRequest, operatorPolicy } from "../securit
 import { resolveCredentialForOwner } from "./credentials";
 import { stableJson } from "../stable-json";
 import { documentStore } from "./vector-store-db";
+import { variableValues } from "./variables";
 import type { Chatflow } from "../db/generated/client";
 import { on, processState, stateBus } from "../state";
 import type { GraphProblemDetail } from "@/common/schemas/problems";
@@ -90,6 +91,7 @@ export function buildContext(
     modelFetch: createModelFetch,
     modelRequest: createModelRequest,
     logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },
+    vars: variableValues,
     documents: documentStore,
   };
 }

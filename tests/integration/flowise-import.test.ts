@@ -315,13 +315,13 @@ describe("refusals", () => {
     const flow = fixture("product-search-agent.json");
     flow.nodes.push(
       {
-        id: "customTool_0",
+        id: "pythonInterpreter_0",
         type: "customNode",
         position: { x: 1200, y: 400 },
         data: {
-          name: "customTool",
-          label: "Custom Tool",
-          inputs: { selectedTool: "x", customToolFunc: "return process.env" },
+          name: "pythonInterpreter",
+          label: "Python Interpreter",
+          inputs: { code: "import os; os.environ" },
         },
       },
       {
@@ -332,12 +332,12 @@ describe("refusals", () => {
       },
     );
     flow.edges.push({
-      source: "customTool_0",
-      sourceHandle: "customTool_0-output-customTool-CustomTool|Tool",
+      source: "pythonInterpreter_0",
+      sourceHandle: "pythonInterpreter_0-output-pythonInterpreter-PythonInterpreter|Tool",
       target: "toolAgent_0",
       targetHandle: "toolAgent_0-input-tools-Tool",
     });
-    (inputsOf(flow, "toolAgent_0").tools as string[]).push("{{customTool_0.data.instance}}");
+    (inputsOf(flow, "toolAgent_0").tools as string[]).push("{{pythonInterpreter_0.data.instance}}");
     Object.assign(inputsOf(flow, "chatOpenAI_0"), {
       proxyUrl: "http://proxy.example:8080",
       baseOptions: '{"X-Org":"a"}',
@@ -350,10 +350,10 @@ describe("refusals", () => {
     expect(res.json.error.code).toBe("import_unmapped");
     expect(res.json.error.details.unmappedNodes).toEqual([
       {
-        nodeId: "customTool_0",
-        label: "Custom Tool",
-        flowiseType: "customTool",
-        reason: expect.stringMatching(/JavaScript.*never run/),
+        nodeId: "pythonInterpreter_0",
+        label: "Python Interpreter",
+        flowiseType: "pythonInterpreter",
+        reason: expect.stringMatching(/runs code.*never imported/),
       },
       {
         nodeId: "airtableAgent_0",
@@ -369,7 +369,7 @@ describe("refusals", () => {
       ["chatOpenAI_0", "proxyUrl"],
       ["bufferMemory_0", "sessionId"],
     ]);
-    expect(res.json.error.message).toContain("Custom Tool");
+    expect(res.json.error.message).toContain("Python Interpreter");
     expect(await count()).toBe(before);
   });
 

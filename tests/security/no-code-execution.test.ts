@@ -12,10 +12,11 @@ import { startServerModelStub } from "../support/server-model-stub";
 
 // Flowise's worst advisories are remote code execution through nodes that run user-supplied
 // JavaScript or Python (Custom Function, Custom Tool, If-Else Function, code interpreters) and
-// through spec/JSON parsing that evaluates. Here the one node that runs code a user typed (the
-// agentflow Custom Function, issue 32) runs it only in lib/sandbox (QuickJS in WebAssembly on worker
-// threads: no process, files, imports or network; lib/sandbox/*.test.ts attack it), no other node
-// runs code, and the sources that run flows hold no eval, Function constructor, vm or child process.
+// through spec/JSON parsing that evaluates. Here the nodes that run code a user typed (the agentflow
+// Custom Function, issue 32; the Custom Tool, issue 34) run it only in lib/sandbox (QuickJS in
+// WebAssembly on worker threads: no process, files or imports; network only through a fetch over the
+// outbound guard when the node gives one; lib/sandbox/*.test.ts attack it), no other node runs code,
+// and the sources that run flows hold no eval, Function constructor, vm or child process.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PWNED = "__switchyardCodeRan";
@@ -56,13 +57,15 @@ describe("no custom code execution", () => {
     ]);
     const mcp = fs.readFileSync(path.join(ROOT, "lib/nodes/mcp-tools/client.ts"), "utf8");
     expect(mcp).not.toMatch(/stdio|child_process|spawn/);
-    // ...and it hands its code to the sandbox, nowhere else.
-    const runtime = fs.readFileSync(path.join(ROOT, "lib/nodes/custom-function-agentflow/runtime.ts"), "utf8");
-    expect(runtime).toMatch(/from "\.\.\/\.\.\/sandbox"/);
-    expect(runtime).toContain("runInSandbox(");
+    // ...and the nodes running code a user typed (the Custom Function, the Custom Tool) hand it to the
+    // sandbox, nowhere else.
+    for (const folder of ["custom-function-agentflow", "custom-tool"]) {
+      const runtime = fs.readFileSync(path.join(ROOT, `lib/nodes/${folder}/runtime.ts`), "utf8");
+      expect(runtime, folder).toMatch(/from "\.\.\/\.\.\/sandbox"/);
+      expect(runtime, folder).toContain("runInSandbox(");
+    }
     for (const flowise of [
       "customFunction",
-      "customTool",
       "ifElseFunction",
       "pythonInterpreter",
       "codeInterpreterE2B",
@@ -79,9 +82,10 @@ describe("no custom code execution", () => {
         .map((i) => `${d.name}.${i.name}`),
     );
     // openApiChain.spec is parsed as YAML/JSON data, never run: shown below. The Custom Function's
-    // code runs only in lib/sandbox (above).
+    // and the Custom Tool's code runs only in lib/sandbox (above).
     expect(codeParams.sort()).toEqual([
       "customFunctionAgentflow.customFunctionJavascriptFunction",
+      "customTool.code",
       "openApiChain.spec",
       "openApiToolkit.spec",
     ]);
