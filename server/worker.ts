@@ -48,7 +48,8 @@ const swept = await sweepStaleStaging().catch((err) => {
 if (swept.length) say(`removed ${swept.length} stale upload staging dir(s) from DATA_DIR/staging`);
 
 // Traces (OTEL_EXPORTER_OTLP_ENDPOINT): a job's spans join the trace of the request that queued it.
-await (await import("../lib/telemetry/start")).startTracingOrWarn();
+const { startTracingOrWarn, stopTracing } = await import("../lib/telemetry/start");
+await startTracingOrWarn();
 
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
 // Seen by /api/v1/health/ready ("at least one worker") and the admin queue view.
@@ -76,6 +77,8 @@ const stop = (signal: string) => {
   say(`${signal}: finishing running jobs, then exiting`);
   closeWorkers()
     .then(() => stopHeartbeat().catch(() => {}))
+    // The last jobs' spans are sent before exiting (a no-op without traces).
+    .then(() => stopTracing())
     .then(() => {
       heartbeatRedis.disconnect();
       say("stopped");
