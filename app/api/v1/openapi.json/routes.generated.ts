@@ -41,28 +41,29 @@ import * as route36 from "../leads/route";
 import * as route37 from "../mcp-server/[id]/refresh/route";
 import * as route38 from "../mcp-server/[id]/route";
 import * as route39 from "../mcp/[chatflowId]/route";
-import * as route40 from "../nodes/route";
-import * as route41 from "../openai/chat/completions/route";
-import * as route42 from "../openai/models/route";
-import * as route43 from "../openai/responses/route";
-import * as route44 from "../ping/route";
-import * as route45 from "../prediction/[id]/route";
-import * as route46 from "../public-chatbotConfig/[id]/route";
-import * as route47 from "../schedules/[id]/route";
-import * as route48 from "../schedules/route";
-import * as route49 from "../setup/route";
-import * as route50 from "../trigger-runs/[id]/route";
-import * as route51 from "../usage/prices/route";
-import * as route52 from "../usage/route";
-import * as route53 from "../users/[id]/route";
-import * as route54 from "../users/route";
-import * as route55 from "../variables/[id]/route";
-import * as route56 from "../variables/route";
-import * as route57 from "../vector/stores/[id]/[nodeId]/route";
-import * as route58 from "../vector/stores/[id]/route";
-import * as route59 from "../vector/upsert/[id]/route";
-import * as route60 from "../webhook/[id]/route";
-import * as route61 from "../../../domains/route";
+import * as route40 from "../nodes/[name]/options/route";
+import * as route41 from "../nodes/route";
+import * as route42 from "../openai/chat/completions/route";
+import * as route43 from "../openai/models/route";
+import * as route44 from "../openai/responses/route";
+import * as route45 from "../ping/route";
+import * as route46 from "../prediction/[id]/route";
+import * as route47 from "../public-chatbotConfig/[id]/route";
+import * as route48 from "../schedules/[id]/route";
+import * as route49 from "../schedules/route";
+import * as route50 from "../setup/route";
+import * as route51 from "../trigger-runs/[id]/route";
+import * as route52 from "../usage/prices/route";
+import * as route53 from "../usage/route";
+import * as route54 from "../users/[id]/route";
+import * as route55 from "../users/route";
+import * as route56 from "../variables/[id]/route";
+import * as route57 from "../variables/route";
+import * as route58 from "../vector/stores/[id]/[nodeId]/route";
+import * as route59 from "../vector/stores/[id]/route";
+import * as route60 from "../vector/upsert/[id]/route";
+import * as route61 from "../webhook/[id]/route";
+import * as route62 from "../../../domains/route";
 
 /** Every documented route module but the document's own. */
 export const ROUTE_FILES: readonly RouteFile[] = [
@@ -106,26 +107,27 @@ export const ROUTE_FILES: readonly RouteFile[] = [
   { file: "app/api/v1/mcp-server/[id]/refresh/route.ts", module: route37 },
   { file: "app/api/v1/mcp-server/[id]/route.ts", module: route38 },
   { file: "app/api/v1/mcp/[chatflowId]/route.ts", module: route39 },
-  { file: "app/api/v1/nodes/route.ts", module: route40 },
-  { file: "app/api/v1/openai/chat/completions/route.ts", module: route41 },
-  { file: "app/api/v1/openai/models/route.ts", module: route42 },
-  { file: "app/api/v1/openai/responses/route.ts", module: route43 },
-  { file: "app/api/v1/ping/route.ts", module: route44 },
-  { file: "app/api/v1/prediction/[id]/route.ts", module: route45 },
-  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route46 },
-  { file: "app/api/v1/schedules/[id]/route.ts", module: route47 },
-  { file: "app/api/v1/schedules/route.ts", module: route48 },
-  { file: "app/api/v1/setup/route.ts", module: route49 },
-  { file: "app/api/v1/trigger-runs/[id]/route.ts", module: route50 },
-  { file: "app/api/v1/usage/prices/route.ts", module: route51 },
-  { file: "app/api/v1/usage/route.ts", module: route52 },
-  { file: "app/api/v1/users/[id]/route.ts", module: route53 },
-  { file: "app/api/v1/users/route.ts", module: route54 },
-  { file: "app/api/v1/variables/[id]/route.ts", module: route55 },
-  { file: "app/api/v1/variables/route.ts", module: route56 },
-  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route57 },
-  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route58 },
-  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route59 },
-  { file: "app/api/v1/webhook/[id]/route.ts", module: route60 },
-  { file: "app/domains/route.ts", module: route61 },
+  { file: "app/api/v1/nodes/[name]/options/route.ts", module: route40 },
+  { file: "app/api/v1/nodes/route.ts", module: route41 },
+  { file: "app/api/v1/openai/chat/completions/route.ts", module: route42 },
+  { file: "app/api/v1/openai/models/route.ts", module: route43 },
+  { file: "app/api/v1/openai/responses/route.ts", module: route44 },
+  { file: "app/api/v1/ping/route.ts", module: route45 },
+  { file: "app/api/v1/prediction/[id]/route.ts", module: route46 },
+  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route47 },
+  { file: "app/api/v1/schedules/[id]/route.ts", module: route48 },
+  { file: "app/api/v1/schedules/route.ts", module: route49 },
+  { file: "app/api/v1/setup/route.ts", module: route50 },
+  { file: "app/api/v1/trigger-runs/[id]/route.ts", module: route51 },
+  { file: "app/api/v1/usage/prices/route.ts", module: route52 },
+  { file: "app/api/v1/usage/route.ts", module: route53 },
+  { file: "app/api/v1/users/[id]/route.ts", module: route54 },
+  { file: "app/api/v1/users/route.ts", module: route55 },
+  { file: "app/api/v1/variables/[id]/route.ts", module: route56 },
+  { file: "app/api/v1/variables/route.ts", module: route57 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route58 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route59 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route60 },
+  { file: "app/api/v1/webhook/[id]/route.ts", module: route61 },
+  { file: "app/domains/route.ts", module: route62 },
 ];
