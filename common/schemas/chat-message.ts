@@ -1,3 +1,4 @@
+import { cursorParam } from "./pagination";
 import { z } from "zod";
 import { messageUsageSchema } from "./usage";
 import { positiveIntParam } from "./query-params";
@@ -120,8 +121,17 @@ export const listChatMessagesQuery = z
     order: sortEnum.optional(),
     page: positiveIntParam().optional(),
     limit: positiveIntParam(MESSAGES_MAX_LIMIT).optional(),
+    cursor: cursorParam("chatmessage").optional(),
   })
   .superRefine(checkRange)
+  .superRefine((q, ctx) => {
+    if (q.cursor && q.page)
+      ctx.addIssue({
+        code: "custom",
+        path: ["page"],
+        message: "cannot be combined with cursor (a cursor names where the page starts)",
+      });
+  })
   .transform(({ startDate, endDate, sort, order, page, limit, feedback, feedbackType, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),

@@ -1,3 +1,4 @@
+import { pageParams } from "./pagination";
 import { z } from "zod";
 import { historyMessageSchema, uploadItemSchema } from "./prediction";
 import { sourceDocumentSchema, usedToolSchema } from "./prediction-stream";
@@ -91,6 +92,7 @@ export type StartTestRunBody = z.infer<typeof startTestRunBodySchema>;
 
 export const listTestRunsQuery = z.object({
   version: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  ...pageParams("chatflow-test-runs"),
 });
 
 /** One expectation's outcome: what was expected, what the answer had, and whether it decides the case. */

@@ -5,8 +5,9 @@ import { json } from "./responses";
 export function nextPageHeaders(req: Request, nextCursor: string | null): Record<string, string> {
   if (!nextCursor) return {};
   const next = new URL(req.url);
+  // The cursor names where the next page starts: an offset `page` (messages, Flowise's) would contradict it.
+  next.searchParams.delete("page");
   next.searchParams.set("cursor", nextCursor);
-  // The next page of a page asked for without a limit is the default size: keep the caller's limit.
   return {
     "x-next-cursor": nextCursor,
     link: `<${next.pathname}${next.search}>; rel="next"`,

@@ -1,3 +1,4 @@
+import { encodeCursor } from "@/common/schemas/pagination";
 import { getEnv } from "../env";
 import {
   deleteChatMessages as deleteRows,
@@ -67,13 +68,21 @@ export function toChatMessageRecord(row: MessageListRow): ChatMessageRecord {
  */
 export async function listChatMessages(chatflowId: string, query: ListChatMessagesQuery, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
-  const { direction, page, limit, ...filters } = query;
-  const { total, rows } = await findChatMessages({
+  const { direction, page, limit, cursor, ...filters } = query;
+  // One row past the page tells whether another follows: its cursor is the page's last row.
+  const { total, rows: read } = await findChatMessages({
     where: { chatflowId, ...filters },
     direction,
-    skip: (page - 1) * limit,
-    take: limit,
+    skip: cursor ? 0 : (page - 1) * limit,
+    take: limit + 1,
+    ...(cursor ? { after: { createdAt: new Date(Number(cursor.key)), id: cursor.id } } : {}),
   });
+  const rows = read.slice(0, limit);
+  const last = rows[rows.length - 1];
+  const nextCursor =
+    read.length > limit && last
+      ? encodeCursor("chatmessage", { key: Date.parse(last.createdDate), id: last.id })
+      : null;
   const records = rows.map(toChatMessageRecord);
   // Answers carry their usage (one indexed read for the page's answers).
   const usage = await usageOfMessages(records.filter((r) => r.role === "apiMessage").map((r) => r.id));
@@ -81,7 +90,7 @@ export async function listChatMessages(chatflowId: string, query: ListChatMessag
     const u = usage.get(r.id);
     if (u) r.usage = u;
   }
-  return { total, page, limit, records };
+  return { total, page, limit, records, nextCursor };
 }
 
 /**

@@ -6,6 +6,8 @@ import * as apikeys from "../../app/api/v1/apikey/route";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
 import * as versions from "../../app/api/v1/chatflows/[id]/versions/route";
+import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
+import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as domainRuns from "../../app/api/v1/domains/runs/route";
 import * as feedback from "../../app/api/v1/feedback/[id]/route";
@@ -56,7 +58,9 @@ const LISTS: Listed[] = [
     path: () => "/api/v1/apikey",
     add: async () =>
       (
-        await (await db()).apiKey.create({
+        await (
+          await db()
+        ).apiKey.create({
           data: { name: `key ${++serial}`, prefix: `p${serial}${uuid().slice(0, 6)}`, keyHash: uuid() },
         })
       ).id,
@@ -82,7 +86,9 @@ const LISTS: Listed[] = [
     path: () => "/api/v1/users",
     add: async () =>
       (
-        await (await db()).user.create({
+        await (
+          await db()
+        ).user.create({
           data: { email: `u${++serial}@pages.test`, name: `User ${serial}`, passwordHash: "x" },
         })
       ).id,
@@ -94,10 +100,42 @@ const LISTS: Listed[] = [
     params: () => ({ id: flowId }),
     add: async () =>
       (
-        await (await db()).chatflowTestCase.create({
-          data: { chatflowId: flowId, name: `case ${++serial}`, question: "q", expectations: [{ type: "status", value: 200 }] },
+        await (
+          await db()
+        ).chatflowTestCase.create({
+          data: {
+            chatflowId: flowId,
+            name: `case ${++serial}`,
+            question: "q",
+            expectations: [{ type: "status", value: 200 }],
+          },
         })
       ).id,
+  },
+  {
+    name: "GET /chatflows/{id}/tests/runs",
+    handler: testRuns.GET as RouteHandler,
+    path: () => `/api/v1/chatflows/${flowId}/tests/runs`,
+    params: () => ({ id: flowId }),
+    add: async () =>
+      (
+        await (
+          await db()
+        ).chatflowTestRun.create({ data: { chatflowId: flowId, version: 1, total: ++serial, cases: [] } })
+      ).id,
+  },
+  {
+    name: "GET /chatmessage/{id} (with X-Total-Count)",
+    handler: messages.GET as RouteHandler,
+    path: () => `/api/v1/chatmessage/${flowId}`,
+    params: () => ({ id: flowId }),
+    add: async () => {
+      const chatId = `m${++serial}`;
+      const row = await (await db()).chatMessage.create({
+        data: { chatflowId: flowId, sessionId: chatId, chatId, role: "userMessage", content: "hello" },
+      });
+      return row.id;
+    },
   },
   {
     name: "GET /chatflows/{id}/versions (an envelope: nextCursor in the body too)",
@@ -138,7 +176,8 @@ const LISTS: Listed[] = [
     name: "GET /domains/runs",
     handler: domainRuns.GET as RouteHandler,
     path: () => "/api/v1/domains/runs",
-    add: async () => (await (await db()).domainAnalysisRun.create({ data: { chatflowId: flowId, total: ++serial } })).id,
+    add: async () =>
+      (await (await db()).domainAnalysisRun.create({ data: { chatflowId: flowId, total: ++serial } })).id,
   },
 ];
 
@@ -200,5 +239,25 @@ describe.each(LISTS)("$name", (list) => {
       expect(res.status, bad).toBe(400);
       expect(res.json.error.message).toMatch(/cursor/i);
     }
+  });
+});
+
+describe("messages keep their page/limit and X-Total-Count beside the cursor", () => {
+  const list = LISTS.find((l) => l.name.startsWith("GET /chatmessage")) as Listed;
+
+  it("names the next page after a numbered page by cursor (without page), and refuses page with cursor", async () => {
+    for (let i = 0; i < 3; i++) await list.add();
+    const second = await get(list, "?page=2&limit=1");
+    expect(second.status).toBe(200);
+    expect(Number(second.headers.get("x-total-count"))).toBeGreaterThanOrEqual(3);
+    expect(second.headers.get("access-control-expose-headers")).toBe("X-Total-Count, X-Next-Cursor, Link");
+    const next = second.headers.get("x-next-cursor") as string;
+    expect(second.headers.get("link")).toBe(`<${list.path()}?limit=1&cursor=${next}>; rel="next"`);
+    const third = await get(list, `?limit=1&cursor=${next}`);
+    const byPage = await get(list, "?page=3&limit=1");
+    expect(third.json.map((m: { id: string }) => m.id)).toEqual(byPage.json.map((m: { id: string }) => m.id));
+    const both = await get(list, `?page=2&cursor=${next}`);
+    expect(both.status).toBe(400);
+    expect(both.json.error.message).toMatch(/cursor/);
   });
 });

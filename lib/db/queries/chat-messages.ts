@@ -127,18 +127,28 @@ export async function findChatMessages({
   direction,
   skip,
   take,
+  after,
 }: {
   where: MessageWhere;
   direction: "asc" | "desc";
   skip: number;
   take: number;
+  /** A keyset page: the rows after this one in the list's order (a cursor), for the page only (not the total). */
+  after?: { createdAt: Date; id: string };
 }) {
   const sql = await getSql();
   const filterParams: unknown[] = [];
-  const filter = toSqlWhere(where, await ratedExchangeIds(where), filterParams);
+  const counted = toSqlWhere(where, await ratedExchangeIds(where), filterParams);
   const dir = direction === "desc" ? "DESC" : "ASC";
   const order = `m."createdAt" ${dir}, m."id" ${dir}`;
-  const [limit, offset] = [`$${filterParams.length + 1}`, `$${filterParams.length + 2}`];
+  const pageParams = [...filterParams];
+  let filter = counted;
+  if (after) {
+    pageParams.push(after.createdAt.toISOString(), after.id);
+    const n = pageParams.length;
+    filter = `${counted} AND (m."createdAt", m."id") ${dir === "DESC" ? "<" : ">"} ($${n - 1}::timestamp, $${n}::uuid)`;
+  }
+  const [limit, offset] = [`$${pageParams.length + 1}`, `$${pageParams.length + 2}`];
   // A later page: the skipped rows are walked in the (chatflowId, createdAt, id) index alone, and
   // only the page's rows are read (one query sorting every row of the chatflow to skip past them
   // was what made deep pages slow).
@@ -150,8 +160,8 @@ export async function findChatMessages({
          JOIN "ChatMessage" m ON m."id" = page."id" LEFT JOIN "ChatMessageFeedback" f ON f."messageId" = m."id"
          ORDER BY ${order}`;
   const [[{ total }], rows] = await Promise.all([
-    sql<{ total: number }>(`SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${filter}`, filterParams),
-    sql<MessageListRow>(pageSql, [...filterParams, take, skip]),
+    sql<{ total: number }>(`SELECT count(*)::int AS "total" FROM "ChatMessage" m WHERE ${counted}`, filterParams),
+    sql<MessageListRow>(pageSql, [...pageParams, take, skip]),
   ]);
   return { total, rows };
 }

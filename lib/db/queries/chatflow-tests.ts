@@ -95,19 +95,23 @@ const runSummary = {
 export async function listTestRuns({
   chatflowId,
   version,
-  take,
+  page,
 }: {
   chatflowId: string;
   version?: number;
-  take: number;
+  page: PageRequest;
 }) {
-  return (await getDb()).chatflowTestRun.findMany({
-    where: { chatflowId, ...(version === undefined ? {} : { version }) },
+  const keyset = keysetArgs(TEST_RUN_ORDER, page);
+  const rows = await (await getDb()).chatflowTestRun.findMany({
+    where: { AND: [{ chatflowId, ...(version === undefined ? {} : { version }) }, keyset.where] },
     select: runSummary,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, TEST_RUN_ORDER, page);
 }
+
+const TEST_RUN_ORDER: KeysetOrder = { list: "chatflow-test-runs", field: "createdAt", direction: "desc", kind: "date" };
 
 /** The newest run of one version, with results; null when it never ran. */
 export async function findLatestTestRun({ chatflowId, version }: { chatflowId: string; version: number }) {

@@ -1,3 +1,5 @@
+import type { PageRequest } from "@/common/schemas/pagination";
+import { isPaged, mapPage } from "../../db/keyset";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import { AppError, isAppError } from "@/common/errors";
@@ -207,7 +209,16 @@ export async function getTestRun(chatflowId: string, runId: string, caller: Call
 }
 
 /** The newest runs of a chatflow (of one version when given), without results. */
-export async function listChatflowTestRuns(chatflowId: string, query: { version?: number }, caller: Caller) {
+export async function listChatflowTestRuns(
+  chatflowId: string,
+  query: { version?: number },
+  caller: Caller,
+  page: PageRequest = {},
+) {
   await getChatflowOrThrow(chatflowId, caller, "chatflow.test");
-  return (await listTestRuns({ chatflowId, version: query.version, take: RUNS_LISTED })).map(toSummary);
+  // The latest RUNS_LISTED when the caller names no page (what this list always answered).
+  return mapPage(
+    await listTestRuns({ chatflowId, version: query.version, page: isPaged(page) ? page : { limit: RUNS_LISTED } }),
+    toSummary,
+  );
 }

@@ -1,3 +1,4 @@
+import { nextPageHeaders, PAGE_HEADER_DOCS } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { chatMessageRecordSchema, deleteChatMessagesQuery, listChatMessagesQuery } from "@/common/schemas/chat-message";
@@ -21,14 +22,24 @@ export const GET = route(
         200: {
           description: "Matching messages",
           schema: z.array(chatMessageRecordSchema),
-          headers: { "X-Total-Count": "The number of all matching messages (the array holds one page)" },
+          headers: {
+            "X-Total-Count": "The number of all matching messages (the array holds one page)",
+            ...PAGE_HEADER_DOCS,
+          },
         },
       },
     },
   },
-  async ({ params, query, caller }) => {
-    const { total, records } = await listChatMessages(params.id, query, caller);
-    return json(records, 200, { "x-total-count": String(total), "access-control-expose-headers": "X-Total-Count" });
+  async ({ req, params, query, caller }) => {
+    const { total, records, nextCursor } = await listChatMessages(params.id, query, caller);
+    const next = nextPageHeaders(req, nextCursor);
+    return json(records, 200, {
+      ...next,
+      "x-total-count": String(total),
+      "access-control-expose-headers": ["X-Total-Count", next["access-control-expose-headers"]]
+        .filter(Boolean)
+        .join(", "),
+    });
   },
 );
 
