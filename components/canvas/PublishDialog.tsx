@@ -20,6 +20,8 @@ import { useEditorStore } from "./editor-context";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { PublishVersionSection } from "./PublishVersionSection";
 import { McpServerSection } from "./McpServerSection";
+import { WebhookSection } from "./WebhookSection";
+import { SchedulesSection } from "./SchedulesSection";
 
 const keyListSchema = z.array(apiKeyResponseSchema);
 
@@ -112,6 +114,8 @@ export function PublishDialog({
             </ul>
           </div>
           <McpServerSection chatflowId={flow.id} />
+          <WebhookSection chatflowId={flow.id} />
+          <SchedulesSection chatflowId={flow.id} />
           <div>
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Embed the chat widget</p>
             {slots.embedPanel?.({ chatflowId: flow.id, isPublic: flow.isPublic, chatbotConfig: chatbot })}
