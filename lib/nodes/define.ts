@@ -63,11 +63,23 @@ export type RuntimeOf<D extends NodeDefinitionSpec> = (args: NodeRuntimeArgs<D>)
  */
 export type NodeMigration = (inputs: Record<string, unknown>, savedVersion: number) => Record<string, unknown> | null;
 
+/** One choice of a param whose options come from the server (POST /api/v1/nodes/{name}/options). */
+export interface NodeOption {
+  name: string;
+  label: string;
+  description?: string;
+}
+
+/** Loads the options of one param from what the node connects to (an MCP server's tools), with the node's params. */
+export type OptionsLoader = (args: Omit<RuntimeArgs, "inputs">) => Promise<NodeOption[]>;
+
 /** A node type: its definition (plain data, served to the browser) and its server-side parts. */
 export interface NodeModule {
   readonly definition: NodeDefinition;
   readonly runtime: (args: RuntimeArgs) => Promise<unknown>;
   readonly migrate: NodeMigration;
+  /** Options loaded from the server, by param name (absent: none). */
+  readonly loadOptions?: Readonly<Record<string, OptionsLoader>>;
 }
 
 const keepInputs: NodeMigration = (inputs) => inputs;
@@ -80,6 +92,9 @@ export function defineNode<const D extends NodeDefinitionSpec>(spec: {
   definition: D;
   runtime: RuntimeOf<D>;
   migrate?: NodeMigration;
+  loadOptions?: Partial<
+    Record<ParamOf<D>["name"], (args: Omit<NodeRuntimeArgs<D>, "inputs">) => Promise<NodeOption[]>>
+  >;
 }): NodeModule {
   return {
     // The spec is the same object, read-only and with literal types; consumers only read it.
@@ -87,5 +102,7 @@ export function defineNode<const D extends NodeDefinitionSpec>(spec: {
     // Build passes params parsed by the definition's own schema (paramsSchemaFor), so they are ParamsOf<D>.
     runtime: spec.runtime as unknown as NodeModule["runtime"],
     migrate: spec.migrate ?? keepInputs,
+    // Called with params parsed by the definition's own schema, like the runtime.
+    loadOptions: spec.loadOptions as NodeModule["loadOptions"],
   };
 }

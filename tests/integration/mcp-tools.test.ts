@@ -6,6 +6,7 @@ import { closedPort } from "../support/recording-server";
 import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as nodeOptions from "../../app/api/v1/nodes/[name]/options/route";
 import { systemCaller } from "../../dev/callers";
 import { createModelStub, scriptedBrain, type ModelStub } from "../../dev/model-stub/server";
 import { testContext } from "../../lib/flow/__fixtures__/graphs";
@@ -240,5 +241,45 @@ describe("an imported Flowise agent with Custom MCP tools", () => {
         reason: expect.stringContaining("local command"),
       }),
     ]);
+  });
+});
+
+describe("POST /api/v1/nodes/{name}/options: the tools the builder picks from", () => {
+  const options = (name: string, body: object) =>
+    call(nodeOptions.POST, { method: "POST", headers: session, params: { name }, body });
+
+  it("lists the MCP server's tools for the node's Tools to offer", async () => {
+    const res = await options("mcpTools", { input: "tools", params: { serverUrl: `${mcp.origin}/mcp` } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.json).toEqual({
+      options: [
+        { name: "get_forecast", label: "get_forecast", description: "The weather forecast of a city" },
+        { name: "get_alerts", label: "get_alerts", description: "Weather alerts of a region" },
+      ],
+    });
+  });
+
+  it("names what is wrong: a node or param without options (404), params the node refuses (400), a server down (502)", async () => {
+    const none = await options("calculator", { input: "name", params: {} });
+    expect([none.status, none.json.error.message]).toEqual([
+      404,
+      'The Calculator node has no options to load for "name".',
+    ]);
+    expect((await options("noSuchNode", { input: "tools" })).status).toBe(404);
+    const bad = await options("mcpTools", { input: "tools", params: { serverUrl: "ftp://x" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toContain("body.params.serverUrl");
+    const down = await options("mcpTools", {
+      input: "tools",
+      params: { serverUrl: `http://127.0.0.1:${await closedPort()}/mcp` },
+    });
+    expect(down.status).toBe(502);
+    expect(down.json.error.message).toContain("MCP Tools: the MCP server http://127.0.0.1:");
+    const unauthenticated = await call(nodeOptions.POST, {
+      method: "POST",
+      params: { name: "mcpTools" },
+      body: { input: "tools" },
+    });
+    expect(unauthenticated.status).toBe(401);
   });
 });

@@ -28,6 +28,7 @@ import { loadApiRoutes, type AppRoute } from "../../dev/route-server";
 import { multiStoreGraph } from "../support/docs-flows";
 import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
 import { auth, call } from "../support/http";
+import { createMcpTestServer } from "../support/mcp-test-server";
 
 // Issue 13: the OpenAPI document (lib/openapi) is checked against the code both ways.
 // 1. Every route file × exported method is in the document. The document is made from the routes'
@@ -278,6 +279,17 @@ describe("every documented operation answers as documented", () => {
     await run("post", "/api/v1/chatflows/{id}/publish", { params: { id: ids.flow }, body: { version: 2 } });
     await run("post", "/api/v1/chatflows/{id}/versions/{n}/restore", { params: { id: ids.flow, n: "1" }, body: {} });
     await run("get", "/api/v1/nodes");
+    // A param's options loaded from the server the node connects to: a local MCP server's tools.
+    const mcp = await createMcpTestServer();
+    try {
+      const options = await run("post", "/api/v1/nodes/{name}/options", {
+        params: { name: "mcpTools" },
+        body: { input: "tools", params: { serverUrl: `${mcp.origin}/mcp` } },
+      });
+      expect(options.json.options.map((o: { name: string }) => o.name)).toEqual(["get_forecast", "get_alerts"]);
+    } finally {
+      await mcp.close();
+    }
     const flowise = (file: string) =>
       JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise", file), "utf8"));
     const imported = await run("post", "/api/v1/chatflows/import", {

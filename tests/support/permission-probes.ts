@@ -9,6 +9,7 @@ import type { Action } from "@/common/access/permissions";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as chatflowById from "../../app/api/v1/chatflows/[id]/route";
 import * as chatflowImport from "../../app/api/v1/chatflows/import/route";
+import * as nodeOptions from "../../app/api/v1/nodes/[name]/options/route";
 import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as versionList from "../../app/api/v1/chatflows/[id]/versions/route";
 import * as versionOne from "../../app/api/v1/chatflows/[id]/versions/[n]/route";
@@ -153,7 +154,12 @@ export const PROBES: Probe[] = [
     object: "chatflow",
     ok: 200,
     run: async (c) =>
-      call(scheduleById.PUT, { method: "PUT", headers: c.headers, params: { id: await scheduleOf(c.id) }, body: { name: "p" } }),
+      call(scheduleById.PUT, {
+        method: "PUT",
+        headers: c.headers,
+        params: { id: await scheduleOf(c.id) },
+        body: { name: "p" },
+      }),
   },
   {
     name: "DELETE /schedules/{id}",
@@ -161,7 +167,8 @@ export const PROBES: Probe[] = [
     requires: ["chatflow.schedule"],
     object: "chatflow",
     ok: 200,
-    run: async (c) => call(scheduleById.DELETE, { method: "DELETE", headers: c.headers, params: { id: await scheduleOf(c.id) } }),
+    run: async (c) =>
+      call(scheduleById.DELETE, { method: "DELETE", headers: c.headers, params: { id: await scheduleOf(c.id) } }),
   },
   {
     name: "GET /chatflows",
@@ -201,6 +208,20 @@ export const PROBES: Probe[] = [
     requires: ["chatflow.create"],
     ok: 201,
     run: (c) => send(chatflowImport.POST, "POST", c, { name: "imported", nodes: [], edges: [] }),
+  },
+  {
+    // A node without server-loaded options: the allowed caller reaches the service, which says so (404).
+    name: "POST /nodes/{name}/options",
+    policy: "chatflow.create",
+    requires: ["chatflow.create"],
+    ok: 404,
+    run: (c) =>
+      call(nodeOptions.POST, {
+        method: "POST",
+        headers: c.headers,
+        params: { name: "calculator" },
+        body: { input: "name", params: {} },
+      }),
   },
   {
     name: "PUT /chatflows/{id}",

@@ -1,5 +1,9 @@
 import { defineNode } from "../define";
 import { mcpToolsDefinition } from "./definition";
-import { buildMcpTools } from "./runtime";
+import { buildMcpTools, toolOptions } from "./runtime";
 
-export const mcpTools = defineNode({ definition: mcpToolsDefinition, runtime: buildMcpTools });
+export const mcpTools = defineNode({
+  definition: mcpToolsDefinition,
+  runtime: buildMcpTools,
+  loadOptions: { tools: toolOptions },
+});

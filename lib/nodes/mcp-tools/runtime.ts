@@ -2,7 +2,7 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { AppError } from "@/common/errors";
 import { assertCredentialHost } from "../../security/credential-hosts";
 import { createOperatorFetch } from "../../security/outbound-policy";
-import type { RuntimeOf } from "../define";
+import type { NodeOption, NodeRuntimeArgs, RuntimeOf } from "../define";
 import { requesterOf } from "../shared/openai-connection";
 import { callMcpTool, listMcpTools, type McpServerTarget } from "./client";
 import type { mcpToolsDefinition } from "./definition";
@@ -15,12 +15,10 @@ function pickedNames(value: unknown, label: string): string[] | undefined {
   return value.length ? (value as string[]) : undefined;
 }
 
-/**
- * Builds the agent tools of a remote MCP server: lists the server's tools (502/504 naming the server
- * when it is down, slow or answers garbage), keeps the picked ones (a picked name the server does
- * not have is refused), and makes each a tool whose calls go to the server, one connection per call.
- */
-export const buildMcpTools: RuntimeOf<typeof mcpToolsDefinition> = async (args) => {
+type McpArgs = Omit<NodeRuntimeArgs<typeof mcpToolsDefinition>, "inputs">;
+
+/** The server to talk to: its URL, the credential's headers (only to a host it lists), the guarded fetch. */
+async function targetFor(args: McpArgs): Promise<McpServerTarget> {
   const { params, ctx, label } = args;
   const url = new URL(params.serverUrl);
   let headers: Record<string, string> = {};
@@ -32,13 +30,29 @@ export const buildMcpTools: RuntimeOf<typeof mcpToolsDefinition> = async (args) 
       headers = Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => typeof e[1] === "string"));
   }
   const timeoutMs = params.timeoutSeconds * 1000;
-  const target: McpServerTarget = {
+  return {
     url,
     headers,
     timeoutMs,
     label,
     fetch: createOperatorFetch({ allowedHosts: [url.host], timeoutMs, requester: requesterOf(args) }),
   };
+}
+
+/** The "Tools to offer" choices: the server's tools, listed when the builder asks (the studio's options). */
+export async function toolOptions(args: McpArgs): Promise<NodeOption[]> {
+  const tools = await listMcpTools(await targetFor(args));
+  return tools.map((t) => ({ name: t.name, label: t.title ?? t.name, description: t.description }));
+}
+
+/**
+ * Builds the agent tools of a remote MCP server: lists the server's tools (502/504 naming the server
+ * when it is down, slow or answers garbage), keeps the picked ones (a picked name the server does
+ * not have is refused), and makes each a tool whose calls go to the server, one connection per call.
+ */
+export const buildMcpTools: RuntimeOf<typeof mcpToolsDefinition> = async (args) => {
+  const { params, label } = args;
+  const target = await targetFor(args);
   const offered = await listMcpTools(target);
   const picked = pickedNames(params.tools, label);
   const missing = (picked ?? []).filter((n) => !offered.some((t) => t.name === n));
