@@ -19,6 +19,7 @@ export const nodeCategorySchema = z.enum([
   "Vector Stores",
   "Output Parsers",
   "Moderation",
+  "Utilities",
   "Agent Flows",
 ]);
 

@@ -14,6 +14,7 @@ export const categoryStyle: Record<NodeCategory, { badge: string; glyph: string 
   "Vector Stores": { badge: "bg-cyan-100 text-cyan-700", glyph: "Vs" },
   "Output Parsers": { badge: "bg-yellow-100 text-yellow-800", glyph: "Op" },
   Moderation: { badge: "bg-red-100 text-red-700", glyph: "Md" },
+  Utilities: { badge: "bg-stone-100 text-stone-700", glyph: "Ut" },
   "Agent Flows": { badge: "bg-fuchsia-100 text-fuchsia-700", glyph: "Af" },
 };
 

@@ -2,12 +2,12 @@
  * Flowise node types that run code the builder wrote (JavaScript in Flowise's sandbox, commands,
  * code interpreters, schemas evaluated as code). We never run imported code in the server's process:
  * these are refused by name, with the reason, even if a mapping were added for them by mistake. (An
- * agentflow's Custom Function and a Custom Tool are imported: their code runs in lib/sandbox, without
- * files or process, under time and memory limits, a Custom Tool's network only through the outbound
- * guard; a zod schema is read as text into a JSON schema, never evaluated: lib/flowise/zod-text.ts.)
+ * agentflow's and a chatflow's Custom Function and a Custom Tool are imported: their code runs in
+ * lib/sandbox, without files or process, under time and memory limits, a Custom Tool's network only
+ * through the outbound guard; a zod schema is read as text into a JSON schema, never evaluated:
+ * lib/flowise/zod-text.ts.)
  */
 export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
-  customFunction: "Custom JS Function runs JavaScript written in Flowise; imported code is never run",
   ifElseFunction: "IfElse Function runs JavaScript written in Flowise; imported code is never run",
   customDocumentLoader: "Custom Document Loader runs JavaScript written in Flowise; imported code is never run",
   codeInterpreterE2B: "Code Interpreter runs generated code; it has no equivalent and is never imported",

@@ -34,6 +34,7 @@ import { advancedStructuredOutputParser } from "./advanced-structured-output-par
 import { inputModerationSimple } from "./input-moderation-simple";
 import { inputModerationOpenAI } from "./input-moderation-openai";
 import { customTool } from "./custom-tool";
+import { customFunction } from "./custom-function";
 import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
 import { openApiChain } from "./openapi-chain";
@@ -109,6 +110,7 @@ export const nodes: readonly NodeModule[] = [
   calculator,
   currentDateTime,
   customTool,
+  customFunction,
   requestsGet,
   requestsPost,
   serpAPI,

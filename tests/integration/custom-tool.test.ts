@@ -205,3 +205,75 @@ describe("Flowise customTool", () => {
     ]);
   });
 });
+
+describe("Flowise chatflow Custom JS Function", () => {
+  const fwNode = (id: string, name: string, inputs: Record<string, unknown>, output?: string) => ({
+    id,
+    type: "customNode",
+    position: { x: 0, y: 0 },
+    data: { id, name, label: name, inputs, ...(output ? { outputs: { output } } : {}) },
+  });
+  const flow = (code: string) => ({
+    name: "Function after a chain",
+    nodes: [
+      fwNode("chatOpenAI_0", "chatOpenAI", { modelName: "gpt-4o-mini", basepath: stub.url }),
+      fwNode("promptTemplate_0", "promptTemplate", { template: "Capital of {country}?" }),
+      fwNode(
+        "llmChain_0",
+        "llmChain",
+        { model: "{{chatOpenAI_0.data.instance}}", prompt: "{{promptTemplate_0.data.instance}}" },
+        "outputPrediction",
+      ),
+      fwNode(
+        "customFunction_0",
+        "customFunction",
+        {
+          functionInputVariables: '{"answer":"{{llmChain_0.data.instance}}","asked":"{{question}}"}',
+          functionName: "shout",
+          javascriptFunction: code,
+        },
+        "EndingNode",
+      ),
+    ],
+    edges: [
+      {
+        source: "llmChain_0",
+        sourceHandle: "llmChain_0-output-outputPrediction-string|json",
+        target: "customFunction_0",
+        targetHandle: "customFunction_0-input-functionInputVariables-json",
+      },
+    ],
+  });
+
+  it("imports and runs as the ending node, with a chain's answer and the question as its variables", async () => {
+    stub.setBrain(() => ({ content: "paris" }));
+    try {
+      const res = await call(importRoute.POST, {
+        method: "POST",
+        headers: session,
+        body: flow("return $answer.toUpperCase() + ' (' + $asked + ', ' + $vars.unit + ')';"),
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(201);
+      const fn = res.json.graph.nodes.find((n: { id: string }) => n.id === "customFunction_0");
+      expect(fn.data.inputs.inputVariables).toEqual({ answer: "{{llmChain_0}}", asked: "{{question}}" });
+      const answer = await ask(res.json.id);
+      expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+      expect(answer.json.text).toBe("PARIS (Weather in Paris?, celsius)");
+    } finally {
+      stub.setBrain(callsToolOnce);
+    }
+  });
+
+  it("code that loops ends the run with 422 naming the node and the limit", async () => {
+    stub.setBrain(() => ({ content: "paris" }));
+    try {
+      const res = await call(importRoute.POST, { method: "POST", headers: session, body: flow("for (;;) {}") });
+      const answer = await ask(res.json.id);
+      expect(answer.status).toBe(422);
+      expect(answer.json.error.code).toBe("sandbox_timeout");
+      expect(answer.json.error.message).toContain('Custom JS Function "customFunction" (customFunction_0)');
+    } finally {
+      stub.setBrain(callsToolOnce);
+    }
+  });
+});

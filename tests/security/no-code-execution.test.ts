@@ -13,7 +13,7 @@ import { startServerModelStub } from "../support/server-model-stub";
 // Flowise's worst advisories are remote code execution through nodes that run user-supplied
 // JavaScript or Python (Custom Function, Custom Tool, If-Else Function, code interpreters) and
 // through spec/JSON parsing that evaluates. Here the nodes that run code a user typed (the agentflow
-// Custom Function, issue 32; the Custom Tool, issue 34) run it only in lib/sandbox (QuickJS in
+// Custom Function, issue 32; the chatflow Custom JS Function and the Custom Tool, issue 34) run it only in lib/sandbox (QuickJS in
 // WebAssembly on worker threads: no process, files or imports; network only through a fetch over the
 // outbound guard when the node gives one; lib/sandbox/*.test.ts attack it), no other node runs code,
 // and the sources that run flows hold no eval, Function constructor, vm or child process.
@@ -51,26 +51,21 @@ describe("no custom code execution", () => {
     // MCP Tools calls a remote MCP server over HTTP through the outbound guard; it starts no command
     // (a Flowise stdio config is refused at import: tests/integration/mcp-tools.test.ts).
     expect(suspicious.map((d) => d.name).sort()).toEqual([
+      "customFunction",
       "customFunctionAgentflow",
       "executeFlowAgentflow",
       "mcpTools",
     ]);
     const mcp = fs.readFileSync(path.join(ROOT, "lib/nodes/mcp-tools/client.ts"), "utf8");
     expect(mcp).not.toMatch(/stdio|child_process|spawn/);
-    // ...and the nodes running code a user typed (the Custom Function, the Custom Tool) hand it to the
-    // sandbox, nowhere else.
-    for (const folder of ["custom-function-agentflow", "custom-tool"]) {
+    // ...and the nodes running code a user typed (the Custom Functions, the Custom Tool) hand it to
+    // the sandbox, nowhere else.
+    for (const folder of ["custom-function-agentflow", "custom-function", "custom-tool"]) {
       const runtime = fs.readFileSync(path.join(ROOT, `lib/nodes/${folder}/runtime.ts`), "utf8");
       expect(runtime, folder).toMatch(/from "\.\.\/\.\.\/sandbox"/);
       expect(runtime, folder).toContain("runInSandbox(");
     }
-    for (const flowise of [
-      "customFunction",
-      "ifElseFunction",
-      "pythonInterpreter",
-      "codeInterpreterE2B",
-      "customMCP",
-    ]) {
+    for (const flowise of ["ifElseFunction", "pythonInterpreter", "codeInterpreterE2B", "customMCP"]) {
       expect(nodeDefinitions.map((d) => d.name)).not.toContain(flowise);
     }
   });
@@ -84,6 +79,7 @@ describe("no custom code execution", () => {
     // openApiChain.spec is parsed as YAML/JSON data, never run: shown below. The Custom Function's
     // and the Custom Tool's code runs only in lib/sandbox (above).
     expect(codeParams.sort()).toEqual([
+      "customFunction.code",
       "customFunctionAgentflow.customFunctionJavascriptFunction",
       "customTool.code",
       "openApiChain.spec",

@@ -36,6 +36,7 @@ import { advancedStructuredOutputParser } from "./advancedStructuredOutputParser
 import { inputModerationSimple } from "./inputModerationSimple";
 import { inputModerationOpenAI } from "./inputModerationOpenAI";
 import { customTool } from "./customTool";
+import { customFunction } from "./customFunction";
 import { openApiChain } from "./openApiChain";
 import { sqlDatabaseChain } from "./sqlDatabaseChain";
 import { openAPIToolkit } from "./openAPIToolkit";
@@ -108,6 +109,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   inputModerationSimple,
   inputModerationOpenAI,
   customTool,
+  customFunction,
   conversationChain,
   openApiChain,
   sqlDatabaseChain,

@@ -52,7 +52,7 @@ export function chainsById(
 }
 
 /** The history as lines `user: …` / `assistant: …` (Flowise's `{{chat_history}}`). */
-function historyText(turn: ChainTurn): string {
+export function historyText(turn: Pick<ChainTurn, "history">): string {
   return turn.history.map((m) => `${m.role === "userMessage" ? "user" : "assistant"}: ${m.content}`).join("\n");
 }
 

@@ -1,0 +1,5 @@
+import { defineNode } from "../define";
+import { customFunctionDefinition } from "./definition";
+import { buildCustomFunction } from "./runtime";
+
+export const customFunction = defineNode({ definition: customFunctionDefinition, runtime: buildCustomFunction });
