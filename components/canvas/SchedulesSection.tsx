@@ -11,7 +11,13 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "â€
 type Draft = { id?: string; name: string; cron: string; timezone: string; question: string; form: string };
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-const emptyDraft = (): Draft => ({ name: "", cron: "0 9 * * MON-FRI", timezone: browserZone(), question: "", form: "" });
+const emptyDraft = (): Draft => ({
+  name: "",
+  cron: "0 9 * * MON-FRI",
+  timezone: browserZone(),
+  question: "",
+  form: "",
+});
 const draftOf = (s: ScheduleDto): Draft => ({
   id: s.id,
   name: s.name,
@@ -27,7 +33,7 @@ function inputOf(d: Draft) {
   try {
     return { form: JSON.parse(d.form) as Record<string, unknown> };
   } catch {
-    throw new Error("Form fields: write them as a JSON object, e.g. {\"customer\": \"Ada\"}.");
+    throw new Error('Form fields: write them as a JSON object, e.g. {"customer": "Ada"}.');
   }
 }
 

@@ -81,11 +81,18 @@ export function WebhookSection({ chatflowId }: { chatflowId: string }) {
               </div>
             </div>
           )}
-          <pre className="overflow-x-auto rounded-md bg-slate-900 p-2 font-mono text-xs text-slate-100" data-testid="webhook-curl">
+          <pre
+            className="overflow-x-auto rounded-md bg-slate-900 p-2 font-mono text-xs text-slate-100"
+            data-testid="webhook-curl"
+          >
             {curlOf(url, s.hasSecret)}
           </pre>
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" disabled={change.isPending} onClick={() => change.mutate({ rotateSecret: true })}>
+            <Button
+              variant="secondary"
+              disabled={change.isPending}
+              onClick={() => change.mutate({ rotateSecret: true })}
+            >
               {s.hasSecret ? "Rotate secret" : "Require a signature"}
             </Button>
             {s.hasSecret && (

@@ -87,7 +87,7 @@ function bodyOf(schedule: FlowSchedule): PredictionBody {
  */
 export async function runScheduleTick(scheduleId: string, opts: { here: boolean; tickAt?: Date }): Promise<void> {
   const schedule = await findScheduleById({ id: scheduleId });
-  if (!schedule || !schedule.enabled) {
+  if (!schedule?.enabled) {
     await scheduleRunner()
       .disarm(scheduleId)
       .catch(() => {});

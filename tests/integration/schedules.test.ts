@@ -23,8 +23,7 @@ let builderKey: string;
 let flowId: string;
 let draftFlowId: string;
 
-const create = (body: object, k = key) =>
-  call(schedules.POST, { method: "POST", headers: auth.bearer(k), body });
+const create = (body: object, k = key) => call(schedules.POST, { method: "POST", headers: auth.bearer(k), body });
 const read = (id: string, k = key) => call(scheduleById.GET, { params: { id }, headers: auth.bearer(k) });
 const change = (id: string, body: object) =>
   call(scheduleById.PUT, { method: "PUT", params: { id }, headers: auth.bearer(key), body });
@@ -32,16 +31,29 @@ const runsOf = async (scheduleId: string) =>
   (await getDb()).triggerRun.findMany({ where: { scheduleId }, orderBy: { createdAt: "asc" } });
 
 beforeAll(async () => {
-  stub = await startServerModelStub({}, {
-    brain: (req) => ({ content: `echo: ${textOf(req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")}` }),
-  });
+  stub = await startServerModelStub(
+    {},
+    {
+      brain: (req) => ({
+        content: `echo: ${textOf(req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")}`,
+      }),
+    },
+  );
   const owner = userCaller(
     await setupFirstAdmin({ email: "cron@example.invalid", name: "Cron", password: "a long password 1" }),
   );
   key = (await createApiKey({ name: "cron", permissions: ["chatflows"], chatflowIds: [] }, owner)).key;
-  const builder = await createUser({ email: "b@example.invalid", name: "B", password: "a long password 1", role: "builder" });
+  const builder = await createUser({
+    email: "b@example.invalid",
+    name: "B",
+    password: "a long password 1",
+    role: "builder",
+  });
   builderKey = (
-    await createApiKey({ name: "b", permissions: ["chatflows"], chatflowIds: [] }, userCaller({ ...builder, role: "builder" }))
+    await createApiKey(
+      { name: "b", permissions: ["chatflows"], chatflowIds: [] },
+      userCaller({ ...builder, role: "builder" }),
+    )
   ).key;
   const graph = exampleFlow("conversation.json").graph as never;
   flowId = (await createChatflow({ name: "Daily digest", graph }, owner)).id;
@@ -63,7 +75,12 @@ describe("schedules: what they accept", () => {
   });
 
   it("refuses an unknown time zone, naming it", async () => {
-    const res = await create({ chatflowId: flowId, cron: "0 9 * * *", timezone: "Mars/Olympus", input: { question: "hi" } });
+    const res = await create({
+      chatflowId: flowId,
+      cron: "0 9 * * *",
+      timezone: "Mars/Olympus",
+      input: { question: "hi" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/^timezone: "Mars\/Olympus" is not an IANA time zone/);
   });
@@ -99,7 +116,10 @@ describe("schedules: what they accept", () => {
     const off = await change(res.json.id, { enabled: false });
     expect(off.json).toMatchObject({ enabled: false, nextRunAt: null });
     expect((await read(res.json.id, builderKey)).status).toBe(404);
-    const listed = await call(schedules.GET, { path: `/api/v1/schedules?chatflowId=${flowId}`, headers: auth.bearer(key) });
+    const listed = await call(schedules.GET, {
+      path: `/api/v1/schedules?chatflowId=${flowId}`,
+      headers: auth.bearer(key),
+    });
     expect(listed.json.map((s: { id: string }) => s.id)).toContain(res.json.id);
     const buildersList = await call(schedules.GET, { path: "/api/v1/schedules", headers: auth.bearer(builderKey) });
     expect(buildersList.json).toEqual([]);
@@ -140,7 +160,11 @@ describe("schedules: ticking", () => {
 
   it("deletes a schedule: 200, then 404; its runs stay", async () => {
     const res = await create({ chatflowId: flowId, cron: "0 0 1 1 *", input: { question: "yearly" } });
-    const del = await call(scheduleById.DELETE, { method: "DELETE", params: { id: res.json.id }, headers: auth.bearer(key) });
+    const del = await call(scheduleById.DELETE, {
+      method: "DELETE",
+      params: { id: res.json.id },
+      headers: auth.bearer(key),
+    });
     expect(del.json).toEqual({ deleted: true, id: res.json.id });
     expect((await read(res.json.id)).status).toBe(404);
   });

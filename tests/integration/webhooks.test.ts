@@ -32,7 +32,10 @@ const runRows = async () => (await getDb()).triggerRun.count();
 const configure = (id: string, body: object) =>
   call(settings.PUT, { method: "PUT", params: { id }, headers: auth.bearer(key), body });
 
-const hook = (id: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; query?: string } = {}) =>
+const hook = (
+  id: string,
+  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; query?: string } = {},
+) =>
   call(webhook.POST, {
     method: "POST",
     path: `/api/v1/webhook/${id}${opts.query ?? ""}`,
@@ -47,10 +50,17 @@ const signed = (secret: string, raw: string, at = Math.floor(Date.now() / 1000))
 });
 
 beforeAll(async () => {
-  stub = await startServerModelStub({}, {
-    brain: (req) => ({ content: `echo: ${textOf(req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")}` }),
-  });
-  const owner = userCaller(await setupFirstAdmin({ email: "hooks@example.invalid", name: "Hooks", password: "a long password 1" }));
+  stub = await startServerModelStub(
+    {},
+    {
+      brain: (req) => ({
+        content: `echo: ${textOf(req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")}`,
+      }),
+    },
+  );
+  const owner = userCaller(
+    await setupFirstAdmin({ email: "hooks@example.invalid", name: "Hooks", password: "a long password 1" }),
+  );
   key = (await createApiKey({ name: "hooks", permissions: ["chatflows"], chatflowIds: [] }, owner)).key;
   const graph = exampleFlow("conversation.json").graph as never;
   flowId = (await createChatflow({ name: "Hooked", graph }, owner)).id;
@@ -95,14 +105,26 @@ describe("a flow's webhook", () => {
 
   it("turned on without a secret, runs the published flow with the body's question", async () => {
     const on = await configure(flowId, { enabled: true });
-    expect(on.json).toMatchObject({ enabled: true, hasSecret: false, published: true, path: `/api/v1/webhook/${flowId}` });
+    expect(on.json).toMatchObject({
+      enabled: true,
+      hasSecret: false,
+      published: true,
+      path: `/api/v1/webhook/${flowId}`,
+    });
     const before = modelCalls();
     const res = await hook(flowId, { body: { question: "order 42 shipped?" } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ text: "echo: order 42 shipped?", question: "order 42 shipped?", chatflowVersion: 1 });
+    expect(res.json).toMatchObject({
+      text: "echo: order 42 shipped?",
+      question: "order 42 shipped?",
+      chatflowVersion: 1,
+    });
     expect(res.json.chatMessageId).toBeTruthy();
     expect(modelCalls()).toBe(before + 1);
-    const run = await (await getDb()).triggerRun.findFirstOrThrow({ where: { chatflowId: flowId }, orderBy: { createdAt: "desc" } });
+    const run = await (await getDb()).triggerRun.findFirstOrThrow({
+      where: { chatflowId: flowId },
+      orderBy: { createdAt: "desc" },
+    });
     expect(run).toMatchObject({ source: "webhook", status: "succeeded", chatMessageId: res.json.chatMessageId });
   });
 
@@ -147,8 +169,14 @@ describe("a signed webhook", () => {
     const before = { calls: modelCalls(), rows: await runRows() };
     const unsigned = await hook(flowId, { rawBody: raw });
     const wrong = await hook(flowId, { rawBody: raw, headers: signed("whsec_not-the-secret", raw) });
-    const otherBody = await hook(flowId, { rawBody: JSON.stringify({ question: "other" }), headers: signed(secret, raw) });
-    const stale = await hook(flowId, { rawBody: raw, headers: signed(secret, raw, Math.floor(Date.now() / 1000) - 6 * 60) });
+    const otherBody = await hook(flowId, {
+      rawBody: JSON.stringify({ question: "other" }),
+      headers: signed(secret, raw),
+    });
+    const stale = await hook(flowId, {
+      rawBody: raw,
+      headers: signed(secret, raw, Math.floor(Date.now() / 1000) - 6 * 60),
+    });
     for (const res of [unsigned, wrong, otherBody, stale]) {
       expect(res.status).toBe(401);
       expect(res.json.error.message).toMatch(/Nothing was run/);
@@ -186,7 +214,11 @@ describe("an asynchronous webhook call", () => {
       const poll = () => call(triggerRun.GET, { params: { id: res.json.runId } });
       await waitFor(async () => (await poll()).json.status !== "running");
       const done = await poll();
-      expect(done.json).toMatchObject({ status: "succeeded", source: "webhook", answer: { text: "echo: later please" } });
+      expect(done.json).toMatchObject({
+        status: "succeeded",
+        source: "webhook",
+        answer: { text: "echo: later please" },
+      });
       expect(done.json.chatMessageId).toBe(done.json.answer.chatMessageId);
     }
   });

@@ -28,7 +28,12 @@ function startSecondApiProcess(): Promise<{ code: number | null; output: string 
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "-e", "import('./lib/services/bootstrap.ts').then((m) => m.bootstrap()).then(() => process.exit(0))"],
+      [
+        "--import",
+        "tsx",
+        "-e",
+        "import('./lib/services/bootstrap.ts').then((m) => m.bootstrap()).then(() => process.exit(0))",
+      ],
       { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";
@@ -42,7 +47,9 @@ beforeAll(async () => {
   model = await createModelStub({ brain: () => ({ content: "scheduled answer" }) });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
-  flowId = (await createChatflow({ name: "ticker", graph: exampleFlow("conversation.json").graph as never }, systemCaller)).id;
+  flowId = (
+    await createChatflow({ name: "ticker", graph: exampleFlow("conversation.json").graph as never }, systemCaller)
+  ).id;
   await publishVersion(flowId, 1, systemCaller);
 });
 afterAll(async () => {
