@@ -106,6 +106,13 @@ export const PROVIDER_KINDS = {
     defaultUrl: "https://api.search.brave.com",
     placeholder: "https://api.search.brave.com",
   },
+  // Vector stores.
+  pinecone: {
+    label: "Pinecone",
+    hint: "A Pinecone API key (the index host is found from the index name).",
+    defaultUrl: "https://api.pinecone.io",
+    placeholder: "https://api.pinecone.io",
+  },
   // Document sources.
   github: {
     label: "GitHub",

@@ -62,6 +62,7 @@ const providerSchemas = {
     .strict(),
   tavily: providerKey,
   braveSearch: providerKey,
+  pinecone: providerKey,
   github: providerKey,
 } as const satisfies Record<ProviderKindId, z.ZodType>;
 

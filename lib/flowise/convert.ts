@@ -144,6 +144,8 @@ export function convertFlowiseFlow(
 
   const edges: GraphEdge[] = [];
   const perAnchor = new Map<string, number>();
+  /** Nodes that fed an input our node does without, and which input. */
+  const ignoredSources = new Map<string, string>();
   for (const c of connections.values()) {
     const target = mapped.get(c.target);
     if (!target) continue; // the target node is listed as unmapped already
@@ -151,6 +153,11 @@ export function convertFlowiseFlow(
     const source = mapped.get(c.source);
     if (!allIds.has(c.source)) {
       drop(c.target, target.label, c.input, `refers to node ${c.source}, which is not in the flow`);
+      continue;
+    }
+    // A connection into an input our node does without (its value was said ignored, with a warning).
+    if (rule?.kind === "ignore" && !rule.when) {
+      ignoredSources.set(c.source, `${target.label} (${c.target}) "${c.input}"`);
       continue;
     }
     const anchorName = rule?.kind === "anchor" ? rule.to : rule?.kind === "param" ? rule.connections : undefined;
@@ -196,8 +203,20 @@ export function convertFlowiseFlow(
   }
 
   edges.push(...embedded, ...control);
+  // A node whose only connection went into such an input has nothing left to do: it is left out.
+  const connected = new Set(edges.flatMap((e) => [e.source, e.target]));
+  const leftOut = new Set([...ignoredSources.keys()].filter((id) => !connected.has(id)));
+  for (const id of leftOut) {
+    const source = mapped.get(id);
+    warnings.push({
+      nodeId: id,
+      label: source?.label ?? id,
+      kind: "approximated",
+      message: `Left out: it only fed ${ignoredSources.get(id)}, which our node does without.`,
+    });
+  }
   return {
-    graph: { nodes, edges, ...(notes.length ? { notes } : {}) },
+    graph: { nodes: nodes.filter((n) => !leftOut.has(n.id)), edges, ...(notes.length ? { notes } : {}) },
     warnings,
     unmapped,
     dropped: [...droppedByKey.values()],

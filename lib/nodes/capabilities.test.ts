@@ -63,6 +63,7 @@ describe("declared capabilities", () => {
     ]);
     expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
       pgvectorStore: "vector",
+      pineconeStore: "vector",
       keywordStore: "keyword",
     });
     expect(memoryNodes.map((d) => d.name)).toEqual(["bufferMemory"]);
@@ -93,13 +94,14 @@ describe("declared capabilities", () => {
     );
     for (const def of storeNodes) {
       const runtime = nodes.find((n) => n.definition === def)!.runtime;
-      const params = paramsSchemaFor(def).parse({});
+      const { creds, inputs } = credentialsFor(def);
+      const params = paramsSchemaFor(def).parse(inputs);
       const built = await runtime({
         nodeId: "s",
         label: def.label,
         params,
         inputs: { document: [] },
-        ctx: testContext(),
+        ctx: testContext(creds),
       });
       expect(isStoreRetriever(built) && built.opts.storeType, def.name).toBe(storeKindOf(def));
     }

@@ -43,6 +43,7 @@ import { mcpTools } from "./mcp-tools";
 import { sqlDatabaseChain } from "./sql-database-chain";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
+import { pineconeStore } from "./pinecone-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { webPageLoader } from "./web-page-loader";
 import { githubLoader } from "./github-loader";
@@ -142,6 +143,7 @@ export const nodes: readonly NodeModule[] = [
   tokenTextSplitter,
   openAIEmbeddings,
   pgvectorStore,
+  pineconeStore,
   keywordStore,
   memoryVectorStore,
   retrieverTool,

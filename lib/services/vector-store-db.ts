@@ -8,13 +8,15 @@ import {
   findNearestChunks,
   findStoredDimensions,
   findStoredRecords,
+  findChunkIds,
+  findChunksByIds,
   writeChunkPlans,
   type ChunkWrite,
   type EncodedVectors,
 } from "../db/queries/document-chunks";
 import { AppError } from "@/common/errors";
 import { planUpsert, sourceOf, type UpsertPlan } from "../vector/record-manager";
-import type { DocumentStoreAccess, PreparedUpsert, StoreDocument } from "../vector/types";
+import type { DocumentStoreAccess, PreparedUpsert, RemoteIndex, StoreDocument } from "../vector/types";
 
 /**
  * The document store of vector and keyword store nodes, given to node runtimes by buildContext:
@@ -31,17 +33,66 @@ function dimensionMismatch(stored: number, given: number): AppError {
 }
 
 /** Embeds the new chunks of a plan (outside the transaction: model calls can be slow). */
-async function embedNew(p: PreparedUpsert, plan: UpsertPlan): Promise<EncodedVectors | undefined> {
+async function embedAdded(p: PreparedUpsert, plan: UpsertPlan): Promise<number[][] | undefined> {
   if (!p.embed || plan.add.length === 0) return undefined;
   const vectors = await p.embed(plan.add.map((c) => c.document.pageContent));
   if (vectors.length !== plan.add.length)
     throw new AppError("upstream_error", "The embeddings model returned a wrong number of vectors.");
   const dims = vectors[0].length;
-  if (vectors.some((v) => v.length !== dims))
-    throw new AppError("upstream_error", "The embeddings model returned vectors of different sizes.");
+  if (dims === 0 || vectors.some((v) => v.length !== dims || !v.every(Number.isFinite)))
+    throw new AppError("upstream_error", "The embeddings model returned empty, uneven or non-numeric vectors.");
+  return vectors;
+}
+
+async function embedNew(p: PreparedUpsert, plan: UpsertPlan): Promise<EncodedVectors | undefined> {
+  const vectors = await embedAdded(p, plan);
+  if (!vectors) return undefined;
   const stored = await findStoredDimensions(p.collection);
-  if (stored !== undefined && stored !== dims) throw dimensionMismatch(stored, dims);
+  if (stored !== undefined && stored !== vectors[0].length) throw dimensionMismatch(stored, vectors[0].length);
   return encodeVectors(vectors);
+}
+
+/** Most characters of a chunk's text copied into a remote record's metadata (Pinecone caps metadata at 40 KB). */
+const REMOTE_TEXT_MAX = 30_000;
+
+/**
+ * A remote record's metadata: the chunk's own, its source, and its text under the index's text key,
+ * so other tools reading the index (LangChain, Flowise) find the text where they look for it.
+ */
+const remoteMetadataOf = (remote: RemoteIndex) => (d: StoreDocument) => ({
+  ...d.metadata,
+  source: sourceOf(d),
+  [remote.textKey]: d.pageContent.slice(0, REMOTE_TEXT_MAX),
+});
+
+/**
+ * A store with a remote index: the vectors go there, inside the database transaction (after the rows
+ * are written, before the commit), so the index and the record manager move together.
+ */
+async function prepareRemoteWrite(p: PreparedUpsert, remote: RemoteIndex, plan: UpsertPlan): Promise<ChunkWrite> {
+  const vectors = await embedAdded(p, plan);
+  if (vectors) {
+    const dims = await remote.dimension();
+    if (dims !== undefined && dims !== vectors[0].length)
+      throw new AppError(
+        "unprocessable",
+        `${remote.name} holds ${dims}-dimension vectors, but the embeddings model gives ${vectors[0].length} dimensions. Use an index of ${vectors[0].length} dimensions (or the model it was made for).`,
+      );
+  }
+  const remoteMetadata = remoteMetadataOf(remote);
+  return {
+    collection: p.collection,
+    plan,
+    onWritten: async ({ added, updated, deletedIds }) => {
+      if (added.length && vectors)
+        await remote.upsert(
+          added.map((a) => ({ id: a.id, vector: vectors[a.index], metadata: remoteMetadata(a.document) })),
+        );
+      if (updated.length)
+        await remote.setMetadata(updated.map((u) => ({ id: u.id, metadata: remoteMetadata(u.document) })));
+      if (deletedIds.length) await remote.delete(deletedIds);
+    },
+  };
 }
 
 /**
@@ -58,6 +109,7 @@ async function prepareWrite(given: PreparedUpsert): Promise<ChunkWrite> {
   const p = { ...given, documents: given.documents.map(storableDocument) };
   const sources = p.cleanup === "full" ? undefined : [...new Set(p.documents.map(sourceOf))];
   const plan = planUpsert(p.documents, await findStoredRecords({ collection: p.collection, sources }), p.cleanup);
+  if (p.remote) return prepareRemoteWrite(p, p.remote, plan);
   return { collection: p.collection, plan, vectors: await embedNew(p, plan) };
 }
 
@@ -65,7 +117,7 @@ async function prepareWrite(given: PreparedUpsert): Promise<ChunkWrite> {
 export const documentStore: DocumentStoreAccess = {
   async upsert(batch) {
     // A server without pgvector refuses a vector store before any model call.
-    if (batch.some((p) => p.embed)) await assertEmbeddingsTable();
+    if (batch.some((p) => p.embed && !p.remote)) await assertEmbeddingsTable();
     const writes: ChunkWrite[] = [];
     for (const p of batch) writes.push(await prepareWrite(p));
     return writeChunkPlans(writes);
@@ -81,6 +133,37 @@ export const documentStore: DocumentStoreAccess = {
   },
 
   keywordSearch: (args) => findKeywordChunks(args),
+
+  async remoteSearch({ collection, remote, vector, k, scoreThreshold }) {
+    const hits = (await remote.query(vector, k)).filter(
+      (h) => scoreThreshold === undefined || h.score >= scoreThreshold,
+    );
+    const stored = new Map(
+      (
+        await findChunksByIds(
+          collection,
+          hits.map((h) => h.id),
+        )
+      ).map((c) => [c.id, c]),
+    );
+    // Our chunks come from the database; a record written by another tool, from its own metadata.
+    return hits.flatMap((h) => {
+      const chunk = stored.get(h.id);
+      if (chunk) return [{ ...chunk, score: h.score }];
+      const text = h.metadata?.[remote.textKey];
+      if (typeof text !== "string" || !text) return [];
+      const { [remote.textKey]: _, ...metadata } = h.metadata ?? {};
+      return [{ id: h.id, pageContent: text, metadata, score: h.score }];
+    });
+  },
+
   count: (collection) => countChunks(collection),
-  clear: (collection) => deleteChunks(collection),
+
+  async clear(collection, remote) {
+    if (remote) {
+      const ids = await findChunkIds(collection);
+      for (let i = 0; i < ids.length; i += 500) await remote.delete(ids.slice(i, i + 500));
+    }
+    return deleteChunks(collection);
+  },
 };

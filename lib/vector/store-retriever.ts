@@ -9,6 +9,7 @@ import type {
   DocumentSource,
   DocumentStoreAccess,
   PreparedUpsert,
+  RemoteIndex,
   ScoredDocument,
   UpsertFile,
 } from "./types";
@@ -28,6 +29,8 @@ export interface StoreNodeOptions {
   cleanup: CleanupMode;
   scoreThreshold?: number;
   embeddings?: EmbeddingsInterface;
+  /** A remote vector index holding this node's vectors (Pinecone, Qdrant, Chroma); absent: pgvector. */
+  remote?: RemoteIndex;
 }
 
 export class StoreRetriever extends BaseRetriever {
@@ -62,6 +65,7 @@ export class StoreRetriever extends BaseRetriever {
       documents,
       cleanup: this.opts.cleanup,
       ...(embeddings ? { embed: (texts: string[]) => embeddings.embedDocuments(texts) } : {}),
+      ...(this.opts.remote ? { remote: this.opts.remote } : {}),
     };
   }
 
@@ -72,7 +76,7 @@ export class StoreRetriever extends BaseRetriever {
 
   /** Deletes every chunk of this node; returns how many. */
   clear(): Promise<number> {
-    return this.store.clear(this.collection);
+    return this.store.clear(this.collection, this.opts.remote);
   }
 
   /** The top-k chunks for a query, best first, with their scores. */
@@ -81,6 +85,8 @@ export class StoreRetriever extends BaseRetriever {
     if (this.opts.storeType === "keyword") return this.store.keywordSearch({ collection: this.collection, query, k });
     if (!embeddings) throw new AppError("invalid_graph", `${this.opts.label}: connect an embeddings node.`);
     const vector = await embeddings.embedQuery(query);
+    const { remote } = this.opts;
+    if (remote) return this.store.remoteSearch({ collection: this.collection, remote, vector, k, scoreThreshold });
     return this.store.similaritySearch({ collection: this.collection, vector, k, scoreThreshold });
   }
 

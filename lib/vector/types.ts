@@ -42,6 +42,30 @@ export interface UpsertCounts {
 /** Embeds texts (documents or a query) into vectors of one dimension. */
 export type EmbedFn = (texts: string[]) => Promise<number[][]>;
 
+/**
+ * A vector index on another server (Pinecone, Qdrant, Chroma) holding a store node's vectors by
+ * chunk id. The chunks' text, metadata and the record manager's state stay in our database, which
+ * stays the truth: a search maps the index's ids back to stored chunks (ids it does not know are
+ * dropped), and an upsert writes the index inside the database transaction, so a refused write
+ * leaves both as they were.
+ */
+export interface RemoteIndex {
+  /** How errors name it: "Pinecone index “docs” (namespace “faq”)". */
+  readonly name: string;
+  /** The index's vector size when it has a fixed one (checked before anything is written). */
+  dimension(): Promise<number | undefined>;
+  upsert(points: { id: string; vector: number[]; metadata: Record<string, unknown> }[]): Promise<void>;
+  setMetadata(points: { id: string; metadata: Record<string, unknown> }[]): Promise<void>;
+  delete(ids: string[]): Promise<void>;
+  /**
+   * The k nearest records with a similarity score (higher is better), filtered as the node says, with
+   * their metadata: a record written elsewhere (an index filled by another tool) is read from it.
+   */
+  query(vector: number[], k: number): Promise<{ id: string; score: number; metadata?: Record<string, unknown> }[]>;
+  /** The metadata key holding a record's text (LangChain's and Flowise's "text"). */
+  readonly textKey: string;
+}
+
 /** What one store node wants written: prepared without touching the database. */
 export interface PreparedUpsert {
   collection: ChunkCollection;
@@ -49,6 +73,8 @@ export interface PreparedUpsert {
   cleanup: CleanupMode;
   /** Present for vector stores: embeds the chunks that are new. */
   embed?: EmbedFn;
+  /** Where the vectors go when not into our own pgvector table. */
+  remote?: RemoteIndex;
 }
 
 export interface UpsertOutcome extends UpsertCounts {
@@ -70,8 +96,17 @@ export interface DocumentStoreAccess {
     scoreThreshold?: number;
   }): Promise<ScoredDocument[]>;
   keywordSearch(args: { collection: ChunkCollection; query: string; k: number }): Promise<ScoredDocument[]>;
+  /** A search in a remote index, answered with the stored chunks its ids name. */
+  remoteSearch(args: {
+    collection: ChunkCollection;
+    remote: RemoteIndex;
+    vector: number[];
+    k: number;
+    scoreThreshold?: number;
+  }): Promise<ScoredDocument[]>;
   count(collection: ChunkCollection): Promise<number>;
-  clear(collection: ChunkCollection): Promise<number>;
+  /** Deletes the collection's chunks (and their vectors in `remote`, when the node has one). */
+  clear(collection: ChunkCollection, remote?: RemoteIndex): Promise<number>;
 }
 
 /** What a loader node builds: reads its saved file/text, or the uploads it accepts. */

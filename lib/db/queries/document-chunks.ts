@@ -116,8 +116,27 @@ export async function findStoredDimensions(collection: ChunkCollection): Promise
   return rows[0]?.dims;
 }
 
-/** One collection's planned write, with the embeddings of `plan.add` (vector stores) in the same order. */
-export type ChunkWrite = { collection: ChunkCollection; plan: UpsertPlan; vectors?: EncodedVectors };
+/** What one collection's write did, for a hook that mirrors it elsewhere (a remote vector index). */
+export interface WrittenChunks {
+  /** The chunks inserted, with their new ids and their index in `plan.add`. */
+  added: { id: string; index: number; document: StoreDocument }[];
+  /** The chunks whose metadata changed. */
+  updated: { id: string; document: StoreDocument }[];
+  /** The ids deleted. */
+  deletedIds: string[];
+}
+
+/**
+ * One collection's planned write, with the embeddings of `plan.add` (pgvector stores) in the same
+ * order. `onWritten` runs inside the transaction after the rows are written: when it throws, none of
+ * the upsert lands (a remote index that refuses the vectors leaves the record manager as it was).
+ */
+export type ChunkWrite = {
+  collection: ChunkCollection;
+  plan: UpsertPlan;
+  vectors?: EncodedVectors;
+  onWritten?: (written: WrittenChunks) => Promise<void>;
+};
 
 // One statement per batch with array parameters (unnest): far fewer parameters to bind than a
 // multi-row VALUES list, which matters most on embedded PGlite. Returns the chunks really inserted:
@@ -128,9 +147,9 @@ async function insertChunks(
   c: ChunkCollection,
   plan: UpsertPlan,
   vectors?: string[],
-): Promise<StoreDocument[]> {
+): Promise<WrittenChunks["added"]> {
   const ids = plan.add.map(() => randomUUID());
-  const added: StoreDocument[] = [];
+  const added: WrittenChunks["added"] = [];
   for (let start = 0; start < plan.add.length; start += ROWS_PER_INSERT) {
     const slice = plan.add.slice(start, start + ROWS_PER_INSERT);
     const sliceIds = ids.slice(start, start + ROWS_PER_INSERT);
@@ -150,7 +169,7 @@ async function insertChunks(
     );
     const kept = new Set(inserted.map((r) => r.id));
     sliceIds.forEach((id, i) => {
-      if (kept.has(id)) added.push(slice[i].document);
+      if (kept.has(id)) added.push({ id, index: start + i, document: slice[i].document });
     });
     if (!vectors || inserted.length === 0) continue;
     const dims = vectors[0].split(",").length;
@@ -169,21 +188,41 @@ async function insertChunks(
 }
 
 /** Writes a plan and counts what the database really did (rows gone or added meanwhile are skipped). */
-async function applyPlan(tx: Raw, c: ChunkCollection, plan: UpsertPlan, vectors?: string[]): Promise<UpsertOutcome> {
+async function applyPlan(
+  tx: Raw,
+  c: ChunkCollection,
+  plan: UpsertPlan,
+  vectors?: string[],
+  onWritten?: ChunkWrite["onWritten"],
+): Promise<UpsertOutcome> {
   const added = await insertChunks(tx, c, plan, vectors);
-  let numUpdated = 0;
+  const updated: WrittenChunks["updated"] = [];
   for (const u of plan.update) {
-    numUpdated += await tx.$executeRawUnsafe(
+    const n = await tx.$executeRawUnsafe(
       `UPDATE "DocumentChunk" SET "metadata" = $2::jsonb WHERE "id" = $1::uuid`,
       u.id,
       JSON.stringify(u.document.metadata),
     );
+    if (n) updated.push(u);
   }
-  const numDeleted = plan.deleteIds.length
-    ? await tx.$executeRawUnsafe(`DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[])`, plan.deleteIds)
-    : 0;
+  const deletedIds = plan.deleteIds.length
+    ? (
+        await tx.$queryRawUnsafe<{ id: string }[]>(
+          `DELETE FROM "DocumentChunk" WHERE "id" = ANY($1::uuid[]) RETURNING "id"`,
+          plan.deleteIds,
+        )
+      ).map((r) => r.id)
+    : [];
+  await onWritten?.({ added, updated, deletedIds });
+  const numUpdated = updated.length;
   const numSkipped = plan.numSkipped + (plan.add.length - added.length) + (plan.update.length - numUpdated);
-  return { numAdded: added.length, numUpdated, numSkipped, numDeleted, added };
+  return {
+    numAdded: added.length,
+    numUpdated,
+    numSkipped,
+    numDeleted: deletedIds.length,
+    added: added.map((a) => a.document),
+  };
 }
 
 /**
@@ -204,9 +243,9 @@ function chunkTooBig(e: unknown, nodeId: string): unknown {
 export async function writeChunkPlans(writes: ChunkWrite[]): Promise<UpsertOutcome[]> {
   return (await getDb()).$transaction(async (tx) => {
     const outcomes: UpsertOutcome[] = [];
-    for (const { collection, plan, vectors } of writes) {
+    for (const { collection, plan, vectors, onWritten } of writes) {
       outcomes.push(
-        await applyPlan(tx, collection, plan, vectors?.literals).catch((e: unknown) =>
+        await applyPlan(tx, collection, plan, vectors?.literals, onWritten).catch((e: unknown) =>
           Promise.reject(chunkTooBig(e, collection.nodeId)),
         ),
       );
@@ -280,6 +319,36 @@ export async function countChunks({ chatflowId, nodeId }: ChunkCollection): Prom
     nodeId,
   );
   return rows[0]?.n ?? 0;
+}
+
+/** Chunks by id, in the order of `ids` (ids not stored are left out). */
+export async function findChunksByIds(
+  collection: ChunkCollection,
+  ids: string[],
+): Promise<Omit<ScoredDocument, "score">[]> {
+  const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  if (valid.length === 0) return [];
+  const rows = await (await getDb()).$queryRawUnsafe<Omit<Row, "score">[]>(
+    `SELECT "id", "content", "metadata" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION} AND "id" = ANY($3::uuid[])`,
+    collection.chatflowId,
+    collection.nodeId,
+    valid,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return valid.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ id, pageContent: r.content, metadata: r.metadata ?? {} }] : [];
+  });
+}
+
+/** A collection's chunk ids (for clearing a remote index beside the rows). */
+export async function findChunkIds({ chatflowId, nodeId }: ChunkCollection): Promise<string[]> {
+  const rows = await (await getDb()).$queryRawUnsafe<{ id: string }[]>(
+    `SELECT "id" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION}`,
+    chatflowId,
+    nodeId,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Deletes a collection's chunks (their embeddings CASCADE); returns how many. */

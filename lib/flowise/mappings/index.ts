@@ -65,6 +65,9 @@ import { groqChat } from "./groqChat";
 import { chatOpenAICustom } from "./chatOpenAICustom";
 import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
+import { faiss } from "./faiss";
+import { pinecone } from "./pinecone";
+import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
 import { startAgentflow } from "./startAgentflow";
@@ -150,12 +153,15 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   tokenTextSplitter,
   openAIEmbeddings,
   memoryVectorStore,
+  faiss,
+  pinecone,
   retrieverTool,
   conversationalRetrievalQAChain,
   // LlamaIndex nodes, onto their LangChain equivalents (each import says so).
   chatOpenAI_LlamaIndex,
   chatAnthropic_LlamaIndex,
   openAIEmbedding_LlamaIndex,
+  pineconeLlamaIndex,
   contextChatEngine,
   simpleChatEngine,
   // Agentflow V2 steps (their embedded models and tools map through the mappings above).

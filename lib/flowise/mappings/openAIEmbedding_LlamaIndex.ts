@@ -1,4 +1,4 @@
-import { defineMapping, param, toHttpUrl, toText } from "../rules";
+import { defineMapping, ignore, param, toHttpUrl, toText } from "../rules";
 import { llamaIndexNote } from "./llamaIndex";
 
 /** Flowise "OpenAI Embedding" (LlamaIndex) → our OpenAI-compatible embeddings. */
@@ -10,10 +10,11 @@ export const openAIEmbedding_LlamaIndex = defineMapping({
   inputs: {
     modelName: param("model", toText),
     basepath: param("baseURL", toHttpUrl),
-    timeout: param("timeout", () => ({
-      skip: true,
-      warning: "the embeddings timeout is not carried over: the server's MODEL_TIMEOUT_MS applies",
-    })),
+    timeout: ignore(
+      "the server's MODEL_TIMEOUT_MS is the embeddings deadline",
+      undefined,
+      "the embeddings timeout is not carried over: the server's MODEL_TIMEOUT_MS applies",
+    ),
   },
   outputs: { openAIEmbedding_LlamaIndex: "embeddings" },
 });

@@ -1,0 +1,77 @@
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
+import { CLEANUP_OPTIONS, DT } from "../../vector/node-types";
+
+export const pineconeStoreDefinition = {
+  name: "pineconeStore",
+  version: 1,
+  label: "Vector Store (Pinecone)",
+  category: "Vector Stores",
+  description:
+    "Keeps the chunks' vectors in a Pinecone index (their text and the record manager stay here) and finds the most similar ones. Fill it through the upsert API or the studio.",
+  inputs: [
+    { kind: "anchor", name: "document", label: "Documents", accepts: [DT.document], list: true, optional: true },
+    { kind: "anchor", name: "embeddings", label: "Embeddings", accepts: [DT.embeddings] },
+    { kind: "param", name: "credential", label: "Credential", type: "credential", credentialTypes: ["pinecone"] },
+    {
+      kind: "param",
+      name: "indexName",
+      label: "Index name",
+      type: "string",
+      pattern: "^[a-z0-9-]{1,45}$",
+      placeholder: "docs",
+      description: "An existing serverless or pod index whose dimension matches the embeddings.",
+    },
+    {
+      kind: "param",
+      name: "namespace",
+      label: "Namespace",
+      type: "string",
+      optional: true,
+      maxLength: 512,
+      description: "Keeps this node's vectors apart from others in the same index. Empty: the default namespace.",
+    },
+    {
+      kind: "param",
+      name: "metadataFilter",
+      label: "Metadata filter",
+      type: "json",
+      optional: true,
+      additional: true,
+      description: 'Pinecone\'s filter on searches, e.g. {"source": {"$eq": "handbook.pdf"}}.',
+    },
+    {
+      kind: "param",
+      name: "textKey",
+      label: "Text key",
+      type: "string",
+      default: "text",
+      pattern: "^[A-Za-z0-9_.-]{1,64}$",
+      additional: true,
+      description:
+        "The metadata key holding each record's text: upserts write it, and records written by other tools are read from it.",
+    },
+    { kind: "param", name: "topK", label: "Top K", type: "number", default: 4, integer: true, min: 1, max: 100 },
+    {
+      kind: "param",
+      name: "scoreThreshold",
+      label: "Score threshold",
+      type: "number",
+      optional: true,
+      min: 0,
+      max: 1,
+      additional: true,
+      description: "Only return chunks with a similarity at least this high (the index's metric).",
+    },
+    {
+      kind: "param",
+      name: "cleanup",
+      label: "Record manager cleanup",
+      type: "options",
+      default: "incremental",
+      options: CLEANUP_OPTIONS,
+      additional: true,
+    },
+  ],
+  outputs: [{ name: "retriever", label: "Retriever", types: [DT.vectorStore, DT.retriever] }],
+  capabilities: { store: "vector" },
+} as const satisfies NodeDefinitionSpec;
