@@ -13,7 +13,7 @@ function fileText(value: string): string {
 }
 
 /** What the model is told of the data: its columns, row count and a few rows. */
-function describe(table: CsvTable): string {
+function describeTable(table: CsvTable): string {
   const sample = table.rows.slice(0, 3).map((r) => JSON.stringify(r));
   return (
     `The CSV data has ${table.rows.length} rows and these columns: ${table.columns.join(", ")}.\n` +
@@ -31,7 +31,7 @@ export const buildCsvAgent: RuntimeOf<typeof csvAgentDefinition> = async ({ para
   return new ToolAgentChain({
     model,
     tools: [csvQueryTool(table)],
-    systemMessage: [params.systemMessage, describe(table)].filter(Boolean).join("\n\n"),
+    systemMessage: [params.systemMessage, describeTable(table)].filter(Boolean).join("\n\n"),
     maxIterations: params.maxIterations,
   });
 };
