@@ -1,3 +1,4 @@
+import { cursorParam as listCursorParam, encodeCursor } from "./pagination";
 import { z } from "zod";
 import { positiveIntParam } from "./query-params";
 import { dateRange, isoDateParam } from "./chat-message-dates";
@@ -54,22 +55,19 @@ const statusParam = z
       s in STATUS_OF_FLOWISE ? STATUS_OF_FLOWISE[s as FlowiseExecutionState] : (s as ExecutionStatusName),
   );
 
-/** Where a page ends: the last run's creation time (ms) and id, `<ms>_<uuid>` (newest first, id breaks ties). */
+/** Where a page ends: the last run's creation time and id (newest first, id breaks ties). */
 export type ExecutionCursor = { createdAt: Date; id: string };
-const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-const CURSOR = new RegExp(`^(\\d{1,15})_(${UUID})$`);
 
+/** The opaque cursor every list uses (common/schemas/pagination.ts), of the executions list. */
 export function encodeExecutionCursor(c: ExecutionCursor): string {
-  return `${c.createdAt.getTime()}_${c.id}`;
+  return encodeCursor("executions", { key: c.createdAt.getTime(), id: c.id });
 }
 
-const cursorParam = z
-  .string()
-  .regex(CURSOR, "must be a nextCursor of a previous page")
-  .transform((raw): ExecutionCursor => {
-    const [, ms, id] = CURSOR.exec(raw)!;
-    return { createdAt: new Date(Number(ms)), id: id!.toLowerCase() };
-  });
+const cursorParam = listCursorParam("executions").pipe(
+  z
+    .object({ key: z.number().int().nonnegative(), id: z.uuid() })
+    .transform((p): ExecutionCursor => ({ createdAt: new Date(p.key), id: p.id.toLowerCase() })),
+);
 
 const flowId = z.uuid({ error: "must be a flow UUID" });
 

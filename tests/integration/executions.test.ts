@@ -1,3 +1,5 @@
+import { encodeExecutionCursor } from "../../common/schemas/execution";
+import { encodeCursor } from "../../common/schemas/pagination";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, call } from "../support/http";
 import { createModelStub, type BrainRequest, type ModelStub } from "../../dev/model-stub/server";
@@ -171,6 +173,7 @@ describe("GET /api/v1/executions", () => {
       expect(res.json.total).toBe(6);
       seen.push(...idsOf(res));
       cursor = res.json.nextCursor;
+      expect(res.headers.get("x-next-cursor")).toBe(cursor);
       pages++;
     }
     expect(pages).toBe(3);
@@ -178,7 +181,11 @@ describe("GET /api/v1/executions", () => {
     expect(idsOf(await list(who.ada, "?limit=2&page=2"))).toEqual(seen.slice(2, 4));
     expect((await list(who.ada, "?limit=101")).status).toBe(400);
     expect((await list(who.ada, "?cursor=not-a-cursor")).status).toBe(400);
-    expect((await list(who.ada, `?cursor=${Date.now()}_${paused}&page=2`)).status).toBe(400);
+    const cursorOfPaused = encodeExecutionCursor({ createdAt: new Date(), id: paused });
+    expect((await list(who.ada, `?cursor=${cursorOfPaused}&page=2`)).status).toBe(400);
+    // The cursor is opaque: the old `<ms>_<id>` form, or another list's cursor, is 400.
+    expect((await list(who.ada, `?cursor=${Date.now()}_${paused}`)).status).toBe(400);
+    expect((await list(who.ada, `?cursor=${encodeCursor("chatflows", { key: 1, id: paused })}`)).status).toBe(400);
   });
 
   it("shows builders their own flows' runs, an API key those of its scope, admins every run", async () => {

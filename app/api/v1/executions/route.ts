@@ -1,3 +1,5 @@
+import { json } from "@/lib/http/responses";
+import { nextPageHeaders, PAGE_HEADER_DOCS } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { deleteExecutionsPolicy, readExecutionsPolicy } from "@/common/access/permissions";
 import {
@@ -19,10 +21,15 @@ export const GET = route(
       description:
         "Newest first, without per-node data. Filters: `agentflowId` (or `chatflowId`), `state`/`status` in Flowise's words or ours (INPROGRESS = running, STOPPED = paused at Human Input, FINISHED = finished, ERROR = error, TIMEOUT = timeout; TERMINATED, an aborted run, is stored as error), `sessionId`, `startDate`/`endDate`. `limit` runs per page (20 by default, at most 100); the next page is `cursor` = the answer's `nextCursor` (or Flowise's `page`).",
       callersNote: "builders and their keys: runs of their own flows only",
-      responses: { 200: { description: "A page of runs", schema: executionListResponseSchema } },
+      responses: {
+        200: { description: "A page of runs", schema: executionListResponseSchema, headers: PAGE_HEADER_DOCS },
+      },
     },
   },
-  async ({ query, caller }) => listExecutionsFor(caller, query),
+  async ({ req, query, caller }) => {
+    const page = await listExecutionsFor(caller, query);
+    return json(page, 200, nextPageHeaders(req, page.nextCursor));
+  },
 );
 
 export const DELETE = route(
