@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { waitFor } from "../queue/support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { DOCUMENTED_ROUTES } from "../../app/api/v1/openapi.json/documented-routes";
@@ -606,6 +607,29 @@ describe("every documented operation answers as documented", () => {
     expect((await mcp({ not: "json-rpc" })).status).toBe(400);
     await run("delete", "/api/v1/mcp-server/{id}", { params });
     expect((await mcp({ jsonrpc: "2.0", id: 3, method: "tools/list" })).status).toBe(404);
+  });
+
+  it("webhooks and schedules: settings, a call answered at once and one polled, a schedule's life", async () => {
+    const params = { id: ids.flow };
+    await run("get", "/api/v1/chatflows/{id}/webhook", { params });
+    await run("put", "/api/v1/chatflows/{id}/webhook", { params, body: { enabled: true } });
+    const hook = (headers: Record<string, string> = {}) =>
+      run("post", "/api/v1/webhook/{id}", { params, headers, body: { question: "hello from a hook" } });
+    expect((await hook()).status).toBe(200);
+    const accepted = await hook({ prefer: "respond-async" });
+    expect(accepted.status, accepted.text).toBe(202);
+    const runId = (accepted.json as { runId: string }).runId;
+    const poll = () => run("get", "/api/v1/trigger-runs/{id}", { params: { id: runId } });
+    await waitFor(async () => (await poll()).json.status !== "running");
+    const schedule = await run("post", "/api/v1/schedules", {
+      body: { chatflowId: ids.flow, cron: "0 9 * * MON-FRI", timezone: "Europe/Paris", input: { question: "report" } },
+    });
+    expect(schedule.status, schedule.text).toBe(200);
+    const scheduleId = (schedule.json as { id: string }).id;
+    await run("get", "/api/v1/schedules");
+    await run("get", "/api/v1/schedules/{id}", { params: { id: scheduleId } });
+    await run("put", "/api/v1/schedules/{id}", { params: { id: scheduleId }, body: { enabled: false } });
+    await run("delete", "/api/v1/schedules/{id}", { params: { id: scheduleId } });
   });
 
   it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {
