@@ -1,4 +1,4 @@
-import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { pageOfQuery } from "@/common/schemas/pagination";
 import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { messageAdmins } from "@/common/access/permissions";
