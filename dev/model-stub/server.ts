@@ -239,7 +239,7 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   const path = url.pathname.replace(/\/+$/, "");
   const gemini = geminiPath(path);
   // Azure OpenAI: Chat Completions at a deployment's path, the key in an `api-key` header.
-  const azure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(path);
+  const azure = /^\/openai\/deployments\/[^/]+\/(chat\/completions|embeddings)$/.exec(path)?.[1];
   const raw = await readBody(req);
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
@@ -283,10 +283,12 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   const modelPaths = ["/v1/chat/completions", "/v1/messages", "/v1/embeddings"];
   if (state.latencyMs > 0 && (modelPaths.includes(path) || gemini))
     await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
-  if (path === "/v1/chat/completions" || azure) return chatCompletion(body, state.brain, exchange.signal);
+  if (path === "/v1/chat/completions" || azure === "chat/completions")
+    return chatCompletion(body, state.brain, exchange.signal);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain, exchange.signal);
   if (gemini) return geminiGenerate(body, gemini, state.brain, exchange.signal);
-  if (path === "/v1/embeddings") return { status: 200, json: embeddingsResponse(body, state.dimensions) };
+  if (path === "/v1/embeddings" || azure === "embeddings")
+    return { status: 200, json: embeddingsResponse(body, state.dimensions) };
   throw new StubHttpError(404, `Unknown endpoint ${method} ${path}`);
 }
 

@@ -37,6 +37,10 @@ import { customTool } from "./custom-tool";
 import { customFunction } from "./custom-function";
 import { memoryVectorStore } from "./memory-vector-store";
 import { openAIEmbeddings } from "./openai-embeddings";
+import { azureOpenAIEmbeddings } from "./azure-openai-embeddings";
+import { mistralAIEmbeddings } from "./mistral-embeddings";
+import { ollamaEmbeddings } from "./ollama-embeddings";
+import { togetherAIEmbeddings } from "./together-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { openApiToolkit } from "./openapi-toolkit";
 import { mcpTools } from "./mcp-tools";
@@ -44,6 +48,7 @@ import { sqlDatabaseChain } from "./sql-database-chain";
 import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { pineconeStore } from "./pinecone-store";
+import { qdrantStore } from "./qdrant-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { webPageLoader } from "./web-page-loader";
 import { githubLoader } from "./github-loader";
@@ -142,8 +147,13 @@ export const nodes: readonly NodeModule[] = [
   codeTextSplitter,
   tokenTextSplitter,
   openAIEmbeddings,
+  azureOpenAIEmbeddings,
+  mistralAIEmbeddings,
+  togetherAIEmbeddings,
+  ollamaEmbeddings,
   pgvectorStore,
   pineconeStore,
+  qdrantStore,
   keywordStore,
   memoryVectorStore,
   retrieverTool,

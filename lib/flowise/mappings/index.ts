@@ -13,6 +13,11 @@ import { codeTextSplitter } from "./codeTextSplitter";
 import { markdownTextSplitter } from "./markdownTextSplitter";
 import { tokenTextSplitter } from "./tokenTextSplitter";
 import { openAIEmbeddings } from "./openAIEmbeddings";
+import { azureOpenAIEmbeddings } from "./azureOpenAIEmbeddings";
+import { localAIEmbeddings } from "./localAIEmbeddings";
+import { mistralAIEmbeddings } from "./mistralAIEmbeddings";
+import { ollamaEmbedding } from "./ollamaEmbedding";
+import { togetherAIEmbedding } from "./togetherAIEmbedding";
 import { retrieverTool } from "./retrieverTool";
 import { conversationalRetrievalQAChain } from "./conversationalRetrievalQAChain";
 import { bufferMemory } from "./bufferMemory";
@@ -152,6 +157,11 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   codeTextSplitter,
   tokenTextSplitter,
   openAIEmbeddings,
+  azureOpenAIEmbeddings,
+  mistralAIEmbeddings,
+  togetherAIEmbedding,
+  ollamaEmbedding,
+  localAIEmbeddings,
   memoryVectorStore,
   faiss,
   pinecone,
