@@ -36,5 +36,5 @@ export const customMCP = defineMapping({
     mcpServerConfig: param("serverUrl", serverUrl),
     mcpActions: param("tools", toJson),
   },
-  outputs: { customMCP: "tools" },
+  outputs: { customMCP: "toolkit" },
 });

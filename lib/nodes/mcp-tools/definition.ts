@@ -46,5 +46,5 @@ export const mcpToolsDefinition = {
     },
   ],
   // "Toolkit": several tools in one; only agents' Tools lists accept it.
-  outputs: [{ name: "tools", label: "Tools", types: ["Toolkit", "MCPTools"] }],
+  outputs: [{ name: "toolkit", label: "Tools", types: ["Toolkit", "MCPTools"] }],
 } as const satisfies NodeDefinitionSpec;
