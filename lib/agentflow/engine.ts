@@ -5,7 +5,15 @@ import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
 import type { FlowGraph } from "@/common/agentflow/graph";
 import { edgeOutput, loopTargetId, rootsOf } from "@/common/agentflow/graph";
 import { decideEdge, initialPosition, loopBack, type Position } from "./position";
-import type { AgentflowStep, HumanInputAnswer, IterationPass, RunSubflow, StepJournal, StepOutcome } from "./types";
+import {
+  type AgentflowStep,
+  type HumanInputAnswer,
+  ITERATION_WAITING_KEY,
+  type IterationPass,
+  type RunSubflow,
+  type StepJournal,
+  type StepOutcome,
+} from "./types";
 import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
 import { type OpenJournal, prefixedJournal, savingJournal, takeUnfinishedCalls } from "./journal";
 import { inSpan, tracingOn } from "../telemetry/traces";
@@ -128,7 +136,14 @@ function journalOf(run: EngineRun, rs: RunState, id: string, startedAt: Date): O
   });
 }
 
-/** One pass of an Iteration's sub-graph with `item` as `{{$iteration}}`, through this engine. */
+/** Where a pass paused at a Human Input stood, kept in its Iteration's journal. */
+type PausedPass = Pick<ExecutionSnapshot, "state" | "position" | "executedData">;
+
+/**
+ * One pass of an Iteration's sub-graph with `item` as `{{$iteration}}`, through this engine. A pass
+ * that reaches a Human Input pauses: its position is journaled and the pass answers `paused`, and
+ * the Iteration pauses the run (its finished passes stay journaled, so a resume does not run them).
+ */
 async function runPass(
   run: EngineRun,
   rs: RunState,
@@ -139,31 +154,50 @@ async function runPass(
 ): Promise<IterationPass> {
   const sub = run.graph.subgraphs.get(id)!;
   const outerIds = new Set([...run.graph.steps.keys(), ...(run.pass?.outerIds ?? [])]);
-  const position = { ...initialPosition("", run.question), ready: rootsOf(sub), outputs: { ...rs.position.outputs } };
+  // A pass that paused at a Human Input goes on from where it stopped; the answer is its own only
+  // when the run waits for this pass (another paused pass meets its Human Input again).
+  const paused = journal.get(`${index}/paused`) as PausedPass | undefined;
+  const answer = rs.position.waiting && journal.get(ITERATION_WAITING_KEY) === index ? run.humanInput : undefined;
+  const start = paused ?? {
+    state: { ...rs.state },
+    position: { ...initialPosition("", run.question), ready: rootsOf(sub), outputs: { ...rs.position.outputs } },
+    executedData: [],
+  };
+  let last: ExecutionSnapshot | undefined;
   const result = await runAgentflow({
     ...run,
     graph: sub,
-    humanInput: undefined,
-    start: { state: { ...rs.state }, position, executedData: [] },
-    save: async () => {},
+    humanInput: paused ? answer : undefined,
+    start,
+    save: async (snapshot) => {
+      last = snapshot;
+    },
     onToken: undefined,
     onEvent: undefined,
     pass: { item, outerIds, journalFor: (nodeId) => prefixedJournal(journal, `${index}/${nodeId}/`) },
   });
-  if (result.status === "paused")
-    throw new AppError(
-      "unprocessable",
-      `Iteration "${labelOf(run, id)}" (${id}): a Human Input inside an Iteration cannot pause the run.`,
-    );
-  const last = result.executedData.at(-1)?.data.output as { content?: unknown } | undefined;
-  const content = result.text || (typeof last?.content === "string" ? last.content : "");
+  if (result.status === "paused") {
+    const { state, position, executedData } = structuredClone(last!);
+    await journal.record(`${index}/paused`, { state, position, executedData } satisfies PausedPass);
+    const waiting = result.action!.data;
+    return {
+      content: "",
+      state: result.state,
+      usedTools: result.usedTools,
+      paused: { nodeId: waiting.nodeId, nodeLabel: waiting.nodeLabel, description: result.text },
+    };
+  }
+  const lastOutput = result.executedData.at(-1)?.data.output as { content?: unknown } | undefined;
+  const content = result.text || (typeof lastOutput?.content === "string" ? lastOutput.content : "");
   return { content, state: result.state, usedTools: result.usedTools };
 }
 
 async function runStep(run: EngineRun, rs: RunState, id: string, journal: OpenJournal): Promise<StepOutcome> {
   const scope = scopeFor(run, rs);
   const isLast = (run.graph.out.get(id) ?? []).length === 0;
-  const humanInput = run.humanInput && rs.position.waiting === id ? run.humanInput : undefined;
+  // The answer goes to the Human Input the run waits at, or to the Iteration holding it (runPass).
+  const resumed = rs.position.waiting === id || (rs.position.waiting !== undefined && run.graph.subgraphs.has(id));
+  const humanInput = run.humanInput && resumed ? run.humanInput : undefined;
   return run.stepOf(id).run({
     nodeId: id,
     label: labelOf(run, id),
@@ -244,6 +278,7 @@ function advance(run: EngineRun, rs: RunState, id: string, outcome: StepOutcome)
 }
 
 function humanInputAction(run: EngineRun, id: string, outcome: StepOutcome): HumanInputAction {
+  const at = outcome.pause?.at;
   return {
     id: randomUUID(),
     mapping: { approve: "Proceed", reject: "Reject" },
@@ -251,20 +286,36 @@ function humanInputAction(run: EngineRun, id: string, outcome: StepOutcome): Hum
       { type: "agentflowv2-approve-button", label: "Proceed" },
       { type: "agentflowv2-reject-button", label: "Reject" },
     ],
-    data: { nodeId: id, nodeLabel: labelOf(run, id), input: outcome.input },
+    data: { nodeId: at?.nodeId ?? id, nodeLabel: at?.nodeLabel ?? labelOf(run, id), input: outcome.input },
   };
 }
 
-/** Stops the run at a Human Input step: stored paused, its action answered. */
-async function pause(run: EngineRun, rs: RunState, id: string, outcome: StepOutcome, startedAt: Date) {
+/**
+ * Stops the run at a Human Input step (or an Iteration whose pass reached one): stored paused, its
+ * action answered, the step's journal kept in its entry for the resume.
+ */
+async function pause(
+  run: EngineRun,
+  rs: RunState,
+  id: string,
+  outcome: StepOutcome,
+  startedAt: Date,
+  journal: OpenJournal,
+) {
   const action = humanInputAction(run, id, outcome);
   const description = outcome.pause!.description;
-  const entry = executedEntry(run, rs, id, startedAt, "STOPPED", {
-    ...outcome,
-    output: { ...outcome.output, humanInputAction: action },
-  });
+  const entry = executedEntry(
+    run,
+    rs,
+    id,
+    startedAt,
+    "STOPPED",
+    { ...outcome, output: { ...outcome.output, humanInputAction: action } },
+    undefined,
+    journal.calls(),
+  );
   rs.executedData.push(entry);
-  rs.position.waiting = id;
+  rs.position.waiting = action.data.nodeId;
   rs.position.ready = [id, ...rs.position.ready.filter((r) => r !== id)];
   await run.save({ ...rs, status: "paused", action });
   if (description) run.onToken?.(description);
@@ -331,7 +382,7 @@ export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
       return fail(run, rs, e, { id, startedAt, journal });
     }
     if (outcome.usedTools) usedTools.push(...outcome.usedTools);
-    if (outcome.pause) return pause(run, rs, id, outcome, startedAt);
+    if (outcome.pause) return pause(run, rs, id, outcome, startedAt, journal);
     rs.position.ready.shift();
     rs.position.steps++;
     delete rs.position.waiting;

@@ -19,10 +19,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Takes the INPROGRESS entry of `nodeId` off the end of `executedData` (a run interrupted while the
- * step ran), returning the calls it had finished; none for a step that starts afresh.
+ * step ran), returning the calls it had finished; for a step resumed after it paused (an Iteration
+ * whose pass reached a Human Input), the calls its STOPPED entry kept (the entry stays); none for a
+ * step that starts afresh.
  */
 export function takeUnfinishedCalls(executedData: ExecutedNode[], nodeId: string): Record<string, unknown> {
   const last = executedData.at(-1);
+  if (last?.nodeId === nodeId && last.status === "STOPPED")
+    return isRecord(last.data.calls) ? { ...last.data.calls } : {};
   if (last?.nodeId !== nodeId || last.status !== "INPROGRESS") return {};
   executedData.pop();
   return isRecord(last.data.calls) ? { ...last.data.calls } : {};

@@ -61,7 +61,12 @@ export interface IterationPass {
   content: string;
   state: Record<string, unknown>;
   usedTools: UsedTool[];
+  /** The pass stopped at a Human Input (the node, and what the person is asked): the run pauses. */
+  paused?: { nodeId: string; nodeLabel: string; description: string };
 }
+
+/** The Iteration journal's key of the pass (its index) whose Human Input the paused run waits for. */
+export const ITERATION_WAITING_KEY = "waiting";
 
 /** What a step sees of the run when it runs. */
 export interface StepContext {
@@ -109,8 +114,11 @@ export interface StepOutcome {
   branch?: string;
   /** Loop: go back to `nodeId`, at most `max` times; past it the run goes on without looping. */
   loopTo?: { nodeId: string; max: number; fallback?: string };
-  /** Human input: stop here until a resume answers. */
-  pause?: { description: string };
+  /**
+   * Human input: stop here until a resume answers. `at`: the Human Input inside this step that waits
+   * (an Iteration's pass), which the resume names; none: this step.
+   */
+  pause?: { description: string; at?: { nodeId: string; nodeLabel: string } };
   /** This node's content is the flow's answer so far (LLM, Direct Reply, a Loop's fallback). */
   answer?: boolean;
   /** Messages this node adds to the run's history (the LLM's question and reply, feedback…). */

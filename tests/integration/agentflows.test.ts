@@ -315,3 +315,94 @@ describe("agentflows over the chatflows API", () => {
     expect(check.json).toEqual({ valid: true, problems: [] });
   });
 });
+
+/** Start → Iteration over a, b, c (ask the model, then a person: proceed "ok", reject "no") → the results. */
+function approvalPerItem(stubUrl: string) {
+  const inside = (id: string, type: string, inputs: Record<string, unknown>) => ({
+    ...node(id, type, inputs),
+    parentNode: "each",
+  });
+  return {
+    nodes: [
+      node("start", "startAgentflow"),
+      node("model", "chatOpenAICompatible", { baseURL: stubUrl, model: "stub-model", temperature: 0 }),
+      node("each", "iterationAgentflow", { iterationInput: '["a", "b", "c"]' }),
+      inside("ask", "llmAgentflow", { llmEnableMemory: false, llmUserMessage: "Check {{$iteration}}" }),
+      inside("gate", "humanInputAgentflow", { humanInputDescription: "Approve {{$iteration}}?" }),
+      inside("ok", "directReplyAgentflow", { directReplyMessage: "ok {{$iteration}}: {{ask}}" }),
+      inside("no", "directReplyAgentflow", { directReplyMessage: "no {{$iteration}} ({{gate}})" }),
+      node("after", "directReplyAgentflow", { directReplyMessage: "Results:\n{{each}}" }),
+    ],
+    edges: [
+      edge("start", "output", "each"),
+      edge("model", "chatModel", "ask", "model"),
+      edge("ask", "output", "gate"),
+      edge("gate", "proceed", "ok"),
+      edge("gate", "reject", "no"),
+      edge("each", "output", "after"),
+    ],
+  };
+}
+
+describe("agentflow: human input inside an Iteration", () => {
+  let iterFlow: string;
+  beforeAll(async () => {
+    iterFlow = (
+      await createChatflow(
+        { name: "Approval per item", type: "AGENTFLOW", graph: approvalPerItem(stub.url) as never },
+        systemCaller,
+      )
+    ).id;
+  });
+  const predictItems = (body: object) =>
+    call(route.POST, { method: "POST", params: { id: iterFlow }, headers: auth.bearer(key), body });
+
+  it("pauses inside one item and resumes exactly there: finished items are not run again, their outputs kept", async () => {
+    const before = modelCalls();
+    const first = await predictItems({ question: "Check the orders", chatId: "items" });
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.action).toMatchObject({ data: { nodeId: "gate", nodeLabel: "Human Input" } });
+    expect(first.json.text).toBe("model: Check a\n\nApprove a?");
+    expect(modelCalls() - before).toBe(1);
+
+    const second = await predictItems({ chatId: "items", humanInput: { type: "proceed", startNodeId: "gate" } });
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.text).toBe("model: Check b\n\nApprove b?");
+    // Only item b asked the model: item a was not run again.
+    expect(modelCalls() - before).toBe(2);
+
+    const third = await predictItems({
+      chatId: "items",
+      humanInput: { type: "reject", startNodeId: "gate", feedback: "out of stock" },
+    });
+    expect(third.json.text).toBe("model: Check c\n\nApprove c?");
+    expect(modelCalls() - before).toBe(3);
+
+    const last = await predictItems({ chatId: "items", humanInput: { type: "proceed", startNodeId: "gate" } });
+    expect(last.status, last.text).toBe(200);
+    expect(last.json.action).toBeUndefined();
+    // Each item's output, the ones finished before a pause included, with its own {{$iteration}}.
+    expect(last.json.text).toBe("Results:\nok a: model: Check a\nno b (out of stock)\nok c: model: Check c");
+    expect(modelCalls() - before).toBe(3);
+    const row = await (await getDb()).execution.findUniqueOrThrow({ where: { id: last.json.executionId } });
+    expect(row.status).toBe("finished");
+    expect((row.executedData as { nodeId: string; status: string }[]).map((n) => `${n.nodeId}:${n.status}`)).toEqual([
+      "start:FINISHED",
+      "each:STOPPED",
+      "each:STOPPED",
+      "each:STOPPED",
+      "each:FINISHED",
+      "after:FINISHED",
+    ]);
+    // A further resume finds nothing waiting.
+    const again = await predictItems({ chatId: "items", humanInput: { type: "proceed", startNodeId: "gate" } });
+    expect(again.status).toBe(409);
+  });
+
+  it("a resume naming the Iteration instead of the Human Input inside it is 409 naming the node to send", async () => {
+    await predictItems({ question: "Check the orders", chatId: "items-wrong" });
+    const res = await predictItems({ chatId: "items-wrong", humanInput: { type: "proceed", startNodeId: "each" } });
+    expect(res.status).toBe(409);
+    expect(res.json.error.message).toContain('send humanInput.startNodeId "gate"');
+  });
+});
