@@ -10,9 +10,9 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { systemCaller } from "../../dev/callers";
 import { createModelStub, demoBrain, scriptedBrain, type ModelStub } from "../../dev/model-stub/server";
 import { createProductApi, type ProductApi } from "../../dev/product-api/server";
+import { createRecordingServer } from "../support/recording-server";
 import { productSearchSpec, SPEC_PRODUCT_API } from "../../dev/product-api/spec";
 import { validateGraph } from "../../lib/flow";
-import { flowiseMappings } from "../../lib/flowise/mappings";
 import { resetEnvForTests } from "../../lib/env";
 import { createCredential } from "../../lib/services/credentials";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -146,15 +146,55 @@ describe("Conversational Agent (calculator, bufferMemory, serpAPI, chatOpenAI, c
     return flow;
   };
 
-  it("the template as it is: imported once a SerpAPI node exists (issue 35), until then refused naming it", async () => {
-    const res = await importFlow({ name: "Conversational agent", ...fixture("Conversational_Agent.json") });
-    if (flowiseMappings.some((m) => m.flowise === "serpAPI")) {
+  it("the template as it is imports and runs: SerpAPI (issue 35's node) on a local search server, then the calculator", async () => {
+    const search = await createRecordingServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          answer_box: { answer: "Oslo" },
+          organic_results: [
+            { title: "Oslo - Wikipedia", link: "https://en.wikipedia.org/wiki/Oslo", snippet: "Capital of Norway." },
+          ],
+        }),
+      );
+    });
+    try {
+      const res = await importFlow({ name: "Conversational agent", ...fixture("Conversational_Agent.json") });
       expect(res.status, res.text.slice(0, 300)).toBe(201);
-    } else {
-      expect(res.status).toBe(400);
-      expect(res.json.error.details.unmappedNodes).toEqual([
-        expect.objectContaining({ nodeId: "serpAPI_0", flowiseType: "serpAPI" }),
+      const graph = structuredClone(res.json.graph) as Graph;
+      expect(nodeOf(graph, "serpAPI_0").type).toBe("serpAPI");
+      const key = await createCredential(
+        { name: "Serp", type: "serpApi", data: { apiKey: "serp-key", baseURL: search.origin } },
+        systemCaller,
+      );
+      nodeOf(graph, "serpAPI_0").data.inputs.credential = key.id;
+      nodeOf(graph, "chatOpenAI_0").data.inputs.baseURL = stub.url;
+      await save(res.json.id, graph);
+      stub.setBrain(
+        scriptedBrain([
+          { content: '{"action": "search", "action_input": "capital of Norway"}' },
+          { content: '{"action": "calculator", "action_input": "2026 - 1048"}' },
+          { content: '{"action": "Final Answer", "action_input": "Oslo, founded 978 years ago."}' },
+        ]),
+      );
+      const answer = await predict(
+        res.json.id,
+        "What is the capital of Norway, and how old is it if founded in 1048?",
+        "s-serp",
+      );
+      expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+      expect(answer.json.text).toBe("Oslo, founded 978 years ago.");
+      expect(
+        answer.json.usedTools.map((t: { tool: string; toolOutput: string }) => [t.tool, t.toolOutput.split("\n")[0]]),
+      ).toEqual([
+        ["search", "Answer: Oslo"],
+        ["calculator", "978"],
       ]);
+      expect(search.requests).toHaveLength(1);
+      expect(search.requests[0].url).toContain("q=capital+of+Norway");
+    } finally {
+      stub.setBrain(demoBrain);
+      await search.close();
     }
   });
 
