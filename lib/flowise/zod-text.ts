@@ -35,7 +35,7 @@ function tokenize(src: string): Token[] {
       let j = i + 1;
       let s = "";
       while (j < src.length && src[j] !== c) {
-        if (c === "`" && src.startsWith("${", j)) throw new ZodTextError("a template string with ${…}");
+        if (c === "`" && src.startsWith("${", j)) throw new ZodTextError("a template string with a placeholder");
         if (src[j] === "\\" && j + 1 < src.length) {
           const e = src[j + 1];
           s += e === "n" ? "\n" : e === "t" ? "\t" : e;

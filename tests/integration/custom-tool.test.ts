@@ -93,7 +93,7 @@ const ask = (id: string) =>
 
 describe("Custom Tool in the sandbox", () => {
   it("runs the code with $city, $input and $vars; the model answers from its result", async () => {
-    const id = await agentWithTool("return `Weather in ${$city} (${$input.city}): sunny, ${$vars.unit}`;");
+    const id = await agentWithTool("return 'Weather in ' + $city + ' (' + $input.city + '): sunny, ' + $vars.unit;");
     const res = await ask(id);
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.json.text).toBe("Tool said: Weather in Paris (Paris): sunny, celsius");

@@ -23,7 +23,7 @@ export const customFunctionDefinition = {
       name: "code",
       label: "JavaScript function",
       type: "code",
-      placeholder: "return `You asked: ${$input}`;",
+      placeholder: "return 'You asked: ' + $input;",
       description: "The body of an async function; it returns a string (or a JSON value, sent as JSON).",
     },
     {

@@ -38,7 +38,7 @@ export const customToolDefinition = {
       label: "JavaScript function",
       type: "code",
       placeholder:
-        "const res = await fetch(`https://api.example.com/weather?city=${$city}`);\nreturn await res.text();",
+        "const res = await fetch('https://api.example.com/weather?city=' + encodeURIComponent($city));\nreturn await res.text();",
       description: "The body of an async function; it may await and returns a string (or a JSON value, sent as JSON).",
     },
     {

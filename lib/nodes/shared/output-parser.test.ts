@@ -28,7 +28,9 @@ describe("output parsers", () => {
       required: ["answer", "tags"],
     });
     const p = jsonSchemaParser("Parser", schema);
-    expect(p.check('Sure:\n```json\n{"answer":"x","tags":["a"]}\n```')).toEqual({ value: { answer: "x", tags: ["a"] } });
+    expect(p.check('Sure:\n```json\n{"answer":"x","tags":["a"]}\n```')).toEqual({
+      value: { answer: "x", tags: ["a"] },
+    });
     expect(p.check('{"answer":1}')).toEqual({ problem: expect.stringContaining("/answer must be string") });
     expect(p.check("no json here")).toEqual({ problem: "the answer holds no JSON object" });
   });
