@@ -481,11 +481,13 @@ describe("Flowise Agentflow V2 templates (agentflows/)", () => {
       { inputArgName: "subject", inputArgValue: "{{llmAgentflow_0.subject}}" },
       { inputArgName: "body", inputArgValue: "{{llmAgentflow_0.body}}" },
     ]);
+    // The agent's tools (Google Custom Search, current date/time) are ours now; the Tool step's Gmail is not.
+    const agentTools = hitl.graph.edges
+      .filter((e) => e.target === "agentAgentflow_0" && e.targetHandle.endsWith(":in:tools"))
+      .map((e) => nodeOf(hitl.graph, e.source).type);
+    expect(agentTools.sort()).toEqual(["currentDateTime", "googleCustomSearch"]);
     expect(hitl.warnings.map((w) => [w.nodeId, w.input])).toEqual(
-      expect.arrayContaining([
-        ["agentAgentflow_0", "agentTools"],
-        ["toolAgentflow_0", "toolAgentflowSelectedTool"],
-      ]),
+      expect.arrayContaining([["toolAgentflow_0", "toolAgentflowSelectedTool"]]),
     );
     const iterations = await importAgentflow("Iterations.json");
     expect(nodeOf(iterations.graph, "llmAgentflow_0")).toMatchObject({

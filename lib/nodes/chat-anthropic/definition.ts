@@ -22,6 +22,28 @@ export const chatAnthropicDefinition = {
     },
     {
       kind: "param",
+      name: "extendedThinking",
+      label: "Extended thinking",
+      type: "boolean",
+      default: false,
+      additional: true,
+      description:
+        "Let Claude reason step by step before answering (Claude 3.7 and later). Temperature is then the provider's.",
+    },
+    {
+      kind: "param",
+      name: "budgetTokens",
+      label: "Thinking budget (tokens)",
+      type: "number",
+      default: 1024,
+      integer: true,
+      min: 1024,
+      max: 128_000,
+      additional: true,
+      description: "Most tokens spent thinking; must be below Max tokens.",
+    },
+    {
+      kind: "param",
       name: "allowImageUploads",
       label: "Allow image uploads",
       type: "boolean",

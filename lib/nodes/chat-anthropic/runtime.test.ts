@@ -19,11 +19,12 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const build = async (credential: Record<string, string>) => {
+const build = async (credential: Record<string, string>, extra: Record<string, unknown> = {}) => {
   const params = paramsSchemaFor(getDefinition("chatAnthropic")!).parse({
     credential: "a1",
     model: "claude-test",
     temperature: 0.2,
+    ...extra,
   });
   return (await chatAnthropic.runtime({
     nodeId: "m",
@@ -47,6 +48,24 @@ describe("Anthropic chat model node", () => {
       messages: [{ role: "user", content: "Hi" }],
     });
     expect(stub.requests.at(-1)?.apiKey).toBe("sk-ant-test");
+  });
+
+  it("extended thinking: sends the budget and no temperature; refuses a max below the budget", async () => {
+    const model = await build(
+      { apiKey: "sk-ant-test", baseURL },
+      { extendedThinking: true, budgetTokens: 1500, maxTokens: 4000 },
+    );
+    const reply = await model.invoke([new HumanMessage("Think, then answer")]);
+    expect(reply.content).toBe("Hello from Claude");
+    const body = stub.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ max_tokens: 4000, thinking: { type: "enabled", budget_tokens: 1500 } });
+    expect(body.temperature).toBeUndefined();
+    await expect(
+      build({ apiKey: "sk-ant-test", baseURL }, { extendedThinking: true, budgetTokens: 4096, maxTokens: 2048 }),
+    ).rejects.toMatchObject({
+      code: "invalid_graph",
+      message: expect.stringContaining("max tokens (2048) must be above the thinking budget (4096)"),
+    });
   });
 
   it("streams tokens", async () => {

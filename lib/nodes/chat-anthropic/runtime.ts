@@ -17,9 +17,17 @@ export const buildChatAnthropic: RuntimeOf<typeof chatAnthropicDefinition> = asy
   // Always explicit: left unset, the SDK would read ANTHROPIC_BASE_URL from the server's environment.
   const baseURL = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL.anthropic;
   const allowedHosts = assertCredentialHost(cred, baseURL, requester);
+  if (params.extendedThinking && params.maxTokens <= params.budgetTokens)
+    throw new AppError(
+      "invalid_graph",
+      `${requester}: max tokens (${params.maxTokens}) must be above the thinking budget (${params.budgetTokens}): the answer comes after the thinking.`,
+    );
   return new ChatAnthropic({
     model: params.model,
-    temperature: params.temperature,
+    // Extended thinking takes the provider's temperature (Anthropic refuses another one with it).
+    ...(params.extendedThinking
+      ? { thinking: { type: "enabled" as const, budget_tokens: params.budgetTokens } }
+      : { temperature: params.temperature }),
     maxTokens: params.maxTokens,
     apiKey,
     anthropicApiUrl: baseURL,
