@@ -13,6 +13,7 @@ import * as validate from "../../app/api/v1/chatflows/[id]/validate/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import { type Brain, type ChatMessage, textOf } from "../../dev/model-stub/brain";
 import { createModelStub, demoBrain, type ModelStub } from "../../dev/model-stub/server";
+import { parseSse } from "../../dev/route-server";
 import { resetEnvForTests } from "../../lib/env";
 import { setupFirstAdmin } from "../../lib/services/users";
 import type { Graph } from "@/common/schemas/graph";
@@ -76,6 +77,26 @@ describe("marketplace Prompt Chaining", () => {
     expect(calls).toHaveLength(2);
     expect(calls[0]).toContain("following objective: learn TypeScript");
     expect(calls[1]).toContain("objective: learn TypeScript.\nThe last completed task has the result: Research first.");
+  });
+
+  it("streams only the last chain's answer: the first chain's tokens never reach the user", async () => {
+    const { id } = await importAndRepoint("marketplace/Prompt_Chaining.json");
+    const replies = ["Hidden first step.", "Visible final list."];
+    stub.setBrain(() => ({ content: replies.shift() ?? "none left" }));
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id },
+      headers: session,
+      body: { question: "plan a trip", streaming: true },
+    });
+    expect(res.status).toBe(200);
+    const events = parseSse(res.text);
+    const tokens = events
+      .filter((e) => e.event === "token")
+      .map((e) => e.data)
+      .join("");
+    expect(tokens).toBe("Visible final list.");
+    expect(events.at(-1)?.event).toBe("end");
   });
 
   it("a prompt variable naming no connected chain is a problem of the saved graph; a run is refused naming it", async () => {
