@@ -72,6 +72,18 @@ export const PROVIDER_KINDS = {
     defaultUrl: "https://api.together.xyz/v1",
     placeholder: "https://api.together.xyz/v1",
   },
+  replicate: {
+    label: "Replicate",
+    hint: "A Replicate API token (r8_…).",
+    defaultUrl: "https://api.replicate.com",
+    placeholder: "https://api.replicate.com",
+  },
+  huggingFace: {
+    label: "Hugging Face",
+    hint: "A Hugging Face access token (hf_…); an Inference Endpoint by its URL as base URL.",
+    defaultUrl: "https://router.huggingface.co",
+    placeholder: "https://my-endpoint.endpoints.huggingface.cloud",
+  },
   // Web search APIs (the search tool nodes).
   serpApi: {
     label: "SerpAPI",
@@ -112,6 +124,11 @@ export const PROVIDER_KINDS = {
     hint: "A Pinecone API key (the index host is found from the index name).",
     defaultUrl: "https://api.pinecone.io",
     placeholder: "https://api.pinecone.io",
+  },
+  qdrant: {
+    label: "Qdrant",
+    hint: "A Qdrant API key and the server's URL (Qdrant Cloud's cluster URL, or your own server's).",
+    placeholder: "https://xyz.eu-central.aws.cloud.qdrant.io:6333",
   },
   // Document sources.
   github: {

@@ -48,6 +48,8 @@ const providerSchemas = {
         .default(AZURE_DEFAULT_API_VERSION),
     })
     .strict(),
+  replicate: providerKey,
+  huggingFace: providerKey,
   serpApi: providerKey,
   serper: providerKey,
   googleCustomSearch: z
@@ -63,6 +65,12 @@ const providerSchemas = {
   tavily: providerKey,
   braveSearch: providerKey,
   pinecone: providerKey,
+  qdrant: z
+    .object({
+      apiKey: headerValue(500).min(1),
+      baseURL: providerUrl.meta({ description: "The Qdrant server's REST URL, e.g. http://qdrant.internal:6333" }),
+    })
+    .strict(),
   github: providerKey,
 } as const satisfies Record<ProviderKindId, z.ZodType>;
 

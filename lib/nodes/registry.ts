@@ -17,6 +17,8 @@ import { chatGroq } from "./chat-groq";
 import { chatMistralAI } from "./chat-mistral";
 import { chatOpenRouter } from "./chat-openrouter";
 import { chatTogetherAI } from "./chat-together";
+import { huggingFaceInference } from "./hugging-face-inference";
+import { replicateLLM } from "./replicate-llm";
 import { chatOpenAICompatible } from "./chat-openai-compatible";
 import { chatPromptTemplate } from "./chat-prompt-template";
 import { conversationChain } from "./conversation-chain";
@@ -100,6 +102,8 @@ export const nodes: readonly NodeModule[] = [
   chatDeepseek,
   chatOpenRouter,
   chatTogetherAI,
+  replicateLLM,
+  huggingFaceInference,
   promptTemplate,
   chatPromptTemplate,
   llmChain,

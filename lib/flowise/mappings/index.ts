@@ -67,11 +67,14 @@ import { chatMistralAI } from "./chatMistralAI";
 import { chatOpenRouter } from "./chatOpenRouter";
 import { chatTogetherAI } from "./chatTogetherAI";
 import { groqChat } from "./groqChat";
+import { huggingFaceInference_LLMs } from "./huggingFaceInference_LLMs";
+import { replicate } from "./replicate";
 import { chatOpenAICustom } from "./chatOpenAICustom";
 import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
 import { faiss } from "./faiss";
 import { pinecone } from "./pinecone";
+import { qdrant } from "./qdrant";
 import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
@@ -108,6 +111,8 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   chatOpenRouter,
   chatTogetherAI,
   chatLocalAI,
+  replicate,
+  huggingFaceInference_LLMs,
   promptTemplate,
   chatPromptTemplate,
   llmChain,
@@ -165,6 +170,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   memoryVectorStore,
   faiss,
   pinecone,
+  qdrant,
   retrieverTool,
   conversationalRetrievalQAChain,
   // LlamaIndex nodes, onto their LangChain equivalents (each import says so).
