@@ -64,6 +64,7 @@ describe("declared capabilities", () => {
     expect(Object.fromEntries(storeNodes.map((d) => [d.name, storeKindOf(d)]))).toEqual({
       pgvectorStore: "vector",
       pineconeStore: "vector",
+      qdrantStore: "vector",
       keywordStore: "keyword",
     });
     expect(memoryNodes.map((d) => d.name)).toEqual(["bufferMemory"]);
