@@ -113,6 +113,16 @@ function feedbackFilter(feedback?: boolean, feedbackType?: ("THUMBS_UP" | "THUMB
   return feedback ? ("any" as const) : ("none" as const);
 }
 
+/** `page` (an offset) and `cursor` (where the page starts) contradict each other. */
+function refusePageWithCursor(q: { page?: number; cursor?: unknown }, ctx: z.RefinementCtx) {
+  if (q.cursor && q.page)
+    ctx.addIssue({
+      code: "custom",
+      path: ["page"],
+      message: "cannot be combined with cursor (a cursor names where the page starts)",
+    });
+}
+
 /** GET query: filters, `sort` (or Flowise's `order`) ASC|DESC, `page` from 1, `limit` up to the cap. */
 export const listChatMessagesQuery = z
   .object({
@@ -124,14 +134,7 @@ export const listChatMessagesQuery = z
     cursor: cursorParam("chatmessage").optional(),
   })
   .superRefine(checkRange)
-  .superRefine((q, ctx) => {
-    if (q.cursor && q.page)
-      ctx.addIssue({
-        code: "custom",
-        path: ["page"],
-        message: "cannot be combined with cursor (a cursor names where the page starts)",
-      });
-  })
+  .superRefine(refusePageWithCursor)
   .transform(({ startDate, endDate, sort, order, page, limit, feedback, feedbackType, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),
@@ -191,8 +194,10 @@ export const listSessionsQuery = z
     endDate: filterFields.endDate,
     page: positiveIntParam().optional(),
     limit: positiveIntParam(100).optional(),
+    cursor: cursorParam("sessions").optional(),
   })
   .superRefine(checkRange)
+  .superRefine(refusePageWithCursor)
   .transform(({ startDate, endDate, page, limit, ...rest }) => ({
     ...rest,
     createdAt: dateRange(startDate, endDate),

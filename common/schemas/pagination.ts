@@ -18,7 +18,7 @@ export type CursorPosition = { key: string | number; id: string };
 const positionSchema = z.tuple([
   z.string(),
   z.union([z.string().max(1000), z.number().finite()]),
-  z.string().min(1).max(100),
+  z.string().min(1).max(300),
 ]);
 
 /** The cursor of the page after the row at `position` in `list`. */

@@ -198,6 +198,8 @@ export const sessionsResponseSchema = z
       }),
     ),
     pagination,
+    /** The cursor of the next page (also in X-Next-Cursor); null on the last page. */
+    nextCursor: z.string().nullable(),
   })
   .meta({ id: "Sessions" });
 

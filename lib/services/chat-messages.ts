@@ -112,8 +112,20 @@ export async function deleteChatMessages(chatflowId: string, filters: ChatMessag
 /** Sessions of a chatflow for the studio: first question, count, first and last activity. */
 export async function listSessions(chatflowId: string, query: ListSessionsQuery, caller: Caller) {
   await getChatflowOrThrow(chatflowId, caller, "chatmessage.read");
-  const { page, limit, ...filters } = query;
-  const { total, rows } = await findSessions({ chatflowId, ...filters, skip: (page - 1) * limit, take: limit });
+  const { page, limit, cursor, ...filters } = query;
+  const { total, rows: read } = await findSessions({
+    chatflowId,
+    ...filters,
+    skip: cursor ? 0 : (page - 1) * limit,
+    take: limit + 1,
+    ...(cursor ? { after: { lastAt: new Date(Number(cursor.key)), sessionId: cursor.id } } : {}),
+  });
+  const rows = read.slice(0, limit);
+  const last = rows[rows.length - 1];
+  const nextCursor =
+    read.length > limit && last
+      ? encodeCursor("sessions", { key: new Date(last.lastAt).getTime(), id: last.sessionId })
+      : null;
   const data: SessionSummary[] = rows.map((r) => ({
     sessionId: r.sessionId,
     chatType: r.chatType,
@@ -124,7 +136,14 @@ export async function listSessions(chatflowId: string, query: ListSessionsQuery,
   }));
   return {
     data,
-    pagination: { page, limit, total, totalPages: Math.ceil(total / limit), hasNext: page * limit < total },
+    pagination: {
+      page,
+      limit,
+      total,
+      totalPages: Math.ceil(total / limit),
+      hasNext: cursor ? nextCursor !== null : page * limit < total,
+    },
+    nextCursor,
   };
 }
 

@@ -8,6 +8,7 @@ import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
 import * as versions from "../../app/api/v1/chatflows/[id]/versions/route";
 import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
+import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as domainRuns from "../../app/api/v1/domains/runs/route";
 import * as feedback from "../../app/api/v1/feedback/[id]/route";
@@ -22,6 +23,7 @@ import { auth, call, type CallResult, type RouteHandler } from "../support/http"
 const ADMIN = { email: "admin@pages.test", name: "Ada", password: "correct-horse-1" };
 let admin: Record<string, string>;
 let flowId: string;
+let sessionsFlowId: string;
 let serial = 0;
 const uuid = () => crypto.randomUUID();
 
@@ -29,6 +31,7 @@ beforeAll(async () => {
   await setupFirstAdmin(ADMIN);
   admin = auth.basic(ADMIN.email, ADMIN.password);
   flowId = (await (await getDb()).chatflow.create({ data: { name: "pages", graph: { nodes: [], edges: [] } } })).id;
+  sessionsFlowId = (await (await getDb()).chatflow.create({ data: { name: "sessions", graph: {} } })).id;
 });
 
 type Listed = {
@@ -136,6 +139,20 @@ const LISTS: Listed[] = [
       });
       return row.id;
     },
+  },
+  {
+    name: "GET /chatmessage/{id}/sessions (an envelope: nextCursor in the body too)",
+    handler: sessions.GET as RouteHandler,
+    path: () => `/api/v1/chatmessage/${sessionsFlowId}/sessions`,
+    params: () => ({ id: sessionsFlowId }),
+    add: async () => {
+      const sessionId = `s${++serial}`;
+      await (await db()).chatMessage.create({
+        data: { chatflowId: sessionsFlowId, sessionId, chatId: sessionId, role: "userMessage", content: "hi" },
+      });
+      return sessionId;
+    },
+    idsOf: (json) => (json as { data: { sessionId: string }[] }).data.map((s) => s.sessionId),
   },
   {
     name: "GET /chatflows/{id}/versions (an envelope: nextCursor in the body too)",

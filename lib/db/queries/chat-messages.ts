@@ -199,12 +199,15 @@ export async function findSessions({
   createdAt,
   skip,
   take,
+  after,
 }: {
   chatflowId: string;
   chatType?: ChatType;
   createdAt?: { gte?: Date; lt?: Date; lte?: Date };
   skip: number;
   take: number;
+  /** A keyset page: the sessions after this one (latest message first, session id breaking ties). */
+  after?: { lastAt: Date; sessionId: string };
 }): Promise<{ total: number; rows: SessionRow[] }> {
   const db = await getDb();
   const conds = [Prisma.sql`"chatflowId" = ${chatflowId}::uuid`];
@@ -213,6 +216,9 @@ export async function findSessions({
   if (createdAt?.lt) conds.push(Prisma.sql`"createdAt" < ${createdAt.lt}`);
   if (createdAt?.lte) conds.push(Prisma.sql`"createdAt" <= ${createdAt.lte}`);
   const where = Prisma.join(conds, " AND ");
+  const afterCursor = after
+    ? Prisma.sql`WHERE s."lastAt" < ${after.lastAt} OR (s."lastAt" = ${after.lastAt} AND s."sessionId" > ${after.sessionId})`
+    : Prisma.empty;
   const [counted, rows] = await Promise.all([
     db.$queryRaw<{ total: bigint | number }[]>`
       SELECT COUNT(DISTINCT "sessionId") AS total FROM "ChatMessage" WHERE ${where}`,
@@ -227,6 +233,7 @@ export async function findSessions({
         FROM "ChatMessage" WHERE ${where}
         GROUP BY "sessionId"
       ) s
+      ${afterCursor}
       ORDER BY s."lastAt" DESC, s."sessionId" ASC
       OFFSET ${skip} LIMIT ${take}`,
   ]);
