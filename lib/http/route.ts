@@ -56,8 +56,9 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
  * Wraps a route handler: validates path params and query with zod (400 naming the field),
  * refuses a declared body past the route's cap (413), authenticates the caller against the policy (401/403; 429 for repeated failed Basic sign-ins),
  * refuses cross-origin writes riding on a session cookie (403), reads the body (JSON checked with
- * zod, or a multipart form: lib/http/body.ts), runs the handler and maps any error to the one
- * error shape. A handler returns data (sent as 200 JSON) or a Response. The handler carries `opts`
+ * zod, or a multipart form: lib/http/body.ts), runs the handler (once per `Idempotency-Key` on
+ * routes declaring `idempotency`: lib/http/idempotency.ts) and maps any error to the one error
+ * shape. A handler returns data (sent as 200 JSON) or a Response. The handler carries `opts`
  * (lib/http/route-options.ts), from which the OpenAPI document is made.
  */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, F = never>(
