@@ -512,6 +512,7 @@ async function runAgentflowPrediction(
       question,
       history,
       body: args.body,
+      chatType: args.chatType,
       ...(args.paused ? { paused: args.paused } : {}),
       ...(args.interrupted ? { interrupted: true } : {}),
       ...(args.signal ? { signal: args.signal } : {}),

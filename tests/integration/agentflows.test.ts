@@ -120,6 +120,9 @@ describe("agentflow: human input", () => {
       chatId: "chat-pause",
       chatflowId: flowId,
       state: { decision: "pending" },
+      // What a takeover after a crash needs: the kind of chat; a paused run holds no lease.
+      chatType: "EXTERNAL",
+      leaseUntil: null,
     });
     expect(res.json.agentFlowExecutedData.map((n: { nodeId: string; status: string }) => [n.nodeId, n.status])).toEqual(
       [
