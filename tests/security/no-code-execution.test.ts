@@ -50,7 +50,10 @@ describe("no custom code execution", () => {
     // Execute Flow runs another saved flow (a graph of our nodes), not code: its name only says "execute".
     // MCP Tools calls a remote MCP server over HTTP through the outbound guard; it starts no command
     // (a Flowise stdio config is refused at import: tests/integration/mcp-tools.test.ts).
+    // The Code Text Splitter splits source code as text at its language's boundaries (LangChain's
+    // separators); it never runs it.
     expect(suspicious.map((d) => d.name).sort()).toEqual([
+      "codeTextSplitter",
       "customFunction",
       "customFunctionAgentflow",
       "executeFlowAgentflow",
