@@ -130,6 +130,16 @@ export const PROVIDER_KINDS = {
     hint: "A Qdrant API key and the server's URL (Qdrant Cloud's cluster URL, or your own server's).",
     placeholder: "https://xyz.eu-central.aws.cloud.qdrant.io:6333",
   },
+  chroma: {
+    label: "Chroma",
+    hint: "A Chroma token (sent as x-chroma-token), with the tenant and database it opens (Chroma Cloud, or your own server by base URL).",
+    defaultUrl: "https://api.trychroma.com",
+    placeholder: "http://chroma.internal:8000",
+    fields: [
+      { name: "tenant", label: "Tenant", placeholder: "default_tenant", optional: true },
+      { name: "database", label: "Database", placeholder: "default_database", optional: true },
+    ],
+  },
   // Document sources.
   github: {
     label: "GitHub",

@@ -71,6 +71,14 @@ const providerSchemas = {
       baseURL: providerUrl.meta({ description: "The Qdrant server's REST URL, e.g. http://qdrant.internal:6333" }),
     })
     .strict(),
+  chroma: z
+    .object({
+      apiKey: headerValue(500).min(1),
+      baseURL: providerUrl.optional(),
+      tenant: z.string().trim().min(1).max(255).optional(),
+      database: z.string().trim().min(1).max(255).optional(),
+    })
+    .strict(),
   github: providerKey,
 } as const satisfies Record<ProviderKindId, z.ZodType>;
 

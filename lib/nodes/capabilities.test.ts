@@ -65,6 +65,7 @@ describe("declared capabilities", () => {
       pgvectorStore: "vector",
       pineconeStore: "vector",
       qdrantStore: "vector",
+      chromaStore: "vector",
       keywordStore: "keyword",
     });
     expect(memoryNodes.map((d) => d.name)).toEqual(["bufferMemory"]);

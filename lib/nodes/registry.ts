@@ -51,6 +51,7 @@ import { pdfLoader } from "./pdf-loader";
 import { pgvectorStore } from "./pgvector-store";
 import { pineconeStore } from "./pinecone-store";
 import { qdrantStore } from "./qdrant-store";
+import { chromaStore } from "./chroma-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { webPageLoader } from "./web-page-loader";
 import { githubLoader } from "./github-loader";
@@ -158,6 +159,7 @@ export const nodes: readonly NodeModule[] = [
   pgvectorStore,
   pineconeStore,
   qdrantStore,
+  chromaStore,
   keywordStore,
   memoryVectorStore,
   retrieverTool,

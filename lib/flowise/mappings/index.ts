@@ -75,6 +75,7 @@ import { memoryVectorStore } from "./memoryVectorStore";
 import { faiss } from "./faiss";
 import { pinecone } from "./pinecone";
 import { qdrant } from "./qdrant";
+import { chroma } from "./chroma";
 import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
@@ -171,6 +172,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   faiss,
   pinecone,
   qdrant,
+  chroma,
   retrieverTool,
   conversationalRetrievalQAChain,
   // LlamaIndex nodes, onto their LangChain equivalents (each import says so).
