@@ -96,10 +96,8 @@ const records = () => pinecone.data.get("docs/team-a") ?? new Map();
 
 describe("Vector Store (Pinecone)", () => {
   it("upserts with exact counts: vectors and their text in the index, the record manager here; re-upserts skip, changes replace", async () => {
-    const flow = await createChatflow(
-      { name: "Pinecone QA", graph: graph(await pineconeCredential(), HANDBOOK) },
-      systemCaller,
-    );
+    const credential = await pineconeCredential();
+    const flow = await createChatflow({ name: "Pinecone QA", graph: graph(credential, HANDBOOK) }, systemCaller);
     const first = await upsertJson(flow.id);
     expect(first.status, JSON.stringify(first.json)).toBe(200);
     expect(first.json).toMatchObject({ numAdded: 3, numUpdated: 0, numSkipped: 0, numDeleted: 0 });
@@ -120,7 +118,7 @@ describe("Vector Store (Pinecone)", () => {
       method: "PUT",
       params: { id: flow.id },
       headers: session,
-      body: { graph: graph(flow.graph.nodes.find((n) => n.id === "store")!.data.inputs.credential as string, changed) },
+      body: { graph: graph(credential, changed) },
     });
     const third = await upsertJson(flow.id);
     expect(third.json).toMatchObject({ numAdded: 1, numSkipped: 2, numDeleted: 1 });

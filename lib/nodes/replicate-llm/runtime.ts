@@ -59,7 +59,7 @@ export const buildReplicateLLM: RuntimeOf<typeof replicateLLMDefinition> = async
     // Still running after the wait: follow the prediction (the guarded fetch's deadline bounds it).
     while (prediction.status === "starting" || prediction.status === "processing") {
       const next = prediction.urls?.get;
-      if (!next || !next.startsWith(`${base}/`))
+      if (!next?.startsWith(`${base}/`))
         throw new AppError("upstream_error", `${provider} gave no link to follow its running prediction.`);
       await new Promise((r) => setTimeout(r, 500));
       signal?.throwIfAborted();
