@@ -177,17 +177,20 @@ export async function createChromaStub(
       if (!c || c.tenant !== tenant || c.database !== database)
         return error(404, "NotFoundError", `Collection [${m[3]}] does not exist`);
       const ids = (body.ids ?? []) as string[];
-      const wrongDimension = (vectors: number[][]) => {
+      /** Answers the dimension error and says so when a vector does not fit the collection. */
+      const wrongDimension = (vectors: number[][]): boolean => {
         for (const v of vectors) {
           if (c.dimension === null) c.dimension = v.length;
-          if (v.length !== c.dimension)
-            return error(
+          if (v.length !== c.dimension) {
+            error(
               400,
               "InvalidArgumentError",
               `Collection expecting embedding with dimension of ${c.dimension}, got ${v.length}`,
             );
+            return true;
+          }
         }
-        return undefined;
+        return false;
       };
       switch (m[4]) {
         case "add":
@@ -195,8 +198,7 @@ export async function createChromaStub(
           const embeddings = (body.embeddings ?? []) as number[][];
           if (embeddings.length !== ids.length)
             return error(400, "InvalidArgumentError", "Embeddings are required for every id");
-          const refused = wrongDimension(embeddings);
-          if (refused) return refused;
+          if (wrongDimension(embeddings)) return;
           ids.forEach((id, i) => {
             c.records.set(id, {
               embedding: embeddings[i],
