@@ -85,9 +85,16 @@ export async function updateChatflow({
   return count ? db.chatflow.findUnique({ where: { id } }) : null;
 }
 
-/** Deletes a chatflow; messages and API-key scopes go with it (ON DELETE CASCADE). */
+/**
+ * Deletes a chatflow; messages and API-key scopes go with it (ON DELETE CASCADE), its store nodes'
+ * chunks in the same transaction (DocumentChunk has no foreign key: document stores own chunks too).
+ */
 export async function deleteChatflowById({ id }: { id: string }) {
-  return (await getDb()).chatflow.deleteMany({ where: { id } });
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    await tx.documentChunk.deleteMany({ where: { chatflowId: id } });
+    return tx.chatflow.deleteMany({ where: { id } });
+  });
 }
 
 export async function countChatflows() {
