@@ -298,10 +298,11 @@ describe("every documented operation answers as documented", () => {
     });
     expect(imported.status, imported.text).toBe(201);
     expect(Array.isArray(imported.json.warnings)).toBe(true);
-    // The documented 400 import_unmapped, with its details' documented shape.
-    const refused = await run("post", "/api/v1/chatflows/import", {
-      body: flowise("marketplace-prompt-chaining.json"),
-    });
+    // The documented 400 import_unmapped, with its details' documented shape: the exported conversation
+    // with its model swapped for a Flowise node type we have no mapping of.
+    const unmappable = flowise("conversation.json");
+    unmappable.nodes[0].data.name = "aNodeTypeFlowiseAddsNextYear";
+    const refused = await run("post", "/api/v1/chatflows/import", { body: unmappable });
     expect(refused.status, refused.text).toBe(400);
     expect(importUnmappedResponseSchema.safeParse(refused.json).error, refused.text).toBeUndefined();
     const doomed = await run("post", "/api/v1/chatflows", { body: { name: "Doomed" } });
