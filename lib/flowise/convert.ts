@@ -1,7 +1,7 @@
 import type { DefinitionLookup } from "@/common/nodes/catalog";
 import { canConnect, handleId } from "@/common/nodes/handles";
 import { nodeIdSchema, type Graph, type GraphEdge, type GraphNode, type GraphNote } from "@/common/schemas/graph";
-import { REFUSED_FLOWISE_TYPES } from "./refused";
+import { NO_EQUIVALENT_FLOWISE_TYPES, REFUSED_FLOWISE_TYPES } from "./refused";
 import { type ConversionSink, convertParams, embeddedNodes, references } from "./convert-node";
 import { referencesInside } from "./rules";
 import { controlEdge, type MappedStep } from "./convert-steps";
@@ -81,7 +81,10 @@ export function convertFlowiseFlow(
         nodeId: node.id,
         label,
         flowiseType: name,
-        reason: refused ?? "no equivalent node type: rebuild this part of the flow with our nodes",
+        reason:
+          refused ??
+          NO_EQUIVALENT_FLOWISE_TYPES[name] ??
+          "no equivalent node type: rebuild this part of the flow with our nodes",
       });
       continue;
     }

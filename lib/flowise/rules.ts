@@ -1,4 +1,5 @@
 import { parseDataUrl } from "@/common/files/data-url";
+import { richTextToText } from "./rich-text";
 import type { Convert, Converted, FlowiseMapping, InputRule } from "./types";
 
 /** Builders for mappings (see ./types.ts for how to add one). */
@@ -89,7 +90,8 @@ export const toText: Convert = (value) => {
 /** An http(s) URL (model base paths, spec links). */
 export const toHttpUrl: Convert = (value) => {
   if (typeof value !== "string") return { drop: "is not a URL" };
-  const s = value.trim();
+  // An agentflow's tool settings are rich text: `<p>http://host/path</p>` is that URL.
+  const s = richTextToText(value).trim();
   try {
     const u = new URL(s);
     if (u.protocol === "http:" || u.protocol === "https:") return { value: s };

@@ -25,6 +25,7 @@ import { bufferWindowMemory } from "./bufferWindowMemory";
 import { RedisBackedChatMemory } from "./RedisBackedChatMemory";
 import { chatAnthropic_LlamaIndex } from "./chatAnthropic_LlamaIndex";
 import { chatOpenAI_LlamaIndex } from "./chatOpenAI_LlamaIndex";
+import { azureChatOpenAI_LlamaIndex } from "./azureChatOpenAI_LlamaIndex";
 import { contextChatEngine } from "./contextChatEngine";
 import { openAIEmbedding_LlamaIndex } from "./openAIEmbedding_LlamaIndex";
 import { simpleChatEngine } from "./simpleChatEngine";
@@ -177,6 +178,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   conversationalRetrievalQAChain,
   // LlamaIndex nodes, onto their LangChain equivalents (each import says so).
   chatOpenAI_LlamaIndex,
+  azureChatOpenAI_LlamaIndex,
   chatAnthropic_LlamaIndex,
   openAIEmbedding_LlamaIndex,
   pineconeLlamaIndex,
