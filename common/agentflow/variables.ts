@@ -12,7 +12,8 @@ export interface VariableOutput {
 
 /**
  * Agentflow variables (Flowise's): `{{question}}`, `{{chat_history}}`, `{{$flow.state.key}}`,
- * `{{$flow.sessionId}}`, `{{$flow.chatId}}`, `{{$flow.chatflowId}}`, `{{$form.field}}`, a node's
+ * `{{$flow.sessionId}}`, `{{$flow.chatId}}`, `{{$flow.chatflowId}}`, `{{$form.field}}`, the time of
+ * resolving `{{current_date_time}}` (ISO 8601, UTC, as Flowise's), a node's
  * output `{{nodeId}}` and a field of it `{{nodeId.field}}`, global variables `{{$vars.name}}`, the
  * current item of an Iteration `{{$iteration}}` (and `{{$iteration.field}}`) and, where a node
  * writes flow state, `{{output}}` / `{{output.field}}` (its own output). Pure: validation reads the
@@ -23,6 +24,7 @@ const VARIABLE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export type VariableRef =
   | { kind: "question" | "chat_history" }
+  | { kind: "current_date_time" }
   | { kind: "flow"; key: "sessionId" | "chatId" | "chatflowId" }
   | { kind: "state"; key: string }
   | { kind: "form"; key: string }
@@ -40,6 +42,7 @@ export function variableNames(text: string): string[] {
 /** What a variable name refers to; node ids are matched longest first (an id may hold dots). */
 export function readVariable(name: string, nodeIds: ReadonlySet<string>): VariableRef {
   if (name === "question" || name === "chat_history") return { kind: name };
+  if (name === "current_date_time") return { kind: "current_date_time" };
   if (name === "$flow.sessionId" || name === "$flow.chatId" || name === "$flow.chatflowId")
     return { kind: "flow", key: name.slice(6) as "sessionId" | "chatId" | "chatflowId" };
   if (name.startsWith("$flow.state.") && name.length > 12) return { kind: "state", key: name.slice(12) };
@@ -72,6 +75,8 @@ export interface VariableScope {
   vars?: Readonly<Record<string, string>>;
   /** The current item of an Iteration (`{{$iteration}}`), inside its sub-graph. */
   iteration?: unknown;
+  /** The clock `{{current_date_time}}` reads (default: the system's). */
+  now?: () => Date;
 }
 
 function text(value: unknown): string {
@@ -101,6 +106,8 @@ export function variableValue(ref: VariableRef, scope: VariableScope): unknown {
       return scope.question;
     case "chat_history":
       return historyText(scope.chatHistory);
+    case "current_date_time":
+      return (scope.now?.() ?? new Date()).toISOString();
     case "flow":
       return scope.flow[ref.key];
     case "state":
