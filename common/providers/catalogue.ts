@@ -140,6 +140,11 @@ export const PROVIDER_KINDS = {
       { name: "database", label: "Database", placeholder: "default_database", optional: true },
     ],
   },
+  elasticsearch: {
+    label: "Elasticsearch",
+    hint: "An Elasticsearch API key and the cluster's URL (Elastic Cloud's endpoint, or your own cluster's).",
+    placeholder: "https://my-deployment.es.us-east-1.aws.elastic.cloud",
+  },
   // Document sources.
   github: {
     label: "GitHub",

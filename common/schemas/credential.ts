@@ -79,6 +79,14 @@ const providerSchemas = {
       database: z.string().trim().min(1).max(255).optional(),
     })
     .strict(),
+  elasticsearch: z
+    .object({
+      apiKey: headerValue(500).min(1),
+      baseURL: providerUrl.meta({
+        description: "The cluster's URL, e.g. https://my-deployment.es.us-east-1.aws.elastic.cloud",
+      }),
+    })
+    .strict(),
   github: providerKey,
 } as const satisfies Record<ProviderKindId, z.ZodType>;
 

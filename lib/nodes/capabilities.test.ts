@@ -66,6 +66,7 @@ describe("declared capabilities", () => {
       pineconeStore: "vector",
       qdrantStore: "vector",
       chromaStore: "vector",
+      elasticsearchStore: "vector",
       keywordStore: "keyword",
     });
     expect(memoryNodes.map((d) => d.name)).toEqual(["bufferMemory"]);

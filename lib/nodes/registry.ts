@@ -29,6 +29,7 @@ import type { NodeModule } from "./define";
 import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
+import { documentStoreRetriever } from "./document-store-retriever";
 import { llmChain } from "./llm-chain";
 import { csvOutputParser } from "./csv-output-parser";
 import { structuredOutputParser } from "./structured-output-parser";
@@ -52,6 +53,7 @@ import { pgvectorStore } from "./pgvector-store";
 import { pineconeStore } from "./pinecone-store";
 import { qdrantStore } from "./qdrant-store";
 import { chromaStore } from "./chroma-store";
+import { elasticsearchStore } from "./elasticsearch-store";
 import { plainTextLoader } from "./plain-text-loader";
 import { webPageLoader } from "./web-page-loader";
 import { githubLoader } from "./github-loader";
@@ -160,7 +162,9 @@ export const nodes: readonly NodeModule[] = [
   pineconeStore,
   qdrantStore,
   chromaStore,
+  elasticsearchStore,
   keywordStore,
+  documentStoreRetriever,
   memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,

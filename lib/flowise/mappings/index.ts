@@ -77,6 +77,7 @@ import { faiss } from "./faiss";
 import { pinecone } from "./pinecone";
 import { qdrant } from "./qdrant";
 import { chroma } from "./chroma";
+import { elasticsearch } from "./elasticsearch";
 import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
@@ -174,6 +175,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   pinecone,
   qdrant,
   chroma,
+  elasticsearch,
   retrieverTool,
   conversationalRetrievalQAChain,
   // LlamaIndex nodes, onto their LangChain equivalents (each import says so).

@@ -1,0 +1,78 @@
+import type { NodeDefinitionSpec } from "@/common/nodes/types";
+import { CLEANUP_OPTIONS, DT } from "../../vector/node-types";
+
+export const elasticsearchStoreDefinition = {
+  name: "elasticsearchStore",
+  version: 1,
+  label: "Vector Store (Elasticsearch)",
+  category: "Vector Stores",
+  description:
+    "Keeps the chunks' vectors in an Elasticsearch index (dense_vector, kNN search; their text and the record manager stay here) and finds the most similar ones. Fill it through the upsert API or the studio.",
+  inputs: [
+    { kind: "anchor", name: "document", label: "Documents", accepts: [DT.document], list: true, optional: true },
+    { kind: "anchor", name: "embeddings", label: "Embeddings", accepts: [DT.embeddings] },
+    {
+      kind: "param",
+      name: "credential",
+      label: "Credential",
+      type: "credential",
+      credentialTypes: ["elasticsearch"],
+      description: "An Elasticsearch API key and the cluster's URL; the key is only sent to that host.",
+    },
+    {
+      kind: "param",
+      name: "index",
+      label: "Index",
+      type: "string",
+      pattern: "^[a-z0-9][a-z0-9_.-]{0,254}$",
+      placeholder: "docs",
+      description: "Made at the first upsert when missing, with the embeddings' dimension.",
+    },
+    {
+      kind: "param",
+      name: "similarity",
+      label: "Similarity",
+      type: "options",
+      default: "cosine",
+      options: [
+        { label: "Cosine", name: "cosine" },
+        { label: "Dot product", name: "dot_product" },
+        { label: "Euclidean (l2_norm)", name: "l2_norm" },
+      ],
+      additional: true,
+      description: "The similarity of an index made here (an existing index keeps its own).",
+    },
+    {
+      kind: "param",
+      name: "filter",
+      label: "Filter",
+      type: "json",
+      optional: true,
+      additional: true,
+      description: 'An Elasticsearch query filtering the kNN search, e.g. {"term": {"metadata.source": "handbook"}}.',
+    },
+    { kind: "param", name: "topK", label: "Top K", type: "number", default: 4, integer: true, min: 1, max: 100 },
+    {
+      kind: "param",
+      name: "scoreThreshold",
+      label: "Score threshold",
+      type: "number",
+      optional: true,
+      min: 0,
+      max: 1,
+      additional: true,
+      description: "Only return chunks with a score at least this high (Elasticsearch's kNN score, 0..1 for cosine).",
+    },
+    {
+      kind: "param",
+      name: "cleanup",
+      label: "Record manager cleanup",
+      type: "options",
+      default: "incremental",
+      options: CLEANUP_OPTIONS,
+      additional: true,
+    },
+  ],
+  outputs: [{ name: "retriever", label: "Retriever", types: [DT.vectorStore, DT.retriever] }],
+  capabilities: { store: "vector" },
+} as const satisfies NodeDefinitionSpec;
