@@ -1,3 +1,4 @@
+import { decodeCursor } from "./pagination";
 import { z } from "zod";
 import { positiveIntParam } from "./query-params";
 import type { analysisRunResponseSchema, domainResponseSchema } from "./responses";
@@ -56,13 +57,34 @@ export const listDomainsQuery = z
         "must be name, createdAt or analyzedAt, optionally with :asc or :desc (or a leading -)",
       )
       .optional(),
+    cursor: z
+      .string()
+      .meta({ override: { pattern: "^[A-Za-z0-9_-]{1,2000}$" } })
+      .optional(),
   })
-  .transform(({ page, limit, sort, ...filters }) => ({
-    filters,
-    page: page ?? 1,
-    limit: limit ?? 20,
-    sort: parseSort(sort),
-  }));
+  .transform(({ page, limit, sort, cursor, ...filters }, ctx) => {
+    const order = parseSort(sort);
+    // A cursor belongs to one sort: one of another (or an edited one) is 400.
+    const position = cursor === undefined ? undefined : decodeCursor(domainsCursorList(order), cursor);
+    if (cursor !== undefined && order.field === "analyzedAt")
+      ctx.addIssue({ code: "custom", path: ["cursor"], message: "pages by cursor sort by name or createdAt" });
+    else if (cursor !== undefined && !position)
+      ctx.addIssue({
+        code: "custom",
+        path: ["cursor"],
+        message: "must be the next cursor of a previous page of this list and sort",
+      });
+    if (cursor !== undefined && page !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["page"],
+        message: "cannot be combined with cursor (a cursor names where the page starts)",
+      });
+    return { filters, page: page ?? 1, limit: limit ?? 20, sort: order, ...(position ? { cursor: position } : {}) };
+  });
+
+/** The list name a domains cursor carries: its sort, so a cursor continues only the order it came from. */
+export const domainsCursorList = (sort: DomainSort) => `domains:${sort.field}:${sort.direction}`;
 
 export type DomainSort = { field: (typeof SORT_FIELDS)[number]; direction: "asc" | "desc" };
 

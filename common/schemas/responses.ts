@@ -83,6 +83,17 @@ export const createdApiKeyResponseSchema = apiKeyResponseSchema
   .meta({ id: "CreatedApiKey" });
 
 /** A credential without its values (they are encrypted and never returned). */
+/** POST /api/v1/credentials/{id}/test: whether the provider took the credential (never its values). */
+export const credentialTestResponseSchema = z
+  .object({
+    ok: z.boolean(),
+    host: z.string().optional(),
+    status: z.number().int().optional(),
+    message: z.string(),
+  })
+  .strict()
+  .meta({ id: "CredentialTestResult" });
+
 export const credentialResponseSchema = z
   .object({
     id: z.string(),
@@ -228,6 +239,8 @@ export const domainListResponseSchema = z
           "false for a search with more than 1,000 matches (or more than the page asked for reaches): total and totalPages are then lower bounds (at least that many); hasNext stays exact.",
       }),
     }),
+    /** The cursor of the next page (also in X-Next-Cursor); null on the last page and for the analyzedAt sort. */
+    nextCursor: z.string().nullable(),
   })
   .meta({ id: "DomainList" });
 

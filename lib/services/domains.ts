@@ -1,3 +1,5 @@
+import { encodeCursor } from "@/common/schemas/pagination";
+import { domainsCursorList } from "@/common/schemas/domain";
 import type { Domain } from "../db/generated/client";
 import { AppError } from "@/common/errors";
 import { findDomains, insertDomains } from "../db/queries/domains";
@@ -23,15 +25,39 @@ export function toDomainRecord(row: Domain): DomainRecord {
 }
 
 /** One page of domains matching the filters, with pagination facts. */
-export async function listDomains({ filters, page, limit, sort }: ListDomainsQuery) {
+export async function listDomains({ filters, page, limit, sort, cursor }: ListDomainsQuery) {
   await recoverInterruptedAnalyses();
-  const { total, rows } = await findDomains({ where: filters, orderBy: sort, skip: (page - 1) * limit, take: limit });
+  // One row past the page tells whether another follows (sorts by name or createdAt page by cursor).
+  const { total, rows: read } = await findDomains({
+    where: filters,
+    orderBy: sort,
+    skip: cursor ? 0 : (page - 1) * limit,
+    take: limit,
+    ...(cursor ? { after: cursor } : {}),
+  });
+  const rows = read.slice(0, limit);
+  const last = rows[rows.length - 1];
+  const byKey = sort.field !== "analyzedAt" && read.length > limit && last;
+  const nextCursor = byKey
+    ? encodeCursor(domainsCursorList(sort), {
+        key: sort.field === "createdAt" ? last.createdAt.getTime() : last.name,
+        id: last.id,
+      })
+    : null;
   const totalPages = Math.ceil(total.count / limit);
   return {
     data: rows.map(toDomainRecord),
     // totalExact false: a search with more matches than it counts (SEARCH_COUNT_CAP); total and
     // totalPages are then lower bounds, and hasNext is still exact.
-    pagination: { page, limit, total: total.count, totalExact: total.exact, totalPages, hasNext: page < totalPages },
+    pagination: {
+      page,
+      limit,
+      total: total.count,
+      totalExact: total.exact,
+      totalPages,
+      hasNext: cursor ? read.length > limit : page < totalPages,
+    },
+    nextCursor,
   };
 }
 

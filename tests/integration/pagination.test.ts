@@ -10,6 +10,7 @@ import * as testRuns from "../../app/api/v1/chatflows/[id]/tests/runs/route";
 import * as messages from "../../app/api/v1/chatmessage/[id]/route";
 import * as sessions from "../../app/api/v1/chatmessage/[id]/sessions/route";
 import * as credentials from "../../app/api/v1/credentials/route";
+import * as domains from "../../app/api/v1/domains/route";
 import * as domainRuns from "../../app/api/v1/domains/runs/route";
 import * as feedback from "../../app/api/v1/feedback/[id]/route";
 import * as leads from "../../app/api/v1/leads/[id]/route";
@@ -190,6 +191,14 @@ const LISTS: Listed[] = [
     add: async () => (await (await db()).lead.create({ data: { chatflowId: flowId, chatId: `c${++serial}` } })).id,
   },
   {
+    name: "GET /domains (an envelope: nextCursor in the body too)",
+    handler: domains.GET as RouteHandler,
+    path: () => "/api/v1/domains",
+    add: async () =>
+      (await (await db()).domain.create({ data: { name: `shop${++serial}.example.com`, isValid: true } })).id,
+    idsOf: (json) => (json as { data: { id: string }[] }).data.map((d) => d.id),
+  },
+  {
     name: "GET /domains/runs",
     handler: domainRuns.GET as RouteHandler,
     path: () => "/api/v1/domains/runs",
@@ -276,5 +285,26 @@ describe("messages keep their page/limit and X-Total-Count beside the cursor", (
     const both = await get(list, `?page=2&cursor=${next}`);
     expect(both.status).toBe(400);
     expect(both.json.error.message).toMatch(/cursor/);
+  });
+});
+
+describe("domains page by cursor in the name and createdAt orders", () => {
+  const list = LISTS.find((l) => l.name.startsWith("GET /domains (")) as Listed;
+
+  it("walks the name order, and refuses a cursor of another sort or with the analyzedAt sort", async () => {
+    for (let i = 0; i < 3; i++) await list.add();
+    const seen: string[] = [];
+    let next: string | null = null;
+    do {
+      const res = await get(list, `?sort=name&limit=2${next ? `&cursor=${next}` : ""}`);
+      expect(res.status, res.text).toBe(200);
+      seen.push(...res.json.data.map((d: { name: string }) => d.name));
+      next = res.json.nextCursor;
+    } while (next);
+    expect(seen).toEqual([...seen].sort());
+    const byName = (await get(list, "?sort=name&limit=1")).json.nextCursor as string;
+    expect((await get(list, `?sort=createdAt&cursor=${byName}`)).status).toBe(400);
+    expect((await get(list, `?sort=analyzedAt&cursor=${byName}`)).status).toBe(400);
+    expect((await get(list, `?sort=name&page=2&cursor=${byName}`)).status).toBe(400);
   });
 });

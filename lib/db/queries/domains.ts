@@ -53,11 +53,14 @@ export async function findDomains({
   orderBy,
   skip,
   take,
+  after,
 }: {
   where: DomainWhere;
   orderBy: DomainOrder;
   skip: number;
   take: number;
+  /** A keyset page (name or createdAt order): the rows after this position (a cursor). */
+  after?: { key: string | number; id: string };
 }) {
   const db = await getDb();
   if (orderBy.field === "analyzedAt") return findByAnalyzedAt({ where, direction: orderBy.direction, skip, take });
@@ -65,9 +68,15 @@ export async function findDomains({
     { [orderBy.field]: orderBy.direction },
     { id: orderBy.direction },
   ] as Prisma.DomainOrderByWithRelationInput[];
+  const op = orderBy.direction === "asc" ? "gt" : "lt";
+  const key = orderBy.field === "createdAt" && after ? new Date(Number(after.key)) : after?.key;
+  const keyset: Prisma.DomainWhereInput = after
+    ? { OR: [{ [orderBy.field]: { [op]: key } }, { [orderBy.field]: key, id: { [op]: after.id } }] }
+    : {};
   const [total, rows] = await Promise.all([
     countDomains(where, skip + take),
-    db.domain.findMany({ where: domainWhere(where), orderBy: order, skip, take }),
+    // One row past the page: whether another follows (a cursor's next page); the count stays the page's.
+    db.domain.findMany({ where: { AND: [domainWhere(where), keyset] }, orderBy: order, skip, take: take + 1 }),
   ]);
   return { total, rows };
 }

@@ -1,3 +1,5 @@
+import { json } from "@/lib/http/responses";
+import { nextPageHeaders, PAGE_HEADER_DOCS } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { addDomainsBody, listDomainsQuery } from "@/common/schemas/domain";
 import { domainUsers } from "@/common/access/permissions";
@@ -15,10 +17,15 @@ export const GET = route(
       summary: "List domains (filters, search, sort, paging); also at GET /domains",
       description:
         "Filters `isValid`, `hasAnalysis`, `analysisStatus` and `searchTerm`; `sort` is a field with an optional direction (`name`, `createdAt:desc`, `-analyzedAt`); `page` and `limit` (at most 100).",
-      responses: { 200: { description: "A page of domains", schema: domainListResponseSchema } },
+      responses: {
+        200: { description: "A page of domains", schema: domainListResponseSchema, headers: PAGE_HEADER_DOCS },
+      },
     },
   },
-  async ({ query }) => listDomains(query),
+  async ({ req, query }) => {
+    const domains = await listDomains(query);
+    return json(domains, 200, nextPageHeaders(req, domains.nextCursor));
+  },
 );
 
 /** POST /api/v1/domains: `{ name }` or `{ names: [...] }` (up to 10,000). */
