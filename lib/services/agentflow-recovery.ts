@@ -10,7 +10,7 @@ import type { Execution } from "../db/generated/client";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { leaseFromNow, pausedRunExpiry } from "./agentflow-runs";
-import { type PredictionJob, predictionRuns } from "./predictions";
+import type { PredictionJob } from "./predictions";
 
 /**
  * Agentflow runs left behind by a process that died (SIGKILL, a crash, a lost machine): a running run
@@ -62,6 +62,8 @@ export async function continueAbandonedRun(id: string): Promise<void> {
   }
   log.info({ executionId: id, step: position.ready[0] }, "taking over an agentflow run its process left");
   try {
+    // Loaded when a run is taken over, not at start: the server's start-up hook stays small.
+    const { predictionRuns } = await import("./predictions");
     const prepared = await predictionRuns.prepare(jobOf(row, position.question ?? "", position.form));
     await predictionRuns.execute(prepared, { attempt: 2, emit: () => {} });
   } catch (err) {
