@@ -5,7 +5,11 @@ import { useState } from "react";
 import { z } from "zod";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { api } from "@/browser/client/api";
-import { credentialResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
+import {
+  credentialResponseSchema,
+  credentialTestResponseSchema,
+  deletedResponseSchema,
+} from "@/common/schemas/responses";
 import { useStudioUser } from "./StudioUser";
 import {
   PROVIDER_KIND_IDS,
@@ -270,9 +274,12 @@ function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
   const editable = may("credential.transfer") || (!!user && c.ownerId === user.id);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.name);
+  const test = useMutation({
+    mutationFn: () => api(`/api/v1/credentials/${c.id}/test`, { method: "POST", schema: credentialTestResponseSchema }),
+  });
   return (
     <li data-testid={`credential-${c.name}`}>
-      <Card className="flex items-center gap-4 px-4 py-3">
+      <Card className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
         <div className="min-w-0 flex-1">
           {editing ? (
             <form
@@ -298,6 +305,17 @@ function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
           ) : (
             <>
               <p className="font-medium">{c.name}</p>
+              {test.data && (
+                <p
+                  role="status"
+                  className={`mt-1 text-xs ${test.data.ok ? "text-emerald-700" : "text-red-700"}`}
+                  data-testid={`credential-test-${c.name}`}
+                >
+                  {test.data.ok ? "✓ " : "✗ "}
+                  {test.data.message}
+                </p>
+              )}
+              {test.error && <ErrorNote error={test.error} />}
               <p className="text-xs text-slate-500">
                 {kindLabel(c.type)} · added {new Date(c.createdAt).toLocaleDateString()} · value hidden
                 {may("credential.transfer") && ` · owner: ${c.owner?.name ?? "nobody"}`}
@@ -319,6 +337,14 @@ function CredentialRow({ c, onRename, onDelete, onShare }: RowProps) {
         )}
         {!editing && editable && (
           <div className="flex gap-2">
+            <Button
+              variant="secondary"
+              aria-label={`Test ${c.name}`}
+              disabled={test.isPending}
+              onClick={() => test.mutate()}
+            >
+              {test.isPending ? "Testing…" : "Test"}
+            </Button>
             <Button
               variant="secondary"
               aria-label={`Rename ${c.name}`}

@@ -67,6 +67,10 @@ export async function createPineconeStub(opts: {
       const error = (status: number, code: string, message: string) =>
         send(status, { error: { code, message }, status });
       if (req.headers["api-key"] !== opts.apiKey) return error(401, "UNAUTHENTICATED", "Invalid API Key");
+      if (url.pathname === "/indexes" && req.method === "GET")
+        return send(200, {
+          indexes: Object.entries(opts.indexes).map(([name, dimension]) => ({ name, dimension, metric: "cosine" })),
+        });
       const describe = /^\/indexes\/([^/]+)$/.exec(url.pathname);
       if (describe && req.method === "GET") {
         const name = decodeURIComponent(describe[1]);

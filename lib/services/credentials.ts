@@ -95,6 +95,11 @@ async function getEditableOrThrow(id: string, caller: Caller, action: "credentia
 
 type CredentialUpdate = { name?: string; data?: unknown; ownerId?: string; sharedWithBuilders?: boolean };
 
+/** A credential its caller may manage, with its decrypted values (for the connection test). */
+export async function manageableCredentialValues(id: string, caller: Caller): Promise<ResolvedCredential> {
+  return decrypted(await getEditableOrThrow(id, caller, "credential.update"));
+}
+
 /** Renames, replaces values, shares or transfers (the last two: admins only). Built flows rebuild. */
 export async function updateCredential(id: string, input: CredentialUpdate, caller: Caller) {
   const row = await getEditableOrThrow(id, caller, "credential.update");

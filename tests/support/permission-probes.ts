@@ -18,6 +18,7 @@ import * as versionRestore from "../../app/api/v1/chatflows/[id]/versions/[n]/re
 import * as publish from "../../app/api/v1/chatflows/[id]/publish/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as credentialById from "../../app/api/v1/credentials/[id]/route";
+import * as credentialTest from "../../app/api/v1/credentials/[id]/test/route";
 import * as apikeys from "../../app/api/v1/apikey/route";
 import * as apikeyById from "../../app/api/v1/apikey/[id]/route";
 import * as users from "../../app/api/v1/users/route";
@@ -519,6 +520,14 @@ export const PROBES: Probe[] = [
     object: "credential",
     ok: 200,
     run: (c) => send(credentialById.PUT, "PUT", c, { name: "renamed" }),
+  },
+  {
+    name: "POST /credentials/{id}/test",
+    policy: "credential.update",
+    requires: ["credential.update"],
+    object: "credential",
+    ok: 200,
+    run: (c) => send(credentialTest.POST, "POST", c),
   },
   {
     name: "DELETE /credentials/{id}",
