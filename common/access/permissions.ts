@@ -108,6 +108,17 @@ export const PERMISSIONS = {
   "chatflow.webhook": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
   /** A flow's schedules (list, add, edit, turn on and off, delete, read their runs): whoever manages the flow. */
   "chatflow.schedule": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  /**
+   * Document stores (Flowise's Document Stores): named, owned collections of chunks a flow reads
+   * through the Document Store Retriever node. Managed like chatflows; loading and upserting their
+   * chunks needs `upsert` on a key, as a chatflow's vector upsert does.
+   */
+  "documentStore.list": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  "documentStore.read": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  "documentStore.create": { roles: everyone, apiKey: "chatflows", basic: true },
+  "documentStore.update": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  "documentStore.delete": { roles: ownForBuilders, apiKey: "chatflows", basic: true },
+  "documentStore.upsert": { roles: ownForBuilders, apiKey: "upsert", basic: true },
   /** The admin queue view (queue depth, active jobs, workers): admins only, no API key. */
   "queue.view": { roles: adminOnly, basic: true },
 } as const satisfies Record<string, Rule>;
@@ -269,3 +280,9 @@ export const manageWebhooksPolicy = policyFor("chatflow.webhook");
 export const manageSchedulesPolicy = policyFor("chatflow.schedule");
 /** The node registry for the studio. */
 export const readNodes = policyFor("node.list");
+/** Document stores: list, read, query (keys with `chatflows`). */
+export const readDocumentStores = policyFor("documentStore.read");
+/** Document stores: create, edit, delete. */
+export const manageDocumentStores = policyFor("documentStore.update");
+/** Document stores: preview, upsert, refresh (keys with `upsert`). */
+export const upsertDocumentStores = policyFor("documentStore.upsert");

@@ -67,6 +67,11 @@ export interface BuildContext {
   vars?(): Promise<Record<string, string>>;
   /** Chunk storage for vector and keyword store nodes (absent where no database is wired, e.g. unit tests). */
   documents?: DocumentStoreAccess;
+  /**
+   * A document store's retriever by id, if the flow's owner may read it (404 otherwise): the Document
+   * Store Retriever node's. Absent where no database is wired.
+   */
+  documentStoreRetriever?(storeId: string): Promise<unknown>;
 }
 
 export interface RunInput {

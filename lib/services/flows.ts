@@ -93,6 +93,9 @@ export function buildContext(
     logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },
     vars: variableValues,
     documents: documentStore,
+    // Imported when used: document-stores.ts builds its stores through this context.
+    documentStoreRetriever: async (storeId) =>
+      (await import("./document-stores")).retrieverForFlow(storeId, ownerId),
   };
 }
 

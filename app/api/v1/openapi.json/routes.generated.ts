@@ -24,46 +24,53 @@ import * as route19 from "../chatflows/route";
 import * as route20 from "../chatmessage/[id]/route";
 import * as route21 from "../chatmessage/[id]/sessions/route";
 import * as route22 from "../credentials/[id]/route";
-import * as route23 from "../credentials/route";
-import * as route24 from "../domains/analyze/route";
-import * as route25 from "../domains/route";
-import * as route26 from "../domains/runs/[id]/route";
-import * as route27 from "../domains/runs/route";
-import * as route28 from "../executions/[id]/route";
-import * as route29 from "../executions/route";
-import * as route30 from "../feedback/[id]/route";
-import * as route31 from "../feedback/route";
-import * as route32 from "../get-upload-file/route";
-import * as route33 from "../health/ready/route";
-import * as route34 from "../health/route";
-import * as route35 from "../leads/[id]/route";
-import * as route36 from "../leads/route";
-import * as route37 from "../mcp-server/[id]/refresh/route";
-import * as route38 from "../mcp-server/[id]/route";
-import * as route39 from "../mcp/[chatflowId]/route";
-import * as route40 from "../nodes/[name]/options/route";
-import * as route41 from "../nodes/route";
-import * as route42 from "../openai/chat/completions/route";
-import * as route43 from "../openai/models/route";
-import * as route44 from "../openai/responses/route";
-import * as route45 from "../ping/route";
-import * as route46 from "../prediction/[id]/route";
-import * as route47 from "../public-chatbotConfig/[id]/route";
-import * as route48 from "../schedules/[id]/route";
-import * as route49 from "../schedules/route";
-import * as route50 from "../setup/route";
-import * as route51 from "../trigger-runs/[id]/route";
-import * as route52 from "../usage/prices/route";
-import * as route53 from "../usage/route";
-import * as route54 from "../users/[id]/route";
-import * as route55 from "../users/route";
-import * as route56 from "../variables/[id]/route";
-import * as route57 from "../variables/route";
-import * as route58 from "../vector/stores/[id]/[nodeId]/route";
-import * as route59 from "../vector/stores/[id]/route";
-import * as route60 from "../vector/upsert/[id]/route";
-import * as route61 from "../webhook/[id]/route";
-import * as route62 from "../../../domains/route";
+import * as route23 from "../credentials/[id]/test/route";
+import * as route24 from "../credentials/route";
+import * as route25 from "../document-store/loader/preview/route";
+import * as route26 from "../document-store/refresh/[id]/route";
+import * as route27 from "../document-store/store/[id]/route";
+import * as route28 from "../document-store/store/route";
+import * as route29 from "../document-store/upsert/[id]/route";
+import * as route30 from "../document-store/vectorstore/query/route";
+import * as route31 from "../domains/analyze/route";
+import * as route32 from "../domains/route";
+import * as route33 from "../domains/runs/[id]/route";
+import * as route34 from "../domains/runs/route";
+import * as route35 from "../executions/[id]/route";
+import * as route36 from "../executions/route";
+import * as route37 from "../feedback/[id]/route";
+import * as route38 from "../feedback/route";
+import * as route39 from "../get-upload-file/route";
+import * as route40 from "../health/ready/route";
+import * as route41 from "../health/route";
+import * as route42 from "../leads/[id]/route";
+import * as route43 from "../leads/route";
+import * as route44 from "../mcp-server/[id]/refresh/route";
+import * as route45 from "../mcp-server/[id]/route";
+import * as route46 from "../mcp/[chatflowId]/route";
+import * as route47 from "../nodes/[name]/options/route";
+import * as route48 from "../nodes/route";
+import * as route49 from "../openai/chat/completions/route";
+import * as route50 from "../openai/models/route";
+import * as route51 from "../openai/responses/route";
+import * as route52 from "../ping/route";
+import * as route53 from "../prediction/[id]/route";
+import * as route54 from "../public-chatbotConfig/[id]/route";
+import * as route55 from "../schedules/[id]/route";
+import * as route56 from "../schedules/route";
+import * as route57 from "../setup/route";
+import * as route58 from "../trigger-runs/[id]/route";
+import * as route59 from "../usage/prices/route";
+import * as route60 from "../usage/route";
+import * as route61 from "../users/[id]/route";
+import * as route62 from "../users/route";
+import * as route63 from "../variables/[id]/route";
+import * as route64 from "../variables/route";
+import * as route65 from "../vector/stores/[id]/[nodeId]/route";
+import * as route66 from "../vector/stores/[id]/route";
+import * as route67 from "../vector/upsert/[id]/route";
+import * as route68 from "../webhook/[id]/route";
+import * as route69 from "../../../domains/route";
 
 /** Every documented route module but the document's own. */
 export const ROUTE_FILES: readonly RouteFile[] = [
@@ -90,44 +97,51 @@ export const ROUTE_FILES: readonly RouteFile[] = [
   { file: "app/api/v1/chatmessage/[id]/route.ts", module: route20 },
   { file: "app/api/v1/chatmessage/[id]/sessions/route.ts", module: route21 },
   { file: "app/api/v1/credentials/[id]/route.ts", module: route22 },
-  { file: "app/api/v1/credentials/route.ts", module: route23 },
-  { file: "app/api/v1/domains/analyze/route.ts", module: route24 },
-  { file: "app/api/v1/domains/route.ts", module: route25 },
-  { file: "app/api/v1/domains/runs/[id]/route.ts", module: route26 },
-  { file: "app/api/v1/domains/runs/route.ts", module: route27 },
-  { file: "app/api/v1/executions/[id]/route.ts", module: route28 },
-  { file: "app/api/v1/executions/route.ts", module: route29 },
-  { file: "app/api/v1/feedback/[id]/route.ts", module: route30 },
-  { file: "app/api/v1/feedback/route.ts", module: route31 },
-  { file: "app/api/v1/get-upload-file/route.ts", module: route32 },
-  { file: "app/api/v1/health/ready/route.ts", module: route33 },
-  { file: "app/api/v1/health/route.ts", module: route34 },
-  { file: "app/api/v1/leads/[id]/route.ts", module: route35 },
-  { file: "app/api/v1/leads/route.ts", module: route36 },
-  { file: "app/api/v1/mcp-server/[id]/refresh/route.ts", module: route37 },
-  { file: "app/api/v1/mcp-server/[id]/route.ts", module: route38 },
-  { file: "app/api/v1/mcp/[chatflowId]/route.ts", module: route39 },
-  { file: "app/api/v1/nodes/[name]/options/route.ts", module: route40 },
-  { file: "app/api/v1/nodes/route.ts", module: route41 },
-  { file: "app/api/v1/openai/chat/completions/route.ts", module: route42 },
-  { file: "app/api/v1/openai/models/route.ts", module: route43 },
-  { file: "app/api/v1/openai/responses/route.ts", module: route44 },
-  { file: "app/api/v1/ping/route.ts", module: route45 },
-  { file: "app/api/v1/prediction/[id]/route.ts", module: route46 },
-  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route47 },
-  { file: "app/api/v1/schedules/[id]/route.ts", module: route48 },
-  { file: "app/api/v1/schedules/route.ts", module: route49 },
-  { file: "app/api/v1/setup/route.ts", module: route50 },
-  { file: "app/api/v1/trigger-runs/[id]/route.ts", module: route51 },
-  { file: "app/api/v1/usage/prices/route.ts", module: route52 },
-  { file: "app/api/v1/usage/route.ts", module: route53 },
-  { file: "app/api/v1/users/[id]/route.ts", module: route54 },
-  { file: "app/api/v1/users/route.ts", module: route55 },
-  { file: "app/api/v1/variables/[id]/route.ts", module: route56 },
-  { file: "app/api/v1/variables/route.ts", module: route57 },
-  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route58 },
-  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route59 },
-  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route60 },
-  { file: "app/api/v1/webhook/[id]/route.ts", module: route61 },
-  { file: "app/domains/route.ts", module: route62 },
+  { file: "app/api/v1/credentials/[id]/test/route.ts", module: route23 },
+  { file: "app/api/v1/credentials/route.ts", module: route24 },
+  { file: "app/api/v1/document-store/loader/preview/route.ts", module: route25 },
+  { file: "app/api/v1/document-store/refresh/[id]/route.ts", module: route26 },
+  { file: "app/api/v1/document-store/store/[id]/route.ts", module: route27 },
+  { file: "app/api/v1/document-store/store/route.ts", module: route28 },
+  { file: "app/api/v1/document-store/upsert/[id]/route.ts", module: route29 },
+  { file: "app/api/v1/document-store/vectorstore/query/route.ts", module: route30 },
+  { file: "app/api/v1/domains/analyze/route.ts", module: route31 },
+  { file: "app/api/v1/domains/route.ts", module: route32 },
+  { file: "app/api/v1/domains/runs/[id]/route.ts", module: route33 },
+  { file: "app/api/v1/domains/runs/route.ts", module: route34 },
+  { file: "app/api/v1/executions/[id]/route.ts", module: route35 },
+  { file: "app/api/v1/executions/route.ts", module: route36 },
+  { file: "app/api/v1/feedback/[id]/route.ts", module: route37 },
+  { file: "app/api/v1/feedback/route.ts", module: route38 },
+  { file: "app/api/v1/get-upload-file/route.ts", module: route39 },
+  { file: "app/api/v1/health/ready/route.ts", module: route40 },
+  { file: "app/api/v1/health/route.ts", module: route41 },
+  { file: "app/api/v1/leads/[id]/route.ts", module: route42 },
+  { file: "app/api/v1/leads/route.ts", module: route43 },
+  { file: "app/api/v1/mcp-server/[id]/refresh/route.ts", module: route44 },
+  { file: "app/api/v1/mcp-server/[id]/route.ts", module: route45 },
+  { file: "app/api/v1/mcp/[chatflowId]/route.ts", module: route46 },
+  { file: "app/api/v1/nodes/[name]/options/route.ts", module: route47 },
+  { file: "app/api/v1/nodes/route.ts", module: route48 },
+  { file: "app/api/v1/openai/chat/completions/route.ts", module: route49 },
+  { file: "app/api/v1/openai/models/route.ts", module: route50 },
+  { file: "app/api/v1/openai/responses/route.ts", module: route51 },
+  { file: "app/api/v1/ping/route.ts", module: route52 },
+  { file: "app/api/v1/prediction/[id]/route.ts", module: route53 },
+  { file: "app/api/v1/public-chatbotConfig/[id]/route.ts", module: route54 },
+  { file: "app/api/v1/schedules/[id]/route.ts", module: route55 },
+  { file: "app/api/v1/schedules/route.ts", module: route56 },
+  { file: "app/api/v1/setup/route.ts", module: route57 },
+  { file: "app/api/v1/trigger-runs/[id]/route.ts", module: route58 },
+  { file: "app/api/v1/usage/prices/route.ts", module: route59 },
+  { file: "app/api/v1/usage/route.ts", module: route60 },
+  { file: "app/api/v1/users/[id]/route.ts", module: route61 },
+  { file: "app/api/v1/users/route.ts", module: route62 },
+  { file: "app/api/v1/variables/[id]/route.ts", module: route63 },
+  { file: "app/api/v1/variables/route.ts", module: route64 },
+  { file: "app/api/v1/vector/stores/[id]/[nodeId]/route.ts", module: route65 },
+  { file: "app/api/v1/vector/stores/[id]/route.ts", module: route66 },
+  { file: "app/api/v1/vector/upsert/[id]/route.ts", module: route67 },
+  { file: "app/api/v1/webhook/[id]/route.ts", module: route68 },
+  { file: "app/domains/route.ts", module: route69 },
 ];
