@@ -359,7 +359,10 @@ async function fail(
  * (paused). A step that fails stores the run as `error` (or `timeout`) and its error is rethrown;
  * more than `maxSteps` steps is 422 naming the loop that went round last.
  */
-export async function runAgentflow(run: EngineRun): Promise<EngineResult> {
+export async function runAgentflow(input: EngineRun): Promise<EngineResult> {
+  // The Start step's ephemeral memory: the conversation's earlier messages are left out (an
+  // Iteration's passes, run with this run's fields, inherit that).
+  const run = input.graph.start?.data.inputs.ephemeralMemory === true ? { ...input, history: [] } : input;
   const rs: RunState = {
     state: { ...run.start.state },
     position: structuredClone(run.start.position),

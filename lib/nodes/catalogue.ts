@@ -1,6 +1,6 @@
 import { type NodeDefinition, paramInputs } from "@/common/nodes/types";
 import { flowiseMappings } from "../flowise/mappings";
-import { REFUSED_FLOWISE_TYPES } from "../flowise/refused";
+import { NO_EQUIVALENT_FLOWISE_TYPES, REFUSED_FLOWISE_TYPES } from "../flowise/refused";
 import { nodeDefinitions } from "./registry";
 
 /** Where the generated node catalogue lives (`npm run docs:nodes` writes it; a test fails when stale). */
@@ -57,7 +57,8 @@ export function nodeCatalogueMarkdown(): string {
     lines.push("");
   }
   lines.push("## Flowise node types refused by name", "", "| Flowise type | why |", "|---|---|");
-  for (const [type, why] of Object.entries(REFUSED_FLOWISE_TYPES)) lines.push(`| \`${type}\` | ${cell(why)} |`);
+  for (const [type, why] of Object.entries({ ...REFUSED_FLOWISE_TYPES, ...NO_EQUIVALENT_FLOWISE_TYPES }))
+    lines.push(`| \`${type}\` | ${cell(why)} |`);
   lines.push("");
   return lines.join("\n");
 }

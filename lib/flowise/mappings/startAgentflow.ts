@@ -1,4 +1,4 @@
-import { defineMapping, param } from "../rules";
+import { defineMapping, param, toBoolean } from "../rules";
 import { jsonList, offOnly, optionOf, stepText } from "../step-rules";
 
 /** Flowise "Start" (agentflow) → our Start. */
@@ -13,7 +13,7 @@ export const startAgentflow = defineMapping({
     formDescription: param("formDescription", stepText),
     formInputTypes: param("formInputTypes", jsonList),
     startState: param("startState", jsonList),
-    startEphemeralMemory: offOnly("starting every run without the conversation's history (ephemeral memory)"),
+    startEphemeralMemory: param("ephemeralMemory", toBoolean),
     startPersistState: offOnly("keeping the flow state across the runs of a session (persist state)"),
   },
 });

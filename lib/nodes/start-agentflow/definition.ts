@@ -39,6 +39,15 @@ export const startAgentflowDefinition = {
       optional: true,
       description: 'A list of { "key", "value" }: the flow state ($flow.state.key) a run starts with.',
     },
+    {
+      kind: "param",
+      name: "ephemeralMemory",
+      label: "Ephemeral memory",
+      type: "boolean",
+      default: false,
+      description:
+        "Each run starts without the conversation's earlier messages: steps with memory see only this run's messages.",
+    },
   ],
   outputs: [flowOutput],
   capabilities: { agentflow: { role: "start" } },
