@@ -150,13 +150,11 @@ export async function previewDocumentStore(id: string, opts: { previewChunkCount
  */
 export async function upsertDocumentStore(id: string, caller: Caller) {
   const row = await getDocumentStoreOrThrow(id, caller, "documentStore.upsert");
-  let outcome;
-  try {
-    const store = await buildStoreNode(row);
-    [outcome] = await documentStore.upsert([await store.prepare([])]);
-  } catch (e) {
-    throw toRunError(e);
-  }
+  const [outcome] = await buildStoreNode(row)
+    .then(async (store) => documentStore.upsert([await store.prepare([])]))
+    .catch((e) => {
+      throw toRunError(e);
+    });
   await updateDocumentStoreById({ id, data: { status: "upserted" } });
   const { added: _added, ...counts } = outcome;
   return counts;

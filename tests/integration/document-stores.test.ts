@@ -99,23 +99,41 @@ beforeAll(async () => {
     OPENAI_EMBEDDING_MODEL: "stub-embedding",
   });
   resetEnvForTests();
-  const made = await createUser({ email: "ds-owner@ds.test", name: "Owner", password: "owner-pass-123", role: "builder" });
+  const made = await createUser({
+    email: "ds-owner@ds.test",
+    name: "Owner",
+    password: "owner-pass-123",
+    role: "builder",
+  });
   owner = { id: made.id, email: made.email, name: made.name, role: "builder" };
-  const made2 = await createUser({ email: "ds-other@ds.test", name: "Other", password: "other-pass-123", role: "builder" });
+  const made2 = await createUser({
+    email: "ds-other@ds.test",
+    name: "Other",
+    password: "other-pass-123",
+    role: "builder",
+  });
   other = { id: made2.id, email: made2.email, name: made2.name, role: "builder" };
   ownerHeaders = await auth.session(owner.id, owner.email);
   otherHeaders = await auth.session(other.id, other.email);
 });
 afterAll(() => stub.close());
 
-const post = (handler: typeof upsertRoute.POST, opts: { params?: Record<string, string>; body?: unknown }, headers = ownerHeaders) =>
-  call(handler, { method: "POST", headers, ...opts });
+const post = (
+  handler: typeof upsertRoute.POST,
+  opts: { params?: Record<string, string>; body?: unknown },
+  headers = ownerHeaders,
+) => call(handler, { method: "POST", headers, ...opts });
 
 describe("document stores", () => {
   it("a store built from two files is created, previewed, upserted with exact counts, re-upserted with skips and queried", async () => {
     const created = await post(storesRoute.POST, { body: { name: "Policies", graph: storeGraph() } });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
-    expect(created.json).toMatchObject({ name: "Policies", status: "empty", chunks: 0, storeNode: { nodeId: "store" } });
+    expect(created.json).toMatchObject({
+      name: "Policies",
+      status: "empty",
+      chunks: 0,
+      storeNode: { nodeId: "store" },
+    });
     storeId = created.json.id;
 
     const preview = await post(previewRoute.POST, { body: { storeId, previewChunkCount: 2 } });

@@ -9,7 +9,8 @@ import { userCaller } from "../../dev/callers";
 import { exampleFlow } from "../../dev/flows";
 import type { ModelStub } from "../../dev/model-stub/server";
 import { startServerModelStub } from "../support/server-model-stub";
-import { PROBES, type ObjectKind, type Probe } from "../support/permission-probes";
+import { DOCUMENT_STORE_GRAPH, PROBES, type ObjectKind, type Probe } from "../support/permission-probes";
+import { createDocumentStore } from "../../lib/services/document-stores";
 import { ACTIONS, keyPermissionsForRole, rule, type Grant } from "@/common/access/permissions";
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, type Caller } from "@/common/access/callers";
 import { insertApiKey } from "../../lib/db/queries/api-keys";
@@ -77,6 +78,9 @@ async function makeObject(kind: ObjectKind, owner: Who): Promise<string> {
     });
     return run.id;
   }
+  if (kind === "documentStore")
+    return (await createDocumentStore({ name: `${owner}'s store`, graph: DOCUMENT_STORE_GRAPH as never }, as[owner]))
+      .id;
   if (kind === "credential")
     // Its base URL is a local address the outbound guard refuses at once: a connection test calls nothing.
     return (

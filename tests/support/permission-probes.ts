@@ -58,8 +58,14 @@ import * as webhookSettings from "../../app/api/v1/chatflows/[id]/webhook/route"
 import * as schedules from "../../app/api/v1/schedules/route";
 import * as scheduleById from "../../app/api/v1/schedules/[id]/route";
 import { createVariable } from "../../lib/services/variables";
+import * as docStores from "../../app/api/v1/document-store/store/route";
+import * as docStoreById from "../../app/api/v1/document-store/store/[id]/route";
+import * as docStoreUpsert from "../../app/api/v1/document-store/upsert/[id]/route";
+import * as docStoreRefresh from "../../app/api/v1/document-store/refresh/[id]/route";
+import * as docStorePreview from "../../app/api/v1/document-store/loader/preview/route";
+import * as docStoreQuery from "../../app/api/v1/document-store/vectorstore/query/route";
 
-export type ObjectKind = "chatflow" | "credential" | "apikey" | "execution";
+export type ObjectKind = "chatflow" | "credential" | "apikey" | "execution" | "documentStore";
 export type ProbeCtx = { headers: Record<string, string>; id: string; adminId: string };
 export type Probe = {
   name: string;
@@ -115,7 +121,100 @@ async function scheduleOf(chatflowId: string): Promise<string> {
 
 const SCHEDULE = { cron: "0 0 1 1 *", input: { question: "hello" }, enabled: false };
 
+/** A document store of one saved text file and a keyword store (no model called). */
+export const DOCUMENT_STORE_GRAPH = {
+  nodes: [
+    {
+      id: "txt",
+      type: "textFileLoader",
+      position: { x: 0, y: 0 },
+      data: { inputs: { file: "Refunds take 14 days." } },
+    },
+    { id: "store", type: "keywordStore", position: { x: 0, y: 0 }, data: { inputs: {} } },
+  ],
+  edges: [
+    { id: "e", source: "txt", sourceHandle: "txt:out:document", target: "store", targetHandle: "store:in:document" },
+  ],
+};
+
+const DOCUMENT_STORE_PROBES: Probe[] = [
+  {
+    name: "GET /document-store/store",
+    policy: "documentStore.read",
+    requires: ["documentStore.list"],
+    object: "documentStore",
+    list: true,
+    ok: 200,
+    run: (c) => get(docStores.GET, c),
+  },
+  {
+    name: "POST /document-store/store",
+    policy: "documentStore.update",
+    requires: ["documentStore.create"],
+    ok: 201,
+    run: (c) => send(docStores.POST, "POST", c, { name: "probe", graph: DOCUMENT_STORE_GRAPH }),
+  },
+  {
+    name: "GET /document-store/store/{id}",
+    policy: "documentStore.read",
+    requires: ["documentStore.read"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => get(docStoreById.GET, c),
+  },
+  {
+    name: "PUT /document-store/store/{id}",
+    policy: "documentStore.update",
+    requires: ["documentStore.update"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => send(docStoreById.PUT, "PUT", c, { description: "probed" }),
+  },
+  {
+    name: "DELETE /document-store/store/{id}",
+    policy: "documentStore.update",
+    requires: ["documentStore.delete"],
+    object: "documentStore",
+    fresh: true,
+    ok: 200,
+    run: (c) => send(docStoreById.DELETE, "DELETE", c),
+  },
+  {
+    name: "POST /document-store/upsert/{id}",
+    policy: "documentStore.upsert",
+    requires: ["documentStore.upsert"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => send(docStoreUpsert.POST, "POST", c),
+  },
+  {
+    name: "POST /document-store/refresh/{id}",
+    policy: "documentStore.upsert",
+    requires: ["documentStore.upsert"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => send(docStoreRefresh.POST, "POST", c),
+  },
+  {
+    name: "POST /document-store/loader/preview",
+    policy: "documentStore.upsert",
+    requires: ["documentStore.upsert"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => send(docStorePreview.POST, "POST", c, { storeId: c.id }),
+  },
+  {
+    name: "POST /document-store/vectorstore/query",
+    policy: "documentStore.read",
+    requires: ["documentStore.read"],
+    object: "documentStore",
+    ok: 200,
+    run: (c) => send(docStoreQuery.POST, "POST", c, { storeId: c.id, query: "refunds" }),
+  },
+];
+
 export const PROBES: Probe[] = [
+  ...DOCUMENT_STORE_PROBES,
   {
     name: "GET /chatflows/{id}/webhook",
     policy: "chatflow.webhook",

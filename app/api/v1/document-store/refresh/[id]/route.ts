@@ -11,7 +11,8 @@ export const POST = route(
     docs: {
       tag: "Vector stores",
       summary: "Refresh a document store",
-      description: "Re-processes every loader and writes the store, as an upsert: unchanged chunks are skipped, chunks of changed sources replaced.",
+      description:
+        "Re-processes every loader and writes the store, as an upsert: unchanged chunks are skipped, chunks of changed sources replaced.",
       responses: { 200: { description: "What was written", schema: documentStoreUpsertResultSchema } },
       errors: [422, 502, 503, 504],
     },

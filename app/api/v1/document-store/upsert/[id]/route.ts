@@ -11,7 +11,8 @@ export const POST = route(
     docs: {
       tag: "Vector stores",
       summary: "Upsert a document store",
-      description: "Loads and splits every loader, embeds the new chunks and writes them; the record manager's exact counts (a second upsert of the same files skips every chunk).",
+      description:
+        "Loads and splits every loader, embeds the new chunks and writes them; the record manager's exact counts (a second upsert of the same files skips every chunk).",
       responses: { 200: { description: "What was written", schema: documentStoreUpsertResultSchema } },
       errors: [422, 502, 503, 504],
     },

@@ -14,7 +14,8 @@ export const POST = route(
     docs: {
       tag: "Vector stores",
       summary: "Query a document store",
-      description: "The store node's top chunks for `query`, best first, with their scores (Flowise's vectorstore query).",
+      description:
+        "The store node's top chunks for `query`, best first, with their scores (Flowise's vectorstore query).",
       responses: { 200: { description: "The chunks found", schema: documentStoreQueryResultSchema } },
       errors: [422, 502, 503, 504],
     },
