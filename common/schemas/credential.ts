@@ -92,12 +92,15 @@ const providerSchemas = {
 
 export const credentialDataSchemas = {
   ...providerSchemas,
-  /** A PostgreSQL database the SQL Database Chain reads (host through the outbound rules; best a read-only user). */
+  /**
+   * A PostgreSQL, MySQL or MariaDB database the SQL Database Chain reads (host through the outbound
+   * rules; best a read-only user). Port: 5432 or 3306 by dialect when not given.
+   */
   sqlDatabase: z
     .object({
-      dialect: z.literal("postgres").default("postgres"),
+      dialect: z.enum(["postgres", "mysql"]).default("postgres"),
       host: z.string().trim().min(1).max(255),
-      port: z.number().int().min(1).max(65535).default(5432),
+      port: z.number().int().min(1).max(65535).optional(),
       database: z.string().min(1).max(100),
       user: z.string().min(1).max(100),
       password: z.string().max(500).optional(),

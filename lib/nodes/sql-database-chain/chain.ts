@@ -12,11 +12,37 @@ import {
   type SqlLimits,
   type TableFilter,
 } from "./postgres";
+import { mysqlDescribeTables, mysqlReadOnlySession, mysqlRunSelect } from "./mysql";
 import { assertSingleSelect, extractSql } from "./sql-guard";
+
+/** What each dialect runs with: its sessions, schema text and capped SELECT, and how it is named and parsed. */
+const DIALECTS = {
+  postgres: {
+    name: "PostgreSQL",
+    parserDatabase: "postgresql",
+    quoting: "quote identifiers with double quotes",
+    describe: (c: SqlConnection, l: SqlLimits, label: string, t: TableFilter, signal?: AbortSignal) =>
+      readOnlySession(c, l, label, (client) => describeTables(client, t), signal),
+    select: (c: SqlConnection, l: SqlLimits, label: string, sql: string, signal?: AbortSignal) =>
+      readOnlySession(c, l, label, (client) => runSelect(client, sql, l.maxRows), signal),
+  },
+  mysql: {
+    name: "MySQL",
+    parserDatabase: "mysql",
+    quoting: "quote identifiers with backticks",
+    describe: (c: SqlConnection, l: SqlLimits, label: string, t: TableFilter, signal?: AbortSignal) =>
+      mysqlReadOnlySession(c, l, label, (client) => mysqlDescribeTables(client, t), signal),
+    select: (c: SqlConnection, l: SqlLimits, label: string, sql: string, signal?: AbortSignal) =>
+      mysqlReadOnlySession(c, l, label, (client) => mysqlRunSelect(client, sql, l.maxRows), signal),
+  },
+} as const;
+
+export type SqlDialect = keyof typeof DIALECTS;
 
 export interface SqlChainOptions {
   model: BaseChatModel;
   connection: SqlConnection;
+  dialect: SqlDialect;
   limits: SqlLimits;
   tables: TableFilter;
   topK: number;
@@ -31,7 +57,7 @@ export const SQL_TOOL_NAME = "sql_db_query";
 const DEFAULT_PROMPT =
   "Given the question below, write one syntactically correct {dialect} SELECT query that answers it. " +
   "Unless the question asks for a specific number of rows, return at most {top_k} rows with LIMIT. " +
-  "Select only the columns needed, never all columns, and quote identifiers with double quotes. " +
+  "Select only the columns needed, never all columns, and {quoting}. " +
   "Use only the tables and columns below, and only columns that exist.\n\n{table_info}\n\n" +
   "Answer with the SQL query only, without explanation.\n\nQuestion: {input}";
 
@@ -52,15 +78,11 @@ export class SqlDatabaseChain extends FlowChain {
 
   protected async answer(turn: ChainTurn, runManager?: CallbackManagerForChainRun): Promise<string> {
     const { connection, limits, label } = this.opts;
-    const tableInfo = await readOnlySession(
-      connection,
-      limits,
-      label,
-      (client) => describeTables(client, this.opts.tables),
-      turn.signal,
-    );
+    const dialect = DIALECTS[this.opts.dialect];
+    const tableInfo = await dialect.describe(connection, limits, label, this.opts.tables, turn.signal);
     const prompt = (this.opts.customPrompt || DEFAULT_PROMPT)
-      .replaceAll("{dialect}", "PostgreSQL")
+      .replaceAll("{dialect}", dialect.name)
+      .replaceAll("{quoting}", dialect.quoting)
       .replaceAll("{top_k}", String(this.opts.topK))
       .replaceAll("{table_info}", tableInfo)
       .replaceAll("{input}", turn.question);
@@ -68,15 +90,9 @@ export class SqlDatabaseChain extends FlowChain {
       [new HumanMessage(prompt)],
       childConfig(runManager, turn.signal, [NO_STREAM_TAG]),
     );
-    const sql = assertSingleSelect(extractSql(messageText(written)), label);
+    const sql = assertSingleSelect(extractSql(messageText(written)), label, dialect.parserDatabase);
     await recordToolStart(runManager, SQL_TOOL_NAME, { query: sql });
-    const result = await readOnlySession(
-      connection,
-      limits,
-      label,
-      (client) => runSelect(client, sql, limits.maxRows),
-      turn.signal,
-    );
+    const result = await dialect.select(connection, limits, label, sql, turn.signal);
     const rowsText =
       JSON.stringify(result.rows) +
       (result.truncated ? `\n(only the first ${limits.maxRows} rows are shown; more matched)` : "");

@@ -6,7 +6,7 @@ export const sqlDatabaseChainDefinition = {
   label: "SQL Database Chain",
   category: "Chains",
   description:
-    "Answers questions from a PostgreSQL database: the model writes one SELECT, which runs read-only with a time limit and a row cap. Anything but a single SELECT is refused before it reaches the database.",
+    "Answers questions from a PostgreSQL, MySQL or MariaDB database: the model writes one SELECT, which runs read-only with a time limit and a row cap. Anything but a single SELECT is refused before it reaches the database.",
   inputs: [
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
     {

@@ -20,12 +20,13 @@ export const buildSqlDatabaseChain: RuntimeOf<typeof sqlDatabaseChainDefinition>
   const cred = await ctx.resolveCredential(params.credential);
   if (cred.type !== "sqlDatabase")
     throw new AppError("invalid_graph", `${label}: the credential "${cred.name}" is not a SQL database credential.`);
-  const data = cred.data as Partial<SqlConnection>;
+  const data = cred.data as Partial<SqlConnection> & { dialect?: string };
+  const dialect = data.dialect === "mysql" ? "mysql" : "postgres";
   if (!data.host || !data.database || !data.user)
     throw new AppError("invalid_graph", `${label}: the credential "${cred.name}" needs a host, a database and a user.`);
   const connection: SqlConnection = {
     host: data.host,
-    port: typeof data.port === "number" ? data.port : 5432,
+    port: typeof data.port === "number" ? data.port : dialect === "mysql" ? 3306 : 5432,
     database: data.database,
     user: data.user,
     password: typeof data.password === "string" ? data.password : undefined,
@@ -34,6 +35,7 @@ export const buildSqlDatabaseChain: RuntimeOf<typeof sqlDatabaseChainDefinition>
   return new SqlDatabaseChain({
     model: inputs.model,
     connection,
+    dialect,
     limits: { timeoutMs: params.timeoutSeconds * 1000, maxRows: params.maxRows },
     tables: { include: names(params.includeTables), ignore: names(params.ignoreTables), sampleRows: params.sampleRows },
     topK: params.topK,

@@ -14,9 +14,9 @@ import { AppError } from "@/common/errors";
 
 const parser = new sqlParser.Parser();
 
-/** Functions a SELECT may call that act outside the query (PostgreSQL names). */
+/** Functions a SELECT may call that act outside the query (PostgreSQL and MySQL/MariaDB names). */
 const DENIED_FUNCTION =
-  /^(pg_(terminate|cancel)_backend|pg_read_(binary_)?file|pg_ls_\w+|pg_stat_file|lo_\w+|dblink\w*|set_config|pg_advisory\w*|pg_try_advisory\w*|pg_notify|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_create_\w+|pg_drop_\w+|pg_logical_\w+|pg_promote|(query|table|cursor)_to_xml\w*|(query|table|cursor)_to_xmlschema|(query|table|cursor)_to_xml_and_xmlschema)$/i;
+  /^(pg_(terminate|cancel)_backend|pg_read_(binary_)?file|pg_ls_\w+|pg_stat_file|lo_\w+|dblink\w*|set_config|pg_advisory\w*|pg_try_advisory\w*|pg_notify|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_create_\w+|pg_drop_\w+|pg_logical_\w+|pg_promote|(query|table|cursor)_to_xml\w*|(query|table|cursor)_to_xmlschema|(query|table|cursor)_to_xml_and_xmlschema|load_file|sleep|benchmark|get_lock|release_lock|release_all_locks|is_used_lock|master_pos_wait|source_pos_wait|sys_exec|sys_eval)$/i;
 
 function functionNames(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) {
@@ -74,7 +74,7 @@ export function assertSingleSelect(sql: string, label: string, database = "postg
 
 /** The SQL in a model's answer: a ```sql fence's content, else the text after "SQLQuery:", else the text. */
 export function extractSql(answer: string): string {
-  const fenced = /```(?:sql|postgresql|postgres)?\s*([\s\S]*?)```/i.exec(answer)?.[1];
+  const fenced = /```(?:sql|postgresql|postgres|mysql|mariadb)?\s*([\s\S]*?)```/i.exec(answer)?.[1];
   if (fenced) return fenced.trim();
   const labelled = /SQLQuery:\s*([\s\S]*?)(\n\s*SQLResult:|$)/i.exec(answer)?.[1];
   return (labelled ?? answer).trim();
