@@ -4,13 +4,13 @@ import { checkChunking } from "../shared/splitters";
 import { characterTextSplitterDefinition } from "./definition";
 
 /** Escapes as builders type them ("\n", "\t") become the characters. */
-const unescape = (s: string) => s.replace(/\\n/g, "\n").replace(/\\t/g, "\t").replace(/\\r/g, "\r");
+const typedEscapes = (s: string) => s.replace(/\\n/g, "\n").replace(/\\t/g, "\t").replace(/\\r/g, "\r");
 
 export const characterTextSplitter = defineNode({
   definition: characterTextSplitterDefinition,
   runtime: async ({ params, label }) => {
     checkChunking(label, params);
-    const separator = params.separator ? unescape(params.separator) : "\n\n";
+    const separator = params.separator ? typedEscapes(params.separator) : "\n\n";
     return new CharacterTextSplitter({ chunkSize: params.chunkSize, chunkOverlap: params.chunkOverlap, separator });
   },
 });
