@@ -22,6 +22,13 @@ describe("agentflow variables", () => {
     expect(new Date(iso).toISOString()).toBe(iso);
   });
 
+  // Flowise's Deep Research With Multi-turn Conversations stops researching on this count.
+  it("{{runtime_messages_length}} is the messages this run's steps added, less one; 0 before any", () => {
+    expect(readVariable("runtime_messages_length", scope.nodeIds)).toEqual({ kind: "runtime_messages_length" });
+    expect(resolveVariables("n={{ runtime_messages_length }}", scope)).toBe("n=0");
+    expect(resolveVariables("n={{runtime_messages_length}}", { ...scope, runtimeMessagesLength: 5 })).toBe("n=5");
+  });
+
   it("an unknown name stays as written", () => {
     expect(readVariable("current_date", scope.nodeIds)).toEqual({ kind: "unknown", name: "current_date" });
     expect(resolveVariables("{{current_date}}", scope)).toBe("{{current_date}}");

@@ -13,7 +13,8 @@ export interface VariableOutput {
 /**
  * Agentflow variables (Flowise's): `{{question}}`, `{{chat_history}}`, `{{$flow.state.key}}`,
  * `{{$flow.sessionId}}`, `{{$flow.chatId}}`, `{{$flow.chatflowId}}`, `{{$form.field}}`, the time of
- * resolving `{{current_date_time}}` (ISO 8601, UTC, as Flowise's), a node's
+ * resolving `{{current_date_time}}` (ISO 8601, UTC, as Flowise's), the messages this run's steps
+ * added less one `{{runtime_messages_length}}` (Flowise's count), a node's
  * output `{{nodeId}}` and a field of it `{{nodeId.field}}`, global variables `{{$vars.name}}`, the
  * current item of an Iteration `{{$iteration}}` (and `{{$iteration.field}}`) and, where a node
  * writes flow state, `{{output}}` / `{{output.field}}` (its own output). Pure: validation reads the
@@ -24,7 +25,7 @@ const VARIABLE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export type VariableRef =
   | { kind: "question" | "chat_history" }
-  | { kind: "current_date_time" }
+  | { kind: "current_date_time" | "runtime_messages_length" }
   | { kind: "flow"; key: "sessionId" | "chatId" | "chatflowId" }
   | { kind: "state"; key: string }
   | { kind: "form"; key: string }
@@ -42,7 +43,7 @@ export function variableNames(text: string): string[] {
 /** What a variable name refers to; node ids are matched longest first (an id may hold dots). */
 export function readVariable(name: string, nodeIds: ReadonlySet<string>): VariableRef {
   if (name === "question" || name === "chat_history") return { kind: name };
-  if (name === "current_date_time") return { kind: "current_date_time" };
+  if (name === "current_date_time" || name === "runtime_messages_length") return { kind: name };
   if (name === "$flow.sessionId" || name === "$flow.chatId" || name === "$flow.chatflowId")
     return { kind: "flow", key: name.slice(6) as "sessionId" | "chatId" | "chatflowId" };
   if (name.startsWith("$flow.state.") && name.length > 12) return { kind: "state", key: name.slice(12) };
@@ -75,6 +76,8 @@ export interface VariableScope {
   vars?: Readonly<Record<string, string>>;
   /** The current item of an Iteration (`{{$iteration}}`), inside its sub-graph. */
   iteration?: unknown;
+  /** `{{runtime_messages_length}}`: the messages this run's steps added, less one (Flowise's count); 0 when unset. */
+  runtimeMessagesLength?: number;
   /** The clock `{{current_date_time}}` reads (default: the system's). */
   now?: () => Date;
 }
@@ -108,6 +111,8 @@ export function variableValue(ref: VariableRef, scope: VariableScope): unknown {
       return historyText(scope.chatHistory);
     case "current_date_time":
       return (scope.now?.() ?? new Date()).toISOString();
+    case "runtime_messages_length":
+      return String(scope.runtimeMessagesLength ?? 0);
     case "flow":
       return scope.flow[ref.key];
     case "state":

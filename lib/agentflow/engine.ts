@@ -117,6 +117,7 @@ function scopeFor(run: EngineRun, rs: RunState): VariableScope {
   return {
     question: run.question,
     chatHistory: [...run.history, ...rs.position.runtimeHistory],
+    runtimeMessagesLength: Math.max(0, rs.position.runtimeHistory.length - 1),
     state: rs.state,
     flow: run.ids,
     ...(run.form ? { form: run.form } : {}),
