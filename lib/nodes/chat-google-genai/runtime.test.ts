@@ -122,11 +122,15 @@ describe("Gemini chat model node", () => {
     ]);
   });
 
-  it("maps a 4xx to upstream_error with Google's message and a 5xx through the model guard, both naming the node", async () => {
+  it("maps a quota refusal to 503 and a 5xx to 502 through the model guard, both naming the node", async () => {
+    // A 429 is the provider asking to wait: 503 (rate_limited), not the model's fault.
     stub.setBrain(() => ({ error: { status: 429, message: "Resource has been exhausted" } }));
     const quota = await (await gemini()).invoke("hi").catch((e: unknown) => toRunError(e));
-    expect(quota).toMatchObject({ code: "upstream_error", details: { status: 429, node: { id: "g" } } });
-    expect((quota as Error).message).toMatch(/Gemini.*HTTP 429: Resource has been exhausted/);
+    expect(quota).toMatchObject({
+      code: "upstream_unavailable",
+      details: { status: 429, reason: "rate_limited", node: { id: "g" } },
+    });
+    expect((quota as Error).message).toMatch(/Gemini.*rate limited by the provider .*HTTP 429/);
     stub.setBrain(() => ({ error: { status: 500, message: "Internal" } }));
     const broken = await (await gemini()).invoke("hi").catch((e: unknown) => toRunError(e));
     expect(broken).toMatchObject({ code: "upstream_error", details: { status: 500, node: { id: "g" } } });
