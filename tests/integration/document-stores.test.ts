@@ -6,6 +6,7 @@ import * as refreshRoute from "../../app/api/v1/document-store/refresh/[id]/rout
 import * as queryRoute from "../../app/api/v1/document-store/vectorstore/query/route";
 import * as previewRoute from "../../app/api/v1/document-store/loader/preview/route";
 import * as prediction from "../../app/api/v1/prediction/[id]/route";
+import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import type { Graph } from "@/common/schemas/graph";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
@@ -188,6 +189,57 @@ describe("document stores", () => {
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.text).toBe("Refunds are paid within 10 days.");
     expect(res.json.sourceDocuments[0].metadata.source).toBe("refunds.md");
+  });
+
+  it("Flowise's Document Store (Vector) imports as the retriever node with the chosen store, and answers from it", async () => {
+    const fwNode = (id: string, name: string, inputs: Record<string, unknown>) => ({
+      id,
+      type: "customNode",
+      position: { x: 0, y: 0 },
+      data: { id, name, label: name, version: 1, inputs },
+    });
+    const imported = await call(importRoute.POST, {
+      method: "POST",
+      headers: ownerHeaders,
+      body: {
+        name: "Flowise doc store QA",
+        nodes: [
+          fwNode("documentStoreVS_0", "documentStoreVS", { selectedStore: storeId }),
+          fwNode("chatOllama_0", "chatOllama", { baseUrl: stub.origin, modelName: "llama3.2" }),
+          fwNode("conversationalRetrievalQAChain_0", "conversationalRetrievalQAChain", {
+            model: "{{chatOllama_0.data.instance}}",
+            vectorStoreRetriever: "{{documentStoreVS_0.data.instance}}",
+          }),
+        ],
+        edges: [
+          {
+            source: "documentStoreVS_0",
+            sourceHandle: "documentStoreVS_0-output-retriever-BaseRetriever",
+            target: "conversationalRetrievalQAChain_0",
+            targetHandle: "conversationalRetrievalQAChain_0-input-vectorStoreRetriever-BaseRetriever",
+          },
+          {
+            source: "chatOllama_0",
+            sourceHandle: "chatOllama_0-output-chatOllama-ChatOllama|BaseChatModel",
+            target: "conversationalRetrievalQAChain_0",
+            targetHandle: "conversationalRetrievalQAChain_0-input-model-BaseChatModel",
+          },
+        ],
+      },
+    });
+    expect(imported.status, JSON.stringify(imported.json)).toBe(201);
+    expect(imported.json.graph.nodes.find((n: { id: string }) => n.id === "documentStoreVS_0")).toMatchObject({
+      type: "documentStoreRetriever",
+      data: { inputs: { storeId } },
+    });
+    const res = await call(prediction.POST, {
+      method: "POST",
+      params: { id: imported.json.id },
+      headers: ownerHeaders,
+      body: { question: "How long do refunds take?" },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.text).toBe("Refunds are paid within 10 days.");
   });
 
   it("another builder's store is 404 everywhere, and a flow of theirs naming it fails with 404", async () => {

@@ -73,6 +73,7 @@ import { replicate } from "./replicate";
 import { chatOpenAICustom } from "./chatOpenAICustom";
 import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
+import { documentStoreVS } from "./documentStoreVS";
 import { faiss } from "./faiss";
 import { pinecone } from "./pinecone";
 import { qdrant } from "./qdrant";
@@ -171,6 +172,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   ollamaEmbedding,
   localAIEmbeddings,
   memoryVectorStore,
+  documentStoreVS,
   faiss,
   pinecone,
   qdrant,
