@@ -633,6 +633,40 @@ describe("every documented operation answers as documented", () => {
     await run("delete", "/api/v1/schedules/{id}", { params: { id: scheduleId } });
   });
 
+  it("document stores: create, list, read, preview, upsert, refresh, query, update, delete", async () => {
+    const graph = {
+      nodes: [
+        {
+          id: "txt",
+          type: "textFileLoader",
+          position: { x: 0, y: 0 },
+          data: { inputs: { file: "Refunds take 14 days." } },
+        },
+        { id: "store", type: "keywordStore", position: { x: 0, y: 0 }, data: { inputs: {} } },
+      ],
+      edges: [
+        {
+          id: "e",
+          source: "txt",
+          sourceHandle: "txt:out:document",
+          target: "store",
+          targetHandle: "store:in:document",
+        },
+      ],
+    };
+    const created = await run("post", "/api/v1/document-store/store", { body: { name: "contract", graph } });
+    expect(created.status, created.text).toBe(201);
+    const params = { id: (created.json as { id: string }).id };
+    await run("get", "/api/v1/document-store/store");
+    await run("get", "/api/v1/document-store/store/{id}", { params });
+    await run("post", "/api/v1/document-store/loader/preview", { body: { storeId: params.id } });
+    await run("post", "/api/v1/document-store/upsert/{id}", { params });
+    await run("post", "/api/v1/document-store/refresh/{id}", { params });
+    await run("post", "/api/v1/document-store/vectorstore/query", { body: { storeId: params.id, query: "refunds" } });
+    await run("put", "/api/v1/document-store/store/{id}", { params, body: { description: "checked" } });
+    await run("delete", "/api/v1/document-store/store/{id}", { params });
+  });
+
   it("errors: bad ids, missing credentials and unknown ids answer documented error shapes", async () => {
     for (const operation of OPERATIONS) {
       if (operation.params) {
