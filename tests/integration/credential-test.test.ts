@@ -21,10 +21,7 @@ beforeAll(async () => {
   resetEnvForTests();
   const owner = await setupFirstAdmin({ email: "owner@example.com", name: "Owner", password: "owner-pass-1" });
   admin = await auth.session(owner.id);
-  const other = await createUser(
-    { email: "b@example.com", name: "B", password: "builder-pass-1", role: "builder" },
-    systemCaller,
-  );
+  const other = await createUser({ email: "b@example.com", name: "B", password: "builder-pass-1", role: "builder" });
   builder = await auth.session(other.id);
 });
 afterAll(async () => {

@@ -58,7 +58,8 @@ export async function mysqlReadOnlySession<T>(
       database: conn.database,
       user: conn.user,
       password: conn.password,
-      ssl: conn.ssl ? { servername: conn.host } : undefined,
+      // The connection goes to the checked address; the certificate is still checked for the host's name.
+      ssl: conn.ssl ? ({ servername: conn.host } as mysql.SslOptions) : undefined,
       connectTimeout: limits.timeoutMs,
       dateStrings: true,
       supportBigNumbers: true,
