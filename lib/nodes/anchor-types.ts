@@ -27,8 +27,6 @@ export interface AnchorTypes {
   Tool: StructuredToolInterface;
   /** Several tools from one node (an OpenAPI toolkit, an MCP server's tools); agents flatten them (shared/tools.ts). */
   Toolkit: StructuredToolInterface[];
-  /** Several tools from one node (an OpenAPI toolkit, an MCP server's tools); agents flatten them (shared/tools.ts). */
-  Toolkit: StructuredToolInterface[];
   Document: DocumentSource;
   TextSplitter: TextSplitter;
   Embeddings: EmbeddingsInterface;
