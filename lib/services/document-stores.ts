@@ -40,7 +40,7 @@ function validateStoreGraph(graph: unknown): { graph: Graph; store: StoreNodeInf
   const stores = storeNodesOf(valid);
   if (stores.length !== 1)
     throw new AppError(
-      "validation_failed",
+      "unprocessable",
       `graph: a document store holds exactly one vector or keyword store node; this graph has ${stores.length}.`,
     );
   return { graph: valid, store: stores[0] };

@@ -265,7 +265,7 @@ describe("document stores", () => {
     const noStore = await post(storesRoute.POST, {
       body: { name: "x", graph: { nodes: [node("splitter", "recursiveTextSplitter")], edges: [] } },
     });
-    expect(noStore.status).toBe(400);
+    expect(noStore.status).toBe(422);
     expect(noStore.json.error.message).toContain("exactly one vector or keyword store node");
     const unknownType = await post(storesRoute.POST, {
       body: { name: "x", graph: { nodes: [node("a", "noSuchNode")], edges: [] } },

@@ -17,7 +17,7 @@ export const POST = route(
       description:
         "Loads and splits the store's loaders without embedding or writing anything: the first `previewChunkCount` chunks and the totals.",
       responses: { 200: { description: "The chunks the loaders give", schema: documentStorePreviewSchema } },
-      errors: [422, 502],
+      errors: [404, 422, 502],
     },
   },
   async ({ body, caller }) => previewDocumentStore(body.storeId, { previewChunkCount: body.previewChunkCount }, caller),

@@ -17,7 +17,7 @@ export const POST = route(
       description:
         "The store node's top chunks for `query`, best first, with their scores (Flowise's vectorstore query).",
       responses: { 200: { description: "The chunks found", schema: documentStoreQueryResultSchema } },
-      errors: [422, 502, 503, 504],
+      errors: [404, 422, 502, 503, 504],
     },
   },
   async ({ body, caller }) => queryDocumentStore(body.storeId, body.query, caller),
