@@ -1,7 +1,6 @@
 import { AppError } from "@/common/errors";
 import type { Caller } from "@/common/access/callers";
 import { actingUserId, assertMay, mayAct, ownerFilter, type Action } from "@/common/access/permissions";
-import { validateGraph as validateWith } from "@/common/flow/validate";
 import type { Graph } from "@/common/schemas/graph";
 import type { CreateDocumentStoreInput, UpdateDocumentStoreInput } from "@/common/schemas/document-store";
 import type { DocumentStore } from "../db/generated/client";
@@ -12,39 +11,19 @@ import {
   listDocumentStores,
   updateDocumentStoreById,
 } from "../db/queries/document-stores";
-import { findUserById } from "../db/queries/users";
-import { buildNodes } from "../flow";
 import { toRunError } from "../flow/run-errors";
-import { migrateSavedNode } from "../nodes/migrate";
-import { getDefinition } from "../nodes/registry";
-import { isStoreRetriever, type StoreRetriever } from "../vector/store-retriever";
 import { assertMayUseCredentials } from "./credentials";
+import { buildStoreNodeWith, validateStoreGraph } from "./document-store-graph";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";
-import { storeNodesOf, type StoreNodeInfo } from "./vector-stores";
 
 /**
  * Document stores (Flowise's Document Stores): a named, owned graph of loaders, a splitter,
  * embeddings and one store node, independent of any flow. Its chunks are DocumentChunk rows keyed by
  * the store's id and that node's id, written by the same record manager as a chatflow's upsert (exact
  * counts, skips on a re-upsert), so a pgvector, keyword or remote store node works here as in a flow.
- * Flows read it through the Document Store Retriever node (retrieverForFlow).
+ * Flows read it through the Document Store Retriever node (document-store-graph.ts, via buildContext).
  */
-
-/**
- * A store's graph checked against the node registry (nodes, params, anchors) without a chatflow's
- * ending rule (a store ends at its store node), holding exactly one store node.
- */
-function validateStoreGraph(graph: unknown): { graph: Graph; store: StoreNodeInfo } {
-  const valid = validateWith(graph, getDefinition, migrateSavedNode, () => {});
-  const stores = storeNodesOf(valid);
-  if (stores.length !== 1)
-    throw new AppError(
-      "unprocessable",
-      `graph: a document store holds exactly one vector or keyword store node; this graph has ${stores.length}.`,
-    );
-  return { graph: valid, store: stores[0] };
-}
 
 /** A store's saved graph (validated again: definitions may have changed since it was saved). */
 const storeGraphOf = (row: DocumentStore) => validateStoreGraph(row.graph);
@@ -120,14 +99,8 @@ export async function deleteDocumentStore(id: string, caller: Caller) {
   return { deleted: true as const, id };
 }
 
-/** Builds a store's store node (and its loaders, splitter, embeddings) with its owner's credentials. */
-async function buildStoreNode(row: DocumentStore): Promise<StoreRetriever> {
-  const { graph, store } = storeGraphOf(row);
-  const built = await buildNodes(graph, [store.nodeId], buildContext(row.id, row.ownerId));
-  const node = built.get(store.nodeId);
-  if (!isStoreRetriever(node)) throw new AppError("invalid_graph", `Node ${store.nodeId} is not a store.`);
-  return node;
-}
+/** Builds a store's store node with its owner's credentials; its chunks are keyed by the store's id. */
+const buildStoreNode = (row: DocumentStore) => buildStoreNodeWith(row, buildContext(row.id, row.ownerId));
 
 /** Loads and splits the store's sources without writing: the first chunks and the totals. */
 export async function previewDocumentStore(id: string, opts: { previewChunkCount: number }, caller: Caller) {
@@ -170,20 +143,4 @@ export async function queryDocumentStore(id: string, query: string, caller: Call
   } catch (e) {
     throw toRunError(e);
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The retriever a flow's Document Store Retriever node reads: the store, if the flow's owner may read
- * it (their own, or any when the owner is an admin or the flow has none); else 404 naming the id.
- */
-export async function retrieverForFlow(storeId: string, flowOwnerId: string | null): Promise<StoreRetriever> {
-  const row = UUID.test(storeId) ? await findDocumentStoreById({ id: storeId }) : null;
-  // A flow without an owner is managed by admins (common/access/permissions.ts): it reads any store.
-  const owner = flowOwnerId ? await findUserById({ id: flowOwnerId }) : null;
-  const asAdmin = flowOwnerId === null || owner?.role === "admin";
-  const allowed = row && (asAdmin || (row.ownerId !== null && row.ownerId === flowOwnerId));
-  if (!row || !allowed) throw new AppError("not_found", `Document store ${storeId} not found.`);
-  return buildStoreNode(row);
 }

@@ -1,3 +1,4 @@
+import { buildStoreNodeWith, findStoreForFlow } from "./document-store-graph";
 import {
   buildFlow,
   FlowCache,
@@ -93,9 +94,11 @@ export function buildContext(
     logger: { warn: (msg, data) => log.warn(data === undefined ? {} : { data }, msg) },
     vars: variableValues,
     documents: documentStore,
-    // Imported when used: document-stores.ts builds its stores through this context.
-    documentStoreRetriever: async (storeId) =>
-      (await import("./document-stores")).retrieverForFlow(storeId, ownerId),
+    // Built with the store owner's credentials and the store's id as its chunks' key.
+    documentStoreRetriever: async (storeId) => {
+      const row = await findStoreForFlow(storeId, ownerId);
+      return buildStoreNodeWith(row, buildContext(row.id, row.ownerId));
+    },
   };
 }
 
