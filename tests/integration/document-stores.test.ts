@@ -10,7 +10,7 @@ import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import type { Graph } from "@/common/schemas/graph";
 import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
-import { createChatflow } from "../../lib/services/chatflows";
+import { createChatflow, deleteChatflow } from "../../lib/services/chatflows";
 import { createUser } from "../../lib/services/users";
 import { userCaller } from "../../dev/callers";
 import { auth, call } from "../support/http";
@@ -277,6 +277,17 @@ describe("document stores", () => {
     expect((await post(queryRoute.POST, { body: { storeId, query: "" } })).status).toBe(400);
     const list = await call(storesRoute.GET, { headers: ownerHeaders });
     expect(list.json).toHaveLength(1);
+  });
+
+  it("deleting a chatflow still deletes its own chunks (the chunk table has no foreign key since stores key chunks too)", async () => {
+    const flow = await createChatflow({ name: "with chunks", graph: flowGraph(storeId) as never }, userCaller(owner));
+    const db = await getDb();
+    await db.documentChunk.create({
+      data: { chatflowId: flow.id, nodeId: "ks", source: "a.txt", contentHash: "h", content: "a chunk" },
+    });
+    await deleteChatflow(flow.id, userCaller(owner));
+    expect(await db.documentChunk.count({ where: { chatflowId: flow.id } })).toBe(0);
+    expect(await db.documentChunk.count({ where: { chatflowId: storeId } })).toBeGreaterThan(0);
   });
 
   it("deleting a store deletes its chunks", async () => {
