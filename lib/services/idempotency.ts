@@ -1,4 +1,5 @@
 import { AppError } from "@/common/errors";
+import { decryptJson, encryptJson } from "../security/secrets";
 import {
   completeIdempotencyRecord,
   deleteExpiredIdempotencyRecords,
@@ -71,10 +72,13 @@ export async function claimIdempotencyKey(args: {
         "A request with this Idempotency-Key is still running: retry when it has finished to get its answer.",
         { headers: { "Retry-After": "1" } },
       );
-    return {
-      kind: "replay",
-      answer: { status: row.status, body: row.body, headers: storedHeaders(row.headers) },
-    };
+    const body = openedBody(row.body);
+    if (!body) {
+      // Stored under another encryption key (DATA_DIR or ENCRYPTION_KEY changed): it cannot be replayed.
+      await deleteIdempotencyRecord({ id: row.id });
+      continue;
+    }
+    return { kind: "replay", answer: { status: row.status, body, headers: storedHeaders(row.headers) } };
   }
   throw new AppError(
     "idempotency_in_progress",
@@ -83,12 +87,29 @@ export async function claimIdempotencyKey(args: {
   );
 }
 
+/**
+ * A stored answer's body is encrypted at rest like credentials (AES-256-GCM with the server's key):
+ * some answers hold a secret shown once (a new API key, an MCP token), which must not sit in the
+ * database in plain text for the 24 hours of a replay.
+ */
+function sealedBody(body: Uint8Array): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(Buffer.from(encryptJson(Buffer.from(body).toString("base64")), "utf8"));
+}
+
+function openedBody(stored: Uint8Array): Uint8Array | undefined {
+  try {
+    return Buffer.from(decryptJson<string>(Buffer.from(stored).toString("utf8")), "base64");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stores the answer of the claim `id`, to be replayed for 24 hours. */
 export async function storeIdempotentAnswer(id: string, answer: StoredAnswer): Promise<void> {
   await completeIdempotencyRecord({
     id,
     status: answer.status,
-    body: Uint8Array.from(answer.body),
+    body: sealedBody(answer.body),
     headers: answer.headers as Prisma.InputJsonValue,
   });
 }

@@ -1,9 +1,12 @@
 // Idempotency-Key on prediction, vector upsert and every create route (lib/http/idempotency.ts,
 // docs/api.md "Idempotency"): a retry with the same key and request gets the stored answer and
 // runs nothing; another request under the key is 409; keys belong to one caller.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as apikeys from "../../app/api/v1/apikey/route";
 import * as chatflows from "../../app/api/v1/chatflows/route";
+import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as domains from "../../app/api/v1/domains/route";
@@ -71,6 +74,11 @@ type Covered = {
 
 let serial = 0;
 const db = getDb;
+/** A chatflow exported from Flowise 3.1.4 (read where the fixtures are kept, never copied). */
+const flowiseConversation = () =>
+  JSON.parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise/conversation.json"), "utf8"),
+  );
 const COVERED: Covered[] = [
   {
     name: "POST /prediction/{id}",
@@ -101,6 +109,14 @@ const COVERED: Covered[] = [
     path: () => "/api/v1/chatflows",
     headers: () => keyA,
     body: (n) => ({ name: `flow ${n}` }),
+    effects: async () => (await db()).chatflow.count(),
+  },
+  {
+    name: "POST /chatflows/import",
+    handler: importRoute.POST as RouteHandler,
+    path: () => "/api/v1/chatflows/import",
+    headers: () => keyA,
+    body: (n) => ({ ...flowiseConversation(), name: `imported ${n}` }),
     effects: async () => (await db()).chatflow.count(),
   },
   {
@@ -211,6 +227,22 @@ describe.each(COVERED)("Idempotency-Key on $name", (route) => {
 describe("Idempotency-Key rules", () => {
   const chatflowRoute = COVERED.find((r) => r.name === "POST /chatflows") as Covered;
   const predict = COVERED[0];
+
+  it("a stored answer holding a secret shown once (a new API key) is encrypted at rest, and replays whole", async () => {
+    const route = COVERED.find((r) => r.name === "POST /apikey") as Covered;
+    const key = `secret-${crypto.randomUUID()}`;
+    const body = route.body(++serial);
+    const first = await send(route, body, key);
+    expect(first.status, first.text).toBe(201);
+    const secret = String(first.json.apiKey ?? first.json.key);
+    expect(secret.length).toBeGreaterThan(10);
+    const rows = await (await db()).idempotencyRecord.findMany({ where: { key } });
+    expect(rows).toHaveLength(1);
+    expect(Buffer.from(rows[0].body ?? new Uint8Array()).toString("utf8")).not.toContain(secret);
+    const replay = await send(route, body, key);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(first.text);
+  });
 
   it("keys belong to one caller: another caller's same key runs its own request", async () => {
     const body = { name: "shared key flow" };

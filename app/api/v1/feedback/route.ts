@@ -19,6 +19,7 @@ export const POST = withCors(
     {
       auth: runChatflow,
       body: { json: createFeedbackWithChatflowSchema, maxBytes: 64 * 1024 },
+      idempotency: {},
       docs: {
         tag: "Feedback",
         summary: "Rate an answer (Flowise; the chatflow in `chatflowid`)",

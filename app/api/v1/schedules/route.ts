@@ -23,6 +23,7 @@ export const POST = route(
   {
     auth: manageSchedulesPolicy,
     body: { json: createScheduleSchema },
+    idempotency: {},
     docs: {
       tag: "Webhooks and schedules",
       summary: "Add a schedule",

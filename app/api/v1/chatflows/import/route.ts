@@ -21,6 +21,7 @@ export const POST = route(
   {
     auth: importChatflows,
     body: { json: flowiseImportSchema, maxBytes: FLOWISE_IMPORT_MAX_BYTES },
+    idempotency: {},
     docs: {
       tag: "Chatflows",
       summary: "Import a Flowise chatflow as a new chatflow",

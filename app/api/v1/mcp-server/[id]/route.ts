@@ -27,6 +27,7 @@ export const POST = route(
     auth: manageMcpServers,
     params: idParams,
     body: { json: createMcpServerSchema },
+    idempotency: {},
     docs: {
       tag: "MCP",
       summary: "Enable a flow's MCP server",
