@@ -17,8 +17,19 @@ export type DocumentedOperation = {
 };
 export type Document = { paths: Record<string, Record<string, DocumentedOperation>>; components?: Schema };
 
-/** A request made from an operation's schemas: path params, query and JSON body as generated. */
-export type FuzzRequest = { params: Record<string, string>; query: Record<string, string>; body?: unknown };
+/** A request made from an operation's schemas: path params, query, headers and JSON body as generated. */
+export type FuzzRequest = {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body?: unknown;
+};
+
+/**
+ * Parameters no schema can draw a valid value of: a page `cursor` is an opaque token only the
+ * server issues (any other value is rightly 400). They are left out of drawn requests.
+ */
+const SERVER_ISSUED = new Set(["query cursor"]);
 
 /** Draws requests and checks answers for one document. */
 export function documentFuzzer(doc: Document) {
@@ -56,20 +67,23 @@ export function documentFuzzer(doc: Document) {
     request(op: DocumentedOperation, random: () => number): { request: FuzzRequest | null; rejected?: string } {
       const params: Record<string, string> = {};
       const query: Record<string, string> = {};
+      const headers: Record<string, string> = {};
       const seed = () => Math.floor(random() * 2 ** 31);
       for (const p of op.parameters ?? []) {
-        if (!p.schema || (p.in === "query" && !p.required && random() < 0.5)) continue;
+        if (SERVER_ISSUED.has(`${p.in} ${p.name}`)) continue;
+        if (!p.schema || (p.in !== "path" && !p.required && random() < 0.5)) continue;
         const value = draw(p.schema, seed());
         if (!validatorOf(p.schema)(value))
           return { request: null, rejected: `${p.in} ${p.name}: ${JSON.stringify(value)}` };
-        (p.in === "path" ? params : query)[p.name] = String(value);
+        if (p.in === "cookie") continue;
+        (p.in === "path" ? params : p.in === "header" ? headers : query)[p.name] = String(value);
       }
       const schema = op.requestBody?.content["application/json"]?.schema;
-      if (!schema) return { request: { params, query } };
+      if (!schema) return { request: { params, query, headers } };
       const body = draw(schema, seed());
       const validate = validatorOf(schema);
       if (!validate(body)) return { request: null, rejected: `body: ${ajv.errorsText(validate.errors)}` };
-      return { request: { params, query, body } };
+      return { request: { params, query, headers, body } };
     },
 
     /** What is wrong with an answer, by the document: an undocumented status, or JSON off its schema. */
