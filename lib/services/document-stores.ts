@@ -16,6 +16,7 @@ import { assertMayUseCredentials } from "./credentials";
 import { buildStoreNodeWith, validateStoreGraph } from "./document-store-graph";
 import { buildContext } from "./flows";
 import { documentStore } from "./vector-store-db";
+import type { PageRequest } from "@/common/schemas/pagination";
 
 /**
  * Document stores (Flowise's Document Stores): a named, owned graph of loaders, a splitter,
@@ -54,9 +55,12 @@ export async function getDocumentStoreOrThrow(id: string, caller: Caller, action
 }
 
 /** The stores the caller may read, last changed first. */
-export async function listDocumentStoresFor(caller: Caller) {
-  const rows = await listDocumentStores({ ownerId: ownerFilter(caller, "documentStore.list") });
-  return Promise.all(rows.map(async (r) => ({ ...(await toDocumentStoreDto(r)), graph: undefined })));
+export async function listDocumentStoresFor(caller: Caller, page?: PageRequest) {
+  const rows = await listDocumentStores({ ownerId: ownerFilter(caller, "documentStore.list") }, page);
+  return {
+    items: await Promise.all(rows.items.map(async (r) => ({ ...(await toDocumentStoreDto(r)), graph: undefined }))),
+    nextCursor: rows.nextCursor,
+  };
 }
 
 export async function createDocumentStore(input: CreateDocumentStoreInput, caller: Caller) {

@@ -16,6 +16,8 @@ import { startFormFields } from "./trigger-input";
 import { toTriggerRunDto } from "./trigger-runs";
 import { scheduleRunner } from "./schedule-runner";
 import { nextRunOf } from "./schedule-times";
+import { mapPage, type Page } from "../db/keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 
 /**
  * Schedules: a cron expression read in an IANA time zone runs a flow's published version with a
@@ -91,14 +93,21 @@ async function getScheduleOrThrow(id: string, caller: Caller): Promise<FlowSched
 }
 
 /** GET /api/v1/schedules[?chatflowId]: the schedules of the flows the caller manages. */
-export async function listSchedulesFor(caller: Caller, chatflowId?: string): Promise<ScheduleDto[]> {
+export async function listSchedulesFor(
+  caller: Caller,
+  chatflowId?: string,
+  page?: PageRequest,
+): Promise<Page<ScheduleDto>> {
   if (chatflowId) await getChatflowOrThrow(chatflowId, caller, "chatflow.schedule");
-  const rows = await listSchedules({
-    ...(chatflowId ? { chatflowId } : {}),
-    ...(ownerFilter(caller, "chatflow.schedule") ? { ownerId: ownerFilter(caller, "chatflow.schedule") } : {}),
-    ...(chatflowScope(caller) ? { chatflowIds: chatflowScope(caller) } : {}),
-  });
-  return rows.map(toScheduleDto);
+  const rows = await listSchedules(
+    {
+      ...(chatflowId ? { chatflowId } : {}),
+      ...(ownerFilter(caller, "chatflow.schedule") ? { ownerId: ownerFilter(caller, "chatflow.schedule") } : {}),
+      ...(chatflowScope(caller) ? { chatflowIds: chatflowScope(caller) } : {}),
+    },
+    page,
+  );
+  return mapPage(rows, toScheduleDto);
 }
 
 export async function getSchedule(id: string, caller: Caller): Promise<ScheduleDto & { runs: unknown[] }> {

@@ -16,6 +16,8 @@ import * as feedback from "../../app/api/v1/feedback/[id]/route";
 import * as leads from "../../app/api/v1/leads/[id]/route";
 import * as users from "../../app/api/v1/users/route";
 import * as variables from "../../app/api/v1/variables/route";
+import * as schedules from "../../app/api/v1/schedules/route";
+import * as documentStores from "../../app/api/v1/document-store/store/route";
 import { encodeCursor } from "../../common/schemas/pagination";
 import { getDb } from "../../lib/db/client";
 import { setupFirstAdmin } from "../../lib/services/users";
@@ -46,6 +48,11 @@ type Listed = {
   idsOf?: (json: unknown) => string[];
 };
 
+/** The smallest valid document store: one keyword store node. */
+const KEYWORD_STORE_GRAPH = {
+  nodes: [{ id: "store", type: "keywordStore", position: { x: 0, y: 0 }, data: { inputs: {} } }],
+  edges: [],
+};
 const byId = (json: unknown) => (json as { id: string }[]).map((r) => r.id);
 const db = getDb;
 
@@ -75,6 +82,27 @@ const LISTS: Listed[] = [
     path: () => "/api/v1/credentials",
     add: async () =>
       (await (await db()).credential.create({ data: { name: `cred ${++serial}`, type: "openai", encrypted: "x" } })).id,
+  },
+  {
+    name: "GET /schedules",
+    handler: schedules.GET as RouteHandler,
+    path: () => "/api/v1/schedules",
+    // Inserted as rows (a disabled schedule starts no timer): the list's order, not the scheduler, is tested.
+    add: async () =>
+      (
+        await (
+          await db()
+        ).flowSchedule.create({
+          data: { chatflowId: flowId, name: `schedule ${++serial}`, cron: "0 9 * * *", enabled: false },
+        })
+      ).id,
+  },
+  {
+    name: "GET /document-store/store",
+    handler: documentStores.GET as RouteHandler,
+    path: () => "/api/v1/document-store/store",
+    add: async () =>
+      (await (await db()).documentStore.create({ data: { name: `store ${++serial}`, graph: KEYWORD_STORE_GRAPH } })).id,
   },
   {
     name: "GET /variables (by name)",

@@ -1,13 +1,21 @@
 import { getDb } from "../client";
 import type { Prisma } from "../generated/client";
+import type { PageRequest } from "@/common/schemas/pagination";
+import { keysetArgs, type KeysetOrder, pageFrom } from "../keyset";
 
 /** Queries of the DocumentStore table (their chunks: document-chunks.ts, keyed by the store's id). */
 
-export async function listDocumentStores({ ownerId }: { ownerId?: string }) {
-  return (await getDb()).documentStore.findMany({
-    where: ownerId ? { ownerId } : {},
-    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+const STORE_ORDER: KeysetOrder = { list: "document-stores", field: "createdAt", direction: "desc", kind: "date" };
+
+/** Stores, newest first (creation, which a change does not move: pages never shift), whole or a page. */
+export async function listDocumentStores({ ownerId }: { ownerId?: string }, page?: PageRequest) {
+  const keyset = keysetArgs(STORE_ORDER, page);
+  const rows = await (await getDb()).documentStore.findMany({
+    where: { AND: [ownerId ? { ownerId } : {}, keyset.where] },
+    orderBy: keyset.orderBy,
+    take: keyset.take,
   });
+  return pageFrom(rows, STORE_ORDER, page);
 }
 
 export async function findDocumentStoreById({ id }: { id: string }) {

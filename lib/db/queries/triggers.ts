@@ -1,5 +1,7 @@
 import { getDb } from "../client";
 import type { Prisma } from "../generated/client";
+import { keysetArgs, type KeysetOrder, pageFrom } from "../keyset";
+import type { PageRequest } from "@/common/schemas/pagination";
 
 /** Webhook settings (FlowWebhook), schedules (FlowSchedule) and the runs they start (TriggerRun). */
 
@@ -29,27 +31,39 @@ export async function findScheduleById({ id }: { id: string }) {
   return (await getDb()).flowSchedule.findUnique({ where: { id } });
 }
 
-/** Schedules, newest first: of one chatflow, of the chatflows one owner owns, or all. */
-export async function listSchedules({
-  chatflowId,
-  ownerId,
-  chatflowIds,
-}: {
-  chatflowId?: string;
-  ownerId?: string;
-  chatflowIds?: string[];
-}) {
-  return (await getDb()).flowSchedule.findMany({
+const SCHEDULE_ORDER: KeysetOrder = { list: "schedules", field: "createdAt", direction: "desc", kind: "date" };
+
+/** Schedules, newest first: of one chatflow, of the chatflows one owner owns, or all; whole, or a page. */
+export async function listSchedules(
+  {
+    chatflowId,
+    ownerId,
+    chatflowIds,
+  }: {
+    chatflowId?: string;
+    ownerId?: string;
+    chatflowIds?: string[];
+  },
+  page?: PageRequest,
+) {
+  const keyset = keysetArgs(SCHEDULE_ORDER, page);
+  const rows = await (await getDb()).flowSchedule.findMany({
     where: {
-      ...(chatflowId ? { chatflowId } : {}),
-      ...(chatflowIds
-        ? { chatflowId: { in: chatflowId ? chatflowIds.filter((c) => c === chatflowId) : chatflowIds } }
-        : {}),
-      ...(ownerId ? { chatflow: { ownerId } } : {}),
+      AND: [
+        {
+          ...(chatflowId ? { chatflowId } : {}),
+          ...(chatflowIds
+            ? { chatflowId: { in: chatflowId ? chatflowIds.filter((c) => c === chatflowId) : chatflowIds } }
+            : {}),
+          ...(ownerId ? { chatflow: { ownerId } } : {}),
+        },
+        keyset.where,
+      ],
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: 500,
+    orderBy: keyset.orderBy,
+    take: keyset.take ?? 500,
   });
+  return pageFrom(rows, SCHEDULE_ORDER, page);
 }
 
 /** Every enabled schedule (start-up: timers or BullMQ job schedulers are made for them). */

@@ -1,3 +1,5 @@
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { manageSchedulesPolicy } from "@/common/access/permissions";
 import { createScheduleSchema, listSchedulesQuerySchema, scheduleSchema } from "@/common/schemas/triggers";
@@ -7,16 +9,18 @@ import { createSchedule, listSchedulesFor } from "@/lib/services/schedules";
 export const GET = route(
   {
     auth: manageSchedulesPolicy,
-    query: listSchedulesQuerySchema,
+    query: listSchedulesQuerySchema.extend(pageParams("schedules")),
     docs: {
       tag: "Webhooks and schedules",
       summary: "List schedules",
       description: "Newest first, each with its next run and last result; `chatflowId` keeps one flow's.",
       callersNote: "builders and their keys: schedules of their own flows",
-      responses: { 200: { description: "The schedules", schema: scheduleSchema.array() } },
+      responses: { 200: { description: "The schedules", schema: scheduleSchema.array(), headers: PAGE_HEADER_DOCS } },
+      errors: [404],
     },
   },
-  async ({ query, caller }) => listSchedulesFor(caller, query.chatflowId),
+  async ({ req, query, caller }) =>
+    pagedArray(req, await listSchedulesFor(caller, query.chatflowId, pageOfQuery(query))),
 );
 
 export const POST = route(

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { pageOfQuery, pageParams } from "@/common/schemas/pagination";
+import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { json } from "@/lib/http/responses";
 import { manageDocumentStores, readDocumentStores } from "@/common/access/permissions";
@@ -12,21 +15,29 @@ import { refuseOtherMethods } from "@/lib/http/methods";
 export const GET = route(
   {
     auth: readDocumentStores,
+    query: z.object(pageParams("document-stores")),
     docs: {
       tag: "Vector stores",
       summary: "List document stores",
-      description: "Without graphs, last changed first, with each store's node and chunk count. Not paged.",
+      description: "Without graphs, newest first, with each store's node and chunk count; `limit`/`cursor` pages it.",
       callersNote: "builders and their keys: own stores only",
-      responses: { 200: { description: "The stores the caller may see", schema: documentStoreListSchema } },
+      responses: {
+        200: {
+          description: "The stores the caller may see",
+          schema: documentStoreListSchema,
+          headers: PAGE_HEADER_DOCS,
+        },
+      },
     },
   },
-  async ({ caller }) => listDocumentStoresFor(caller),
+  async ({ req, query, caller }) => pagedArray(req, await listDocumentStoresFor(caller, pageOfQuery(query))),
 );
 
 export const POST = route(
   {
     auth: manageDocumentStores,
     body: { json: createDocumentStoreSchema, maxBytes: 20 * 1024 * 1024 },
+    idempotency: {},
     docs: {
       tag: "Vector stores",
       summary: "Create a document store",
