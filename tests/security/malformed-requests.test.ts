@@ -144,10 +144,10 @@ describe("unknown query parameters are refused with 400 naming them, never ignor
     expect(res.json.error.message).toBe("query.sessionId: given more than once.");
   });
 
-  it("routes without a query schema accept no parameters at all (GET /apikey, DELETE /chatflows/{id})", async () => {
+  it("routes take only their declared parameters (GET /apikey: limit and cursor; DELETE /chatflows/{id}: none)", async () => {
     const list = await call(apikeys.GET, { path: "/x?page=2", headers: session });
     expect(list.status).toBe(400);
-    expect(list.json.error.message).toBe("Unknown query parameter 'page' (this route takes none).");
+    expect(list.json.error.message).toBe("Unknown query parameter 'page' (accepted: limit, cursor).");
     const del = await call(chatflow.DELETE, {
       method: "DELETE",
       params: { id: flowId },
