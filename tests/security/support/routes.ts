@@ -31,6 +31,12 @@ export const ANONYMOUS_ROUTES = new Set([
   "/api/v1/feedback",
   "/api/v1/leads",
   "/api/v1/get-upload-file",
+  // Reached without a session or API key, each behind a credential of its own, tested where it lives:
+  // a flow's MCP token (tests/integration/mcp-server.test.ts), a webhook's HMAC signature when its
+  // owner set a secret, and an async webhook run's id as the key to its result (webhooks.test.ts).
+  "/api/v1/mcp/[chatflowId]",
+  "/api/v1/webhook/[id]",
+  "/api/v1/trigger-runs/[id]",
 ]);
 
 /** Anonymous methods of routes whose other methods are protected (reading feedback is for admins). */
