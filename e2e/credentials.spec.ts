@@ -32,7 +32,12 @@ test("add a provider key, test it, and see the fields another kind needs", async
   await page.screenshot({ path: "test-results/credentials-1440.png", fullPage: true });
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(row.getByRole("button", { name: `Test ${name}` })).toBeInViewport();
+  // The row wraps: its buttons stay inside the width (scrolled to, not cut off at the right).
+  const testButton = row.getByRole("button", { name: `Test ${name}` });
+  await testButton.scrollIntoViewIfNeeded();
+  await expect(testButton).toBeInViewport();
+  const box = await testButton.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
