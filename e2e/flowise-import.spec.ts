@@ -15,17 +15,20 @@ test("a studio user imports a Flowise chatflow, and sees what cannot be imported
   await page.getByRole("button", { name: "Import from Flowise" }).click();
   const dialog = page.getByRole("dialog", { name: "Import from Flowise" });
 
-  // A template with a node output we have no equivalent of: refused, listing it; nothing saved.
+  // The exported conversation with a setting we have no equivalent of (ChatOpenAI's strict tool
+  // calling turned on): refused, listing it; nothing saved.
+  const strict = JSON.parse(fixture("conversation.json").toString("utf8"));
+  strict.nodes.find((n: { id: string }) => n.id === "chatOpenAI_0").data.inputs.strictToolCalling = true;
   await dialog.getByLabel("Flowise file").setInputFiles({
-    name: "Prompt Chaining Chatflow.json",
+    name: "Strict Chatflow.json",
     mimeType: "application/json",
-    buffer: fixture("marketplace-prompt-chaining.json"),
+    buffer: Buffer.from(JSON.stringify(strict)),
   });
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
   const refusal = dialog.getByRole("alert", { name: "Cannot be imported" });
   await expect(refusal).toContainText("nothing was saved");
-  await expect(refusal.getByTestId("dropped-inputs")).toContainText("promptValues");
-  await expect(refusal.getByTestId("dropped-inputs")).toContainText("Prompt Template");
+  await expect(refusal.getByTestId("dropped-inputs")).toContainText("strictToolCalling");
+  await expect(refusal.getByTestId("dropped-inputs")).toContainText("OpenAI (chatOpenAI_0)");
 
   // The product-search agent imports; the credentials to connect are listed.
   await dialog.getByLabel("Flowise file").setInputFiles({
