@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
@@ -31,9 +32,14 @@ test("a Flowise marketplace template file picked in the gallery becomes a chatfl
 }) => {
   await signIn(page);
   let gallery = await openGallery(page);
-  await gallery
-    .getByLabel("Flowise template file")
-    .setInputFiles(path.join(FIXTURES, "marketplace-prompt-chaining.json"));
+  // An export with a setting we have no equivalent of (ChatOpenAI's strict tool calling on).
+  const strict = JSON.parse(readFileSync(path.join(FIXTURES, "conversation.json"), "utf8"));
+  strict.nodes.find((n: { id: string }) => n.id === "chatOpenAI_0").data.inputs.strictToolCalling = true;
+  await gallery.getByLabel("Flowise template file").setInputFiles({
+    name: "strict-conversation.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(strict)),
+  });
   const refusal = gallery.getByRole("alert", { name: "Cannot be imported" });
   await expect(refusal).toBeVisible();
   await expect(refusal).toContainText("nothing was saved");
