@@ -113,7 +113,7 @@ export function isPrivateAddress(ip: string): boolean {
   return blockList.check(ip.split("%")[0], "ipv6");
 }
 
-function effectivePort(url: URL): string {
+export function effectivePort(url: URL): string {
   return url.port || (url.protocol === "https:" ? "443" : "80");
 }
 

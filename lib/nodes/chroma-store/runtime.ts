@@ -1,14 +1,10 @@
 import { AppError } from "@/common/errors";
 import { assertCredentialHost, credentialText } from "../../security/credential-hosts";
-import { checkOperatorHost } from "../../security/outbound-policy";
 import { chromaCollection } from "../../vector/remote/chroma";
-import { StoreRetriever } from "../../vector/store-retriever";
-import { isDocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
+import { jsonObject, operatorHostCheck, remoteStoreRetriever } from "../shared/store";
 import { requesterOf } from "../shared/openai-connection";
 import type { chromaStoreDefinition } from "./definition";
-
-const effectivePort = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
 /**
  * The Chroma store: a StoreRetriever whose vectors live in a Chroma collection. Chroma's client sends
@@ -37,10 +33,7 @@ export const buildChromaStore: RuntimeOf<typeof chromaStoreDefinition> = async (
     throw new AppError("invalid_graph", `${requester}: the Chroma server URL must be http(s) without a path.`);
   if (cred) assertCredentialHost(cred, url.href, requester);
   const apiKey = cred ? credentialText(cred, "apiKey") : "";
-  const filter =
-    params.filter && typeof params.filter === "object" && !Array.isArray(params.filter)
-      ? (params.filter as Record<string, unknown>)
-      : undefined;
+  const filter = jsonObject(params.filter);
   const remote = chromaCollection({
     url,
     ...(apiKey ? { apiKey } : {}),
@@ -49,25 +42,7 @@ export const buildChromaStore: RuntimeOf<typeof chromaStoreDefinition> = async (
     collection: params.collection,
     filter,
     requester,
-    async checkHost(u) {
-      try {
-        await checkOperatorHost(u.hostname.replace(/^\[|\]$/g, ""), effectivePort(u));
-      } catch (err) {
-        if (err instanceof AppError) throw new AppError(err.code, `${requester}: ${err.message}`, { cause: err });
-        throw err;
-      }
-    },
+    checkHost: operatorHostCheck(requester),
   });
-  return new StoreRetriever({
-    storeType: "vector",
-    nodeId,
-    label,
-    ctx,
-    sources: inputs.document.filter(isDocumentSource),
-    embeddings: inputs.embeddings,
-    topK: params.topK,
-    scoreThreshold: params.scoreThreshold,
-    cleanup: params.cleanup,
-    remote,
-  });
+  return remoteStoreRetriever({ nodeId, label, params, inputs, ctx }, remote);
 };

@@ -1,14 +1,10 @@
 import { AppError } from "@/common/errors";
 import { assertCredentialHost, credentialText } from "../../security/credential-hosts";
-import { checkOperatorHost } from "../../security/outbound-policy";
 import { elasticsearchIndex } from "../../vector/remote/elasticsearch";
-import { StoreRetriever } from "../../vector/store-retriever";
-import { isDocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
+import { jsonObject, operatorHostCheck, remoteStoreRetriever } from "../shared/store";
 import { requesterOf } from "../shared/openai-connection";
 import type { elasticsearchStoreDefinition } from "./definition";
-
-const effectivePort = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
 /**
  * The Elasticsearch store: a StoreRetriever whose vectors live in an Elasticsearch index. The
@@ -29,10 +25,7 @@ export const buildElasticsearchStore: RuntimeOf<typeof elasticsearchStoreDefinit
   assertCredentialHost(cred, target, requester);
   const url = new URL(target);
   const apiKey = credentialText(cred, "apiKey");
-  const filter =
-    params.filter && typeof params.filter === "object" && !Array.isArray(params.filter)
-      ? (params.filter as Record<string, unknown>)
-      : undefined;
+  const filter = jsonObject(params.filter);
   const remote = elasticsearchIndex({
     url,
     ...(apiKey ? { apiKey } : {}),
@@ -40,25 +33,7 @@ export const buildElasticsearchStore: RuntimeOf<typeof elasticsearchStoreDefinit
     filter,
     similarity: params.similarity,
     requester,
-    async checkHost(u) {
-      try {
-        await checkOperatorHost(u.hostname.replace(/^\[|\]$/g, ""), effectivePort(u));
-      } catch (err) {
-        if (err instanceof AppError) throw new AppError(err.code, `${requester}: ${err.message}`, { cause: err });
-        throw err;
-      }
-    },
+    checkHost: operatorHostCheck(requester),
   });
-  return new StoreRetriever({
-    storeType: "vector",
-    nodeId,
-    label,
-    ctx,
-    sources: inputs.document.filter(isDocumentSource),
-    embeddings: inputs.embeddings,
-    topK: params.topK,
-    scoreThreshold: params.scoreThreshold,
-    cleanup: params.cleanup,
-    remote,
-  });
+  return remoteStoreRetriever({ nodeId, label, params, inputs, ctx }, remote);
 };

@@ -1,9 +1,8 @@
 import { AppError } from "@/common/errors";
 import { assertCredentialHost, credentialText, PROVIDER_DEFAULT_URL } from "../../security/credential-hosts";
 import { pineconeIndex } from "../../vector/remote/pinecone";
-import { StoreRetriever } from "../../vector/store-retriever";
-import { isDocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
+import { jsonObject, remoteStoreRetriever } from "../shared/store";
 import { requesterOf } from "../shared/openai-connection";
 import type { pineconeStoreDefinition } from "./definition";
 
@@ -36,10 +35,7 @@ export const buildPineconeStore: RuntimeOf<typeof pineconeStoreDefinition> = asy
       );
     return ctx.fetch(input, init);
   }) as typeof fetch;
-  const filter =
-    params.metadataFilter && typeof params.metadataFilter === "object" && !Array.isArray(params.metadataFilter)
-      ? (params.metadataFilter as Record<string, unknown>)
-      : undefined;
+  const filter = jsonObject(params.metadataFilter);
   const remote = pineconeIndex({
     apiKey,
     controllerUrl: controller.href.replace(/\/$/, ""),
@@ -60,16 +56,5 @@ export const buildPineconeStore: RuntimeOf<typeof pineconeStoreDefinition> = asy
       allowed.add(url.host);
     },
   });
-  return new StoreRetriever({
-    storeType: "vector",
-    nodeId,
-    label,
-    ctx,
-    sources: inputs.document.filter(isDocumentSource),
-    embeddings: inputs.embeddings,
-    topK: params.topK,
-    scoreThreshold: params.scoreThreshold,
-    cleanup: params.cleanup,
-    remote,
-  });
+  return remoteStoreRetriever({ nodeId, label, params, inputs, ctx }, remote);
 };

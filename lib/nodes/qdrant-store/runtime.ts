@@ -1,14 +1,10 @@
 import { AppError } from "@/common/errors";
 import { assertCredentialHost, credentialText } from "../../security/credential-hosts";
-import { checkOperatorHost } from "../../security/outbound-policy";
 import { qdrantCollection } from "../../vector/remote/qdrant";
-import { StoreRetriever } from "../../vector/store-retriever";
-import { isDocumentSource } from "../../vector/types";
 import type { RuntimeOf } from "../define";
+import { jsonObject, operatorHostCheck, remoteStoreRetriever } from "../shared/store";
 import { requesterOf } from "../shared/openai-connection";
 import type { qdrantStoreDefinition } from "./definition";
-
-const effectivePort = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
 /**
  * The Qdrant store: a StoreRetriever whose vectors live in a Qdrant collection. Qdrant's client sends
@@ -38,10 +34,7 @@ export const buildQdrantStore: RuntimeOf<typeof qdrantStoreDefinition> = async (
     throw new AppError("invalid_graph", `${requester}: the Qdrant server URL must be http(s).`);
   const apiKey = cred ? credentialText(cred, "apiKey") : "";
   if (cred) assertCredentialHost(cred, url.href, requester);
-  const filter =
-    params.filter && typeof params.filter === "object" && !Array.isArray(params.filter)
-      ? (params.filter as Record<string, unknown>)
-      : undefined;
+  const filter = jsonObject(params.filter);
   const remote = qdrantCollection({
     url,
     ...(apiKey ? { apiKey } : {}),
@@ -51,25 +44,7 @@ export const buildQdrantStore: RuntimeOf<typeof qdrantStoreDefinition> = async (
     contentKey: params.contentKey,
     metadataKey: params.metadataKey,
     requester,
-    async checkHost(u) {
-      try {
-        await checkOperatorHost(u.hostname.replace(/^\[|\]$/g, ""), effectivePort(u));
-      } catch (err) {
-        if (err instanceof AppError) throw new AppError(err.code, `${requester}: ${err.message}`, { cause: err });
-        throw err;
-      }
-    },
+    checkHost: operatorHostCheck(requester),
   });
-  return new StoreRetriever({
-    storeType: "vector",
-    nodeId,
-    label,
-    ctx,
-    sources: inputs.document.filter(isDocumentSource),
-    embeddings: inputs.embeddings,
-    topK: params.topK,
-    scoreThreshold: params.scoreThreshold,
-    cleanup: params.cleanup,
-    remote,
-  });
+  return remoteStoreRetriever({ nodeId, label, params, inputs, ctx }, remote);
 };
