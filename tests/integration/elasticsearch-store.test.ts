@@ -14,6 +14,7 @@ import { createCredential } from "../../lib/services/credentials";
 import { setupFirstAdmin } from "../../lib/services/users";
 import type { Graph } from "@/common/schemas/graph";
 import { auth, call } from "../support/http";
+import { HANDBOOK, storeQaGraph } from "../support/store-flows";
 
 // The Elasticsearch store against a local Elasticsearch that speaks its REST API, through the official
 // client: an index made when missing (dense_vector), upserts with the record manager's exact counts
@@ -26,41 +27,8 @@ let es: ElasticsearchStub;
 let key: string;
 let session: Record<string, string>;
 
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input: string) => ({
-  id: `${source}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
-
-function graph(store: Record<string, unknown>, text: string): Graph {
-  return {
-    nodes: [
-      node("splitter", "recursiveTextSplitter", { chunkSize: 60, chunkOverlap: 0 }),
-      node("text", "plainTextLoader", { text, sourceName: "handbook" }),
-      node("embeddings", "openAIEmbeddings", { baseURL: model.url }),
-      node("store", "elasticsearchStore", { index: "docs", topK: 2, ...store }),
-      node("chatModel", "chatOpenAICompatible", { baseURL: model.url, temperature: 0 }),
-      node("qa", "conversationalRetrievalQAChain"),
-    ],
-    edges: [
-      edge("splitter", "textSplitter", "text", "textSplitter"),
-      edge("text", "document", "store", "document"),
-      edge("embeddings", "embeddings", "store", "embeddings"),
-      edge("store", "retriever", "qa", "retriever"),
-      edge("chatModel", "chatModel", "qa", "model"),
-    ],
-  } as Graph;
-}
-
-const HANDBOOK = "Parcels ship within two days.\n\nReturns are free for thirty days.\n\nSupport answers by email.";
+const graph = (store: Record<string, unknown>, text: string): Graph =>
+  storeQaGraph(model.url, "elasticsearchStore", { index: "docs", topK: 2, ...store }, text);
 
 beforeAll(async () => {
   model = await createModelStub({ embeddingDimensions: DIMS });

@@ -17,6 +17,7 @@ import { createCredential } from "../../lib/services/credentials";
 import { setupFirstAdmin } from "../../lib/services/users";
 import type { Graph } from "@/common/schemas/graph";
 import { auth, call } from "../support/http";
+import { HANDBOOK, storeQaGraph } from "../support/store-flows";
 
 // The Pinecone store against a local Pinecone that speaks its REST API, through the official client:
 // upserts with the record manager's exact counts (vectors in the index, the record manager here),
@@ -28,41 +29,8 @@ let pinecone: PineconeStub;
 let key: string;
 let session: Record<string, string>;
 
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input: string) => ({
-  id: `${source}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
-
-function graph(credential: string, text: string, indexName = "docs"): Graph {
-  return {
-    nodes: [
-      node("splitter", "recursiveTextSplitter", { chunkSize: 60, chunkOverlap: 0 }),
-      node("text", "plainTextLoader", { text, sourceName: "handbook" }),
-      node("embeddings", "openAIEmbeddings", { baseURL: model.url }),
-      node("store", "pineconeStore", { credential, indexName, namespace: "team-a", topK: 2 }),
-      node("chatModel", "chatOpenAICompatible", { baseURL: model.url, temperature: 0 }),
-      node("qa", "conversationalRetrievalQAChain"),
-    ],
-    edges: [
-      edge("splitter", "textSplitter", "text", "textSplitter"),
-      edge("text", "document", "store", "document"),
-      edge("embeddings", "embeddings", "store", "embeddings"),
-      edge("store", "retriever", "qa", "retriever"),
-      edge("chatModel", "chatModel", "qa", "model"),
-    ],
-  } as Graph;
-}
-
-const HANDBOOK = "Parcels ship within two days.\n\nReturns are free for thirty days.\n\nSupport answers by email.";
+const graph = (credential: string, text: string, indexName = "docs"): Graph =>
+  storeQaGraph(model.url, "pineconeStore", { credential, indexName, namespace: "team-a", topK: 2 }, text);
 
 beforeAll(async () => {
   model = await createModelStub({ embeddingDimensions: DIMS });
