@@ -1,4 +1,5 @@
 import type { NodeDefinitionSpec } from "@/common/nodes/types";
+import { openApiSpecInputs } from "../openapi-chain/definition";
 
 export const openApiToolkitDefinition = {
   name: "openApiToolkit",
@@ -8,52 +9,7 @@ export const openApiToolkitDefinition = {
   description:
     "Every operation of an OpenAPI 3.0 spec as a tool for an agent. The arguments the model chooses are checked against the spec before a request is sent, and requests only go to the spec's server.",
   inputs: [
-    {
-      kind: "param",
-      name: "spec",
-      label: "OpenAPI spec (YAML or JSON)",
-      type: "code",
-      optional: true,
-      description: "Paste the spec. Or upload it as a file, or give its URL.",
-    },
-    {
-      kind: "param",
-      name: "file",
-      label: "OpenAPI spec file",
-      type: "file",
-      optional: true,
-      fileTypes: [".yaml", ".yml", ".json"],
-    },
-    {
-      kind: "param",
-      name: "specUrl",
-      label: "OpenAPI spec URL",
-      type: "string",
-      optional: true,
-      pattern: "^https?://",
-      placeholder: "https://api.example.com/openapi.yaml",
-      description: "Fetched when the flow is built.",
-    },
-    {
-      kind: "param",
-      name: "serverUrl",
-      label: "Server URL override",
-      type: "string",
-      optional: true,
-      pattern: "^https?://",
-      additional: true,
-      description: "Call this server instead of the spec's first server.",
-    },
-    {
-      kind: "param",
-      name: "headersCredential",
-      label: "Request headers",
-      type: "credential",
-      credentialTypes: ["httpHeaders"],
-      optional: true,
-      additional: true,
-      description: "Headers sent with every API call (e.g. an API key).",
-    },
+    ...openApiSpecInputs,
     {
       kind: "param",
       name: "returnDirect",
