@@ -1,4 +1,5 @@
 import { stepOutputs } from "@/common/agentflow/graph";
+import { loopBackEdgeId } from "@/common/agentflow/run-path";
 import type { DefinitionLookup } from "@/common/nodes/catalog";
 import type { NodeDefinition, NodeOutput } from "@/common/nodes/types";
 import { DEFAULT_SIZE } from "./layout";
@@ -45,7 +46,7 @@ export function loopBackEdges(pairs: string): EditorEdge[] {
   return pairs.split(" ").map((pair) => {
     const [source, target] = pair.split(">");
     return {
-      id: `loop-back:${source}`,
+      id: loopBackEdgeId(source),
       source,
       target,
       sourceHandle: `${source}:${LOOP_BACK_HANDLE}`,

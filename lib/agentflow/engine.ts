@@ -242,6 +242,8 @@ function executedEntry(
       name: step.def.name,
       ...(outcome?.input !== undefined ? { input: outcome.input } : {}),
       ...(outcome ? { output: outcome.output } : {}),
+      // The output a branching step took (the studio lights that edge of the run's path).
+      ...(outcome?.branch !== undefined ? { branch: outcome.branch } : {}),
       ...(outcome?.usedTools?.length ? { usedTools: outcome.usedTools } : {}),
       ...(calls && Object.keys(calls).length ? { calls } : {}),
       state: { ...rs.state },
