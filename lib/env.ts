@@ -140,9 +140,15 @@ const envSchema = z.object({
   AGENTFLOW_PAUSED_RUN_TTL_HOURS: z.coerce.number().positive().max(87_600).default(168),
   /**
    * The lease of a running agentflow run, in seconds: the process running it renews it every third
-   * of it, and an embedded server takes over a run whose lease ran out (its process died).
+   * of it, and another process takes over a run whose lease ran out (its process died).
    */
   AGENTFLOW_RUN_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * How many times an agentflow run may be taken over after its process died (embedded sweep, a queue
+   * job's retry or the workers' sweep); a run whose lease runs out once more is marked error naming this
+   * cap instead of being taken over again (a run that crashes every process running it). 0: never.
+   */
+  AGENTFLOW_MAX_TAKEOVERS: z.coerce.number().int().min(0).max(100).default(3),
   /**
    * On SIGTERM/SIGINT `npm start` stops accepting and lets open requests and SSE streams finish for
    * at most this long (ms) before exiting (server/graceful.mjs reads it; same default there).
