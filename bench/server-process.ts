@@ -27,6 +27,8 @@ export interface BenchServer {
   process: RunningProcess;
   ids: Record<Flow, string>;
   apiKey: string;
+  /** The admin's Authorization header (Basic), for benches that set up more over the API. */
+  adminAuth: string;
   /** One prediction (200 expected, body read to its end). */
   predict(flow: Flow, i: number, v?: Variant): Promise<void>;
   /** CPU time (user + system, all threads) of the server process so far, in ms. */
@@ -146,6 +148,7 @@ export async function startBenchServer(opts: {
     process: proc,
     ids,
     apiKey,
+    adminAuth: basic,
     async predict(flow, i, v = { key: true }) {
       const res = await request(`${url}/api/v1/prediction/${ids[flow]}`, {
         method: "POST",
