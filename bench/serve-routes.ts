@@ -11,12 +11,14 @@ await bootstrapOrExit();
 await (await import("../lib/telemetry/start")).startTracingOrWarn();
 const prediction = await import("../app/api/v1/prediction/[id]/route");
 const chatflows = await import("../app/api/v1/chatflows/route");
+const chatflowImport = await import("../app/api/v1/chatflows/import/route");
 const apikey = await import("../app/api/v1/apikey/route");
 const ping = await import("../app/api/v1/ping/route");
 
 const server = await serveRoutes([
   { method: "POST", pattern: /^\/api\/v1\/prediction\/(?<id>[^/]+)$/, handler: prediction.POST as never },
   { method: "POST", pattern: /^\/api\/v1\/chatflows$/, handler: chatflows.POST as never },
+  { method: "POST", pattern: /^\/api\/v1\/chatflows\/import$/, handler: chatflowImport.POST as never },
   { method: "POST", pattern: /^\/api\/v1\/apikey$/, handler: apikey.POST as never },
   { method: "GET", pattern: /^\/api\/v1\/ping$/, handler: ping.GET as never },
 ]);
