@@ -92,6 +92,10 @@ test("create opens the editor; duplicate and search in the list; a template beco
   await expect(page).toHaveURL(/\/chatflows\/[0-9a-f-]{36}$/);
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
   expect(await page.locator(".react-flow__node").count()).toBeGreaterThan(1);
+  // The example itself is already a flow of that name: the copy is numbered, so the list tells them apart.
+  const copyId = page.url().split("/").pop();
+  const copy = (await (await page.request.get(`/api/v1/chatflows/${copyId}`)).json()) as { name: string };
+  expect(copy.name).toMatch(/^OpenAPI chain only \(\d+\)$/);
 });
 
 test("a page that does not exist says so inside the studio frame", async ({ page }) => {

@@ -8,23 +8,13 @@ import { api } from "@/browser/client/api";
 import { type ChatflowType, chatflowResponseSchema } from "@/common/schemas/chatflow";
 import { chatflowSummaryResponseSchema, deletedResponseSchema } from "@/common/schemas/responses";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { copyName } from "@/common/flow/names";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
 import { type FlowiseTemplate, type Template, TemplatesDialog } from "./TemplatesDialog";
 import { useStudioUser } from "./StudioUser";
 
 const summaryListSchema = z.array(chatflowSummaryResponseSchema);
 type Summary = z.output<typeof chatflowSummaryResponseSchema>;
-
-/** Longest chatflow name the API takes (common/schemas/chatflow.ts). */
-const MAX_NAME = 200;
-
-/** The name of a copy: "… (copy)", shortened so it stays within the limit. */
-export function copyName(name: string): string {
-  const suffix = " (copy)";
-  return name.length + suffix.length <= MAX_NAME
-    ? `${name}${suffix}`
-    : `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
-}
 
 /** Whether a chatflow matches the search box: every word in its name or description, any case. */
 export function matchesSearch(flow: { name: string; description: string }, search: string): boolean {

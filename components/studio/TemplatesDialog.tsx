@@ -2,8 +2,10 @@
 
 import { useState } from "react";
 import { api } from "@/browser/client/api";
+import { z } from "zod";
+import { freshName } from "@/common/flow/names";
 import { chatflowResponseSchema } from "@/common/schemas/chatflow";
-import { importedChatflowResponseSchema } from "@/common/schemas/responses";
+import { chatflowSummaryResponseSchema, importedChatflowResponseSchema } from "@/common/schemas/responses";
 import type { readExampleFlows, readFlowiseTemplates } from "@/lib/services/examples";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { ModalDialog } from "@/components/ui/ModalDialog";
@@ -22,6 +24,17 @@ export type FlowiseTemplate = ReturnType<typeof readFlowiseTemplates>[number];
  * marketplace) go through the Flowise import (POST /api/v1/chatflows/import); one that cannot be
  * imported lists what stops it, and nothing is saved.
  */
+const summaryListSchema = z.array(chatflowSummaryResponseSchema);
+
+/** A name for a flow made from a template that none of the caller's flows (either kind) has yet. */
+async function untakenName(name: string): Promise<string> {
+  const flows = await api("/api/v1/chatflows", { schema: summaryListSchema });
+  return freshName(
+    name,
+    flows.map((f) => f.name),
+  );
+}
+
 export function TemplatesDialog({
   templates,
   flowiseTemplates = [],
@@ -44,7 +57,7 @@ export function TemplatesDialog({
         method: "POST",
         schema: chatflowResponseSchema,
         body: {
-          name: t.name,
+          name: await untakenName(t.name),
           description: t.description,
           graph: t.graph,
           // An agentflow template makes an agentflow (its steps run on the agentflow engine).
@@ -64,9 +77,10 @@ export function TemplatesDialog({
     setError(null);
     setPending(key);
     try {
+      const name = typeof body.name === "string" ? await untakenName(body.name) : body.name;
       const created = await api("/api/v1/chatflows/import", {
         method: "POST",
-        body,
+        body: { ...body, name },
         schema: importedChatflowResponseSchema,
       });
       onCreated(created.id);
