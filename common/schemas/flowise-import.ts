@@ -33,7 +33,10 @@ export const flowiseEdgeSchema = z.looseObject({
 });
 
 export const flowiseGraphSchema = z.looseObject({
-  nodes: z.array(flowiseNodeSchema).max(2000),
+  nodes: z
+    .array(flowiseNodeSchema)
+    .min(1, "holds no nodes: there is nothing to import (export the flow again from Flowise, with its nodes)")
+    .max(2000),
   edges: z.array(flowiseEdgeSchema).max(10000).default([]),
 });
 

@@ -307,6 +307,15 @@ describe("Flowise API records", () => {
     expect(neither.status).toBe(400);
     const both = await importFlow({ name: "x", nodes: [], flowData: "{}" });
     expect(both.status).toBe(400);
+    // An export without nodes is refused, not saved as an empty flow "with everything carried over".
+    const before = await count();
+    const empty = await importFlow({ name: "x", nodes: [], edges: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.message).toContain("body.nodes: holds no nodes");
+    const emptyData = await importFlow({ name: "x", flowData: JSON.stringify({ nodes: [], edges: [] }) });
+    expect(emptyData.status).toBe(400);
+    expect(emptyData.json.error.message).toContain("body.flowData.nodes: holds no nodes");
+    expect(await count()).toBe(before);
   });
 });
 
