@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { SessionProvider } from "next-auth/react";
 import { useState } from "react";
 import { ApiError } from "@/browser/client/api";
+import { ConfirmProvider } from "@/components/ui/ConfirmDialog";
 
 /**
  * One retry for what may pass (network, 5xx); none for an answer about the request itself (4xx):
@@ -20,7 +21,9 @@ export function Providers({ children }: { children: React.ReactNode }) {
   );
   return (
     <SessionProvider>
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <ConfirmProvider>{children}</ConfirmProvider>
+      </QueryClientProvider>
     </SessionProvider>
   );
 }

@@ -42,8 +42,14 @@ test("an admin filters conversations by type and deletes a session", async ({ pa
   await expect(transcript.getByTestId(/^answer-version-/)).toHaveText(["· version 1", "· version 1"]);
   await snap(page, "conversations");
 
-  page.once("dialog", (d) => d.accept());
+  // Cancel keeps the session; the confirmation's own button deletes it.
   await page.getByRole("button", { name: "Delete session" }).click();
+  const ask = page.getByRole("dialog", { name: /^Delete session/ });
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(sessions.getByTestId(`session-ext-a-${tag}`)).toBeVisible();
+  await page.getByRole("button", { name: "Delete session" }).click();
+  await ask.getByRole("button", { name: "Delete session" }).click();
   await expect(sessions.getByTestId(`session-ext-a-${tag}`)).toHaveCount(0);
   await expect(sessions.getByTestId(`session-ext-b-${tag}`)).toBeVisible();
 

@@ -39,8 +39,12 @@ test("a builder signs in, creates a chatflow, and a revoked API key stops workin
   await expect(page.getByTestId("new-api-key")).toHaveCount(0);
   await expect(page.locator("body")).not.toContainText(key);
 
-  page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Revoke e2e key" }).click();
+  // The studio's own confirmation (not the browser's): it names the key and what revoking does.
+  const ask = page.getByRole("dialog", { name: "Revoke “e2e key”?" });
+  await expect(ask).toContainText("Apps using this key stop working at once.");
+  await ask.getByRole("button", { name: "Revoke key" }).click();
+  await expect(ask).toHaveCount(0);
   await expect(page.getByTestId("key-row-e2e key")).toContainText("revoked");
   const refused = await request.get("/api/v1/chatflows", { headers: { authorization: `Bearer ${key}` } });
   expect(refused.status()).toBe(401);

@@ -13,6 +13,7 @@ import {
   type VersionSummary,
 } from "./use-versions";
 import { VersionDiffView } from "./VersionDiffView";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 type Props = {
   flow: Chatflow;
@@ -35,6 +36,7 @@ function Badge({ tone, children }: { tone: "draft" | "published"; children: Reac
 
 /** Versions of the chatflow: list, compare any two, open one read-only, restore, publish. */
 export function VersionsPanel({ flow, viewing, onView, onRestored, onExportAll, onClose }: Props) {
+  const confirm = useConfirm();
   const list = useVersions(flow.id);
   const publish = usePublishVersion(flow.id);
   const restore = useRestoreVersion(flow.id);
@@ -77,8 +79,13 @@ export function VersionsPanel({ flow, viewing, onView, onRestored, onExportAll, 
             className={`${small} ring-slate-300`}
             disabled={restore.isPending}
             onClick={async () => {
-              if (!confirm(`Restore version ${v.version} as a new draft? The published version stays as it is.`))
-                return;
+              const yes = await confirm({
+                title: `Restore version ${v.version} as a new draft?`,
+                message: "The published version stays as it is until you publish the draft.",
+                confirmLabel: "Restore",
+                destructive: false,
+              });
+              if (!yes) return;
               onRestored(await restore.mutateAsync(v.version));
             }}
           >

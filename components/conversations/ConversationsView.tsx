@@ -11,11 +11,13 @@ import { ExportButtons } from "./ExportButtons";
 import { LeadsCard } from "./LeadsCard";
 import { Transcript } from "./Transcript";
 import { filterQuery, type Filters } from "./types";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 const EMPTY: Filters = { startDate: "", endDate: "", chatType: "" };
 
 /** Sessions of one chatflow with filters, a transcript of the chosen one, delete and export. */
 export function ConversationsView({ chatflowId }: { chatflowId: string }) {
+  const confirm = useConfirm();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -159,9 +161,13 @@ export function ConversationsView({ chatflowId }: { chatflowId: string }) {
                 <Button
                   variant="danger"
                   disabled={remove.isPending}
-                  onClick={() => {
-                    if (confirm(`Delete every message of session “${selected}”? Its memory is reset.`))
-                      remove.mutate(selected);
+                  onClick={async () => {
+                    const yes = await confirm({
+                      title: `Delete session “${selected}”?`,
+                      message: "Every message of the session is deleted and its memory is reset.",
+                      confirmLabel: "Delete session",
+                    });
+                    if (yes) remove.mutate(selected);
                   }}
                 >
                   Delete session

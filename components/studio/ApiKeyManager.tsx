@@ -12,6 +12,7 @@ import {
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
 import { keyPermissionsForRole } from "@/common/access/permissions";
 import { useStudioUser } from "./StudioUser";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 const keyListSchema = z.array(apiKeyResponseSchema);
 const flowListSchema = z.array(chatflowSummaryResponseSchema);
@@ -26,6 +27,7 @@ const PERMISSIONS = [
 ];
 
 export function ApiKeyManager() {
+  const confirm = useConfirm();
   const { user, may } = useStudioUser();
   const showOwner = may("user.manage");
   const qc = useQueryClient();
@@ -113,8 +115,13 @@ export function ApiKeyManager() {
                     <Button
                       variant="danger"
                       aria-label={`Revoke ${k.name}`}
-                      onClick={() => {
-                        if (confirm(`Revoke “${k.name}”? Apps using it stop working.`)) revoke.mutate(k.id);
+                      onClick={async () => {
+                        const yes = await confirm({
+                          title: `Revoke “${k.name}”?`,
+                          message: "Apps using this key stop working at once.",
+                          confirmLabel: "Revoke key",
+                        });
+                        if (yes) revoke.mutate(k.id);
                       }}
                     >
                       Revoke

@@ -12,6 +12,7 @@ import { copyName } from "@/common/flow/names";
 import { FlowiseImportDialog } from "./FlowiseImportDialog";
 import { type FlowiseTemplate, type Template, TemplatesDialog } from "./TemplatesDialog";
 import { useStudioUser } from "./StudioUser";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 const summaryListSchema = z.array(chatflowSummaryResponseSchema);
 type Summary = z.output<typeof chatflowSummaryResponseSchema>;
@@ -243,6 +244,7 @@ function ChatflowRow({
   onDuplicate?: () => void;
   duplicating: boolean;
 }) {
+  const confirm = useConfirm();
   const { may } = useStudioUser();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(flow.name);
@@ -325,8 +327,13 @@ function ChatflowRow({
             <Button
               variant="danger"
               aria-label={`Delete ${flow.name}`}
-              onClick={() => {
-                if (confirm(`Delete “${flow.name}” and its messages?`)) onDelete();
+              onClick={async () => {
+                const yes = await confirm({
+                  title: `Delete “${flow.name}”?`,
+                  message: "Its versions, messages and test cases are deleted too.",
+                  confirmLabel: "Delete",
+                });
+                if (yes) onDelete();
               }}
             >
               Delete

@@ -17,6 +17,7 @@ import {
   type ProviderKind,
   type ProviderKindId,
 } from "@/common/providers/catalogue";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 const credentialListSchema = z.array(credentialResponseSchema);
 type Credential = z.output<typeof credentialResponseSchema>;
@@ -42,6 +43,7 @@ const kindLabel = (t: string) => KINDS.find((k) => k.id === t)?.label ?? t;
 
 /** Provider keys and API headers: added here, used by nodes by id; values are never sent back. */
 export function CredentialManager() {
+  const confirm = useConfirm();
   const qc = useQueryClient();
   const creds = useQuery({
     queryKey: ["credentials"],
@@ -87,8 +89,13 @@ export function CredentialManager() {
             c={c}
             onRename={(name) => rename.mutate({ id: c.id, name })}
             onShare={(shared) => share.mutate({ id: c.id, shared })}
-            onDelete={() => {
-              if (confirm(`Delete “${c.name}”? Nodes using it will stop working.`)) remove.mutate(c.id);
+            onDelete={async () => {
+              const yes = await confirm({
+                title: `Delete “${c.name}”?`,
+                message: "Nodes using this credential stop working.",
+                confirmLabel: "Delete credential",
+              });
+              if (yes) remove.mutate(c.id);
             }}
           />
         ))}
@@ -178,7 +185,7 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
         {kind !== "httpHeaders" ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <TextInput
-              label="API key"
+              label={(PROVIDER_KINDS[kind] as ProviderKind).keyLabel ?? "API key"}
               type="password"
               autoComplete="off"
               value={apiKey}
@@ -197,6 +204,8 @@ function AddCredential({ onAdded }: { onAdded: () => void }) {
                 key={f.name}
                 label={f.optional ? `${f.label} (optional)` : f.label}
                 placeholder={f.placeholder}
+                type={f.secret ? "password" : undefined}
+                autoComplete={f.secret ? "off" : undefined}
                 value={extra[f.name] ?? ""}
                 onChange={(e) => setExtra((x) => ({ ...x, [f.name]: e.target.value }))}
                 required={!f.optional}

@@ -6,10 +6,12 @@ import { api } from "@/browser/client/api";
 import { deletedResponseSchema, userResponseSchema } from "@/common/schemas/responses";
 import { PASSWORD_MIN_LENGTH } from "@/common/schemas/user";
 import { Button, Card, ErrorNote, PageHeader, TextInput } from "@/components/ui/controls";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 const userListSchema = z.array(userResponseSchema);
 
 export function UserManager() {
+  const confirm = useConfirm();
   const qc = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: () => api("/api/v1/users", { schema: userListSchema }) });
   const refresh = () => qc.invalidateQueries({ queryKey: ["users"] });
@@ -68,8 +70,15 @@ export function UserManager() {
             <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">{u.role}</span>
             <Button
               variant="danger"
-              onClick={() => {
-                if (confirm(`Remove ${u.email}?`)) remove.mutate(u.id);
+              onClick={async () => {
+                if (
+                  await confirm({
+                    title: `Remove ${u.email}?`,
+                    message: "They can no longer sign in.",
+                    confirmLabel: "Remove",
+                  })
+                )
+                  remove.mutate(u.id);
               }}
             >
               Remove

@@ -15,6 +15,7 @@ import {
   useRequirePassingTests,
   useVersionNumbers,
 } from "./use-chatflow-tests";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 type Props = { chatflowId: string; version: number; dirty: boolean; onClose: () => void };
 
@@ -186,6 +187,7 @@ function CaseRow({
   pending: boolean;
   onEdit: () => void;
 }) {
+  const confirm = useConfirm();
   const remove = useDeleteTestCase(chatflowId);
   return (
     <li className="rounded-lg bg-white ring-1 ring-slate-200" data-testid="test-case" data-case-name={c.name}>
@@ -213,7 +215,10 @@ function CaseRow({
             <Button
               variant="ghost"
               className="px-2 py-0.5 text-xs text-red-700"
-              onClick={() => confirm(`Delete the test case "${c.name}"?`) && remove.mutate(c.id)}
+              onClick={async () => {
+                if (await confirm({ title: `Delete the test case “${c.name}”?`, confirmLabel: "Delete test" }))
+                  remove.mutate(c.id);
+              }}
             >
               Delete
             </Button>

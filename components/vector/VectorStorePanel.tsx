@@ -10,6 +10,7 @@ import {
 } from "@/common/schemas/responses";
 import { Button, ErrorNote } from "@/components/ui/controls";
 import { uploadToStore, type UpsertSummary } from "./upload";
+import { useConfirm } from "@/components/ui/ConfirmDialog";
 
 type StoreInfo = z.output<typeof vectorStoreResponseSchema>;
 const storeListSchema = z.array(vectorStoreResponseSchema);
@@ -34,6 +35,7 @@ export function VectorStorePanel({
   /** Loaders with a file saved in the graph feeding this store: offers "Index saved files". */
   savedFiles?: number;
 }) {
+  const confirm = useConfirm();
   const [info, setInfo] = useState<StoreInfo | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<UpsertSummary | null>(null);
@@ -90,7 +92,12 @@ export function VectorStorePanel({
   }
 
   async function clear() {
-    if (!window.confirm("Delete every chunk this store holds?")) return;
+    const yes = await confirm({
+      title: "Delete every chunk this store holds?",
+      message: "Answers stop finding them until the documents are upserted again.",
+      confirmLabel: "Delete chunks",
+    });
+    if (!yes) return;
     setError(null);
     try {
       await api(`/api/v1/vector/stores/${chatflowId}/${encodeURIComponent(nodeId)}`, {
