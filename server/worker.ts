@@ -52,6 +52,8 @@ const { startTracingOrWarn, stopTracing } = await import("../lib/telemetry/start
 await startTracingOrWarn();
 
 const queues = startQueueWorkers(env.WORKER_CONCURRENCY);
+// Agentflow runs no job retries (their job failed after stalling twice, or was lost): taken over here.
+(await import("../lib/services/agentflow-recovery")).startAbandonedRunRecovery({ worker: true });
 // Seen by /api/v1/health/ready ("at least one worker") and the admin queue view.
 const heartbeatRedis = createRedisConnection(env.REDIS_URL!, "command", (msg, err) =>
   log.warn({ err: err instanceof Error ? err.message : String(err) }, msg),

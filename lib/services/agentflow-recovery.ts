@@ -1,10 +1,13 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { AppError } from "@/common/errors";
 import { readPosition } from "../agentflow/position";
 import {
-  claimAbandonedExecution,
   failRunningExecution,
   findAbandonedExecutionIds,
   findExecutionById,
+  findExecutionOfRun,
   returnToPaused,
+  takeOverExecution,
 } from "../db/queries/executions";
 import type { Execution } from "../db/generated/client";
 import { getEnv } from "../env";
@@ -14,16 +17,49 @@ import type { PredictionJob } from "./predictions";
 
 /**
  * Agentflow runs left behind by a process that died (SIGKILL, a crash, a lost machine): a running run
- * whose lease (AGENTFLOW_RUN_LEASE_SECONDS) ran out. An embedded server looks for them when it starts
- * and then every half lease, takes each over (one process gets it) and continues it from its last
- * finished step through the same prediction pipeline a queue worker's retry uses: finished steps are
- * not run again and a step's finished tool and HTTP calls are read from its journal, not made again.
- * A run that cannot go on is marked failed with the reason. In queue mode the job's retry on another
- * worker does this instead (lib/services/predictions.ts, `interrupted`).
+ * whose lease (AGENTFLOW_RUN_LEASE_SECONDS) ran out. Another process takes it over (one process gets
+ * it, counted in the run's `takeovers`) and continues it from its last finished step through the
+ * prediction pipeline: finished steps are not run again and a step's finished tool and HTTP calls are
+ * read from its journal, not made again. A run that cannot go on is marked failed with the reason; one
+ * taken over AGENTFLOW_MAX_TAKEOVERS times already is marked failed naming that cap instead (a run
+ * that crashes every process running it is not handed on for ever).
+ *
+ * Who takes over: an embedded server's sweep (at start, then every half lease). In queue mode, the
+ * retry of the job whose worker died (predictionRuns.execute: it waits for the lease to run out, so
+ * the caller still gets the answer), and a sweep in every worker process for runs no job retries
+ * (their job failed after stalling twice, or was lost): it takes only runs whose lease ran out longer
+ * ago than a retry needs to come (two job locks, JOB_LOCK_MS), so a retry normally comes first.
  */
 
 /** Runs looked at per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 20;
+
+/** Why a run is not taken over again: its error, naming the cap. */
+export function takeoverCapReason(max = getEnv().AGENTFLOW_MAX_TAKEOVERS): string {
+  return (
+    `The processes running this run stopped ${max + 1} times before it finished; it was taken over ` +
+    `${max} ${max === 1 ? "time" : "times"} already (AGENTFLOW_MAX_TAKEOVERS=${max}) and is not taken over again. ` +
+    "A step of this run may be stopping the process that runs it."
+  );
+}
+
+/**
+ * Takes over a running run whose lease ran out: "taken" (this process holds it now, one takeover
+ * more), "capped" (taken over AGENTFLOW_MAX_TAKEOVERS times already: marked error naming the cap), or
+ * "held" (its lease is still held, it is no longer running, or another process took it first).
+ */
+export async function takeOverRun(id: string): Promise<"taken" | "capped" | "held"> {
+  const max = getEnv().AGENTFLOW_MAX_TAKEOVERS;
+  const outcome = await takeOverExecution({
+    id,
+    now: new Date(),
+    leaseUntil: leaseFromNow(),
+    maxTakeovers: max,
+    cappedError: takeoverCapReason(max),
+  });
+  if (outcome === "capped") log.warn({ executionId: id, maxTakeovers: max }, "agentflow run failed: takeover cap");
+  return outcome;
+}
 
 /** The prediction a run was started by, rebuilt from what its row keeps (question, form, ids, chat type). */
 function jobOf(row: Execution, question: string, form?: Record<string, unknown>): PredictionJob {
@@ -49,7 +85,7 @@ async function giveUp(id: string, why: string): Promise<void> {
     log.warn({ executionId: id, reason: why }, "agentflow run failed after takeover");
 }
 
-/** Continues one run this process took over, to its end (or its next Human Input). */
+/** Continues one run this process took over (takeOverRun), to its end (or its next Human Input). */
 export async function continueAbandonedRun(id: string): Promise<void> {
   const row = await findExecutionById({ id });
   if (row?.status !== "running") return;
@@ -60,12 +96,14 @@ export async function continueAbandonedRun(id: string): Promise<void> {
     await returnToPaused({ id, expiresAt: pausedRunExpiry() });
     return;
   }
-  log.info({ executionId: id, step: position.ready[0] }, "taking over an agentflow run its process left");
+  log.info(
+    { executionId: id, step: position.ready[0], takeovers: row.takeovers },
+    "taking over an agentflow run its process left",
+  );
   try {
     // Loaded when a run is taken over, not at start: the server's start-up hook stays small.
-    const { predictionRuns } = await import("./predictions");
-    const prepared = await predictionRuns.prepare(jobOf(row, position.question ?? "", position.form));
-    await predictionRuns.execute(prepared, { attempt: 2, emit: () => {} });
+    const { continueTakenOverRun } = await import("./predictions");
+    await continueTakenOverRun(jobOf(row, position.question ?? "", position.form), row);
   } catch (err) {
     // A step that failed has stored the run as failed already; this covers what fails before the first step.
     await giveUp(id, err instanceof Error ? err.message : String(err));
@@ -73,14 +111,13 @@ export async function continueAbandonedRun(id: string): Promise<void> {
 }
 
 /**
- * One sweep: takes over the runs whose lease ran out and continues them in the background. Answers
- * the ids this process took.
+ * One sweep: takes over the runs whose lease ran out at least `graceMs` ago and continues them in
+ * the background. Answers the ids this process took (not those it marked failed at the cap).
  */
-export async function takeOverAbandonedRuns(): Promise<string[]> {
-  const now = new Date();
+export async function takeOverAbandonedRuns(graceMs = 0): Promise<string[]> {
   const taken: string[] = [];
-  for (const id of await findAbandonedExecutionIds({ now, take: SWEEP_BATCH })) {
-    if (!(await claimAbandonedExecution({ id, now, leaseUntil: leaseFromNow() }))) continue;
+  for (const id of await findAbandonedExecutionIds({ now: new Date(Date.now() - graceMs), take: SWEEP_BATCH })) {
+    if ((await takeOverRun(id)) !== "taken") continue;
     taken.push(id);
     void continueAbandonedRun(id).catch((err) =>
       log.error({ executionId: id, err }, "continuing an abandoned agentflow run failed"),
@@ -89,14 +126,63 @@ export async function takeOverAbandonedRuns(): Promise<string[]> {
   return taken;
 }
 
+/**
+ * A retried queue job's agentflow run (its first worker died): waits while the run's lease is held
+ * (the dead worker's lease runs out; a live one finishes), then takes it over. Answers `take`, the run
+ * this process holds now; `ended`, the run as it ended meanwhile (another process continued it, or it
+ * reached the takeover cap); or undefined when the job had not started a run.
+ */
+export async function awaitRunOfRetriedJob(
+  runId: string,
+  signal?: AbortSignal,
+): Promise<{ take: Execution } | { ended: Execution } | undefined> {
+  const pollMs = Math.min(1000, Math.max(100, getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 250));
+  for (;;) {
+    const row = await findExecutionOfRun({ runId });
+    if (!row) return undefined;
+    if (row.status !== "running") return { ended: row };
+    const outcome = await takeOverRun(row.id);
+    const now = await findExecutionById({ id: row.id });
+    if (!now) return undefined;
+    if (outcome === "taken") {
+      log.info(
+        { executionId: row.id, jobId: runId, takeovers: now.takeovers },
+        "retried job takes over its agentflow run",
+      );
+      return { take: now };
+    }
+    if (now.status !== "running") return { ended: now };
+    signal?.throwIfAborted();
+    await sleep(pollMs, undefined, signal ? { signal } : {});
+  }
+}
+
+/** What a retried job answers when its run ended in another process and left no stored answer. */
+export function endedRunError(run: Execution): AppError {
+  if (run.status === "error" || run.status === "timeout")
+    return new AppError("internal", `Agentflow run ${run.id} failed: ${run.error ?? run.status}`);
+  return new AppError(
+    "conflict",
+    `Agentflow run ${run.id} is ${run.status}: it was continued by another process (GET /api/v1/executions/${run.id}).`,
+  );
+}
+
 let sweeper: NodeJS.Timeout | undefined;
 
-/** Starts the sweeps in an embedded server (instrumentation.ts): at once, then every half lease. */
-export function startAbandonedRunRecovery(): void {
+/**
+ * Starts the sweeps, at once and then every half lease: in an embedded server (instrumentation.ts),
+ * and in queue-mode worker processes (`worker`, server/worker.ts), where a run's lease must have run
+ * out two job locks ago (a retry of its job comes first). An API process in queue mode runs none.
+ */
+export function startAbandonedRunRecovery(opts: { worker?: boolean } = {}): void {
   const env = getEnv();
-  if (env.MODE !== "embedded" || sweeper) return;
+  // MODE read here, not through lib/jobs (which loads BullMQ): the server's start-up hook stays small.
+  if (sweeper || (env.MODE !== "embedded" && !opts.worker)) return;
+  const graceMs = opts.worker ? 2 * env.JOB_LOCK_MS : 0;
   const sweep = () =>
-    void takeOverAbandonedRuns().catch((err) => log.warn({ err }, "looking for abandoned agentflow runs failed"));
+    void takeOverAbandonedRuns(graceMs).catch((err) =>
+      log.warn({ err }, "looking for abandoned agentflow runs failed"),
+    );
   sweep();
   sweeper = setInterval(sweep, Math.max(1000, env.AGENTFLOW_RUN_LEASE_SECONDS * 500));
   sweeper.unref();

@@ -9,6 +9,7 @@ import {
   claimPausedExecution,
   expirePausedExecutions,
   findLatestExecutionOfChat,
+  findLatestSummariesOfChat,
   insertExecution,
   renewExecutionLease,
   saveExecution,
@@ -16,7 +17,11 @@ import {
 import type { ChatType } from "../db/generated/client";
 import { getEnv } from "../env";
 import type { HistoryMessage, ToolStart, UsedTool } from "../flow/types";
-import type { RunSubflow } from "../agentflow/types";
+import type { MemorySummary, RunSubflow } from "../agentflow/types";
+import { allSteps } from "@/common/agentflow/graph";
+import type { ModelTokens } from "../usage/prices";
+import { costOf } from "../usage/prices";
+import { pricesInForce } from "./usage";
 import { variableValues } from "./variables";
 
 /**
@@ -57,8 +62,14 @@ export async function expireOverduePausedRuns(): Promise<void> {
  * Step 2 of a resume (before any answer starts): the chat's paused run that waits at the named node.
  * 404 when this chatflow has no run for the chat (unknown, or another chatflow's); 409 when its run
  * waits for nothing, or for another node, or waited past AGENTFLOW_PAUSED_RUN_TTL_HOURS (expired). Undefined for a request that resumes nothing.
+ * A retried job that resumed the run gets it whatever its status (predictionRuns.execute goes on with it).
  */
-export async function findPausedRun(chatflow: Chatflow, body: PredictionBody): Promise<Execution | undefined> {
+export async function findPausedRun(
+  chatflow: Chatflow,
+  body: PredictionBody,
+  /** The queued job asking: a retry of the job that resumed the run finds it running (its worker died). */
+  runId?: string,
+): Promise<Execution | undefined> {
   const answer = body.humanInput;
   if (!answer) return undefined;
   if (chatflow.type !== "AGENTFLOW")
@@ -72,6 +83,7 @@ export async function findPausedRun(chatflow: Chatflow, body: PredictionBody): P
       "conflict",
       `The run of chat ${chatId} can no longer be resumed: ${run.error ?? expiryReason()} Start a new run.`,
     );
+  if (runId && run.runId === runId) return run;
   const waiting = readPosition(run.position)?.waiting;
   if (run.status !== "paused" || !waiting)
     throw new AppError("conflict", `The run of chat ${chatId} waits for no human input (it is ${run.status}).`);
@@ -96,10 +108,13 @@ export interface AgentflowTurn {
   /** The paused run this request resumes (findPausedRun). */
   paused?: Execution;
   /**
-   * A retried job (its first worker died): the chat's run it left `running` goes on from its last
+   * A run this process took over after the process running it died (lib/services/agentflow-recovery.ts:
+   * an embedded server's or a worker's sweep, or a retried queue job): it goes on from its last
    * finished node instead of starting over.
    */
-  interrupted?: boolean;
+  takenOver?: Execution;
+  /** The queue job (or in-process run) running this turn: stored with the run, so a retry of the job finds it. */
+  runId?: string;
   maxSteps?: number;
   signal?: AbortSignal;
   onToken?(token: string): void;
@@ -117,25 +132,51 @@ export interface AgentflowTurnResult {
   usedTools: UsedTool[];
 }
 
+/**
+ * The conversation summaries a new run starts with: those of the chat's latest run, when a step of
+ * the flow keeps one (LLM or Agent with summary memory). A summary that no longer matches the
+ * history is made again by its step, so a stale one costs a model call, never a wrong memory.
+ */
+async function carriedSummaries(turn: AgentflowTurn): Promise<Record<string, MemorySummary> | undefined> {
+  const ids = [...allSteps(turn.flow.graph).keys()];
+  if (!ids.some((id) => turn.flow.stepOf(id).summarisesMemory)) return undefined;
+  const found = await findLatestSummariesOfChat({ chatflowId: turn.chatflow.id, chatId: turn.chatId });
+  return found && typeof found === "object" && !Array.isArray(found)
+    ? (found as Record<string, MemorySummary>)
+    : undefined;
+}
+
+/** Prices a step's model usage at the prices in force, read once per run and only when a step used a model. */
+function usagePricer(): (models: ModelTokens[]) => Promise<number | null> {
+  let prices: ReturnType<typeof pricesInForce> | undefined;
+  return async (models) => costOf(models, await (prices ??= pricesInForce()));
+}
+
 /** Starts a run (a new execution), or takes the paused one for this resume (409 when another took it). */
 async function startingPoint(turn: AgentflowTurn): Promise<Execution> {
+  if (turn.takenOver) return turn.takenOver;
   if (turn.paused) {
-    if (!(await claimPausedExecution({ id: turn.paused.id, leaseUntil: leaseFromNow() })))
-      throw new AppError("conflict", `The run of chat ${turn.chatId} was already resumed, or has expired.`);
+    const claimed = await claimPausedExecution({
+      id: turn.paused.id,
+      leaseUntil: leaseFromNow(),
+      ...(turn.runId ? { runId: turn.runId } : {}),
+    });
+    if (!claimed) throw new AppError("conflict", `The run of chat ${turn.chatId} was already resumed, or has expired.`);
     return turn.paused;
   }
-  if (turn.interrupted) {
-    const left = await findLatestExecutionOfChat({ chatflowId: turn.chatflow.id, chatId: turn.chatId });
-    if (left?.status === "running" && left.version === turn.chatflow.version) return left;
-  }
+  const summaries = await carriedSummaries(turn);
   return insertExecution({
     data: {
       chatflowId: turn.chatflow.id,
       version: turn.chatflow.version,
       sessionId: turn.sessionId,
       chatId: turn.chatId,
-      position: initialPosition(turn.flow.startId, turn.question, turn.body.form) as never,
+      position: {
+        ...initialPosition(turn.flow.startId, turn.question, turn.body.form),
+        ...(summaries ? { summaries } : {}),
+      } as never,
       ...(turn.chatType ? { chatType: turn.chatType } : {}),
+      ...(turn.runId ? { runId: turn.runId } : {}),
       leaseUntil: leaseFromNow(),
     },
   });
@@ -195,13 +236,18 @@ async function runFrom(turn: AgentflowTurn, execution: Execution, position: Posi
     },
     maxSteps: turn.maxSteps ?? MAX_STEPS_PER_RUN,
     save: async (snapshot) => {
-      await saveExecution({ id: execution.id, data: toRow(snapshot) });
+      if (!(await saveExecution({ id: execution.id, data: toRow(snapshot) })))
+        throw new AppError(
+          "conflict",
+          `Agentflow run ${execution.id} was ended by another process while this one ran it (GET /api/v1/executions/${execution.id}).`,
+        );
     },
     ...(turn.signal ? { signal: turn.signal } : {}),
     ...(turn.onToken ? { onToken: turn.onToken } : {}),
     ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
     ...(turn.onToolStart ? { onToolStart: turn.onToolStart } : {}),
     ...(turn.runSubflow ? { runSubflow: turn.runSubflow } : {}),
+    priceUsage: usagePricer(),
     vars: await variableValues(),
   });
   return {

@@ -28,6 +28,7 @@ import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
 import { findPausedRun, runAgentflowTurn } from "./agentflow-runs";
+import { awaitRunOfRetriedJob, endedRunError } from "./agentflow-recovery";
 import { subflowRunner } from "./subflows";
 import { countFailures, recordAnswerUsage } from "./usage";
 import { withUsageRecorder } from "../usage/recorder";
@@ -180,9 +181,9 @@ function runIds(body: PredictionBody): { chatId: string; sessionId: string } {
 }
 
 /** Step 2: the flow built (or reused), `url` uploads fetched, uploads checked against what the flow takes. */
-async function prepareRun(resolved: Chatflow, sent: PredictionBody) {
+async function prepareRun(resolved: Chatflow, sent: PredictionBody, runId?: string) {
   // An agentflow's resume: its paused run (404/409 before any answer starts), at the version it began with.
-  const paused = await findPausedRun(resolved, sent);
+  const paused = await findPausedRun(resolved, sent, runId);
   const chatflow =
     paused && paused.version !== resolved.version ? await chatflowAtVersion(resolved, paused.version) : resolved;
   const flow = await getBuiltFlow(chatflow, sent.overrideConfig);
@@ -205,6 +206,8 @@ export interface PredictionJob {
   /** Relay the tokens as they come (a streamed answer). */
   stream: boolean;
   requestId?: string;
+  /** The queued job's id, stamped when it is handed to the queue (a retry of the job finds its agentflow run by it). */
+  runId?: string;
 }
 
 /**
@@ -220,13 +223,28 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
       // Jobs queued before versions existed carry none: they run the published version.
       const chatflow =
         resolved ?? (await chatflowAtVersion(await getChatflowForRun(job.chatflowId), job.version ?? "published"));
-      return { ...(await prepareRun(chatflow, job.body)), job };
+      return { ...(await prepareRun(chatflow, job.body, job.runId)), job };
+    },
+    async handOver(job, _known, runId) {
+      return { input: { ...job, runId }, release: async () => {} };
     },
     async execute(prepared, ctx) {
       const { job } = prepared;
+      let takenOver: Execution | undefined;
       if (ctx.attempt > 1 && ctx.jobId) {
         const stored = await storedAnswerOfRun(ctx.jobId, prepared);
         if (stored) return stored;
+        // A retried job (its worker died): the agentflow run it left goes on from its last finished node,
+        // here once its lease runs out, or in the process that took it over first (its answer is read).
+        if (prepared.flow.agentflow) {
+          const run = await awaitRunOfRetriedJob(ctx.jobId, ctx.signal);
+          if (run && "ended" in run) {
+            const answer = await storedAnswerOfRun(ctx.jobId, prepared);
+            if (answer) return answer;
+            throw endedRunError(run.ended);
+          }
+          takenOver = run?.take;
+        }
       }
       return executePrediction({
         ...prepared,
@@ -234,8 +252,7 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
         sessionId: job.sessionId,
         chatType: job.chatType,
         ...(ctx.jobId ? { runId: ctx.jobId } : {}),
-        // A retried job: an agentflow run its first worker left goes on from its last finished node.
-        ...(ctx.attempt > 1 ? { interrupted: true } : {}),
+        ...(takenOver ? { takenOver } : {}),
         signal: ctx.signal,
         ...(job.stream
           ? {
@@ -402,8 +419,8 @@ async function executePrediction(args: {
   detached?: boolean;
   /** An agentflow's paused run this request resumes. */
   paused?: Execution;
-  /** A retried job (lib/jobs attempt > 1). */
-  interrupted?: boolean;
+  /** An agentflow run this process took over (a retried job's, or one an embedded or worker sweep found). */
+  takenOver?: Execution;
 }): Promise<PredictionResult> {
   const { chatflow, flow, body, chatId, sessionId, uploads } = args;
   const askedAt = new Date();
@@ -514,7 +531,8 @@ async function runAgentflowPrediction(
       body: args.body,
       chatType: args.chatType,
       ...(args.paused ? { paused: args.paused } : {}),
-      ...(args.interrupted ? { interrupted: true } : {}),
+      ...(args.takenOver ? { takenOver: args.takenOver } : {}),
+      ...(args.runId ? { runId: args.runId } : {}),
       ...(args.signal ? { signal: args.signal } : {}),
       ...(args.onToken ? { onToken: args.onToken } : {}),
       ...(args.onAgentflowEvent ? { onEvent: args.onAgentflowEvent as (name: string, data: unknown) => void } : {}),
@@ -532,6 +550,23 @@ async function runAgentflowPrediction(
       ...(turn.action ? { action: turn.action } : {}),
     },
   };
+}
+
+/**
+ * Continues an agentflow run this process took over after the process running it died
+ * (lib/services/agentflow-recovery.ts) to its end or its next Human Input, and stores its answer
+ * under the job that started it (a retry of that job answers from it).
+ */
+export async function continueTakenOverRun(job: PredictionJob, run: Execution): Promise<PredictionResult> {
+  const prepared = await predictionRuns.prepare(job);
+  return executePrediction({
+    ...prepared,
+    chatId: job.chatId,
+    sessionId: job.sessionId,
+    chatType: job.chatType,
+    ...(run.runId ? { runId: run.runId } : {}),
+    takenOver: run,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { getDb } from "../client";
+import { getDb, getSql } from "../client";
 import { type ChatType, type ExecutionStatus, Prisma } from "../generated/client";
 
 /** Agentflow runs (Execution rows): one per run, saved after every node. */
@@ -11,6 +11,7 @@ export async function insertExecution({
     position: Prisma.InputJsonValue;
     chatType: ChatType;
     leaseUntil: Date;
+    runId: string;
   }>;
 }) {
   return (await getDb()).execution.create({ data });
@@ -28,7 +29,29 @@ export async function findLatestExecutionOfChat({ chatflowId, chatId }: { chatfl
   });
 }
 
-/** Saves a run's progress (state, position, executed data, status). */
+/** The latest run a queue job (or in-process run) started or resumed, or null. */
+export async function findExecutionOfRun({ runId }: { runId: string }) {
+  return (await getDb()).execution.findFirst({ where: { runId }, orderBy: { createdAt: "desc" } });
+}
+
+/**
+ * The conversation summaries the chat's latest run kept (its position's `summaries`), read alone:
+ * a position also holds every node's output.
+ */
+export async function findLatestSummariesOfChat({ chatflowId, chatId }: { chatflowId: string; chatId: string }) {
+  const rows = await (await getSql())<{ summaries: unknown }>(
+    `SELECT "position"->'summaries' AS "summaries" FROM "Execution"
+     WHERE "chatflowId" = $1::uuid AND "chatId" = $2 ORDER BY "createdAt" DESC LIMIT 1`,
+    [chatflowId, chatId],
+  );
+  return rows[0]?.summaries;
+}
+
+/**
+ * Saves a run's progress (state, position, executed data, status) while it is running; answers false
+ * (nothing written) when it no longer is: ended by another process (failed at the takeover cap,
+ * expired), so the process that ran it stops writing to it.
+ */
 export async function saveExecution({
   id,
   data,
@@ -47,13 +70,14 @@ export async function saveExecution({
   };
 }) {
   const { action, ...rest } = data;
-  return (await getDb()).execution.update({
-    where: { id },
+  const { count } = await (await getDb()).execution.updateMany({
+    where: { id, status: "running" },
     data: {
       ...rest,
       ...(action === undefined ? {} : { action: action === null ? Prisma.DbNull : action }),
     },
   });
+  return count === 1;
 }
 
 /**
@@ -61,10 +85,19 @@ export async function saveExecution({
  * expiry (a second resume at the same time finds it taken), holding its lease until `leaseUntil`.
  * Returns whether this caller got it.
  */
-export async function claimPausedExecution({ id, leaseUntil }: { id: string; leaseUntil: Date }): Promise<boolean> {
+export async function claimPausedExecution({
+  id,
+  leaseUntil,
+  runId,
+}: {
+  id: string;
+  leaseUntil: Date;
+  /** The job resuming it: a retry of that job finds the run it was continuing. */
+  runId?: string;
+}): Promise<boolean> {
   const { count } = await (await getDb()).execution.updateMany({
     where: { id, status: "paused", OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-    data: { status: "running", leaseUntil, expiresAt: null },
+    data: { status: "running", leaseUntil, expiresAt: null, ...(runId ? { runId } : {}) },
   });
   return count === 1;
 }
@@ -90,13 +123,36 @@ export async function findAbandonedExecutionIds({ now, take }: { now: Date; take
   return rows.map((r) => r.id);
 }
 
-/** Takes over an abandoned run (its lease still run out) until `leaseUntil`; whether this caller got it. */
-export async function claimAbandonedExecution({ id, now, leaseUntil }: { id: string; now: Date; leaseUntil: Date }) {
-  const { count } = await (await getDb()).execution.updateMany({
-    where: { id, ...leaseRanOut(now) },
-    data: { leaseUntil },
+/**
+ * Takes over an abandoned run (its lease still run out) until `leaseUntil`, counting the takeover:
+ * "taken" when this caller got it; "capped" when it had been taken over `maxTakeovers` times already,
+ * so it is marked error with `cappedError` instead; "held" when its lease is held (or it is no longer
+ * running, or another caller took it first).
+ */
+export async function takeOverExecution({
+  id,
+  now,
+  leaseUntil,
+  maxTakeovers,
+  cappedError,
+}: {
+  id: string;
+  now: Date;
+  leaseUntil: Date;
+  maxTakeovers: number;
+  cappedError: string;
+}): Promise<"taken" | "capped" | "held"> {
+  const db = await getDb();
+  const capped = await db.execution.updateMany({
+    where: { id, ...leaseRanOut(now), takeovers: { gte: maxTakeovers } },
+    data: { status: "error", error: cappedError, leaseUntil: null, finishedAt: now },
   });
-  return count === 1;
+  if (capped.count === 1) return "capped";
+  const taken = await db.execution.updateMany({
+    where: { id, ...leaseRanOut(now), takeovers: { lt: maxTakeovers } },
+    data: { leaseUntil, takeovers: { increment: 1 } },
+  });
+  return taken.count === 1 ? "taken" : "held";
 }
 
 /** Paused runs past their expiry become `expired` (no longer resumable); answers how many did. */
