@@ -1,7 +1,7 @@
 import type { ResolvedCredential } from "../security/credential-hosts";
 import type { GuardedRequest } from "../security/outbound";
 import type { ModelFetchOptions } from "../security/outbound-policy";
-import type { DocumentStoreAccess } from "../vector/types";
+import type { DocumentStoreAccess, StoreDocument } from "../vector/types";
 import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 import type { BuiltAgentflow } from "../agentflow/build";
 import type { RunUsage } from "../usage/tally";
@@ -72,6 +72,11 @@ export interface BuildContext {
    * Store Retriever node's. Absent where no database is wired.
    */
   documentStoreRetriever?(storeId: string): Promise<unknown>;
+  /**
+   * The chunks a document store holds (written by its upsert), oldest first, if the flow's owner may
+   * read it (404 otherwise): the Document Store loader's. Absent where no database is wired.
+   */
+  documentStoreChunks?(storeId: string): Promise<{ name: string; chunks: StoreDocument[] }>;
 }
 
 export interface RunInput {

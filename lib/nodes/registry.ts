@@ -30,6 +30,7 @@ import { docxLoader } from "./docx-loader";
 import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
 import { documentStoreRetriever } from "./document-store-retriever";
+import { documentStoreLoader } from "./document-store-loader";
 import { llmChain } from "./llm-chain";
 import { csvOutputParser } from "./csv-output-parser";
 import { structuredOutputParser } from "./structured-output-parser";
@@ -148,6 +149,7 @@ export const nodes: readonly NodeModule[] = [
   plainTextLoader,
   webPageLoader,
   githubLoader,
+  documentStoreLoader,
   recursiveTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,

@@ -3,6 +3,7 @@ import { validateGraph as validateWith } from "@/common/flow/validate";
 import { storeKindOf } from "@/common/nodes/capabilities";
 import type { Graph } from "@/common/schemas/graph";
 import type { DocumentStore } from "../db/generated/client";
+import { findChunksInOrder } from "../db/queries/document-chunks";
 import { findDocumentStoreById } from "../db/queries/document-stores";
 import { findUserById } from "../db/queries/users";
 import { buildNodes } from "../flow";
@@ -59,4 +60,14 @@ export async function findStoreForFlow(storeId: string, flowOwnerId: string | nu
   if (!row || !(asAdmin || (row.ownerId !== null && row.ownerId === flowOwnerId)))
     throw new AppError("not_found", `Document store ${storeId} not found.`);
   return row;
+}
+
+/** Most chunks a flow's Document Store loader reads from one store (Flowise reads them all; a cap keeps a run bounded). */
+export const STORE_LOADER_MAX_CHUNKS = 10_000;
+
+/** The chunks a store holds, oldest first (at most STORE_LOADER_MAX_CHUNKS), and its name. */
+export async function readStoreChunks(row: DocumentStore) {
+  const { store } = validateStoreGraph(row.graph);
+  const chunks = await findChunksInOrder({ chatflowId: row.id, nodeId: store.nodeId }, STORE_LOADER_MAX_CHUNKS);
+  return { name: row.name, chunks };
 }

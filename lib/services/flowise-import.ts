@@ -1,5 +1,5 @@
 import type { Caller } from "@/common/access/callers";
-import { chatflowScope } from "@/common/access/permissions";
+import { actingUserId, chatflowScope } from "@/common/access/permissions";
 import { AppError } from "@/common/errors";
 import { convertFlowiseFlow } from "../flowise/convert";
 import { flowiseMappings } from "../flowise/mappings";
@@ -8,6 +8,8 @@ import { getDefinition } from "../nodes/registry";
 import type { ChatflowType } from "@/common/schemas/chatflow";
 import { type FlowiseImportInput, flowiseGraphSchema } from "@/common/schemas/flowise-import";
 import { createChatflow } from "./chatflows";
+import { findStoreForFlow } from "./document-store-graph";
+import type { Graph } from "@/common/schemas/graph";
 
 /**
  * Import of Flowise chatflows (issue 13) and Agentflow V2 flows (issue 32): a Flowise export or API
@@ -85,10 +87,53 @@ export async function importFlowiseChatflow(input: FlowiseImport, caller: Caller
       { details: { unmappedNodes: unmapped, droppedInputs: dropped } },
     );
   }
+  const warnings: ImportWarning[] = [...result.warnings, ...(await checkDocumentStores(result.graph, caller))];
   const chatflow = await createChatflow(
     { name: input.name, description: input.description, type: input.type, graph: result.graph as never },
     caller,
   );
-  const warnings: ImportWarning[] = result.warnings;
   return { ...chatflow, warnings };
+}
+
+/** Our node types that select a document store by id (Flowise's documentStore and documentStoreVS). */
+const STORE_SELECTING_TYPES = new Set(["documentStoreLoader", "documentStoreRetriever"]);
+
+/**
+ * A Flowise node selecting a document store names a store of that Flowise: the id is kept only
+ * when it names a store the importer may read here; otherwise it is cleared (the node then shows a
+ * problem until one is picked) and a warning names the id. Changes `graph` in place.
+ */
+async function checkDocumentStores(graph: Graph, caller: Caller): Promise<ImportWarning[]> {
+  const warnings: ImportWarning[] = [];
+  for (const node of graph.nodes) {
+    if (!STORE_SELECTING_TYPES.has(node.type)) continue;
+    const at = {
+      nodeId: node.id,
+      label: String(node.data.label ?? node.id),
+      kind: "approximated" as const,
+      input: "selectedStore",
+    };
+    const storeId = node.data.inputs.storeId;
+    if (typeof storeId !== "string" || !storeId) {
+      warnings.push({
+        ...at,
+        message: "No document store was selected in Flowise: pick one on the node (Document Stores in the studio).",
+      });
+      continue;
+    }
+    const found = await findStoreForFlow(storeId, actingUserId(caller)).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof AppError && e.code === "not_found") return false;
+        throw e;
+      },
+    );
+    if (found) continue;
+    delete node.data.inputs.storeId;
+    warnings.push({
+      ...at,
+      message: `Document store ${storeId} selected in Flowise is not a store here that you may read: pick one on the node (Document Stores in the studio).`,
+    });
+  }
+  return warnings;
 }

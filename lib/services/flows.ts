@@ -1,4 +1,4 @@
-import { buildStoreNodeWith, findStoreForFlow } from "./document-store-graph";
+import { buildStoreNodeWith, findStoreForFlow, readStoreChunks } from "./document-store-graph";
 import {
   buildFlow,
   FlowCache,
@@ -99,6 +99,7 @@ export function buildContext(
       const row = await findStoreForFlow(storeId, ownerId);
       return buildStoreNodeWith(row, buildContext(row.id, row.ownerId));
     },
+    documentStoreChunks: async (storeId) => readStoreChunks(await findStoreForFlow(storeId, ownerId)),
   };
 }
 

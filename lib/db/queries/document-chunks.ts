@@ -341,6 +341,20 @@ export async function findChunksByIds(
   });
 }
 
+/** A collection's chunks in the order they were written, at most `limit` (a loader reading a document store). */
+export async function findChunksInOrder(
+  { chatflowId, nodeId }: ChunkCollection,
+  limit: number,
+): Promise<StoreDocument[]> {
+  const rows = await (await getDb()).$queryRawUnsafe<Omit<Row, "score" | "id">[]>(
+    `SELECT "content", "metadata" FROM "DocumentChunk" WHERE ${WHERE_COLLECTION} ORDER BY "createdAt", "id" LIMIT $3`,
+    chatflowId,
+    nodeId,
+    limit,
+  );
+  return rows.map((r) => ({ pageContent: r.content, metadata: r.metadata ?? {} }));
+}
+
 /** A collection's chunk ids (for clearing a remote index beside the rows). */
 export async function findChunkIds({ chatflowId, nodeId }: ChunkCollection): Promise<string[]> {
   const rows = await (await getDb()).$queryRawUnsafe<{ id: string }[]>(

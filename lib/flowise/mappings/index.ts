@@ -74,6 +74,7 @@ import { chatOpenAICustom } from "./chatOpenAICustom";
 import { currentDateTime } from "./currentDateTime";
 import { memoryVectorStore } from "./memoryVectorStore";
 import { documentStoreVS } from "./documentStoreVS";
+import { documentStore } from "./documentStore";
 import { faiss } from "./faiss";
 import { pinecone } from "./pinecone";
 import { qdrant } from "./qdrant";
@@ -160,6 +161,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   plainText,
   cheerioWebScraper,
   github,
+  documentStore,
   recursiveCharacterTextSplitter,
   characterTextSplitter,
   markdownTextSplitter,
