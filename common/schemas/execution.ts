@@ -163,11 +163,52 @@ export const executionListResponseSchema = z
   })
   .meta({ id: "ExecutionList" });
 
+const tokenCount = z.number().int().nonnegative();
+
+/**
+ * A node's model calls (a summary call of its memory included), counted apart from the rest of the
+ * run: tokens as the provider reported them, or `estimated` (4 characters a token) where it reported
+ * none; each model's share; the cost in USD at the prices of the moment (null: a model has no price).
+ * Stored in the node's executed data (`data.usage`).
+ */
+export const nodeUsageSchema = z
+  .object({
+    promptTokens: tokenCount,
+    completionTokens: tokenCount,
+    estimated: z.boolean(),
+    models: z.array(z.object({ model: z.string(), promptTokens: tokenCount, completionTokens: tokenCount })),
+    costUsd: z.number().nullable().optional(),
+  })
+  .meta({ id: "NodeUsage" });
+
+export type NodeUsage = z.output<typeof nodeUsageSchema>;
+
 /** One node of a run: Flowise's executed data (inputs in data.input, output in data.output, data.state after it), our timing, state change and error. */
 export const executionNodeSchema = executedNodeSchema.extend({
-  /** Tokens the node's model reported, when it recorded them. */
-  tokens: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
+  /** Tokens of the node's model calls, when it made any (the same as usage's). */
+  tokens: z.object({ promptTokens: tokenCount, completionTokens: tokenCount }).optional(),
+  /** The node's model usage and cost, when it called a model. */
+  usage: nodeUsageSchema.optional(),
 });
+
+/**
+ * A run's usage as stored with its answers (the Usage API's records): a run that paused and was
+ * resumed has one record per answer, summed. `costUsd` null when a model had no price.
+ */
+export const executionUsageSchema = z
+  .object({
+    promptTokens: tokenCount,
+    completionTokens: tokenCount,
+    estimated: z.boolean(),
+    costUsd: z.number().nullable(),
+    /** Models called, as the provider named them, in first-call order. */
+    models: z.array(z.string()),
+    /** Answers recorded for the run (more than one after a resume). */
+    answers: z.number().int().nonnegative(),
+  })
+  .meta({ id: "ExecutionUsage" });
+
+export type ExecutionUsage = z.output<typeof executionUsageSchema>;
 
 export const executionDetailSchema = executionSummarySchema
   .extend({
@@ -177,6 +218,8 @@ export const executionDetailSchema = executionSummarySchema
     action: humanInputActionSchema.nullable(),
     /** Node by node, in the order they ran. */
     executionData: z.array(executionNodeSchema),
+    /** The run's total usage and cost; null until an answer of it was recorded (running, or failed). */
+    usage: executionUsageSchema.nullable(),
   })
   .meta({ id: "Execution" });
 

@@ -17,6 +17,9 @@ import {
 import { resolveVariables, type VariableScope } from "@/common/agentflow/variables";
 import { type OpenJournal, prefixedJournal, savingJournal, takeUnfinishedCalls } from "./journal";
 import { inSpan, tracingOn } from "../telemetry/traces";
+import type { ModelTokens } from "../usage/prices";
+import { UsageRecorder } from "../usage/recorder";
+import type { NodeUsage } from "@/common/schemas/execution";
 
 /**
  * The agentflow engine: runs the ready steps one at a time, each once its incoming control edges are
@@ -68,6 +71,8 @@ export interface EngineRun {
   vars?: Readonly<Record<string, string>>;
   /** Runs another flow (Execute Flow). */
   runSubflow?: RunSubflow;
+  /** A step's model cost in USD at the prices in force (null: a model has no price); absent: not priced. */
+  priceUsage?(models: ModelTokens[]): Promise<number | null>;
   /** Inside an Iteration: the current item, the ids of the steps around it, and its journal. */
   pass?: { item: unknown; outerIds: ReadonlySet<string>; journalFor(nodeId: string): OpenJournal };
 }
@@ -132,7 +137,7 @@ function scopeFor(run: EngineRun, rs: RunState): VariableScope {
 function journalOf(run: EngineRun, rs: RunState, id: string, startedAt: Date): OpenJournal {
   if (run.pass) return run.pass.journalFor(id);
   return savingJournal(takeUnfinishedCalls(rs.executedData, id), async (calls) => {
-    const entry = executedEntry(run, rs, id, startedAt, "INPROGRESS", undefined, undefined, calls);
+    const entry = executedEntry(run, rs, id, startedAt, "INPROGRESS", { calls });
     await run.save({ ...rs, executedData: [...rs.executedData, entry], status: "running", action: null });
   });
 }
@@ -161,7 +166,12 @@ async function runPass(
   const answer = rs.position.waiting && journal.get(ITERATION_WAITING_KEY) === index ? run.humanInput : undefined;
   const start = paused ?? {
     state: { ...rs.state },
-    position: { ...initialPosition("", run.question), ready: rootsOf(sub), outputs: { ...rs.position.outputs } },
+    position: {
+      ...initialPosition("", run.question),
+      ready: rootsOf(sub),
+      outputs: { ...rs.position.outputs },
+      ...(rs.position.summaries ? { summaries: rs.position.summaries } : {}),
+    },
     executedData: [],
   };
   let last: ExecutionSnapshot | undefined;
@@ -177,6 +187,8 @@ async function runPass(
     onEvent: undefined,
     pass: { item, outerIds, journalFor: (nodeId) => prefixedJournal(journal, `${index}/${nodeId}/`) },
   });
+  // Summaries its steps made are the run's (the chat's next run starts with them).
+  if (last?.position.summaries) rs.position.summaries = { ...rs.position.summaries, ...last.position.summaries };
   if (result.status === "paused") {
     const { state, position, executedData } = structuredClone(last!);
     await journal.record(`${index}/paused`, { state, position, executedData } satisfies PausedPass);
@@ -217,10 +229,24 @@ async function runStep(run: EngineRun, rs: RunState, id: string, journal: OpenJo
     ...(isLast && run.onToken ? { onToken: run.onToken } : {}),
     ...(run.onToolStart ? { onToolStart: run.onToolStart } : {}),
     ...(run.runSubflow ? { runSubflow: run.runSubflow } : {}),
+    memorySummary: {
+      get: () => rs.position.summaries?.[id],
+      set: (summary) => {
+        rs.position.summaries = { ...rs.position.summaries, [id]: summary };
+      },
+    },
     ...(run.graph.subgraphs.has(id)
       ? { runIteration: (item: unknown, index: number) => runPass(run, rs, id, journal, item, index) }
       : {}),
   });
+}
+
+/** What an executed-data entry holds besides its status: the outcome, error, journaled calls, model usage. */
+interface EntryParts {
+  outcome?: StepOutcome;
+  error?: string;
+  calls?: Record<string, unknown>;
+  usage?: NodeUsage;
 }
 
 function executedEntry(
@@ -229,9 +255,7 @@ function executedEntry(
   id: string,
   startedAt: Date,
   status: ExecutedNode["status"],
-  outcome?: StepOutcome,
-  error?: string,
-  calls?: Record<string, unknown>,
+  { outcome, error, calls, usage }: EntryParts = {},
 ): ExecutedNode {
   const step = run.graph.steps.get(id)!;
   return {
@@ -246,6 +270,7 @@ function executedEntry(
       ...(outcome?.branch !== undefined ? { branch: outcome.branch } : {}),
       ...(outcome?.usedTools?.length ? { usedTools: outcome.usedTools } : {}),
       ...(calls && Object.keys(calls).length ? { calls } : {}),
+      ...(usage ? { usage } : {}),
       state: { ...rs.state },
     },
     previousNodeIds: (run.graph.in.get(id) ?? []).map((e) => e.source),
@@ -254,6 +279,20 @@ function executedEntry(
     ...(error ? { error } : {}),
     startedAt: startedAt.toISOString(),
     timeMs: Date.now() - startedAt.getTime(),
+  };
+}
+
+/** A step's model tokens (undefined when it called no model), priced when the run prices usage. */
+async function stepUsage(run: EngineRun, meter: UsageRecorder): Promise<NodeUsage | undefined> {
+  const usage = meter.tally.summary();
+  if (!usage) return undefined;
+  const costUsd = run.priceUsage ? await run.priceUsage(usage.models) : undefined;
+  return {
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    estimated: usage.estimated,
+    models: usage.models,
+    ...(costUsd !== undefined ? { costUsd } : {}),
   };
 }
 
@@ -304,19 +343,15 @@ async function pause(
   outcome: StepOutcome,
   startedAt: Date,
   journal: OpenJournal,
+  usage?: NodeUsage,
 ) {
   const action = humanInputAction(run, id, outcome);
   const description = outcome.pause!.description;
-  const entry = executedEntry(
-    run,
-    rs,
-    id,
-    startedAt,
-    "STOPPED",
-    { ...outcome, output: { ...outcome.output, humanInputAction: action } },
-    undefined,
-    journal.calls(),
-  );
+  const entry = executedEntry(run, rs, id, startedAt, "STOPPED", {
+    outcome: { ...outcome, output: { ...outcome.output, humanInputAction: action } },
+    calls: journal.calls(),
+    ...(usage ? { usage } : {}),
+  });
   rs.executedData.push(entry);
   rs.position.waiting = action.data.nodeId;
   rs.position.ready = [id, ...rs.position.ready.filter((r) => r !== id)];
@@ -340,12 +375,18 @@ async function fail(
   run: EngineRun,
   rs: RunState,
   error: unknown,
-  at?: { id: string; startedAt: Date; journal: OpenJournal },
+  at?: { id: string; startedAt: Date; journal: OpenJournal; usage?: NodeUsage },
 ): Promise<never> {
   const message = error instanceof Error ? error.message : String(error);
   const id = at?.id;
   if (at)
-    rs.executedData.push(executedEntry(run, rs, at.id, at.startedAt, "ERROR", undefined, message, at.journal.calls()));
+    rs.executedData.push(
+      executedEntry(run, rs, at.id, at.startedAt, "ERROR", {
+        error: message,
+        calls: at.journal.calls(),
+        ...(at.usage ? { usage: at.usage } : {}),
+      }),
+    );
   const status: ExecutionStatus =
     error instanceof AppError && (error.code === "upstream_timeout" || error.code === "job_timeout")
       ? "timeout"
@@ -379,16 +420,20 @@ export async function runAgentflow(input: EngineRun): Promise<EngineResult> {
     const startedAt = new Date();
     run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "INPROGRESS" });
     const journal = journalOf(run, rs, id, startedAt);
+    // The step's model calls, counted apart (the run's own recorder counts them too).
+    const meter = new UsageRecorder();
     let outcome: StepOutcome;
     try {
-      outcome = tracingOn()
-        ? await traceStep(run, id, () => runStep(run, rs, id, journal))
-        : await runStep(run, rs, id, journal);
+      outcome = await meter.around(() =>
+        tracingOn() ? traceStep(run, id, () => runStep(run, rs, id, journal)) : runStep(run, rs, id, journal),
+      );
     } catch (e) {
-      return fail(run, rs, e, { id, startedAt, journal });
+      const usage = await stepUsage(run, meter).catch(() => undefined);
+      return fail(run, rs, e, { id, startedAt, journal, ...(usage ? { usage } : {}) });
     }
+    const usage = await stepUsage(run, meter);
     if (outcome.usedTools) usedTools.push(...outcome.usedTools);
-    if (outcome.pause) return pause(run, rs, id, outcome, startedAt, journal);
+    if (outcome.pause) return pause(run, rs, id, outcome, startedAt, journal, usage);
     rs.position.ready.shift();
     rs.position.steps++;
     delete rs.position.waiting;
@@ -396,7 +441,13 @@ export async function runAgentflow(input: EngineRun): Promise<EngineResult> {
     rs.position.outputs[id] = outcome.output;
     if (outcome.messages) rs.position.runtimeHistory.push(...outcome.messages);
     if (outcome.answer) rs.position.answer = outcome.output.content;
-    rs.executedData.push(executedEntry(run, rs, id, startedAt, "FINISHED", outcome, undefined, journal.calls()));
+    rs.executedData.push(
+      executedEntry(run, rs, id, startedAt, "FINISHED", {
+        outcome,
+        calls: journal.calls(),
+        ...(usage ? { usage } : {}),
+      }),
+    );
     advance(run, rs, id, outcome);
     const finished = rs.position.ready.length === 0;
     await run.save({ ...rs, status: finished ? "finished" : "running", action: null });

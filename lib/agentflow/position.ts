@@ -1,7 +1,7 @@
 import type { HistoryMessage } from "../flow/types";
 import type { FlowGraph } from "@/common/agentflow/graph";
 import { reachableFrom } from "@/common/agentflow/graph";
-import type { StepOutput } from "./types";
+import type { MemorySummary, StepOutput } from "./types";
 
 /**
  * Where a run stands, stored with its execution after every node (Execution.position): enough to
@@ -30,6 +30,11 @@ export interface Position {
   lastLoop?: string;
   /** The Human Input node a paused run waits at. */
   waiting?: string;
+  /**
+   * Conversation summaries of the steps with summary memory, by step id: carried from the chat's
+   * last run to its next (lib/services/agentflow-runs.ts), so unchanged history is not summarised again.
+   */
+  summaries?: Record<string, MemorySummary>;
 }
 
 /** A new run's position: the Start node ready. */
@@ -64,6 +69,7 @@ export function readPosition(value: unknown): Position | undefined {
     ...(p.form && typeof p.form === "object" && !Array.isArray(p.form) ? { form: p.form } : {}),
     ...(p.lastLoop ? { lastLoop: p.lastLoop } : {}),
     ...(p.waiting ? { waiting: p.waiting } : {}),
+    ...(p.summaries && typeof p.summaries === "object" ? { summaries: p.summaries } : {}),
   };
 }
 

@@ -68,6 +68,17 @@ export interface IterationPass {
 /** The Iteration journal's key of the pass (its index) whose Human Input the paused run waits for. */
 export const ITERATION_WAITING_KEY = "waiting";
 
+/**
+ * A step's summary of the conversation's earlier messages (LLM and Agent memory): its text, and a
+ * digest of the last `tailLength` messages it covers, so a later run finds where it ends in the
+ * history and summarises only what came after (lib/nodes/shared/memory-summary.ts).
+ */
+export interface MemorySummary {
+  summary: string;
+  tail: string;
+  tailLength: number;
+}
+
 /** What a step sees of the run when it runs. */
 export interface StepContext {
   nodeId: string;
@@ -99,6 +110,8 @@ export interface StepContext {
   onToolStart?(start: ToolStart): void;
   /** Runs another flow (Execute Flow); absent where the run has no service behind it. */
   runSubflow?: RunSubflow;
+  /** This step's kept conversation summary (Position.summaries): read, and replaced when it changes. */
+  memorySummary?: { get(): MemorySummary | undefined; set(summary: MemorySummary): void };
   /** Runs this node's sub-graph once with `{{$iteration}}` = `item` (Iteration). */
   runIteration?(item: unknown, index: number): Promise<IterationPass>;
 }
@@ -130,6 +143,8 @@ export interface StepOutcome {
 /** The object an agentflow node's runtime builds. */
 export interface AgentflowStep {
   readonly agentflowStep: true;
+  /** The step keeps a conversation summary: a new run of the chat starts with the last run's summaries. */
+  readonly summarisesMemory?: boolean;
   run(ctx: StepContext): Promise<StepOutcome>;
 }
 

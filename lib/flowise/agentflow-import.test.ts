@@ -99,6 +99,30 @@ describe("agentflow steps", () => {
     ]);
   });
 
+  it("keep Flowise's summary memories: conversation summary, and summary buffer with its token limit", () => {
+    const r = convert({
+      nodes: [
+        step("llm", "llmAgentflow", {
+          llmModel: "chatOllama",
+          llmModelConfig: { baseUrl: "http://127.0.0.1:11434", modelName: "llama3.2" },
+          llmMemoryType: "conversationSummaryBuffer",
+          llmMemoryMaxTokenLimit: "1500",
+        }),
+        step("agent", "agentAgentflow", {
+          agentModel: "chatOllama",
+          agentModelConfig: { baseUrl: "http://127.0.0.1:11434", modelName: "llama3.2" },
+          agentMemoryType: "conversationSummary",
+          agentMemoryMaxTokenLimit: 800,
+        }),
+      ],
+      edges: [],
+    });
+    expect(r.dropped.filter((d) => d.input.includes("Memory"))).toEqual([]);
+    const inputs = (id: string) => r.graph.nodes.find((n) => n.id === id)?.data.inputs;
+    expect(inputs("llm")).toMatchObject({ llmMemoryType: "conversationSummaryBuffer", llmMemoryMaxTokenLimit: 1500 });
+    expect(inputs("agent")).toMatchObject({ agentMemoryType: "conversationSummary", agentMemoryMaxTokenLimit: 800 });
+  });
+
   it("refuse a model we do not serve and a setting we do not have, naming the step and the input", () => {
     const r = convert({
       nodes: [
@@ -106,14 +130,14 @@ describe("agentflow steps", () => {
         step("llm2", "llmAgentflow", {
           llmModel: "chatOpenAI",
           llmModelConfig: { llmModel: "chatOpenAI", proxyUrl: "http://proxy:8080" },
-          llmMemoryType: "conversationSummary",
+          llmMemoryType: "vectorMemory",
         }),
       ],
       edges: [],
     });
     expect(r.dropped.map((d) => [d.nodeId, d.input, d.reason])).toEqual([
       ["llm", "llmModel", expect.stringContaining("awsChatBedrock")],
-      ["llm2", "llmMemoryType", expect.stringContaining("conversationSummary")],
+      ["llm2", "llmMemoryType", expect.stringContaining("vectorMemory")],
       ["llm2", "llmModelConfig.proxyUrl", expect.stringContaining("no equivalent")],
     ]);
   });

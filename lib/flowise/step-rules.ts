@@ -34,8 +34,8 @@ export const optionOf =
       ? { value }
       : { drop: `"${String(value)}" has no equivalent here (${options.join(" or ")})` };
 
-/** Flowise's memory types: ours are all messages or the last N; a summary has no equivalent. */
-export const memoryType = optionOf("allMessages", "windowSize");
+/** Flowise's memory types, all four ours too (lib/nodes/shared/memory-summary.ts). */
+export const memoryType = optionOf("allMessages", "windowSize", "conversationSummary", "conversationSummaryBuffer");
 
 /** The chat model a step embeds (`llmModel` + `llmModelConfig`): our model node, connected to `model`. */
 export const embeddedModel = (config: string): InputRule => component("model", config, "chat model");

@@ -10,6 +10,7 @@ import {
   type ExecutionSummary,
   FLOWISE_STATE_OF,
   type ListExecutionsQuery,
+  nodeUsageSchema,
 } from "@/common/schemas/execution";
 import { executedNodeSchema, humanInputActionSchema } from "@/common/schemas/prediction-stream";
 import type { ExecutionStatus } from "../db/generated/client";
@@ -23,6 +24,7 @@ import {
 } from "../db/queries/executions";
 import { parseStoredJson } from "../db/stored-json";
 import { expireOverduePausedRuns } from "./agentflow-runs";
+import { usageOfExecution } from "./usage";
 
 /**
  * The Executions API (Flowise's): agentflow runs as their callers may see them. Admins see every
@@ -112,11 +114,12 @@ export async function listExecutionsFor(caller: Caller, query: ListExecutionsQue
   };
 }
 
-/** Model tokens a node recorded in its output (`usage`), when it did. */
-const usageSchema = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() });
-function withTokens(node: z.output<typeof executedNodeSchema>): ExecutionNode {
-  const usage = usageSchema.safeParse((node.data.output as { usage?: unknown } | undefined)?.usage);
-  return usage.success ? executionNodeSchema.parse({ ...node, tokens: usage.data }) : node;
+/** A node with the model usage the engine stored in its data (`data.usage`), when it called a model. */
+function withUsage(node: z.output<typeof executedNodeSchema>): ExecutionNode {
+  const usage = nodeUsageSchema.safeParse(node.data.usage);
+  if (!usage.success) return node;
+  const { promptTokens, completionTokens } = usage.data;
+  return executionNodeSchema.parse({ ...node, tokens: { promptTokens, completionTokens }, usage: usage.data });
 }
 
 async function findVisibleExecution(id: string, caller: Caller, action: Action) {
@@ -127,7 +130,10 @@ async function findVisibleExecution(id: string, caller: Caller, action: Action) 
   return row;
 }
 
-/** One run the caller may see, node by node (inputs, output, state change, time, error), with its flow state and paused action. */
+/**
+ * One run the caller may see, node by node (inputs, output, state change, time, error, model usage),
+ * with its flow state, paused action and total usage (its answers' usage records).
+ */
 export async function getExecutionOrThrow(id: string, caller: Caller): Promise<ExecutionDetail> {
   await expireOverduePausedRuns();
   const row = await findVisibleExecution(id, caller, "execution.read");
@@ -137,7 +143,8 @@ export async function getExecutionOrThrow(id: string, caller: Caller): Promise<E
     ...toSummary({ ...row, nodeCount: nodes.length }),
     flowState: parseStoredJson(z.record(z.string(), z.unknown()), row.state, at("state")),
     action: parseStoredJson(humanInputActionSchema.nullable(), row.action ?? null, at("action")),
-    executionData: nodes.map(withTokens),
+    executionData: nodes.map(withUsage),
+    usage: await usageOfExecution(row.id),
   };
 }
 

@@ -2,8 +2,10 @@ import { AppError } from "@/common/errors";
 import type { Caller } from "@/common/access/callers";
 import { chatflowScope, ownerFilter } from "@/common/access/permissions";
 import type { MessageUsage, ModelPricesResponse, UsageGroup, UsageQuery, UsageResponse } from "@/common/schemas/usage";
+import type { ExecutionUsage } from "@/common/schemas/execution";
 import {
   aggregateUsage,
+  findUsageOfExecution,
   findUsageOfMessages,
   insertUsageRecord,
   listModelPrices,
@@ -80,6 +82,25 @@ export async function countFailures<T>(chatflowId: string | undefined, startedAt
 export async function usageOfMessages(messageIds: string[]): Promise<Map<string, MessageUsage>> {
   const rows = await findUsageOfMessages(messageIds);
   return new Map(rows.map(({ chatMessageId, ...u }) => [chatMessageId!, u]));
+}
+
+/**
+ * An agentflow run's usage: its answers' records summed (cost null when any was unpriced); null
+ * when none was recorded yet (running, or failed before its answer).
+ */
+export async function usageOfExecution(executionId: string): Promise<ExecutionUsage | null> {
+  const rows = await findUsageOfExecution(executionId);
+  if (!rows.length) return null;
+  const unpriced = rows.some((r) => r.costUsd === null);
+  const cost = rows.reduce((n, r) => n + (r.costUsd ?? 0), 0);
+  return {
+    promptTokens: rows.reduce((n, r) => n + r.promptTokens, 0),
+    completionTokens: rows.reduce((n, r) => n + r.completionTokens, 0),
+    estimated: rows.some((r) => r.estimated),
+    costUsd: unpriced ? null : Math.round(cost * 1e8) / 1e8,
+    models: [...new Set(rows.flatMap((r) => r.models))],
+    answers: rows.length,
+  };
 }
 
 function figures(r: UsageGroupRow) {

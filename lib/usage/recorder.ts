@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import { CallbackManager } from "@langchain/core/callbacks/manager";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
@@ -39,7 +41,23 @@ export class UsageRecorder extends BaseCallbackHandler {
   async handleLLMEnd(output: LLMResult, runId: string) {
     this.tally.end(runId, output);
   }
+
+  /**
+   * Runs `fn` with this recorder added to the implicit callbacks already around it (an agentflow
+   * step's calls, counted apart and still by the run's recorder).
+   */
+  around<T>(fn: () => Promise<T>): Promise<T> {
+    const parent = AsyncLocalStorageProviderSingleton.getRunnableConfig();
+    const outer = parent?.callbacks;
+    const callbacks =
+      outer instanceof CallbackManager ? outer.copy([this]) : [...(Array.isArray(outer) ? outer : []), this];
+    return AsyncLocalStorageProviderSingleton.runWithConfig({ ...parent, callbacks }, fn);
+  }
 }
+
+// LangChain's implicit config needs its AsyncLocalStorage (set by whichever LangChain module loads
+// first; a no-op when one is set already).
+AsyncLocalStorageProviderSingleton.initializeGlobalInstance(new AsyncLocalStorage());
 
 /**
  * Runs `fn` with a UsageRecorder as the implicit callback of every LangChain call made inside it

@@ -37,6 +37,15 @@ export async function findUsageOfMessages(messageIds: string[]) {
   });
 }
 
+/** The usage records of an agentflow run, oldest first (one per answer: a resumed run has several). */
+export async function findUsageOfExecution(executionId: string) {
+  return (await getDb()).usageRecord.findMany({
+    where: { executionId },
+    select: { models: true, promptTokens: true, completionTokens: true, estimated: true, costUsd: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
 export interface UsageFilter {
   from: Date;
   to: Date;

@@ -24,7 +24,7 @@ export const agentAgentflow = defineMapping({
     agentEnableMemory: param("agentEnableMemory", toBoolean),
     agentMemoryType: param("agentMemoryType", memoryType),
     agentMemoryWindowSize: param("agentMemoryWindowSize", toInteger),
-    agentMemoryMaxTokenLimit: ignore("only used by a summary memory, which has no equivalent"),
+    agentMemoryMaxTokenLimit: param("agentMemoryMaxTokenLimit", toInteger),
     agentUserMessage: param("agentUserMessage", stepText),
     agentReturnResponseAs: returnResponseAs,
     agentUpdateState: param("agentUpdateState", jsonList),

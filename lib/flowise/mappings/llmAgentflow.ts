@@ -1,4 +1,4 @@
-import { defineMapping, ignore, param, toBoolean, toInteger } from "../rules";
+import { defineMapping, param, toBoolean, toInteger } from "../rules";
 import { embeddedModel, jsonList, memoryType, returnResponseAs, stepText } from "../step-rules";
 
 /** Flowise "LLM" (agentflow) → our LLM step, its embedded model → our model node. */
@@ -13,7 +13,7 @@ export const llmAgentflow = defineMapping({
     llmEnableMemory: param("llmEnableMemory", toBoolean),
     llmMemoryType: param("llmMemoryType", memoryType),
     llmMemoryWindowSize: param("llmMemoryWindowSize", toInteger),
-    llmMemoryMaxTokenLimit: ignore("only used by a summary memory, which has no equivalent"),
+    llmMemoryMaxTokenLimit: param("llmMemoryMaxTokenLimit", toInteger),
     llmUserMessage: param("llmUserMessage", stepText),
     llmReturnResponseAs: returnResponseAs,
     llmStructuredOutput: param("llmStructuredOutput", jsonList),

@@ -1,6 +1,7 @@
 import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
 import { DT } from "../../vector/node-types";
 import { flowInputAnchor, flowOutput, updateStateParam } from "../shared/agentflow";
+import { memoryParams } from "../shared/memory-summary";
 
 /** Flowise's Agent (agentAgentflow): a chat model calling tools, with knowledge, memory and an iteration cap. */
 export const agentAgentflowDefinition = {
@@ -9,7 +10,7 @@ export const agentAgentflowDefinition = {
   label: "Agent",
   category: "Agent Flows",
   description:
-    "A chat model that calls tools (any tool node) and searches knowledge (vector or keyword stores) until it can answer: role messages, the conversation as memory (all or the last N messages), at most N rounds of tool calls; can write to the flow state.",
+    "A chat model that calls tools (any tool node) and searches knowledge (vector or keyword stores) until it can answer: role messages, the conversation as memory (all, the last N messages, a summary, or a summary plus the last messages within a token limit), at most N rounds of tool calls; can write to the flow state.",
   inputs: [
     flowInputAnchor,
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
@@ -41,27 +42,7 @@ export const agentAgentflowDefinition = {
       additional: true,
       description: "Tells the agent when to search the connected stores.",
     },
-    { kind: "param", name: "agentEnableMemory", label: "Memory", type: "boolean", default: true },
-    {
-      kind: "param",
-      name: "agentMemoryType",
-      label: "Memory type",
-      type: "options",
-      default: "allMessages",
-      options: [
-        { label: "All messages", name: "allMessages" },
-        { label: "Last N messages", name: "windowSize" },
-      ],
-    },
-    {
-      kind: "param",
-      name: "agentMemoryWindowSize",
-      label: "Last N messages",
-      type: "number",
-      default: 20,
-      integer: true,
-      min: 1,
-    },
+    ...memoryParams("agent"),
     {
       kind: "param",
       name: "agentUserMessage",

@@ -6,12 +6,12 @@ import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { AppError } from "@/common/errors";
 import type { AgentflowStep, StepContext } from "../../agentflow/types";
-import type { HistoryMessage } from "../../flow/types";
 import { toRunError } from "../../flow/run-errors";
 import { formatContext, retrieveDocuments } from "../../vector/fusion";
 import type { ParamsOf, RuntimeOf } from "../define";
-import { listItems, roleMessage, stateUpdates, toModelMessages } from "../shared/agentflow";
+import { listItems, roleMessage, stateUpdates } from "../shared/agentflow";
 import { StepToolCalls } from "../shared/agentflow-tools";
+import { type MemorySettings, withMemory } from "../shared/memory-summary";
 import { messageText } from "../shared/messages";
 import type { agentAgentflowDefinition } from "./definition";
 
@@ -32,11 +32,13 @@ function knowledgeTool(retrievers: BaseRetrieverInterface[], description: string
   );
 }
 
-function memory(params: Params, ctx: StepContext): HistoryMessage[] {
-  if (!params.agentEnableMemory) return [];
-  return params.agentMemoryType === "windowSize"
-    ? ctx.chatHistory.slice(-params.agentMemoryWindowSize)
-    : ctx.chatHistory;
+function memorySettings(params: Params): MemorySettings {
+  return {
+    enabled: params.agentEnableMemory,
+    type: params.agentMemoryType,
+    windowSize: params.agentMemoryWindowSize,
+    maxTokenLimit: params.agentMemoryMaxTokenLimit,
+  };
 }
 
 /** The user message: the Input message resolved, else the question unless this run already asked it. */
@@ -98,14 +100,17 @@ export const buildAgentStep: RuntimeOf<typeof agentAgentflowDefinition> = async 
   if (byName.size !== tools.length)
     throw new AppError("invalid_graph", `${label}: two tools have the same name; tool names must differ.`);
   const toolModel = (tools.length ? model.bindTools!(tools) : model) as unknown as Runnable<BaseMessage[], AIMessage>;
+  const memory = memorySettings(params);
   const step: AgentflowStep = {
     agentflowStep: true,
+    // The summary is asked of the model without tools.
+    summarisesMemory: memory.enabled && memory.type.startsWith("conversationSummary"),
     async run(ctx) {
       const roles = listItems(params.agentMessages).map((m) =>
         roleMessage(m.role, ctx.resolve(String(m.content ?? ""))),
       );
       const user = userMessage(params, ctx);
-      const messages = [...roles, ...toModelMessages(memory(params, ctx)), ...(user ? [new HumanMessage(user)] : [])];
+      const messages = [...(await withMemory(model, roles, memory, ctx)), ...(user ? [new HumanMessage(user)] : [])];
       const asked = messages.map((m) => ({ role: m.getType(), content: m.content }));
       const { content, calls } = await agentLoop(toolModel, byName, messages, params.agentMaxIterations, ctx);
       ctx.onToken?.(content);

@@ -1,5 +1,6 @@
 import { T, type NodeDefinitionSpec } from "@/common/nodes/types";
 import { flowInputAnchor, flowOutput, updateStateParam } from "../shared/agentflow";
+import { memoryParams } from "../shared/memory-summary";
 
 /** Flowise's LLM (llmAgentflow): role messages, memory, structured output, flow-state updates. */
 export const llmAgentflowDefinition = {
@@ -8,7 +9,7 @@ export const llmAgentflowDefinition = {
   label: "LLM",
   category: "Agent Flows",
   description:
-    "Asks a chat model: role messages, the conversation as memory (all or the last N messages), optionally a structured answer with typed keys; can write to the flow state.",
+    "Asks a chat model: role messages, the conversation as memory (all, the last N messages, a summary, or a summary plus the last messages within a token limit), optionally a structured answer with typed keys; can write to the flow state.",
   inputs: [
     flowInputAnchor,
     { kind: "anchor", name: "model", label: "Chat model", accepts: [T.chatModel] },
@@ -21,27 +22,7 @@ export const llmAgentflowDefinition = {
       description:
         'A list of { "role": "system" | "assistant" | "developer" | "user", "content" }; content may use variables.',
     },
-    { kind: "param", name: "llmEnableMemory", label: "Memory", type: "boolean", default: true },
-    {
-      kind: "param",
-      name: "llmMemoryType",
-      label: "Memory type",
-      type: "options",
-      default: "allMessages",
-      options: [
-        { label: "All messages", name: "allMessages" },
-        { label: "Last N messages", name: "windowSize" },
-      ],
-    },
-    {
-      kind: "param",
-      name: "llmMemoryWindowSize",
-      label: "Last N messages",
-      type: "number",
-      default: 20,
-      integer: true,
-      min: 1,
-    },
+    ...memoryParams("llm"),
     {
       kind: "param",
       name: "llmUserMessage",

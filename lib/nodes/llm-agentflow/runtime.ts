@@ -3,15 +3,20 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { AgentflowStep, StepContext } from "../../agentflow/types";
 import type { HistoryMessage } from "../../flow/types";
 import type { ParamsOf, RuntimeOf } from "../define";
-import { callModel, listItems, roleMessage, stateUpdates, toModelMessages } from "../shared/agentflow";
+import { callModel, listItems, roleMessage, stateUpdates } from "../shared/agentflow";
+import { type MemorySettings, withMemory } from "../shared/memory-summary";
 import type { llmAgentflowDefinition } from "./definition";
 import { structuredAnswer, structuredSchema } from "./structured";
 
 type Params = ParamsOf<typeof llmAgentflowDefinition>;
 
-function memory(params: Params, ctx: StepContext): HistoryMessage[] {
-  if (!params.llmEnableMemory) return [];
-  return params.llmMemoryType === "windowSize" ? ctx.chatHistory.slice(-params.llmMemoryWindowSize) : ctx.chatHistory;
+function memorySettings(params: Params): MemorySettings {
+  return {
+    enabled: params.llmEnableMemory,
+    type: params.llmMemoryType,
+    windowSize: params.llmMemoryWindowSize,
+    maxTokenLimit: params.llmMemoryMaxTokenLimit,
+  };
 }
 
 /**
@@ -27,12 +32,14 @@ function userMessage(params: Params, ctx: StepContext): string {
 export const buildLlmStep: RuntimeOf<typeof llmAgentflowDefinition> = async ({ params, inputs, label }) => {
   const model: BaseChatModel = inputs.model;
   const schema = structuredSchema(params.llmStructuredOutput, label);
+  const memory = memorySettings(params);
   const step: AgentflowStep = {
     agentflowStep: true,
+    summarisesMemory: memory.enabled && memory.type.startsWith("conversationSummary"),
     async run(ctx) {
       const roles = listItems(params.llmMessages).map((m) => roleMessage(m.role, ctx.resolve(String(m.content ?? ""))));
       const user = userMessage(params, ctx);
-      const messages = [...roles, ...toModelMessages(memory(params, ctx)), ...(user ? [new HumanMessage(user)] : [])];
+      const messages = [...(await withMemory(model, roles, memory, ctx)), ...(user ? [new HumanMessage(user)] : [])];
       const fields = schema ? await structuredAnswer(model, messages, schema, ctx) : undefined;
       const content = fields ? JSON.stringify(fields) : await callModel(model, messages, ctx);
       if (fields) ctx.onToken?.(content);
