@@ -9,12 +9,17 @@ export interface ProviderKind {
   label: string;
   /** One line under the type list. */
   hint: string;
-  /** Where the key goes when the credential names no base URL; absent: the credential must name one. */
+  /**
+   * Where the key goes when the credential names no base URL; absent: the credential must name one.
+   * `{field}` stands for one of the credential's fields (AWS's regional host: `{region}`).
+   */
   defaultUrl?: string;
+  /** What the form calls the secret it holds as `apiKey` ("API key" when absent). */
+  keyLabel?: string;
   /** What a base URL looks like, for the form. */
   placeholder: string;
   /** Fields the credential holds beside the key and base URL (Azure's API version, Google's engine id). */
-  fields?: readonly { name: string; label: string; placeholder?: string; optional?: boolean }[];
+  fields?: readonly { name: string; label: string; placeholder?: string; optional?: boolean; secret?: boolean }[];
 }
 
 export const PROVIDER_KINDS = {
@@ -71,6 +76,18 @@ export const PROVIDER_KINDS = {
     hint: "A Together AI API key.",
     defaultUrl: "https://api.together.xyz/v1",
     placeholder: "https://api.together.xyz/v1",
+  },
+  awsBedrock: {
+    label: "AWS Bedrock",
+    hint: "An IAM access key allowed to call Bedrock (bedrock:InvokeModel), the secret as key, and the AWS region of the models.",
+    defaultUrl: "https://bedrock-runtime.{region}.amazonaws.com",
+    placeholder: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    keyLabel: "Secret access key",
+    fields: [
+      { name: "accessKeyId", label: "Access key ID", placeholder: "AKIAIOSFODNN7EXAMPLE" },
+      { name: "region", label: "Region", placeholder: "us-east-1" },
+      { name: "sessionToken", label: "Session token", optional: true, secret: true },
+    ],
   },
   replicate: {
     label: "Replicate",

@@ -48,6 +48,19 @@ const providerSchemas = {
         .default(AZURE_DEFAULT_API_VERSION),
     })
     .strict(),
+  awsBedrock: z
+    .object({
+      apiKey: headerValue(500).min(1).meta({ description: "The IAM secret access key" }),
+      accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, "must be an AWS access key ID such as AKIAIOSFODNN7EXAMPLE"),
+      region: z
+        .string()
+        .trim()
+        .regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, "must be an AWS region such as us-east-1")
+        .meta({ description: "Where the models run: the credential is sent to bedrock-runtime.<region>.amazonaws.com" }),
+      sessionToken: headerValue(4000).min(1).optional(),
+      baseURL: providerUrl.optional(),
+    })
+    .strict(),
   replicate: providerKey,
   huggingFace: providerKey,
   serpApi: providerKey,

@@ -12,10 +12,12 @@ import type { Delivery } from "./brain";
  * with the last chunk: `done: false`), or Anthropic's named events.
  */
 export type Reply = (
-  | { status: number; json: unknown }
+  | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; text: string }
   | { sse: unknown[]; done?: false }
   | { events: SseEvent[] }
+  /** AWS's binary event stream (Bedrock's ConverseStream): frames written one by one. */
+  | { eventStream: Buffer[] }
 ) & { delivery?: Delivery };
 
 const SSE_HEADERS = {
@@ -28,6 +30,17 @@ const SSE_HEADERS = {
 export async function writeReply(res: http.ServerResponse, reply: Reply): Promise<void> {
   if (res.destroyed) return;
   const { chunkMs = 0, hang = false } = reply.delivery ?? {};
+  if ("eventStream" in reply) {
+    res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
+    for (const [i, frame] of reply.eventStream.entries()) {
+      if (hang && i === reply.eventStream.length - 1) return;
+      if (i > 0 && chunkMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkMs));
+      if (res.destroyed) return;
+      res.write(frame);
+    }
+    res.end();
+    return;
+  }
   if ("events" in reply || "sse" in reply) {
     res.writeHead(200, SSE_HEADERS);
     const chunks =
@@ -48,6 +61,7 @@ export async function writeReply(res: http.ServerResponse, reply: Reply): Promis
   const isText = "text" in reply;
   const payload = isText ? reply.text : JSON.stringify(reply.json);
   res.writeHead(reply.status, {
+    ...("headers" in reply ? reply.headers : {}),
     "content-type": isText ? "text/plain; charset=utf-8" : "application/json",
     "content-length": Buffer.byteLength(payload),
   });

@@ -2,12 +2,22 @@
  * A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and demos without a real model:
  * chat completions (JSON and SSE, tool calls and legacy function calls), embeddings, audio
  * transcriptions and the model list, plus Anthropic's Messages API (`/v1/messages`) and Google's
- * Generative Language API (`/v1beta/models/{model}:generateContent`, `:streamGenerateContent`). What
+ * Generative Language API (`/v1beta/models/{model}:generateContent`, `:streamGenerateContent`) and
+ * Amazon Bedrock's Converse API (`/model/{modelId}/converse`, `/converse-stream`, SigV4-signed). What
  * it answers is decided by a swappable "brain".
  * Importable by vitest and Playwright global setup; `scripts/model-stub.ts` runs it standalone.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  type AwsKeyPair,
+  bedrockError,
+  bedrockPath,
+  bedrockReply,
+  checkSigV4,
+  readBedrockMessages,
+  readBedrockTools,
+} from "./bedrock";
 import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools } from "./anthropic";
 import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
 import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
@@ -39,6 +49,11 @@ export interface ModelStubOptions {
    * timer: no CPU spent), like a network-bound real model. 0 (default) answers at once.
    */
   latencyMs?: number;
+  /**
+   * The AWS key pair Bedrock's Converse calls (`/model/{id}/converse[-stream]`) must be signed with
+   * (SigV4, checked); without it those calls are refused 403.
+   */
+  aws?: AwsKeyPair;
 }
 
 /** One API call the stub received (admin calls are not recorded). Multipart bodies are summarised. */
@@ -187,6 +202,19 @@ async function geminiGenerate(
   return { status: 200, json: geminiResponse(reply, target.model, messages), delivery };
 }
 
+async function bedrockConverse(
+  body: Record<string, unknown>,
+  target: NonNullable<ReturnType<typeof bedrockPath>>,
+  brain: Brain,
+  signal: AbortSignal,
+): Promise<Reply> {
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    return bedrockError(400, "The model returned the following errors: messages: must not be empty");
+  const messages = readBedrockMessages(body);
+  const reply = await brain({ model: target.model, messages, tools: readBedrockTools(body), body, signal });
+  return bedrockReply(reply, target, messages);
+}
+
 function modelList(): Reply {
   const created = 1_700_000_000;
   return {
@@ -203,6 +231,7 @@ interface StubState {
   transcript: string;
   dimensions: number;
   apiKey?: string;
+  aws?: AwsKeyPair;
   latencyMs: number;
   requests: RecordedModelRequest[];
 }
@@ -243,6 +272,18 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   const raw = await readBody(req);
   const admin = adminRoute(method, path, raw, state);
   if (admin) return admin;
+  // The raw path: Bedrock's model ids carry an encoded ":" that the signature covers as sent.
+  const bedrock = bedrockPath((req.url ?? "/").split("?")[0]);
+  if (bedrock && method === "POST") {
+    const signed = state.aws
+      ? checkSigV4(req, raw, state.aws)
+      : { error: { status: 403, type: "AccessDeniedException", message: "No AWS keys are set up on this stub." } };
+    if (signed.error) return bedrockError(signed.error.status, signed.error.message, signed.error.type);
+    const body = parseJson(raw);
+    record(state, exchange, { method, path: decodeURIComponent(path), body, authorization: req.headers.authorization });
+    if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
+    return bedrockConverse(body, bedrock, state.brain, exchange.signal);
+  }
   const googKey = req.headers["x-goog-api-key"] ?? url.searchParams.get("key") ?? undefined;
   const xApiKey = [gemini ? googKey : azure ? req.headers["api-key"] : req.headers["x-api-key"]].find(
     (k) => typeof k === "string",
@@ -303,6 +344,7 @@ export async function createModelStub(opts: ModelStubOptions = {}): Promise<Mode
     transcript: opts.transcript ?? DEFAULT_TRANSCRIPT,
     dimensions: opts.embeddingDimensions ?? DEFAULT_EMBEDDING_DIMENSIONS,
     apiKey: opts.apiKey,
+    aws: opts.aws,
     latencyMs: latency(opts.latencyMs ?? 0),
     requests: [],
   };

@@ -12,6 +12,7 @@ import { chatAnthropic } from "./chat-anthropic";
 import { chatGoogleGenerativeAI } from "./chat-google-genai";
 import { chatOllama } from "./chat-ollama";
 import { azureChatOpenAI } from "./azure-chat-openai";
+import { awsChatBedrock } from "./chat-bedrock";
 import { chatDeepseek } from "./chat-deepseek";
 import { chatGroq } from "./chat-groq";
 import { chatMistralAI } from "./chat-mistral";
@@ -106,6 +107,7 @@ export const nodes: readonly NodeModule[] = [
   chatDeepseek,
   chatOpenRouter,
   chatTogetherAI,
+  awsChatBedrock,
   replicateLLM,
   huggingFaceInference,
   promptTemplate,

@@ -28,6 +28,22 @@ export function serverKeyHost(openaiBaseUrl: string | undefined): string {
   return new URL(openaiBaseUrl || PROVIDER_DEFAULT_URL.openai).host.toLowerCase();
 }
 
+/**
+ * Where a credential's key goes when it names no base URL: the provider's own URL, its `{field}`s
+ * filled from the credential (AWS's `{region}`, which the credential schema allows only as a region
+ * name); "" when the provider has none or a field is missing.
+ */
+export function providerDefaultUrl(cred: ResolvedCredential): string {
+  const template = PROVIDER_DEFAULT_URL[cred.type] ?? "";
+  let missing = false;
+  const url = template.replace(/\{(\w+)\}/g, (_, field: string) => {
+    const value = credentialText(cred, field);
+    if (!/^[a-z0-9-]+$/.test(value)) missing = true;
+    return value;
+  });
+  return missing ? "" : url;
+}
+
 /** A text field of a credential ("apiKey", "baseURL"), or "" when it has none. */
 export function credentialText(cred: ResolvedCredential, field: string): string {
   const value = cred.data[field];
@@ -40,7 +56,7 @@ export function credentialHosts(cred: ResolvedCredential): string[] {
     const hosts = cred.data.allowedHosts;
     return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
   }
-  const base = credentialText(cred, "baseURL") || PROVIDER_DEFAULT_URL[cred.type];
+  const base = credentialText(cred, "baseURL") || providerDefaultUrl(cred);
   try {
     return base ? [new URL(base).host.toLowerCase()] : [];
   } catch {
