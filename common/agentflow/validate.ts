@@ -4,6 +4,7 @@ import type { Graph, GraphNode } from "@/common/schemas/graph";
 import type { GraphProblem } from "@/common/schemas/problems";
 import { nodeLabel, ref } from "../flow/validate";
 import { allSteps, type FlowGraph, findControlCycle, flowGraph, loopTargetId, reachableFrom, stepRole } from "./graph";
+import { startKeys } from "./references";
 import { readVariable, variableNames } from "./variables";
 
 /**
@@ -20,28 +21,6 @@ export interface AgentflowCheckOptions {
   variables?: ReadonlySet<string>;
 }
 
-/** Start's params that declare the flow state and the form (Flowise's names). */
-const START_STATE = "startState";
-const START_FORM = "formInputTypes";
-
-function listKeys(value: unknown, field: string): Set<string> {
-  const list = typeof value === "string" ? safeJson(value) : value;
-  if (!Array.isArray(list)) return new Set();
-  return new Set(
-    list
-      .map((i) => (i && typeof i === "object" ? (i as Record<string, unknown>)[field] : undefined))
-      .filter((k): k is string => typeof k === "string" && k !== ""),
-  );
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every string inside a param value (JSON lists included), for variable checks. */
 function stringsIn(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
@@ -53,9 +32,7 @@ function stringsIn(value: unknown, out: string[] = []): string[] {
 function checkVariables(fg: FlowGraph, opts: AgentflowCheckOptions, problems: GraphProblem[]): void {
   const steps = allSteps(fg);
   const ids = new Set(steps.keys());
-  const start = fg.start?.data.inputs ?? {};
-  const stateKeys = listKeys(start[START_STATE], "key");
-  const formKeys = listKeys(start[START_FORM], "name");
+  const { state: stateKeys, form: formKeys } = startKeys(fg.start);
   for (const { node, def } of steps.values()) {
     const loopParam = def.capabilities?.agentflow?.loopTarget;
     for (const [input, value] of Object.entries(node.data.inputs)) {
