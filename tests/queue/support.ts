@@ -32,7 +32,8 @@ export async function spawnWorker(extraEnv: Record<string, string> = {}): Promis
   );
   await waitFor(
     () => out.includes("worker ready") || child.exitCode !== null,
-    30_000,
+    // A worker's start (tsx loading the app) took 48 s on a loaded 2-core machine.
+    120_000,
     () => out,
   );
   if (child.exitCode !== null) throw new Error(`worker exited at start:\n${out}`);
