@@ -82,24 +82,35 @@ const summary = (xs: number[]) => {
 
 /**
  * ROUNDS rounds of `runs` runs, each followed by the replay of its own calls: per round the median
- * of (run − replay) / steps; returns those medians and the figures of the last round.
+ * of (run − replay) / steps, and CPU per step: `cpuMs` (a CPU clock, ms) over the runs minus over the
+ * replays, divided by the steps run (CPU time is less disturbed by other work on the machine than
+ * wall time). Returns both per round and the figures of the last round.
  */
-async function measure(runs: number, one: (i: number) => Promise<number>) {
+async function measure(runs: number, one: (i: number) => Promise<number>, cpuMs: () => number) {
   const perNode: number[] = [];
+  const cpuPerNode: number[] = [];
   const last = { run: 0, model: 0, steps: 0, calls: 0 };
   for (let r = 0; r < ROUNDS; r++) {
     const overhead: number[] = [];
     const runTimes: number[] = [];
     const modelTimes: number[] = [];
+    let runCpu = 0;
+    let replayCpu = 0;
+    let stepsInRound = 0;
     for (let i = 0; i < runs; i++) {
       forgetRequests();
+      const c0 = cpuMs();
       const t0 = performance.now();
       const steps = await one(r * runs + i);
       const runMs = performance.now() - t0;
+      const c1 = cpuMs();
       const calls = takeCalls();
       const t1 = performance.now();
       await replay(calls);
       const modelMs = performance.now() - t1;
+      replayCpu += cpuMs() - c1;
+      runCpu += c1 - c0;
+      stepsInRound += steps;
       overhead.push((runMs - modelMs) / steps);
       runTimes.push(runMs);
       modelTimes.push(modelMs);
@@ -107,10 +118,38 @@ async function measure(runs: number, one: (i: number) => Promise<number>) {
       last.calls = calls.length;
     }
     perNode.push(pct(overhead, 50));
+    cpuPerNode.push((runCpu - replayCpu) / stepsInRound);
     last.run = pct(runTimes, 50);
     last.model = pct(modelTimes, 50);
   }
-  return { perNode, last };
+  return { perNode, cpuPerNode, last };
+}
+/** This process's CPU time (all its threads: the sandbox's workers too), ms. */
+const processCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** Each step's own time (its executed data's timeMs, model calls included), by flow and step label. */
+const stepTimes = new Map<string, number[]>();
+function recordStepTimes(flow: string, executed: { nodeLabel: string; timeMs?: number }[]) {
+  for (const e of executed) {
+    if (e.timeMs === undefined) continue;
+    const key = `${flow}\u0000${e.nodeLabel}`;
+    const list = stepTimes.get(key) ?? [];
+    list.push(e.timeMs);
+    stepTimes.set(key, list);
+  }
+}
+/** Prints and forgets the steps' p50 times of one row. */
+function printStepTimes(flow: string) {
+  const parts: string[] = [];
+  for (const [key, times] of stepTimes) {
+    const [f, label] = key.split("\u0000");
+    if (f === flow) parts.push(`${label} ${pct(times, 50).toFixed(2)}`);
+  }
+  stepTimes.clear();
+  console.log(`    each step's own time, p50 ms (model and HTTP calls included): ${parts.join(", ")}`);
 }
 
 const rows: [string, string, string][] = [];
@@ -163,18 +202,21 @@ async function inProcess(name: FlowName) {
       save: async () => {},
     });
     if (result.status !== "finished" || !result.text) throw new Error(`${name}: ${result.status} "${result.text}"`);
+    recordStepTimes(name, result.executedData);
     return stepsRun(result.executedData);
   };
   for (let i = 0; i < RUNS[name] * 2; i++) await runOnce(i); // warm-up: JIT, the sandbox's workers
-  return measure(RUNS[name], runOnce);
+  stepTimes.clear();
+  return measure(RUNS[name], runOnce, processCpuMs);
 }
 for (const name of ["four", "ten"] as const) {
   const m = await inProcess(name);
   row(
     `in process, ${name === "four" ? "Start → LLM → Condition → Direct Reply" : "ten-node flow"}: per-node overhead min / median / max`,
     summary(m.perNode),
-    `goal ≤ 0.3 ms; ${m.last.steps} steps, run p50 ${ms(m.last.run)}, its ${m.last.calls} model/API calls direct ${ms(m.last.model)}; load ${loadavg()}`,
+    `goal ≤ 0.3 ms; CPU per step ${summary(m.cpuPerNode)} (this process, all threads, minus the replay's); ${m.last.steps} steps, run p50 ${ms(m.last.run)}, its ${m.last.calls} model/API calls direct ${ms(m.last.model)}; load ${loadavg()}`,
   );
+  printStepTimes(name);
 }
 
 // ---- over HTTP ----
@@ -202,25 +244,36 @@ async function predict(name: FlowName, i: number): Promise<number> {
     }),
   });
   if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
-  const body = JSON.parse(res.text) as { text?: string; agentFlowExecutedData?: { data: Record<string, unknown> }[] };
+  const body = JSON.parse(res.text) as {
+    text?: string;
+    agentFlowExecutedData?: { nodeLabel: string; timeMs?: number; data: Record<string, unknown> }[];
+  };
   if (!body.text || !body.agentFlowExecutedData) throw new Error(`${name}: no answer in ${res.text.slice(0, 300)}`);
+  recordStepTimes(name, body.agentFlowExecutedData);
   return stepsRun(body.agentFlowExecutedData);
 }
 for (let i = 0; i < 300; i++) await predict("four", i); // warm-up: the server's JIT, flow builds
 for (let i = 0; i < 60; i++) await predict("ten", i);
 for (const name of ["four", "ten"] as const) {
-  const m = await measure(RUNS[name], (i) => predict(name, i));
+  stepTimes.clear();
+  const m = await measure(
+    RUNS[name],
+    (i) => predict(name, i),
+    () => server.cpuMs(),
+  );
   row(
     `over HTTP (${kind === "next" ? "Next.js server" : "route handlers"}), ${name === "four" ? "Start → LLM → Condition → Direct Reply" : "ten-node flow"}: per-node overhead min / median / max`,
     summary(m.perNode),
-    `${m.last.steps} steps, prediction p50 ${ms(m.last.run)}, its ${m.last.calls} model/API calls direct ${ms(m.last.model)}; load ${loadavg()}`,
+    `server CPU per step ${summary(m.cpuPerNode)}; ${m.last.steps} steps, prediction p50 ${ms(m.last.run)}, its ${m.last.calls} model/API calls direct ${ms(m.last.model)}; load ${loadavg()}`,
   );
+  printStepTimes(name);
 }
 {
   let done = 0;
   const latencies: number[] = [];
   const until = performance.now() + SECONDS * 1000;
   const started = performance.now();
+  const cpu0 = server.cpuMs();
   await Promise.all(
     Array.from({ length: 8 }, async (_, w) => {
       for (let i = w; performance.now() < until; i += 8) {
@@ -233,10 +286,11 @@ for (const name of ["four", "ten"] as const) {
   );
   forgetRequests();
   const rate = done / ((performance.now() - started) / 1000);
+  const cpu = (server.cpuMs() - cpu0) / done;
   row(
     "over HTTP, ten-node flow c=8",
     `${rate.toFixed(1)} req/s`,
-    `p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}; load ${loadavg()}`,
+    `p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, server CPU ${ms(cpu)} per prediction; load ${loadavg()}`,
   );
 }
 
