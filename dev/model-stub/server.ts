@@ -274,6 +274,15 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   if (admin) return admin;
   // The raw path: Bedrock's model ids carry an encoded ":" that the signature covers as sent.
   const bedrock = bedrockPath((req.url ?? "/").split("?")[0]);
+  // ListAsyncInvokes: a signed call that runs no model (the credential test's).
+  if (method === "GET" && path === "/async-invoke") {
+    const signed = state.aws
+      ? checkSigV4(req, raw, state.aws)
+      : { error: { status: 403, type: "AccessDeniedException", message: "No AWS keys are set up on this stub." } };
+    if (signed.error) return bedrockError(signed.error.status, signed.error.message, signed.error.type);
+    record(state, exchange, { method, path, body: null, authorization: req.headers.authorization });
+    return { status: 200, json: { asyncInvokeSummaries: [] } };
+  }
   if (bedrock && method === "POST") {
     const signed = state.aws
       ? checkSigV4(req, raw, state.aws)

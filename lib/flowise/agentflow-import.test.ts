@@ -126,7 +126,7 @@ describe("agentflow steps", () => {
   it("refuse a model we do not serve and a setting we do not have, naming the step and the input", () => {
     const r = convert({
       nodes: [
-        step("llm", "llmAgentflow", { llmModel: "awsChatBedrock", llmModelConfig: { modelName: "x" } }),
+        step("llm", "llmAgentflow", { llmModel: "chatCohere", llmModelConfig: { modelName: "x" } }),
         step("llm2", "llmAgentflow", {
           llmModel: "chatOpenAI",
           llmModelConfig: { llmModel: "chatOpenAI", proxyUrl: "http://proxy:8080" },
@@ -136,7 +136,7 @@ describe("agentflow steps", () => {
       edges: [],
     });
     expect(r.dropped.map((d) => [d.nodeId, d.input, d.reason])).toEqual([
-      ["llm", "llmModel", expect.stringContaining("awsChatBedrock")],
+      ["llm", "llmModel", expect.stringContaining("chatCohere")],
       ["llm2", "llmMemoryType", expect.stringContaining("vectorMemory")],
       ["llm2", "llmModelConfig.proxyUrl", expect.stringContaining("no equivalent")],
     ]);

@@ -1,4 +1,5 @@
 import type { Caller } from "@/common/access/callers";
+import { ListAsyncInvokesCommand } from "@aws-sdk/client-bedrock-runtime";
 import { AZURE_DEFAULT_API_VERSION } from "@/common/providers/catalogue";
 import {
   credentialHosts,
@@ -6,6 +7,7 @@ import {
   PROVIDER_DEFAULT_URL,
   type ResolvedCredential,
 } from "../security/credential-hosts";
+import { bedrockEndpoint, createBedrockClient } from "../nodes/chat-bedrock/bedrock-client";
 import { createGuardedFetch } from "../security/outbound";
 import { operatorPolicy } from "../security/outbound-policy";
 import { manageableCredentialValues } from "./credentials";
@@ -77,6 +79,7 @@ function probeFor(cred: ResolvedCredential): Probe | string {
  */
 export async function testCredential(id: string, caller: Caller): Promise<CredentialTestResult> {
   const cred = await manageableCredentialValues(id, caller);
+  if (cred.type === "awsBedrock") return testBedrockKeys(cred);
   const probe = probeFor(cred);
   if (typeof probe === "string") return { ok: false, message: probe };
   const url = new URL(probe.url);
@@ -106,4 +109,45 @@ export async function testCredential(id: string, caller: Caller): Promise<Creden
         ? "accepted the request but is rate limiting this key"
         : `answered HTTP ${res.status}`;
   return { ok: res.status === 429, host: url.host, status: res.status, message: `${url.host} ${why}.` };
+}
+
+/**
+ * AWS keys are tested with a signed call that runs no model and costs nothing: Bedrock Runtime's
+ * ListAsyncInvokes (one result), through the same guard. AccessDenied means AWS took the signature
+ * (the keys are real) but the key may not list async jobs, which says nothing of model calls.
+ */
+async function testBedrockKeys(cred: ResolvedCredential): Promise<CredentialTestResult> {
+  const requester = `Credential "${cred.name}"`;
+  let host: string | undefined;
+  try {
+    host = new URL(bedrockEndpoint(cred)).host;
+    const fetch = createGuardedFetch({
+      ...operatorPolicy(),
+      allowedHosts: credentialHosts(cred),
+      allowedMethods: ["GET"],
+      timeoutMs: 10_000,
+      requester,
+    });
+    await createBedrockClient(cred, fetch, requester).send(new ListAsyncInvokesCommand({ maxResults: 1 }));
+    return { ok: true, host, status: 200, message: `${host} accepted the credential.` };
+  } catch (err) {
+    const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+    const status = e.$metadata?.httpStatusCode;
+    const at = host ?? "AWS";
+    if (e.name === "AccessDeniedException")
+      return {
+        ok: true,
+        host,
+        status,
+        message: `${at} accepted the keys; they may not list async invocations (bedrock:ListAsyncInvokes, the call the test makes), which says nothing of model calls.`,
+      };
+    if (status === 401 || status === 403)
+      return { ok: false, host, status, message: `${at} refused the credential (${e.name}).` };
+    if (status === 429)
+      return { ok: true, host, status, message: `${at} accepted the request but is rate limiting this key.` };
+    if (status) return { ok: false, host, status, message: `${at} answered HTTP ${status} (${e.name}).` };
+    const said = e.message ?? String(err);
+    const secret = credentialText(cred, "apiKey");
+    return { ok: false, host, message: secret ? said.replaceAll(secret, "***") : said };
+  }
 }

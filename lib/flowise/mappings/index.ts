@@ -81,6 +81,15 @@ import { qdrant } from "./qdrant";
 import { chroma } from "./chroma";
 import { elasticsearch } from "./elasticsearch";
 import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
+import { queryEngine } from "./queryEngine";
+import { queryEngineToolLlamaIndex } from "./queryEngineToolLlamaIndex";
+import { subQuestionQueryEngine } from "./subQuestionQueryEngine";
+import {
+  compactrefineLlamaIndex,
+  refineLlamaIndex,
+  simpleResponseBuilderLlamaIndex,
+  treeSummarizeLlamaIndex,
+} from "./responseSynthesizers";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
 import { startAgentflow } from "./startAgentflow";
@@ -98,6 +107,7 @@ import { httpAgentflow } from "./httpAgentflow";
 import { iterationAgentflow } from "./iterationAgentflow";
 import { customFunctionAgentflow } from "./customFunctionAgentflow";
 import { executeFlowAgentflow } from "./executeFlowAgentflow";
+import { awsChatBedrock } from "./awsChatBedrock";
 
 /**
  * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
@@ -110,6 +120,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   chatGoogleGenerativeAI,
   chatOllama,
   azureChatOpenAI,
+  awsChatBedrock,
   chatMistralAI,
   groqChat,
   chatDeepseek,
@@ -190,6 +201,14 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   pineconeLlamaIndex,
   contextChatEngine,
   simpleChatEngine,
+  // LlamaIndex query engines and response synthesizers, onto our own (not LangChain) engines.
+  queryEngine,
+  subQuestionQueryEngine,
+  queryEngineToolLlamaIndex,
+  compactrefineLlamaIndex,
+  refineLlamaIndex,
+  treeSummarizeLlamaIndex,
+  simpleResponseBuilderLlamaIndex,
   // Agentflow V2 steps (their embedded models and tools map through the mappings above).
   startAgentflow,
   llmAgentflow,
