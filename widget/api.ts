@@ -4,7 +4,7 @@ import {
   streamPrediction as streamPredictionOnce,
   type StreamEvent,
 } from "@/browser/client/prediction-stream";
-import type { PublicConfig, Upload } from "./types";
+import type { HumanDecision, PublicConfig, Upload } from "./types";
 
 /** A refusal or failure with a message meant for the visitor. */
 export class WidgetError extends Error {
@@ -59,6 +59,8 @@ export interface PredictionRequest {
   chatId: string;
   uploads?: Upload[];
   overrideConfig?: Record<string, unknown>;
+  /** Resumes the chat's agentflow run paused at Human Input (then no question is sent). */
+  humanInput?: HumanDecision;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function streamPrediction(
   signal: AbortSignal,
 ): Promise<void> {
   const body = {
-    question: req.question,
+    ...(req.humanInput ? { humanInput: req.humanInput } : { question: req.question }),
     chatId: req.chatId,
     overrideConfig: { ...req.overrideConfig, sessionId: req.chatId },
     ...(req.uploads?.length ? { uploads: req.uploads } : {}),

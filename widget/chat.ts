@@ -2,14 +2,19 @@ import { streamPrediction, WidgetError } from "./api";
 import type { StreamEvent } from "@/browser/client/prediction-stream";
 import type { PredictionMetadata } from "@/common/schemas/prediction-stream";
 import { newId, type Session, type SessionStore } from "./store";
-import type { ChatMessage, SourceDocument, Upload, UsedTool } from "./types";
+import type { ChatMessage, HumanDecision, SourceDocument, Upload, UsedTool } from "./types";
 import { streamErrorMessage } from "@/common/schemas/stream-error";
 import { readToolStart } from "@/browser/client/tool-progress";
+import { answerSteps, readAction, startedStep } from "./agentflow";
 
 interface Ask {
   question: string;
   uploads: Upload[];
+  /** A Human Input answered: resumes the chat's paused agentflow run instead of asking. */
+  decision?: HumanDecision;
 }
+
+const DECIDED_TEXT = { proceed: "Approved", reject: "Rejected" } as const;
 
 export interface ChatOptions {
   apiHost: string;
@@ -50,7 +55,6 @@ export class ChatController {
   /** Sends a question (and uploads); an audio upload may stand in for the question. */
   async send(question: string, uploads: Upload[] = []): Promise<void> {
     if (this.busy || (!question.trim() && !uploads.length)) return;
-    this.lastAsk = { question: question.trim(), uploads };
     const voice = uploads.some((u) => u.type === "audio");
     const images = uploads.filter((u) => u.type === "file").map((u) => u.name);
     const user: ChatMessage = {
@@ -60,7 +64,39 @@ export class ChatController {
       ...(images.length ? { attachments: images } : {}),
       ...(voice ? { voice } : {}),
     };
-    const bot: ChatMessage = { id: newId(), role: "bot", text: "" };
+    await this.ask(user, { question: question.trim(), uploads });
+  }
+
+  /** The paused answer whose Human Input may still be answered: the last message, while nothing streams. */
+  get openAction(): ChatMessage | undefined {
+    const last = this.session.messages[this.session.messages.length - 1];
+    return !this.busy && last?.action && !last.decided ? last : undefined;
+  }
+
+  /**
+   * Answers the Human Input of the paused answer `messageId` (approve: proceed, or reject, with
+   * optional feedback): resumes the same chat with Flowise's `humanInput`, so the run goes on from
+   * that node. The decision is kept with the message: its buttons are gone, also after a reload.
+   */
+  async decide(messageId: string, type: HumanDecision["type"], feedback = ""): Promise<void> {
+    const paused = this.openAction;
+    if (!paused?.action || paused.id !== messageId) return;
+    paused.decided = type;
+    const note = feedback.trim();
+    await this.resume({ type, startNodeId: paused.action.data.nodeId, ...(note ? { feedback: note } : {}) });
+  }
+
+  private resume(decision: HumanDecision): Promise<void> {
+    const user: ChatMessage = { id: newId(), role: "user", text: DECIDED_TEXT[decision.type], decision };
+    return this.ask(user, { question: "", uploads: [], decision });
+  }
+
+  private async ask(user: ChatMessage, ask: Ask): Promise<void> {
+    this.lastAsk = ask;
+    // A resumed run reports its earlier answers' steps too: this answer shows the ones after them.
+    const paused = ask.decision ? this.pausedAnswer() : undefined;
+    const stepsBefore = paused ? (paused.stepsFrom ?? 0) + (paused.steps?.length ?? 0) : 0;
+    const bot: ChatMessage = { id: newId(), role: "bot", text: "", ...(stepsBefore ? { stepsFrom: stepsBefore } : {}) };
     this.session.messages.push(user, bot);
     this.streamingId = bot.id;
     this.tokenCounts.set(bot.id, 0);
@@ -68,19 +104,20 @@ export class ChatController {
     this.changed();
     try {
       const req = {
-        question: question.trim(),
+        question: ask.question,
         chatId: this.session.chatId,
-        uploads,
+        uploads: ask.uploads,
         overrideConfig: this.opts.overrideConfig,
+        ...(ask.decision ? { humanInput: ask.decision } : {}),
       };
       await streamPrediction(
         this.opts.apiHost,
         this.opts.chatflowId,
         req,
-        (e) => this.onEvent(e, user, bot),
+        (e) => this.onEvent(e, user, bot, stepsBefore),
         this.abort.signal,
       );
-      if (!bot.text && !bot.error) bot.error = "The chatbot sent an empty answer.";
+      if (!bot.text && !bot.error && !bot.action) bot.error = "The chatbot sent an empty answer.";
     } catch (e) {
       if (this.abort.signal.aborted) bot.stopped = true;
       else {
@@ -91,13 +128,19 @@ export class ChatController {
     } finally {
       // Steps of calls that never finished (a failure, a stop) are not kept with the conversation.
       delete bot.runningTools;
+      delete bot.runningStep;
       this.streamingId = null;
       this.abort = null;
       this.changed();
     }
   }
 
-  private onEvent(e: StreamEvent, user: ChatMessage, bot: ChatMessage) {
+  /** The last answer that paused at Human Input (the one a decision resumes). */
+  private pausedAnswer(): ChatMessage | undefined {
+    return [...this.session.messages].reverse().find((m) => m.role === "bot" && m.action);
+  }
+
+  private onEvent(e: StreamEvent, user: ChatMessage, bot: ChatMessage, stepsBefore: number) {
     if (e.event === "token" && typeof e.data === "string") {
       bot.text += e.data;
       this.tokenCounts.set(bot.id, (this.tokenCounts.get(bot.id) ?? 0) + 1);
@@ -110,7 +153,17 @@ export class ChatController {
       bot.usedTools = e.data as UsedTool[];
       delete bot.runningTools;
     } else if (e.event === "sourceDocuments" && Array.isArray(e.data)) bot.sourceDocuments = e.data as SourceDocument[];
-    else if (e.event === "metadata") {
+    else if (e.event === "nextAgentFlow") {
+      const started = startedStep(e.data);
+      if (started) bot.runningStep = started;
+      else delete bot.runningStep;
+    } else if (e.event === "agentFlowExecutedData") {
+      const steps = answerSteps(e.data, stepsBefore);
+      if (steps) bot.steps = steps;
+    } else if (e.event === "action") {
+      const action = readAction(e.data);
+      if (action) bot.action = action;
+    } else if (e.event === "metadata") {
       const q = (e.data as Partial<PredictionMetadata> | null)?.question;
       if (user.voice && typeof q === "string") user.text = q;
     } else if (e.event === "error") bot.error = streamErrorMessage(e.data, "The chatbot failed to answer.");
@@ -128,10 +181,12 @@ export class ChatController {
     if (!this.canRetry) return;
     const msgs = this.session.messages;
     const lastUser = [...msgs].reverse().find((m) => m.role === "user");
-    const ask = this.lastAsk ?? (lastUser ? { question: lastUser.text, uploads: [] } : null);
+    const ask =
+      this.lastAsk ?? (lastUser ? { question: lastUser.text, uploads: [], decision: lastUser.decision } : null);
     if (!ask || !lastUser) return;
     msgs.splice(msgs.indexOf(lastUser));
-    void this.send(ask.question, ask.uploads);
+    if (ask.decision) void this.resume(ask.decision);
+    else void this.send(ask.question, ask.uploads);
   }
 
   /** Forgets the conversation and starts a new session. */

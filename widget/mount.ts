@@ -92,10 +92,20 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
         streaming: m.id === chat.streamingId,
         tokenCount: chat.tokenCounts.get(m.id),
         onRetry: m === last && chat.canRetry ? () => chat.retry() : undefined,
+        decision: "action" in m && m.action ? { open: m === last, onDecide: decideHandler(m.id) } : undefined,
       };
-      const sig = JSON.stringify([m, o.avatarUrl, o.showTools, o.streaming, o.tokenCount, !!o.onRetry]);
+      const sig = JSON.stringify([
+        m,
+        o.avatarUrl,
+        o.showTools,
+        o.streaming,
+        o.tokenCount,
+        !!o.onRetry,
+        o.decision?.open,
+        !!o.decision?.onDecide,
+      ]);
       const hit = cache.get(m.id);
-      const node = hit?.sig === sig ? hit.node : messageView(m, o);
+      const node = hit?.sig === sig ? hit.node : keepOpen(hit?.node, messageView(m, o));
       next.set(m.id, { sig, node });
       return node;
     });
@@ -105,6 +115,16 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     if (atBottom || chat.busy) log.scrollTop = log.scrollHeight;
     starters.hidden = refused || chat.session.messages.length > 0 || !starterTexts(config).length;
     composer?.setBusy(chat.busy);
+  }
+
+  /** Approve / Reject of the answer waiting at Human Input (none while an answer streams). */
+  function decideHandler(messageId: string) {
+    if (chat.openAction?.id !== messageId) return undefined;
+    return (type: "proceed" | "reject", feedback: string) => {
+      void chat.decide(messageId, type, feedback);
+      // The clicked button goes with the panel: the message box takes the focus.
+      composer?.focus();
+    };
   }
 
   function applyConfig(saved: PublicConfig) {
@@ -193,6 +213,15 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
       host.remove();
     },
   };
+}
+
+/** A message drawn again keeps the sections (steps, tools, sources) the visitor had opened. */
+function keepOpen(old: HTMLElement | undefined, fresh: HTMLElement): HTMLElement {
+  for (const d of old?.querySelectorAll("details[open]") ?? []) {
+    const kind = d.classList[0];
+    if (kind) fresh.querySelector(`details.${kind}`)?.setAttribute("open", "");
+  }
+  return fresh;
 }
 
 /** The starter prompts' texts, in order (the config sends Flowise's `{"0": {prompt}, …}`). */

@@ -2,10 +2,16 @@
 import type { z } from "zod";
 import type { WidgetTheme } from "@/common/schemas/chatflow";
 import type { publicChatbotConfigResponseSchema } from "@/common/schemas/responses";
-import type { SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
+import type {
+  ExecutedNode,
+  HumanInputAction,
+  SourceDocument,
+  ToolStart,
+  UsedTool,
+} from "@/common/schemas/prediction-stream";
 export type { WidgetTheme };
-/** What the prediction stream's `usedTools` and `sourceDocuments` events carry. */
-export type { SourceDocument, ToolStart, UsedTool };
+/** What the prediction stream's `usedTools`, `sourceDocuments`, `agentFlowExecutedData` and `action` events carry. */
+export type { ExecutedNode, HumanInputAction, SourceDocument, ToolStart, UsedTool };
 /** GET /api/v1/public-chatbotConfig/{id}. */
 export type PublicConfig = z.output<typeof publicChatbotConfigResponseSchema>;
 
@@ -45,6 +51,22 @@ export interface Upload {
   mime: string;
 }
 
+/** One step of an agentflow's answer: which node, how it ended, how long it took (not what it computed). */
+export interface FlowStep {
+  nodeId: string;
+  label: string;
+  status: ExecutedNode["status"];
+  timeMs?: number;
+}
+
+/** Flowise's answer to a Human Input: approve (proceed) or reject, with optional feedback. */
+export interface HumanDecision {
+  type: "proceed" | "reject";
+  /** The node the run waits at (the action's data.nodeId). */
+  startNodeId: string;
+  feedback?: string;
+}
+
 /** One message of the conversation, as kept in localStorage. */
 export interface ChatMessage {
   id: string;
@@ -61,4 +83,16 @@ export interface ChatMessage {
   stopped?: boolean;
   /** Why the answer failed (shown with a Retry button). */
   error?: string;
+  /** An agentflow's answer: the steps its run took (shown collapsed). */
+  steps?: FlowStep[];
+  /** How many of its run's steps earlier answers showed (a resumed run reports them again). */
+  stepsFrom?: number;
+  /** The step running now, while the answer streams. */
+  runningStep?: string;
+  /** An agentflow paused at Human Input: what to decide (Approve / Reject under the message). */
+  action?: HumanInputAction;
+  /** The decision sent for `action`: kept, so a reload shows it taken (no buttons). */
+  decided?: HumanDecision["type"];
+  /** A user turn that answered a Human Input (sent as `humanInput`, not as a question). */
+  decision?: HumanDecision;
 }

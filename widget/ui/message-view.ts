@@ -3,6 +3,7 @@ import { safeHref } from "../markdown";
 import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "../types";
 import { icon } from "./icons";
+import { type DecisionOptions, decisionView, flowStepsView, runningStepView } from "./agentflow-view";
 
 export interface MessageViewOptions {
   avatarUrl?: string;
@@ -13,6 +14,8 @@ export interface MessageViewOptions {
   tokenCount?: number;
   /** Shown on the last failed message. */
   onRetry?: () => void;
+  /** A paused agentflow answer's Human Input (approve / reject). */
+  decision?: DecisionOptions;
 }
 
 const pretty = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
@@ -90,6 +93,8 @@ export function avatarView(url?: string): HTMLElement {
 export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLElement {
   const bubble = el("div", { class: "bubble" });
   if (m.role === "bot") {
+    if (m.steps?.length) bubble.append(flowStepsView(m.steps));
+    if (opts.streaming && m.runningStep) bubble.append(runningStepView(m.runningStep));
     if (opts.streaming && opts.showTools !== false && m.runningTools?.length)
       bubble.append(runningToolsView(m.runningTools));
     if (m.text) bubble.append(renderMarkdown(m.text));
@@ -98,8 +103,10 @@ export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLEleme
     if (opts.showTools !== false && m.usedTools?.length) bubble.append(toolsView(m.usedTools));
     if (m.sourceDocuments?.length) bubble.append(sourcesView(m.sourceDocuments));
     if (m.stopped && m.text) bubble.append(el("div", { class: "note" }, ["Stopped"]));
+    if (m.action) bubble.append(decisionView(m.action, m.decided, opts.decision ?? { open: false }));
   } else {
     bubble.append(el("p", {}, [m.text || (m.voice ? "🎤 Voice message" : "")]));
+    if (m.decision?.feedback) bubble.append(el("p", { class: "feedback-sent" }, [m.decision.feedback]));
     if (m.attachments?.length) bubble.append(el("div", { class: "attach" }, [`📎 ${m.attachments.join(", ")}`]));
   }
   const row = el("div", {

@@ -63,6 +63,28 @@ summary .icon{width:14px;height:14px}
 .streaming .bubble>.steps::after{display:none!important}
 .call{margin-top:6px}.call .label{font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--sy-muted);margin-top:6px}
 .bubble .call pre{margin:2px 0 0;max-height:160px}
+.flow-steps{margin:0 0 8px}
+.flow-steps ol{list-style:none;margin:6px 0 0;padding:0;display:flex;flex-direction:column;gap:4px}
+.flow-steps li{display:flex;align-items:center;gap:8px;min-width:0}
+.flow-steps .name{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--sy-text)}
+.flow-steps .state{color:var(--sy-muted);font-size:12px;white-space:nowrap}
+.dot{width:8px;height:8px;border-radius:50%;flex:none;background:var(--sy-primary)}
+.dot.finished{background:#059669}.dot.stopped{background:#d97706}.dot.error{background:#dc2626}
+.decision{margin-top:10px;padding-top:10px;border-top:1px solid var(--sy-border);display:flex;flex-direction:column;gap:6px}
+.decision label{font-size:13px;font-weight:600;color:var(--sy-muted)}
+.decision textarea{display:block;width:100%;flex:none;min-height:56px;font-size:14px;resize:vertical}
+.decision .actions{display:flex;flex-wrap:wrap;gap:8px}
+.decision .actions button{display:inline-flex;align-items:center;justify-content:center;gap:6px;min-height:40px;padding:8px 16px;border-radius:10px;font-weight:600;font-size:14px}
+.decision .actions .icon{width:16px;height:16px}
+.decision .approve{background:#047857;color:#fff}
+.decision .approve:hover{background:#065f46}
+.decision .reject{background:var(--sy-bg);color:#b91c1c;border:1px solid #fca5a5}
+.decision .reject:hover{background:#fef2f2}
+.decision button:disabled{opacity:.5;cursor:not-allowed}
+.decided{margin:8px 0 0!important;font-size:13px;color:var(--sy-muted);font-weight:600}
+.decided.proceed{color:#047857}.decided.reject{color:#b91c1c}
+.streaming .bubble>.decision::after,.streaming .bubble>.decided::after,.streaming .bubble>details::after{display:none!important}
+.user .feedback-sent{font-size:13px;opacity:.9;margin-top:4px;border-top:1px solid rgba(255,255,255,.35);padding-top:4px}
 .starters{display:flex;flex-wrap:wrap;gap:8px;padding:0 16px 12px}
 .starters button{padding:8px 12px;border-radius:999px;border:1px solid var(--sy-border);background:var(--sy-bg);font-size:14px;text-align:left}
 .starters button:hover{border-color:var(--sy-primary);color:var(--sy-primary)}
@@ -88,7 +110,7 @@ textarea:disabled{background:var(--sy-bot);cursor:not-allowed}
 @media (max-width:480px){.bubble-mode .panel{inset:0;width:100%;height:100%;border-radius:0;border:0}.bubble-mode.open .launcher{display:none}}
 /* Dark: follows prefers-color-scheme unless the theme's colorScheme says light (.light) or dark (.dark).
    Colours the chatflow's theme sets stay as set (inline on .shell). */
-@media (prefers-color-scheme:dark){.shell:not(.light){--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell:not(.light) .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell:not(.light) .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell:not(.light) .error button{background:#1e293b;border-color:#7f1d1d}.shell:not(.light) details{background:rgba(15,23,42,.6)}.shell:not(.light) .bubble details pre{background:#0f172a}.shell:not(.light) .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell:not(.light) .tool.recording{color:#fca5a5;background:#450a0a}.shell:not(.light) .hint{color:#fca5a5}}
-.shell.dark{--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell.dark .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell.dark .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell.dark .error button{background:#1e293b;border-color:#7f1d1d}.shell.dark details{background:rgba(15,23,42,.6)}.shell.dark .bubble details pre{background:#0f172a}.shell.dark .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell.dark .tool.recording{color:#fca5a5;background:#450a0a}.shell.dark .hint{color:#fca5a5}
+@media (prefers-color-scheme:dark){.shell:not(.light){--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell:not(.light) .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell:not(.light) .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell:not(.light) .error button{background:#1e293b;border-color:#7f1d1d}.shell:not(.light) details{background:rgba(15,23,42,.6)}.shell:not(.light) .bubble details pre{background:#0f172a}.shell:not(.light) .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell:not(.light) .tool.recording{color:#fca5a5;background:#450a0a}.shell:not(.light) .hint{color:#fca5a5}.shell:not(.light) .decision .reject{color:#fca5a5;border-color:#7f1d1d}.shell:not(.light) .decision .reject:hover{background:#450a0a}.shell:not(.light) .decided.proceed{color:#6ee7b7}.shell:not(.light) .decided.reject{color:#fca5a5}}
+.shell.dark{--sy-bg:#0f172a;--sy-text:#e2e8f0;--sy-bot:#1e293b;--sy-muted:#94a3b8;--sy-border:#334155;color-scheme:dark}.shell.dark .bubble :not(pre)>code{background:rgba(255,255,255,.1)}.shell.dark .error{background:#450a0a;color:#fecaca;border-color:#7f1d1d}.shell.dark .error button{background:#1e293b;border-color:#7f1d1d}.shell.dark details{background:rgba(15,23,42,.6)}.shell.dark .bubble details pre{background:#0f172a}.shell.dark .banner{background:#451a03;border-color:#92400e;color:#fde68a}.shell.dark .tool.recording{color:#fca5a5;background:#450a0a}.shell.dark .hint{color:#fca5a5}.shell.dark .decision .reject{color:#fca5a5;border-color:#7f1d1d}.shell.dark .decision .reject:hover{background:#450a0a}.shell.dark .decided.proceed{color:#6ee7b7}.shell.dark .decided.reject{color:#fca5a5}
 @media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important}}
 `;
