@@ -10,6 +10,7 @@ import {
   type StoredAnswer,
 } from "../services/idempotency";
 import { bodyCap, isMultipart, readBodyCapped, type BodySpec } from "./body";
+import { errorResponse } from "./responses";
 
 /**
  * The HTTP side of `Idempotency-Key` (the stored claims are lib/services/idempotency.ts): route()
@@ -30,6 +31,14 @@ const REPLAYED_HEADERS = ["content-type", "content-disposition", "location", "x-
 /** Answers not stored: server faults, a body that stopped arriving, a rate limit. A retry runs again. */
 const UNSTORED_STATUSES = new Set([408, 429]);
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * The refusal (400) of a key on a request asking for a streamed answer (`on`, e.g. `stream: true`):
+ * a stream is not stored to be given back, so the caller is told to ask for JSON (`off`) instead.
+ */
+export function streamedAnswerRefusal(on: string, off: string): string {
+  return `Idempotency-Key cannot be used with ${on} (a stream is not stored to be given back): send ${off} for a JSON answer that a retry can replay.`;
+}
 
 /** This request's key, checked (1–255 printable ASCII characters, else 400); undefined without the header. */
 export function idempotencyKeyOf(req: Request): string | undefined {
@@ -139,6 +148,32 @@ export async function runIdempotent(args: {
     await releaseIdempotencyKey(claim.id).catch(() => {});
   }
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * A request with a key, run once: its fingerprint (method, path with query, `scope`, the body's
+ * `bytes`) claims the key, and the answer of `run` (its errors as error answers) is stored or given
+ * back (runIdempotent). route() uses it for routes declaring `idempotency`; a route that reads its own
+ * body and has no caller of its own (a webhook, scoped to its flow) calls it directly.
+ */
+export async function answerOnce(args: {
+  req: Request;
+  scope: string;
+  key: string;
+  bytes: Buffer;
+  log: Logger;
+  requestId: string;
+  run: () => Promise<Response>;
+}): Promise<Response> {
+  const { log, requestId } = args;
+  return runIdempotent({
+    scope: args.scope,
+    key: args.key,
+    fingerprint: await requestFingerprint(args.req, args.scope, args.bytes),
+    log,
+    // The handler's own errors (a 409 name in use, a 404) are answers to store like any other.
+    run: () => args.run().catch((err: unknown) => errorResponse(err, log, requestId)),
+  });
 }
 
 function replayResponse(answer: StoredAnswer): Response {

@@ -6,10 +6,11 @@ import type { RouteDocs } from "./route-docs";
 /**
  * openRoute() for a path with an `{id}` (a UUID, 400 otherwise): a route that takes no credentials
  * at all, whose callers prove themselves otherwise (a webhook's signature, a run id as capability).
- * An Authorization header such a caller happens to send is not read.
+ * An Authorization header such a caller happens to send is not read. `idempotency` declares (for the
+ * OpenAPI document) that the handler takes an `Idempotency-Key`, which it applies itself (answerOnce).
  */
 export function openRouteWithId(
-  opts: { docs: RouteDocs },
+  opts: { docs: RouteDocs; idempotency?: object },
   handler: (ctx: { req: Request; id: string; requestId: string; log: Logger }) => Promise<unknown>,
 ) {
   const handle = async (req: Request, ctx?: { params: Promise<Record<string, string | string[]>> }) => {
@@ -19,5 +20,10 @@ export function openRouteWithId(
       return handler({ ...c, id });
     })(req);
   };
-  return declareRoute(handle, { auth: "public", params: idParams, docs: opts.docs });
+  return declareRoute(handle, {
+    auth: "public",
+    params: idParams,
+    docs: opts.docs,
+    ...(opts.idempotency ? { idempotency: opts.idempotency } : {}),
+  });
 }

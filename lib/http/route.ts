@@ -15,11 +15,10 @@ import type { RouteDocs } from "./route-docs";
 import { describeIssues } from "@/common/schemas/issue-words";
 import { endRequestSpan, nameRequestSpan, traceRequest } from "../telemetry/http";
 import {
+  answerOnce,
   bufferRequestBody,
   idempotencyKeyOf,
   idempotencyScopeOf,
-  requestFingerprint,
-  runIdempotent,
   type IdempotencySpec,
 } from "./idempotency";
 
@@ -100,13 +99,14 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
         const { body, answer } = await run(buffered.request);
         const refusal = opts.idempotency.refuse?.(body);
         if (refusal) throw new AppError("idempotency_key_invalid", refusal);
-        return await runIdempotent({
+        return await answerOnce({
+          req,
           scope,
           key: idempotencyKey,
-          fingerprint: await requestFingerprint(req, scope, buffered.bytes),
+          bytes: buffered.bytes,
           log,
-          // The handler's own errors (a 409 name in use, a 404) are answers to store like any other.
-          run: () => answer().catch((err: unknown) => errorResponse(err, log, requestId)),
+          requestId,
+          run: answer,
         });
       } catch (err) {
         return errorResponse(err, log, requestId);

@@ -6,6 +6,7 @@ import type { UpdateWebhook, WebhookSettings } from "@/common/schemas/triggers";
 import type { Chatflow, FlowWebhook } from "../db/generated/client";
 import { findWebhook, upsertWebhook } from "../db/queries/triggers";
 import { decryptJson, encryptJson } from "../security/secrets";
+import { enforceRateLimit, publicRateLimit, type RateLimitState, rateLimitHeaders } from "../access/rate-limit";
 import { getChatflowOrThrow } from "./chatflows";
 import { startFormFields } from "./trigger-input";
 import { publishedFlowForTrigger, type StartedTriggerRun, startTriggerRun } from "./trigger-runs";
@@ -133,29 +134,65 @@ function checkFormFields(fields: string[], body: Record<string, unknown>): Recor
   return body;
 }
 
+/** A webhook call that passed every check: the flow (at its published version) and its input. */
+export type CheckedWebhookCall = { chatflow: Chatflow; body: PredictionBody; rateLimit?: RateLimitState };
+
 /**
- * POST /api/v1/webhook/{id}: checks that the webhook is on and the flow published (404 in words),
- * the signature when a secret is set (401, nothing run), the input (400 naming the field), then
- * starts the run. The caller waits on `done` (a synchronous answer) or answers 202 at once.
+ * Counts a call against the flow's limit on anonymous callers per client address (the flow's own, else
+ * PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SEC): 429 with Retry-After past it. Every call to
+ * an enabled webhook counts, a refused signature included, so a secret cannot be guessed at speed.
  */
-export async function callWebhook(args: {
+async function countWebhookCall(chatflow: Chatflow, clientIp: string): Promise<RateLimitState | undefined> {
+  const limit = publicRateLimit(chatflow);
+  return limit ? enforceRateLimit(`webhook:${chatflow.id}:${clientIp}`, limit.max, limit.windowSec * 1000) : undefined;
+}
+
+/** The same refusal, carrying where the caller stands against the limit (X-RateLimit-*). */
+function withRateLimit(err: unknown, state: RateLimitState | undefined): unknown {
+  if (!(err instanceof AppError) || !state) return err;
+  return new AppError(err.code, err.message, {
+    details: err.details,
+    headers: { ...err.headers, ...rateLimitHeaders(state) },
+    cause: err,
+  });
+}
+
+/**
+ * POST /api/v1/webhook/{id}, before anything runs: the webhook is on and the flow published (404 in
+ * words), the call within the rate limit (429), the signature when a secret is set (401), the input
+ * (400 naming the field). Refusals after the count carry the X-RateLimit-* headers.
+ */
+export async function checkWebhookCall(args: {
   chatflowId: string;
   headers: Headers;
   raw: Buffer;
-  requestId?: string;
+  clientIp: string;
   now?: number;
-}): Promise<StartedTriggerRun> {
+}): Promise<CheckedWebhookCall> {
   const settings = await findWebhook({ chatflowId: args.chatflowId });
   if (!settings?.enabled)
     throw new AppError("not_found", `No webhook for flow ${args.chatflowId}: it does not exist or its webhook is off.`);
   const chatflow = await publishedFlowForTrigger(args.chatflowId, "webhook");
-  if (settings.secretEncrypted)
-    verifySignature(decryptJson<string>(settings.secretEncrypted), args.headers, args.raw, args.now ?? Date.now());
-  const body = inputOf(chatflow, settings.inputMode, args.raw, args.headers.get("content-type") ?? "");
+  const rateLimit = await countWebhookCall(chatflow, args.clientIp);
+  try {
+    if (settings.secretEncrypted)
+      verifySignature(decryptJson<string>(settings.secretEncrypted), args.headers, args.raw, args.now ?? Date.now());
+    const body = inputOf(chatflow, settings.inputMode, args.raw, args.headers.get("content-type") ?? "");
+    return { chatflow, body, ...(rateLimit ? { rateLimit } : {}) };
+  } catch (err) {
+    throw withRateLimit(err, rateLimit);
+  }
+}
+
+/** Starts the run of a checked webhook call; the caller waits on `done` (a synchronous answer) or answers 202 at once. */
+export function startWebhookRun(call: CheckedWebhookCall, requestId?: string): Promise<StartedTriggerRun> {
   return startTriggerRun({
-    chatflow,
-    body,
+    chatflow: call.chatflow,
+    body: call.body,
     source: "webhook",
-    ...(args.requestId ? { requestId: args.requestId } : {}),
+    ...(requestId ? { requestId } : {}),
   });
 }
+
+/** Whose Idempotency-Key a webhook call's is: the flow's (a webhook has no caller of its own). */
+export const webhookIdempotencyScope = (chatflowId: string) => `webhook:${chatflowId}`;

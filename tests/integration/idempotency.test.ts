@@ -1,6 +1,7 @@
-// Idempotency-Key on prediction, vector upsert and every create route (lib/http/idempotency.ts,
-// docs/api.md "Idempotency"): a retry with the same key and request gets the stored answer and
-// runs nothing; another request under the key is 409; keys belong to one caller.
+// Idempotency-Key on prediction, vector upsert, every create route and every route that starts
+// work (test runs, domain analyses, publish, version restore, the OpenAI-compatible API, webhooks)
+// (lib/http/idempotency.ts, docs/api.md "Idempotency"): a retry with the same key and request gets
+// the stored answer and runs nothing; another request under the key is 409; keys belong to one caller.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +9,13 @@ import * as apikeys from "../../app/api/v1/apikey/route";
 import * as chatflows from "../../app/api/v1/chatflows/route";
 import * as importRoute from "../../app/api/v1/chatflows/import/route";
 import * as testCases from "../../app/api/v1/chatflows/[id]/tests/route";
+import * as testRun from "../../app/api/v1/chatflows/[id]/tests/run/route";
+import * as publish from "../../app/api/v1/chatflows/[id]/publish/route";
+import * as restore from "../../app/api/v1/chatflows/[id]/versions/[n]/restore/route";
+import * as analyze from "../../app/api/v1/domains/analyze/route";
+import * as chatCompletions from "../../app/api/v1/openai/chat/completions/route";
+import * as responses from "../../app/api/v1/openai/responses/route";
+import * as webhook from "../../app/api/v1/webhook/[id]/route";
 import * as credentials from "../../app/api/v1/credentials/route";
 import * as domains from "../../app/api/v1/domains/route";
 import * as leads from "../../app/api/v1/leads/route";
@@ -22,7 +30,12 @@ import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { claimIdempotencyKey, IDEMPOTENCY_TTL_MS } from "../../lib/services/idempotency";
 import { createApiKey } from "../../lib/services/api-keys";
-import { createChatflow } from "../../lib/services/chatflows";
+import { createChatflow, updateChatflow } from "../../lib/services/chatflows";
+import { publishVersion } from "../../lib/services/chatflow-versions";
+import { chatflowTestRunQueue } from "../../lib/services/chatflow-tests/runs";
+import { domainAnalysisQueue } from "../../lib/services/domains-analysis";
+import { addDomains } from "../../lib/services/domains";
+import { signWebhook, updateWebhookSettings } from "../../lib/services/webhooks";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { multiStoreGraph } from "../support/docs-flows";
 import { auth, call, type CallResult, type RouteHandler } from "../support/http";
@@ -34,6 +47,13 @@ let keyA: Record<string, string>;
 let keyB: Record<string, string>;
 let chatFlowId: string;
 let docsFlowId: string;
+/** Two versions, never published: publish and restore. */
+let versionsFlowId: string;
+/** Two versions, no test cases: a test run finishes at once, without asking the model. */
+let testedFlowId: string;
+/** Published, webhook on without a secret. */
+let hookFlowId: string;
+let domainId: string;
 
 beforeAll(async () => {
   stub = await createModelStub();
@@ -51,6 +71,22 @@ beforeAll(async () => {
   docsFlowId = (
     await createChatflow({ name: "docs", graph: multiStoreGraph({ chatUrl: stub.url }) as never }, systemCaller)
   ).id;
+  const twoVersions = async (name: string) => {
+    const id = (await createChatflow({ name, graph: flow.graph as never }, systemCaller)).id;
+    await updateChatflow(
+      id,
+      { graph: exampleFlow("conversation.json").graph as never, versionMessage: "v2" },
+      systemCaller,
+    );
+    return id;
+  };
+  versionsFlowId = await twoVersions("versions");
+  testedFlowId = await twoVersions("tested");
+  hookFlowId = (await createChatflow({ name: "hooked", graph: flow.graph as never }, systemCaller)).id;
+  await publishVersion(hookFlowId, 1, systemCaller);
+  await updateWebhookSettings(hookFlowId, { enabled: true }, systemCaller);
+  await addDomains({ names: ["analysed.example.com"] });
+  domainId = (await (await getDb()).domain.findFirstOrThrow({ where: { name: "analysed.example.com" } })).id;
   const owner = await fixtureKeyOwner();
   const all = ["predict", "upsert", "chatflows", "messages", "domains"] as const;
   keyA = auth.bearer((await createApiKey({ name: "a", permissions: [...all], chatflowIds: [] }, owner)).key);
@@ -68,8 +104,13 @@ type Covered = {
   headers: () => Record<string, string>;
   /** A body for request number `n` (bodies differ by n). */
   body: (n: number) => unknown;
-  /** What one run leaves behind: rows written or model calls made. */
+  /** What one run leaves behind: rows written or model calls made (once background work has settled). */
   effects: () => Promise<number>;
+  /**
+   * After the first request, for a route whose second run would leave the same state (publishing a
+   * version again): undoes its effect, so that a retry that ran again would show.
+   */
+  between?: () => Promise<void>;
 };
 
 let serial = 0;
@@ -79,6 +120,13 @@ const flowiseConversation = () =>
   JSON.parse(
     fs.readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/flowise/conversation.json"), "utf8"),
   );
+/** A UUID naming no domain, different for each n (an analysis skips unknown ids, and counts them). */
+const unknownDomain = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+const triggerRunsSettled = async () => {
+  const db = await getDb();
+  while ((await db.triggerRun.count({ where: { status: "running" } })) > 0) await new Promise((r) => setImmediate(r));
+  return db.triggerRun.count();
+};
 const COVERED: Covered[] = [
   {
     name: "POST /prediction/{id}",
@@ -176,6 +224,86 @@ const COVERED: Covered[] = [
     body: (n) => ({ chatflowid: chatFlowId, chatId: `chat-${n}`, name: `Lead ${n}`, email: `lead${n}@idem.test` }),
     effects: async () => (await db()).lead.count(),
   },
+  {
+    name: "POST /chatflows/{id}/tests/run",
+    handler: testRun.POST as RouteHandler,
+    path: () => `/api/v1/chatflows/${testedFlowId}/tests/run`,
+    params: () => ({ id: testedFlowId }),
+    headers: () => keyA,
+    body: (n) => ({ version: 1 + (n % 2) }),
+    effects: async () => {
+      await chatflowTestRunQueue().drained();
+      return (await db()).chatflowTestRun.count();
+    },
+  },
+  {
+    name: "POST /domains/analyze",
+    handler: analyze.POST as RouteHandler,
+    path: () => "/api/v1/domains/analyze",
+    headers: () => keyA,
+    body: (n) => ({ chatflowId: chatFlowId, ids: [domainId, unknownDomain(n)] }),
+    effects: async () => {
+      await domainAnalysisQueue().drained();
+      return (await db()).domainAnalysisRun.count();
+    },
+  },
+  {
+    name: "POST /chatflows/{id}/publish",
+    handler: publish.POST as RouteHandler,
+    path: () => `/api/v1/chatflows/${versionsFlowId}/publish`,
+    params: () => ({ id: versionsFlowId }),
+    headers: () => keyA,
+    body: (n) => ({ version: 1 + (n % 2) }),
+    effects: async () =>
+      (await (await db()).chatflow.findUniqueOrThrow({ where: { id: versionsFlowId } })).publishedVersion ?? 0,
+    // Unpublished again by someone else: a retry that published again would show.
+    between: async () => {
+      await (await db()).chatflow.update({ where: { id: versionsFlowId }, data: { publishedVersion: null } });
+    },
+  },
+  {
+    name: "POST /chatflows/{id}/versions/{n}/restore",
+    handler: restore.POST as RouteHandler,
+    path: () => `/api/v1/chatflows/${versionsFlowId}/versions/1/restore`,
+    params: () => ({ id: versionsFlowId, n: "1" }),
+    headers: () => keyA,
+    body: (n) => ({ message: `Restored, take ${n}` }),
+    effects: async () => (await db()).chatflowVersion.count({ where: { chatflowId: versionsFlowId } }),
+  },
+  {
+    name: "POST /openai/chat/completions",
+    handler: chatCompletions.POST as RouteHandler,
+    path: () => "/api/v1/openai/chat/completions",
+    headers: () => keyA,
+    body: (n) => ({ model: chatFlowId, messages: [{ role: "user", content: `Hello number ${n}` }] }),
+    effects: async () => chatCalls(),
+  },
+  {
+    name: "POST /openai/responses",
+    handler: responses.POST as RouteHandler,
+    path: () => "/api/v1/openai/responses",
+    headers: () => keyA,
+    body: (n) => ({ model: chatFlowId, input: `Hello number ${n}` }),
+    effects: async () => chatCalls(),
+  },
+  {
+    name: "POST /webhook/{id} (no caller of its own: the flow's keys)",
+    handler: webhook.POST as RouteHandler,
+    path: () => `/api/v1/webhook/${hookFlowId}`,
+    params: () => ({ id: hookFlowId }),
+    headers: () => ({}),
+    body: (n) => ({ question: `Hook number ${n}` }),
+    effects: async () => chatCalls(),
+  },
+  {
+    name: "POST /webhook/{id}?async=true (a retry gets the same run to poll)",
+    handler: webhook.POST as RouteHandler,
+    path: () => `/api/v1/webhook/${hookFlowId}?async=true`,
+    params: () => ({ id: hookFlowId }),
+    headers: () => ({}),
+    body: (n) => ({ question: `Hook later ${n}` }),
+    effects: triggerRunsSettled,
+  },
 ];
 
 function send(route: Covered, body: unknown, key: string | undefined, headers = route.headers()): Promise<CallResult> {
@@ -198,6 +326,8 @@ describe.each(COVERED)("Idempotency-Key on $name", (route) => {
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     const ran = await route.effects();
     expect(ran).toBeGreaterThan(before);
+    await route.between?.();
+    const settled = await route.effects();
 
     const retry = await send(route, route.body(n), key);
     expect(retry.status).toBe(first.status);
@@ -208,7 +338,7 @@ describe.each(COVERED)("Idempotency-Key on $name", (route) => {
     const other = await send(route, route.body(++serial), key);
     expect(other.status).toBe(409);
     expect(other.json.error.code).toBe("idempotency_key_reused");
-    expect(await route.effects()).toBe(ran);
+    expect(await route.effects()).toBe(settled);
   });
 
   it.each([
@@ -313,6 +443,57 @@ describe("Idempotency-Key rules", () => {
       message: expect.stringMatching(/streaming/),
     });
     expect(chatCalls()).toBe(before);
+  });
+
+  it("refuses a key on a streamed OpenAI-compatible answer with 400 before running it", async () => {
+    const before = chatCalls();
+    for (const route of COVERED.filter((r) => r.name.startsWith("POST /openai/"))) {
+      const res = await send(route, { ...(route.body(++serial) as object), stream: true }, `stream-${serial}`);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({
+        code: "idempotency_key_invalid",
+        message: expect.stringMatching(/stream/),
+      });
+    }
+    expect(chatCalls()).toBe(before);
+  });
+
+  it("gives a signed webhook's stored answer only to a caller whose signature passes", async () => {
+    const id = (
+      await createChatflow(
+        { name: "signed hook", graph: exampleFlow("conversation.json").graph as never },
+        systemCaller,
+      )
+    ).id;
+    await publishVersion(id, 1, systemCaller);
+    const secret = (await updateWebhookSettings(id, { enabled: true, rotateSecret: true }, systemCaller)).secret!;
+    const raw = JSON.stringify({ question: "Signed and sent once" });
+    const signedCall = (signature: string) => {
+      const at = String(Math.floor(Date.now() / 1000));
+      return call(webhook.POST as RouteHandler, {
+        method: "POST",
+        path: `/api/v1/webhook/${id}`,
+        params: { id },
+        headers: {
+          "content-type": "application/json",
+          "idempotency-key": "signed-key",
+          "x-switchyard-timestamp": at,
+          "x-switchyard-signature": `sha256=${signature || signWebhook(secret, at, raw)}`,
+        },
+        rawBody: raw,
+      });
+    };
+    const before = chatCalls();
+    const first = await signedCall("");
+    expect(first.status, first.text).toBe(200);
+    // A retry signs again (a new timestamp): the same key and body are the same request.
+    const retry = await signedCall("");
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.text).toBe(first.text);
+    const forged = await signedCall("0".repeat(64));
+    expect(forged.status).toBe(401);
+    expect(forged.text).not.toContain(first.json.text);
+    expect(chatCalls() - before).toBe(1);
   });
 
   it("refuses a key from an anonymous caller of a public chatflow (no caller to keep it for)", async () => {

@@ -69,6 +69,10 @@ const BEYOND_A_SCHEMA: { message: RegExp; why: string }[] = [
     message: /Idempotency-Key needs a caller of its own/,
     why: "who sends it decides: an anonymous caller has no stored answers to replay",
   },
+  {
+    message: /Idempotency-Key cannot be used with/,
+    why: "a rule across a header and a body field: a streamed answer is not stored to be replayed",
+  },
   { message: /give a question or form fields/, why: "one of two fields must be given (a rule across fields)" },
   { message: /is not an IANA time zone/, why: "time zones are the server's tz database, which no schema lists" },
   {

@@ -17,7 +17,7 @@ import { publishVersion } from "../../lib/services/chatflow-versions";
 import { createApiKey } from "../../lib/services/api-keys";
 import { signWebhook } from "../../lib/services/webhooks";
 import { getDb } from "../../lib/db/client";
-import { userCaller } from "../../dev/callers";
+import { systemCaller, userCaller } from "../../dev/callers";
 import { setupFirstAdmin } from "../../lib/services/users";
 
 let stub: ModelStub;
@@ -248,5 +248,48 @@ describe("an agentflow whose Start takes a form", () => {
     expect(ok.status).toBe(200);
     expect(ok.json.text).toBe("Welcome Ada on pro");
     expect(ok.json.executionId).toBeTruthy();
+  });
+});
+
+describe("a webhook's rate limit (per flow and client address)", () => {
+  it("counts every call, a refused signature included; past the limit 429 with Retry-After, nothing run", async () => {
+    const graph = exampleFlow("conversation.json").graph as never;
+    const limitedId = (
+      await createChatflow({ name: "Limited hook", graph, rateLimit: { max: 3, windowSec: 3600 } }, systemCaller)
+    ).id;
+    await publishVersion(limitedId, 1, systemCaller);
+    const secret = (await configure(limitedId, { enabled: true, rotateSecret: true })).json.secret as string;
+    const raw = JSON.stringify({ question: "limited" });
+    const from = (ip: string, headers: Record<string, string>) =>
+      hook(limitedId, { rawBody: raw, headers: { ...headers, "x-switchyard-client-ip": ip } });
+    const before = modelCalls();
+
+    const ok = await from("10.0.0.1", signed(secret, raw));
+    expect(ok.status).toBe(200);
+    const forged = await from("10.0.0.1", signed("whsec_guess", raw));
+    const forgedAgain = await from("10.0.0.1", signed("whsec_guess", raw));
+    expect([forged.status, forgedAgain.status]).toEqual([401, 401]);
+    const limits = [ok, forged, forgedAgain].map((r) => [
+      r.headers.get("x-ratelimit-limit"),
+      r.headers.get("x-ratelimit-remaining"),
+    ]);
+    expect(limits).toEqual([
+      ["3", "2"],
+      ["3", "1"],
+      ["3", "0"],
+    ]);
+    expect(Number(ok.headers.get("x-ratelimit-reset"))).toBeGreaterThan(0);
+
+    const over = await from("10.0.0.1", signed(secret, raw));
+    expect(over.status).toBe(429);
+    expect(over.json.error.code).toBe("rate_limited");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(modelCalls()).toBe(before + 1);
+
+    // Another client of the same flow has its own count; the limit is the flow's, not the server's.
+    const other = await from("10.0.0.2", signed(secret, raw));
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe("2");
   });
 });

@@ -11,6 +11,7 @@ export const POST = route(
   {
     auth: domainUsers,
     body: { json: analyzeDomainsBody, maxBytes: 2 * 1024 * 1024 },
+    idempotency: {},
     docs: {
       tag: "Domains",
       summary: "Queue an analysis run of a chatflow over chosen domains",

@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/route";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { streamedAnswerRefusal } from "@/lib/http/idempotency";
 import { responseJson, responseStream, withOpenAIErrors, openAIErrorDocs, compatRequest } from "@/lib/http/openai";
 import { openAICallers } from "@/common/access/permissions";
 import { responseRequestSchema } from "@/common/schemas/openai";
@@ -19,11 +20,15 @@ const responseSchema = z.looseObject({
   chat_id: z.string(),
 });
 
+const STREAM_REFUSAL = streamedAnswerRefusal("stream: true", "stream: false");
+
 export const POST = withOpenAIErrors(
   route(
     {
       auth: openAICallers,
       body: { json: responseRequestSchema },
+      // A stream cannot be given back as it went: a key with `stream: true` is refused (docs/api.md).
+      idempotency: { refuse: (sent) => (sent.stream ? STREAM_REFUSAL : undefined) },
       docs: {
         tag: "Prediction",
         summary: "Run a flow through OpenAI's Responses API",

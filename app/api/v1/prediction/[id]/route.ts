@@ -6,6 +6,7 @@ import { clientIp } from "@/lib/access/client-ip";
 import { rateLimitHeaders } from "@/lib/access/rate-limit";
 import { CHATFLOW_VERSION_HEADER, predictionStreamResponse } from "@/lib/http/prediction-stream";
 import { json } from "@/lib/http/responses";
+import { streamedAnswerRefusal } from "@/lib/http/idempotency";
 import { getEnv } from "@/lib/env";
 import { runChatflow } from "@/common/access/permissions";
 import {
@@ -54,8 +55,7 @@ const corsOrigins: OriginResolver = (params) => corsOriginsForChatflow(String(pa
 const predictionInput = (sent: JsonOrForm<PredictionInput, UploadItem>) =>
   sent.form ? fromMultipartForm(sent.form, readJsonField) : fromJsonBody(sent.json);
 
-const STREAMING_REFUSAL =
-  "Idempotency-Key cannot be used with streaming: true (a stream is not stored to be given back): send streaming: false for a JSON answer that a retry can replay.";
+const STREAMING_REFUSAL = streamedAnswerRefusal("streaming: true", "streaming: false");
 
 export const OPTIONS = preflight(corsOrigins, ["POST"]);
 

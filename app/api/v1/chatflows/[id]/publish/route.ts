@@ -10,6 +10,7 @@ export const POST = route(
     auth: publishChatflow,
     params: idParams,
     body: { json: publishVersionSchema },
+    idempotency: {},
     docs: {
       tag: "Versions",
       summary: "Publish a version",

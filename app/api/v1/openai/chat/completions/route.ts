@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/route";
 import { refuseOtherMethods } from "@/lib/http/methods";
+import { streamedAnswerRefusal } from "@/lib/http/idempotency";
 import {
   chatCompletionResponse,
   chatCompletionStream,
@@ -11,11 +12,15 @@ import { openAICallers } from "@/common/access/permissions";
 import { chatCompletionRequestSchema, chatCompletionSchema } from "@/common/schemas/openai";
 import { startChatCompletion } from "@/lib/services/openai-compat";
 
+const STREAM_REFUSAL = streamedAnswerRefusal("stream: true", "stream: false");
+
 export const POST = withOpenAIErrors(
   route(
     {
       auth: openAICallers,
       body: { json: chatCompletionRequestSchema },
+      // A stream cannot be given back as it went: a key with `stream: true` is refused (docs/api.md).
+      idempotency: { refuse: (sent) => (sent.stream ? STREAM_REFUSAL : undefined) },
       docs: {
         tag: "Prediction",
         summary: "Run a flow as an OpenAI chat completion",

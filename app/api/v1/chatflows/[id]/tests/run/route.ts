@@ -11,6 +11,7 @@ export const POST = route(
     auth: testChatflows,
     params: idParams,
     body: { json: startTestRunBodySchema, maxBytes: 4096 },
+    idempotency: {},
     docs: {
       tag: "Chatflow tests",
       summary: "Run every test case against a version",

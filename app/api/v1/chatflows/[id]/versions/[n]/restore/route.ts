@@ -12,6 +12,7 @@ export const POST = route(
     auth: manageChatflows,
     params: versionParams,
     body: { json: restoreVersionSchema },
+    idempotency: {},
     docs: {
       tag: "Versions",
       summary: "Restore a version as a new version (the new draft)",
