@@ -13,7 +13,8 @@ function portOf(name: string): number {
 
 export const APP = `http://127.0.0.1:${portOf("E2E_PORT")}`;
 export const MODEL_STUB = `http://127.0.0.1:${portOf("E2E_MODEL_STUB_PORT")}`;
-const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
+/** The demo product API of this run (its `/__admin/requests` lists the calls it got). */
+export const PRODUCT_API = `http://127.0.0.1:${portOf("E2E_PRODUCT_API_PORT")}`;
 /** A port the app may call besides the stubs (OUTBOUND_ALLOW_HOSTS), for a spec's own proxy. */
 export const TOOL_PROXY_PORT = portOf("E2E_TOOL_PROXY_PORT");
 
