@@ -121,7 +121,13 @@ describe("a chatflow as an MCP server", () => {
     const again = await manage("GET", chatflowId);
     expect(again.json.enabled).toBe(true);
     expect(again.json.token).toBeUndefined();
-    expect((await manage("POST", chatflowId, {})).status).toBe(409);
+    // Enabled already: POST is a conflict that says what to use instead, and the token still works.
+    const twice = await manage("POST", chatflowId, { toolName: "Other_name" });
+    expect(twice.status).toBe(409);
+    expect(twice.json.error.code).toBe("conflict");
+    expect(twice.json.error.message).toMatch(/already enabled.*PUT.*refresh/);
+    expect(twice.text).not.toContain("sy_mcp_");
+    expect((await manage("GET", chatflowId)).json).toMatchObject({ enabled: true, toolName: "Support_desk" });
   });
 
   it("stores only the token's hash", async () => {
