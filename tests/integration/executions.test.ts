@@ -12,6 +12,7 @@ import { resetEnvForTests } from "../../lib/env";
 import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
+import { setModelPrices } from "../../lib/services/usage";
 
 /**
  * The Executions API (issue 32, point 6) through its real routes: agentflow runs made by the
@@ -100,6 +101,8 @@ beforeAll(async () => {
   stub = await createModelStub({ brain: echoBrain });
   Object.assign(process.env, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: stub.url, OPENAI_MODEL: "stub-model" });
   resetEnvForTests();
+  // A price for the scripted model, so runs have a cost (USD per million tokens).
+  await setModelPrices([{ model: "stub-model", inputPerMTok: 3, outputPerMTok: 15 }]);
   const admin = await setupFirstAdmin({ email: "admin@runs.test", name: "Admin", password: "runs-password-1" });
   const ada = await createUser({ email: "ada@runs.test", name: "Ada", password: "runs-password-1", role: "builder" });
   const bob = await createUser({ email: "bob@runs.test", name: "Bob", password: "runs-password-1", role: "builder" });
@@ -233,6 +236,37 @@ describe("GET /api/v1/executions/{id}", () => {
     expect(typeof nodes[1].startedAt).toBe("string");
   });
 
+  it("the model usage of each node that called a model, priced, and the run's total as its answers recorded it", async () => {
+    const res = await getOne(who.ada, paused);
+    const [start, draft, approve] = res.json.executionData;
+    expect(start.usage).toBeUndefined();
+    expect(approve.usage).toBeUndefined();
+    const { promptTokens, completionTokens } = draft.usage;
+    expect(promptTokens).toBeGreaterThan(0);
+    expect(completionTokens).toBeGreaterThan(0);
+    expect(draft.usage).toEqual({
+      promptTokens,
+      completionTokens,
+      estimated: false,
+      models: [{ model: "stub-model", promptTokens, completionTokens }],
+      costUsd: (promptTokens * 3 + completionTokens * 15) / 1e6,
+    });
+    expect(draft.tokens).toEqual({ promptTokens, completionTokens });
+    // The paused answer was recorded with the run: its usage is the draft's.
+    expect(res.json.usage).toEqual({
+      promptTokens,
+      completionTokens,
+      estimated: false,
+      costUsd: draft.usage.costUsd,
+      models: ["stub-model"],
+      answers: 1,
+    });
+    // A run that called no model: its answer recorded with no tokens and no cost.
+    const echo = await getOne(who.ada, echoRuns[0]!);
+    expect(echo.json.usage).toMatchObject({ promptTokens: 0, completionTokens: 0, costUsd: 0, answers: 1 });
+    expect(echo.json.executionData.some((n: { usage?: unknown }) => n.usage)).toBe(false);
+  });
+
   it("after proceed: finished, the state change of the node that made it, no action", async () => {
     await run(flows.approval, who.ada, {
       chatId: "chat-approval",
@@ -250,6 +284,15 @@ describe("GET /api/v1/executions/{id}", () => {
     expect(send).toMatchObject({ status: "FINISHED", stateChange: { decision: "sent" } });
     expect(send.data.output.content).toBe("model: Send: model: Refund order 42");
     expect(res.json.executionData.some((n: { nodeId: string }) => n.nodeId === "rejected")).toBe(false);
+    // Two answers now (paused, then resumed): the run's total is both nodes' usage.
+    const draft = res.json.executionData.find((n: { nodeId: string }) => n.nodeId === "draft");
+    expect(send.usage.promptTokens).toBeGreaterThan(0);
+    expect(res.json.usage).toMatchObject({
+      promptTokens: draft.usage.promptTokens + send.usage.promptTokens,
+      completionTokens: draft.usage.completionTokens + send.usage.completionTokens,
+      answers: 2,
+    });
+    expect(res.json.usage.costUsd).toBeCloseTo(draft.usage.costUsd + send.usage.costUsd, 10);
   });
 
   it("another builder's run is 404, like an unknown one; admins read it", async () => {

@@ -12,7 +12,7 @@ export const GET = route(
       tag: "Executions",
       summary: "Read an agentflow run node by node",
       description:
-        "Each node's input, output, flow state after it and state change, tool calls, time and error (Flowise's executed data), the run's status and flow state, and the action a paused run waits for.",
+        "Each node's input, output, flow state after it and state change, tool calls, time, error and model usage (tokens, estimated or reported, and cost), Flowise's executed data; the run's status, flow state, the action a paused run waits for, and its total usage and cost as its answers recorded them.",
       callersNote: "builders and their keys: runs of their own flows only",
       responses: { 200: { description: "The run", schema: executionDetailSchema } },
     },
