@@ -28,7 +28,8 @@ import type { PredictionJob } from "./predictions";
  * retry of the job whose worker died (predictionRuns.execute: it waits for the lease to run out, so
  * the caller still gets the answer), and a sweep in every worker process for runs no job retries
  * (their job failed after stalling twice, or was lost): it takes only runs whose lease ran out longer
- * ago than a retry needs to come (two job locks, JOB_LOCK_MS), so a retry normally comes first.
+ * ago than a retry needs to come (three job locks, JOB_LOCK_MS: the lock runs out, then a stalled
+ * check), so a retry normally comes first.
  */
 
 /** Runs looked at per sweep; the next sweep takes the rest. */
@@ -172,13 +173,13 @@ let sweeper: NodeJS.Timeout | undefined;
 /**
  * Starts the sweeps, at once and then every half lease: in an embedded server (instrumentation.ts),
  * and in queue-mode worker processes (`worker`, server/worker.ts), where a run's lease must have run
- * out two job locks ago (a retry of its job comes first). An API process in queue mode runs none.
+ * out three job locks ago (a retry of its job comes first). An API process in queue mode runs none.
  */
 export function startAbandonedRunRecovery(opts: { worker?: boolean } = {}): void {
   const env = getEnv();
   // MODE read here, not through lib/jobs (which loads BullMQ): the server's start-up hook stays small.
   if (sweeper || (env.MODE !== "embedded" && !opts.worker)) return;
-  const graceMs = opts.worker ? 2 * env.JOB_LOCK_MS : 0;
+  const graceMs = opts.worker ? 3 * env.JOB_LOCK_MS : 0;
   const sweep = () =>
     void takeOverAbandonedRuns(graceMs).catch((err) =>
       log.warn({ err }, "looking for abandoned agentflow runs failed"),

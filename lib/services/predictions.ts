@@ -4,6 +4,7 @@ import { getEnv } from "../env";
 import type { Chatflow, Execution } from "../db/generated/client";
 import type { ChatType } from "../db/generated/enums";
 import { findExchangeOfRun } from "../db/queries/chat-messages";
+import { findExecutionOfRun } from "../db/queries/executions";
 import { readHistory, storeExchange } from "./session-history";
 import type { Caller } from "@/common/access/callers";
 import { assertChatflowInScope, mayAct } from "@/common/access/permissions";
@@ -384,6 +385,8 @@ function withholdToolCalls(
 async function storedAnswerOfRun(jobId: string, prepared: PreparedRun): Promise<PredictionResult | null> {
   const stored = await findExchangeOfRun(jobId);
   if (!stored) return null;
+  // An agentflow's answer names its run, its steps and what it waits for, as the first answer would.
+  const run = prepared.flow.agentflow ? await findExecutionOfRun({ runId: jobId }) : null;
   const { user, api } = stored;
   const usedTools = Array.isArray(api.usedTools) && api.usedTools.length ? api.usedTools : undefined;
   return {
@@ -399,6 +402,13 @@ async function storedAnswerOfRun(jobId: string, prepared: PreparedRun): Promise<
       prepared.body,
       Array.isArray(api.sourceDocuments) ? (api.sourceDocuments as SourceDocument[]) : undefined,
     ),
+    ...(run
+      ? {
+          executionId: run.id,
+          agentFlowExecutedData: run.executedData,
+          ...(run.status === "paused" && run.action ? { action: run.action } : {}),
+        }
+      : {}),
   } as PredictionResult;
 }
 
