@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { splitLeading } from "./anthropic";
 import type { BrainReply, ChatMessage, ToolDefinition } from "./brain";
 import { textOf } from "./brain";
+import { embedText } from "./embeddings";
 import type { Reply } from "./reply";
 
 type ContentReply = Extract<BrainReply, { content: string }>;
@@ -25,14 +26,43 @@ interface Content {
   parts?: Part[];
 }
 
+type GeminiMethod = "generateContent" | "streamGenerateContent" | "batchEmbedContents";
+
 /** `/v1beta/models/gemini-2.0-flash:generateContent` → the model and the method, or undefined. */
-export function geminiPath(
-  path: string,
-): { model: string; method: "generateContent" | "streamGenerateContent" } | undefined {
-  const m = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
-  return m
-    ? { model: decodeURIComponent(m[1]), method: m[2] as "generateContent" | "streamGenerateContent" }
-    : undefined;
+export function geminiPath(path: string): { model: string; method: GeminiMethod } | undefined {
+  const m = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent|batchEmbedContents)$/.exec(
+    path,
+  );
+  return m ? { model: decodeURIComponent(m[1]), method: m[2] as GeminiMethod } : undefined;
+}
+
+/** Google's limit on one batchEmbedContents call. */
+export const GEMINI_MAX_BATCH = 100;
+
+/**
+ * batchEmbedContents: `{requests: [{model: "models/…", content: {parts: [{text}]}, taskType?,
+ * outputDimensionality?}]}` → `{embeddings: [{values}]}` in order, the stub's deterministic vectors
+ * (outputDimensionality when asked, else the stub's size). Each request must name the path's model,
+ * and at most 100 go in one call, as Google checks.
+ */
+export function geminiEmbeddings(body: Record<string, unknown>, model: string, dimensions: number): Reply {
+  const requests = body.requests;
+  if (!Array.isArray(requests) || requests.length === 0)
+    return geminiError(400, "* BatchEmbedContentsRequest.requests: requests is not specified");
+  if (requests.length > GEMINI_MAX_BATCH)
+    return geminiError(
+      400,
+      `* BatchEmbedContentsRequest.requests: at most ${GEMINI_MAX_BATCH} requests can be in one batch`,
+    );
+  const embeddings = [];
+  for (const [i, r] of (requests as { model?: string; content?: Content; outputDimensionality?: number }[]).entries()) {
+    if (r.model !== `models/${model}`)
+      return geminiError(400, `* BatchEmbedContentsRequest.requests[${i}].model: does not match the model in the URL`);
+    const size =
+      typeof r.outputDimensionality === "number" && r.outputDimensionality > 0 ? r.outputDimensionality : dimensions;
+    embeddings.push({ values: Array.from(embedText(partsText(r.content?.parts), size)) });
+  }
+  return { status: 200, json: { embeddings } };
 }
 
 function partsText(parts: Part[] | undefined): string {

@@ -21,7 +21,15 @@ import {
 import { anthropicEvents, anthropicMessage, readAnthropicMessages, readAnthropicTools } from "./anthropic";
 import { type Brain, type BrainReply, type ChatMessage, demoBrain, scriptedBrain } from "./brain";
 import { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsResponse } from "./embeddings";
-import { geminiChunks, geminiError, geminiPath, geminiResponse, readGeminiMessages, readGeminiTools } from "./gemini";
+import {
+  geminiChunks,
+  geminiEmbeddings,
+  geminiError,
+  geminiPath,
+  geminiResponse,
+  readGeminiMessages,
+  readGeminiTools,
+} from "./gemini";
 import { type Reply, writeReply } from "./reply";
 import { completionChunks, completionJson, readTools } from "./wire";
 
@@ -336,6 +344,7 @@ async function route(req: http.IncomingMessage, state: StubState, exchange: Exch
   if (path === "/v1/chat/completions" || azure === "chat/completions")
     return chatCompletion(body, state.brain, exchange.signal);
   if (path === "/v1/messages") return anthropicMessages(body, state.brain, exchange.signal);
+  if (gemini?.method === "batchEmbedContents") return geminiEmbeddings(body, gemini.model, state.dimensions);
   if (gemini) return geminiGenerate(body, gemini, state.brain, exchange.signal);
   if (path === "/v1/embeddings" || azure === "embeddings")
     return { status: 200, json: embeddingsResponse(body, state.dimensions) };

@@ -45,6 +45,7 @@ import { openAIEmbeddings } from "./openai-embeddings";
 import { azureOpenAIEmbeddings } from "./azure-openai-embeddings";
 import { mistralAIEmbeddings } from "./mistral-embeddings";
 import { ollamaEmbeddings } from "./ollama-embeddings";
+import { googleGenerativeAiEmbeddings } from "./google-genai-embeddings";
 import { togetherAIEmbeddings } from "./together-embeddings";
 import { openApiChain } from "./openapi-chain";
 import { openApiToolkit } from "./openapi-toolkit";
@@ -162,6 +163,7 @@ export const nodes: readonly NodeModule[] = [
   mistralAIEmbeddings,
   togetherAIEmbeddings,
   ollamaEmbeddings,
+  googleGenerativeAiEmbeddings,
   pgvectorStore,
   pineconeStore,
   qdrantStore,

@@ -99,6 +99,7 @@ import { iterationAgentflow } from "./iterationAgentflow";
 import { customFunctionAgentflow } from "./customFunctionAgentflow";
 import { executeFlowAgentflow } from "./executeFlowAgentflow";
 import { awsChatBedrock } from "./awsChatBedrock";
+import { googleGenerativeAiEmbeddings } from "./googleGenerativeAiEmbeddings";
 
 /**
  * Every Flowise node type we import, one module each (how to add one: ../types.ts). A Flowise
@@ -172,6 +173,7 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   openAIEmbeddings,
   azureOpenAIEmbeddings,
   mistralAIEmbeddings,
+  googleGenerativeAiEmbeddings,
   togetherAIEmbedding,
   ollamaEmbedding,
   localAIEmbeddings,
