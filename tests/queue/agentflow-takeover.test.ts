@@ -79,6 +79,27 @@ const approval = (path: string) => ({
   ],
 });
 
+/** Start → Human Input → (proceed) HTTP side/<path> → LLM → Direct Reply quoting the LLM / (reject) Direct Reply. */
+const approvalThenSummary = (path: string) => ({
+  nodes: [
+    node("start", "startAgentflow"),
+    node("approve", "humanInputAgentflow", { humanInputDescription: "Refund order 42?" }),
+    node("refund", "httpAgentflow", { method: "GET", url: `${sideUrl}${path}` }),
+    node("model", "chatOpenAICompatible", { baseURL: model.url, model: "stub-model", temperature: 0 }),
+    node("summary", "llmAgentflow", { llmEnableMemory: false, llmUserMessage: "Summarise: {{refund}}" }),
+    node("reply", "directReplyAgentflow", { directReplyMessage: "Done: {{summary}}" }),
+    node("no", "directReplyAgentflow", { directReplyMessage: "Not refunded." }),
+  ],
+  edges: [
+    edge("start", "output", "approve"),
+    edge("approve", "proceed", "refund"),
+    edge("approve", "reject", "no"),
+    edge("refund", "output", "summary"),
+    edge("model", "chatModel", "summary", "model"),
+    edge("summary", "output", "reply"),
+  ],
+});
+
 /** A brain whose first call answers `first` and every later call `then`. */
 function firstThen(first: BrainReply, then: BrainReply) {
   let calls = 0;
@@ -255,4 +276,45 @@ describe("a paused agentflow run in queue mode", () => {
     w.child.kill("SIGKILL");
     await w.exited;
   }, 300_000);
+});
+
+describe("a resumed agentflow run whose worker is killed (SIGKILL)", () => {
+  it("the resume's retry on another worker goes on after the Human Input: its HTTP call made once", async () => {
+    model.setBrain(() => ({ content: "Summary done." }));
+    const flowId = await createAgentflow("Approval then summary", approvalThenSummary("/refund-d"));
+    const a = await spawnWorker();
+    const first = await predict(flowId, { question: "Refund order 42", chatId: "resume-killed" });
+    const paused = (await first.json()) as { executionId: string };
+    expect(first.status, JSON.stringify(paused)).toBe(200);
+    // The resumed run's model call never answers on A (it is killed waiting); the next one answers.
+    model.setBrain(firstThen({ content: "never", delivery: { hang: true } }, { content: "Summary done." }));
+    const before = model.requests.length;
+    const pending = predict(flowId, {
+      chatId: "resume-killed",
+      humanInput: { type: "proceed", startNodeId: "approve" },
+    });
+    await waitFor(() => model.requests.length > before, 60_000, a.output);
+    expect(hits["/refund-d"]).toBe(1);
+    const b = await spawnWorker();
+    a.child.kill("SIGKILL");
+    await a.exited;
+    const res = await pending;
+    const body = (await res.json()) as { text: string; executionId: string };
+    expect(res.status, JSON.stringify(body) + b.output().slice(-2000)).toBe(200);
+    expect(body).toMatchObject({ text: "Done: Summary done.", executionId: paused.executionId });
+    const [run] = await runsOf(flowId);
+    expect(run).toMatchObject({ id: paused.executionId, status: "finished", takeovers: 1, error: null });
+    expect(stepsOf(run!)).toEqual([
+      ["start", "FINISHED"],
+      ["approve", "STOPPED"],
+      ["approve", "FINISHED"],
+      ["refund", "FINISHED"],
+      ["summary", "FINISHED"],
+      ["reply", "FINISHED"],
+    ]);
+    expect(hits["/refund-d"]).toBe(1);
+    expect(model.requests.length - before).toBe(2);
+    b.child.kill("SIGKILL");
+    await b.exited;
+  }, 400_000);
 });
