@@ -6,7 +6,10 @@ import { adminAuth, createChatflow } from "./fixtures/widget-support";
 // Issue 32, point 6: the studio's Executions view. An agentflow's runs are listed (status, started,
 // duration, session) and filtered by status; one run shows its steps in order with their input and
 // output; a run waiting at Human Input is approved or rejected (with feedback) from there; a run is
-// deleted. Reached from the studio nav and from the agentflow's editor, at 1440 and 390 px wide.
+// deleted. The path a run took is lit on its flow's canvas (the version it ran): each step with its
+// status in words, the steps not reached marked so, the edges taken drawn apart; a step clicked there
+// shows its input and output. Reached from the studio nav and from the agentflow's editor, at 1440
+// and 390 px wide.
 test.afterEach(({ page }) => expect(cspViolations(page)).toEqual([]));
 
 const node = (id: string, type: string, inputs: Record<string, unknown>, x: number) => ({
@@ -97,6 +100,12 @@ test("1440 wide: listed from the nav, filtered by status, a paused run approved 
   await expect(steps.getByRole("listitem").nth(0)).toContainText("start");
   await expect(steps.getByTestId("step-approve")).toContainText("waiting");
   await expect(page.getByText("Refund order 42?").first()).toBeVisible();
+  const canvas = page.getByTestId("run-canvas");
+  await expect(page.getByTestId("run-canvas-version")).toContainText("the one this run ran");
+  await expect(canvas.getByTestId("run-node-start")).toHaveAttribute("data-run-status", "finished");
+  await expect(canvas.getByTestId("run-node-approve")).toHaveAttribute("data-run-status", "paused");
+  await expect(canvas.getByTestId("run-node-approve")).toContainText("Waiting");
+  await expect(canvas.getByTestId("run-node-sent")).toHaveAttribute("data-run-status", "not-reached");
   await snap(page, "execution-paused-1440");
   await expectNoAxeViolations(page);
 
@@ -111,6 +120,30 @@ test("1440 wide: listed from the nav, filtered by status, a paused run approved 
   await expect(sent.getByText("Refund sent.")).toBeVisible();
   await expect(steps.getByTestId("step-refused")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Proceed" })).toHaveCount(0);
+
+  // The path on the canvas: the steps it visited finished, the reject branch not reached (in words,
+  // not colour alone), the proceed edge taken and the reject edge not.
+  for (const id of ["start", "approve", "sent"]) {
+    await expect(canvas.getByTestId(`run-node-${id}`)).toHaveAttribute("data-run-status", "finished");
+    await expect(canvas.getByTestId(`run-node-${id}`).getByTestId("run-node-status")).toHaveText("✓Finished");
+  }
+  await expect(canvas.getByTestId("run-node-refused")).toHaveAttribute("data-run-status", "not-reached");
+  await expect(canvas.getByTestId("run-node-refused").getByTestId("run-node-status")).toHaveText("○Not reached");
+  await expect(page.getByTestId("run-path-summary")).toContainText("3 of 4 steps reached");
+  await expect(canvas.locator('.react-flow__edge[data-id="start-output-approve"]')).toHaveClass(/run-taken/);
+  await expect(canvas.locator('.react-flow__edge[data-id="approve-proceed-sent"]')).toHaveClass(/run-taken/);
+  await expect(canvas.locator('.react-flow__edge[data-id="approve-reject-refused"]')).toHaveClass(/run-not-taken/);
+  // A step clicked on the canvas shows what went in and came out of it in this run.
+  await canvas.getByTestId("run-node-sent").getByRole("button").click();
+  const detail = page.getByTestId("run-node-detail");
+  await expect(detail.getByTestId("run-node-entry-sent")).toHaveCount(1);
+  await expect(detail.getByTestId("run-node-entry-sent").getByText("Refund sent.")).toBeVisible();
+  await canvas.getByTestId("run-node-approve").getByRole("button").click();
+  // Waiting, then answered: both of its entries, the answer's feedback in its output.
+  await expect(detail.getByTestId("run-node-entry-approve")).toHaveCount(2);
+  await expect(detail.getByTestId("run-node-entry-approve").nth(1)).toContainText("looks right");
+  await canvas.getByTestId("run-node-refused").getByRole("button").click();
+  await expect(detail).toContainText("This step did not run in this run.");
   await snap(page, "execution-finished-1440");
   await expectNoAxeViolations(page);
 
@@ -153,6 +186,23 @@ test("390 wide: from the agentflow's editor to its runs; a paused run rejected w
   const refused = page.getByRole("list", { name: "Steps" }).getByTestId("step-refused");
   await expect(refused.getByText("Not sent: order already refunded")).toBeVisible();
   await expect(page.getByTestId("step-sent")).toHaveCount(0);
+  // On a phone the canvas comes under the steps; the reject branch is the path taken.
+  const canvas = page.getByTestId("run-canvas");
+  await expect(canvas.getByTestId("run-node-refused")).toHaveAttribute("data-run-status", "finished");
+  await expect(canvas.getByTestId("run-node-sent")).toHaveAttribute("data-run-status", "not-reached");
+  await expect(canvas.locator('.react-flow__edge[data-id="approve-reject-refused"]')).toHaveClass(/run-taken/);
+  await expect(canvas.locator('.react-flow__edge[data-id="approve-proceed-sent"]')).toHaveClass(/run-not-taken/);
+  const stepsBox = await page.getByRole("list", { name: "Steps" }).boundingBox();
+  const canvasBox = await canvas.boundingBox();
+  expect(canvasBox!.y).toBeGreaterThan(stepsBox!.y + stepsBox!.height);
+  expect(canvasBox!.width).toBeLessThanOrEqual(390);
+  await canvas.getByTestId("run-node-refused").getByRole("button").click();
+  await expect(
+    page
+      .getByTestId("run-node-detail")
+      .getByTestId("run-node-entry-refused")
+      .getByText("Not sent: order already refunded"),
+  ).toBeVisible();
   expect(await overflows(page)).toBe(false);
   await snap(page, "execution-rejected-390");
   await expectNoAxeViolations(page);

@@ -18,7 +18,10 @@ const step = (name: string, inputs: ParamInput[], extra: Partial<NodeDefinition>
   label: name.replace("Agentflow", ""),
   category: "Agent Flows",
   description: "",
-  inputs: [{ kind: "anchor", name: "input", label: "Runs after", accepts: ["Agentflow"], list: true, optional: true }, ...inputs],
+  inputs: [
+    { kind: "anchor", name: "input", label: "Runs after", accepts: ["Agentflow"], list: true, optional: true },
+    ...inputs,
+  ],
   outputs: [{ name: "output", label: "Output", types: ["Agentflow"] }],
   capabilities: { agentflow: { role: "step" } },
   ...extra,
@@ -76,7 +79,13 @@ const graph: Graph = {
     node("done", "replyAgentflow"),
     node("side", "replyAgentflow"),
   ],
-  edges: [edge("start", "ask"), edge("ask", "each"), edge("each", "done"), edge("start", "side"), edge("inner", "inner2")],
+  edges: [
+    edge("start", "ask"),
+    edge("ask", "each"),
+    edge("each", "done"),
+    edge("start", "side"),
+    edge("inner", "inner2"),
+  ],
 };
 
 const names = (nodeId: string, opts?: Parameters<typeof variableReferencesAt>[3]) =>
@@ -130,7 +139,11 @@ describe("what a {{…}} can name at a step", () => {
         .join(" ");
       const g: Graph = {
         ...graph,
-        nodes: graph.nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, inputs: { ...n.data.inputs, message: text, llmMessages: text } } } : n)),
+        nodes: graph.nodes.map((n) =>
+          n.id === id
+            ? { ...n, data: { ...n.data, inputs: { ...n.data.inputs, message: text, llmMessages: text } } }
+            : n,
+        ),
       };
       const problems: Parameters<typeof agentflowChecks>[2] = [];
       agentflowChecks(g, new Map(g.nodes.map((n) => [n.id, lookup(n.type)!])), problems);

@@ -42,7 +42,11 @@ const edge = (source: string, output: string, target: string) => ({
   target,
   targetHandle: `${target}:in:input`,
 });
-const ran = (nodeId: string, status: RunEntry["status"] = "FINISHED", data: Record<string, unknown> = {}): RunEntry => ({
+const ran = (
+  nodeId: string,
+  status: RunEntry["status"] = "FINISHED",
+  data: Record<string, unknown> = {},
+): RunEntry => ({
   nodeId,
   status,
   data,
@@ -69,7 +73,11 @@ const branching: Graph = {
 
 describe("the path a run took", () => {
   it("gives each step its last status, the rest not reached; notes and models are no steps", () => {
-    const path = runPath(branching, [ran("start"), ran("cond", "FINISHED", { branch: "else" }), ran("no", "ERROR")], lookup);
+    const path = runPath(
+      branching,
+      [ran("start"), ran("cond", "FINISHED", { branch: "else" }), ran("no", "ERROR")],
+      lookup,
+    );
     expect(Object.fromEntries(path.nodes)).toEqual({
       start: "finished",
       cond: "finished",

@@ -28,6 +28,7 @@ import { CardEdges } from "./CardEdges";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
+import { runEdges, useRunOverlay } from "./RunOverlay";
 
 const nodeTypes = { flowNode: FlowNode };
 const viewOnly = new Set(["select", "dimensions"]);
@@ -94,7 +95,12 @@ export function Canvas({
   const saved = useEditorState(selectEdges);
   // A Loop's back edge is drawn from its param, beside the saved edges (never saved itself).
   const loops = useEditorState(useCallback((s) => loopPairs(s.nodes, store.catalog.get), [store]));
-  const edges = useMemo(() => (loops ? [...saved, ...loopBackEdges(loops)] : saved), [saved, loops]);
+  // A run on view (the Executions view) draws the edges it went along apart from the others.
+  const run = useRunOverlay();
+  const edges = useMemo(() => {
+    const all = loops ? [...saved, ...loopBackEdges(loops)] : saved;
+    return run ? runEdges(all, run) : all;
+  }, [saved, loops, run]);
   const rf = useReactFlow();
   const lowDetail = useStore(selectLowDetail);
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
@@ -187,6 +193,8 @@ export function Canvas({
     [rf, onAdd, readOnly],
   );
 
+  const onNodeClick = useCallback((_: unknown, node: EditorNode) => run?.onShow(node.id), [run]);
+
   const dark = useDarkMode();
   return (
     <div ref={container} className="relative h-full w-full" data-testid="canvas">
@@ -205,6 +213,7 @@ export function Canvas({
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
+        onNodeClick={run ? onNodeClick : undefined}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onBeforeDelete={onBeforeDelete}

@@ -21,6 +21,7 @@ import { useParams } from "next/navigation";
 import { useEditorSlots } from "./editor-slots";
 import { labelledOutputs } from "@/browser/canvas/agentflow";
 import { GroupFrame, LoopBackHandles, LoopFooter } from "./AgentflowParts";
+import { RunNodeCard, useRunOverlay } from "./RunOverlay";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
@@ -45,6 +46,8 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
   const [showInfo, setShowInfo] = useState(false);
   const flow = useStoreApi();
   const lowDetail = useStore(selectLowDetail);
+  // A run on view (the Executions view): each node is a card with its status in that run.
+  const run = useRunOverlay();
   // The info panel belongs to the selected node: it closes when the node is deselected.
   useEffect(() => {
     if (!selected) setShowInfo(false);
@@ -56,6 +59,16 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
       <div className="w-64 rounded-lg border-2 border-red-400 bg-red-50 p-3 text-xs text-red-800">
         Unknown node type “{data.defName}”.
       </div>
+    );
+  }
+  if (run) {
+    const card = <RunNodeCard id={id} def={def} label={data.label || def.label} inputs={data.inputs} run={run} />;
+    return def.capabilities?.agentflow?.container ? (
+      <GroupFrame nodeId={id} label={data.label || def.label}>
+        {card}
+      </GroupFrame>
+    ) : (
+      card
     );
   }
   const style = categoryStyle[def.category];

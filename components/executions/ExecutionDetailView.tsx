@@ -4,14 +4,28 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { api } from "@/browser/client/api";
+import type { NodeDefinition } from "@/common/nodes/types";
 import { executionDetailSchema, executionsDeletedSchema } from "@/common/schemas/execution";
 import { Button, Card, ErrorNote, PageHeader } from "@/components/ui/controls";
 import { ExecutionStep } from "./ExecutionStep";
 import { HumanDecision } from "./HumanDecision";
+import { type RunCanvasSlot, RunPathSection } from "./RunPathSection";
 import { runDuration, showValue, STATUS_LABEL, statusClass } from "./format";
+import { RunUsage } from "./RunUsage";
 
-/** One run: its status and ids, each step in the order it ran, its flow state; approve/reject, delete. */
-export function ExecutionDetailView({ id }: { id: string }) {
+/**
+ * One run: its status and ids, each step in the order it ran, the path it took on its flow's canvas
+ * (drawn by `canvas`, the studio's canvas), its flow state; approve/reject, delete.
+ */
+export function ExecutionDetailView({
+  id,
+  definitions,
+  canvas,
+}: {
+  id: string;
+  definitions: readonly NodeDefinition[];
+  canvas?: RunCanvasSlot;
+}) {
   const qc = useQueryClient();
   const router = useRouter();
   const run = useQuery({
@@ -56,6 +70,7 @@ export function ExecutionDetailView({ id }: { id: string }) {
               chat <code>{r.chatId}</code>
             </span>
             <span>v{r.version}</span>
+            <RunUsage usage={r.usage} />
             <Link href={`/chatflows/${r.agentflowId}`} className="text-brand-700 hover:underline">
               Open the agentflow
             </Link>
@@ -75,13 +90,21 @@ export function ExecutionDetailView({ id }: { id: string }) {
           {r.status === "paused" && r.action && (
             <HumanDecision run={r} onDecided={() => void qc.invalidateQueries({ queryKey: ["execution", id] })} />
           )}
-          <h2 className="mb-2 text-sm font-semibold text-slate-700">Steps</h2>
-          <ol aria-label="Steps" className="flex flex-col gap-2">
-            {r.executionData.map((step, i) => (
-              <ExecutionStep key={`${step.startedAt ?? ""}-${step.nodeId}`} step={step} index={i} />
-            ))}
-            {r.executionData.length === 0 && <li className="text-sm text-slate-500">No step has run yet.</li>}
-          </ol>
+          {/* Side by side when there is room; on a phone the canvas comes under the steps. */}
+          <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+            <section aria-labelledby="steps-heading" className="min-w-0">
+              <h2 id="steps-heading" className="mb-2 text-sm font-semibold text-slate-700">
+                Steps
+              </h2>
+              <ol aria-label="Steps" className="flex flex-col gap-2">
+                {r.executionData.map((step, i) => (
+                  <ExecutionStep key={`${step.startedAt ?? ""}-${step.nodeId}`} step={step} index={i} />
+                ))}
+                {r.executionData.length === 0 && <li className="text-sm text-slate-500">No step has run yet.</li>}
+              </ol>
+            </section>
+            {canvas && <RunPathSection run={r} definitions={definitions} canvas={canvas} />}
+          </div>
           <h2 className="mb-2 mt-6 text-sm font-semibold text-slate-700">Flow state</h2>
           <pre className="overflow-auto whitespace-pre-wrap break-words rounded-md bg-white p-3 text-xs ring-1 ring-slate-200">
             {showValue(r.flowState)}

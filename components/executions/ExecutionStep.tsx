@@ -1,5 +1,6 @@
 import type { ExecutionNode } from "@/common/schemas/execution";
 import { formatDuration, showValue } from "./format";
+import { usageLine } from "./RunUsage";
 
 const STEP_TONE: Record<ExecutionNode["status"], string> = {
   FINISHED: "border-l-emerald-500",
@@ -30,7 +31,7 @@ function Part({ title, value, open }: { title: string; value: unknown; open?: bo
 }
 
 /** A step of a run in the order it ran: its node, status, time, and what went in and came out. */
-export function ExecutionStep({ step, index }: { step: ExecutionNode; index: number }) {
+export function ExecutionStep({ step, index, testId }: { step: ExecutionNode; index: number; testId?: string }) {
   const output = step.data.output as Record<string, unknown> | undefined;
   const { humanInputAction: _action, ...shownOutput } = output ?? {};
   const state = step.data.state as Record<string, unknown> | undefined;
@@ -38,7 +39,7 @@ export function ExecutionStep({ step, index }: { step: ExecutionNode; index: num
   return (
     <li
       className={`rounded-lg border border-l-4 border-slate-200 bg-white p-3 ${STEP_TONE[step.status]}`}
-      data-testid={`step-${step.nodeId}`}
+      data-testid={testId ?? `step-${step.nodeId}`}
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <span className="text-xs text-slate-500">{index + 1}.</span>
@@ -48,7 +49,7 @@ export function ExecutionStep({ step, index }: { step: ExecutionNode; index: num
         <span className="ml-auto text-xs text-slate-600">
           {step.startedAt ? new Date(step.startedAt).toLocaleTimeString() : ""}
           {step.timeMs !== undefined ? ` · ${formatDuration(step.timeMs)}` : ""}
-          {step.tokens ? ` · ${step.tokens.promptTokens} + ${step.tokens.completionTokens} tokens` : ""}
+          {step.usage ? ` · ${usageLine(step.usage)}` : ""}
         </span>
       </div>
       {step.error && (
