@@ -185,7 +185,7 @@ const ctx = {
   fetch: globalThis.fetch,
 };
 async function inProcess(name: FlowName) {
-  const converted = convertFlowiseFlow(flows[name] as FlowiseFlow, flowiseMappings, getDefinition);
+  const converted = convertFlowiseFlow(flows[name] as unknown as FlowiseFlow, flowiseMappings, getDefinition);
   if (converted.unmapped.length) throw new Error(`${name}: unmapped ${JSON.stringify(converted.unmapped)}`);
   const built = (await buildAgentflow(converted.graph, ctx)).agentflow;
   if (!built) throw new Error(`${name}: not an agentflow`);
@@ -221,6 +221,9 @@ for (const name of ["four", "ten"] as const) {
 
 // ---- over HTTP ----
 const server = await startBenchServer({ kind, cwd: root, modelUrl: stub.url, productApiUrl: productApi.url });
+// A failed or interrupted bench leaves no server behind.
+process.on("exit", () => server.process.child.kill("SIGKILL"));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 async function importFlow(name: string, flow: FlowiseExport): Promise<string> {
   const res = await request(`${server.url}/api/v1/chatflows/import`, {
     method: "POST",

@@ -38,7 +38,7 @@ const fixtures = path.resolve(root, "../shared/fixtures/flowise");
 const kind = (process.env.BENCH_SERVER ?? (hasBuild() ? "next" : "routes")) as ServerKind;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const START_TIMEOUT_MS = Number(process.env.FLOWISE_START_TIMEOUT_MS ?? 180_000);
+const START_TIMEOUT_MS = Number(process.env.FLOWISE_START_TIMEOUT_MS ?? 600_000);
 const INSTALL_TIMEOUT_MS = Number(process.env.FLOWISE_INSTALL_TIMEOUT_MS ?? 1_800_000);
 const installDir = path.join(os.tmpdir(), `switchyard-flowise-${FLOWISE_VERSION}`);
 const run = promisify(execFile);
@@ -100,25 +100,28 @@ async function startFlowise(bin: string): Promise<Flowise> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const output: string[] = [];
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_PATH: dataDir,
+    APIKEY_PATH: dataDir,
+    SECRETKEY_PATH: dataDir,
+    LOG_PATH: path.join(dataDir, "logs"),
+    BLOB_STORAGE_PATH: path.join(dataDir, "storage"),
+    LOG_LEVEL: "error",
+    DISABLE_FLOWISE_TELEMETRY: "true",
+    // Its HTTP step refuses loopback addresses by default; the product API is on 127.0.0.1 (ours
+    // allows the bench's hosts by name: OUTBOUND_ALLOW_HOSTS).
+    HTTP_SECURITY_CHECK: "false",
+    // As `npx flowise start` runs (no NODE_ENV): NODE_ENV=production forces Secure cookies, and
+    // its session cookie is then never set over this plain-HTTP loopback connection.
+    SECURE_COOKIES: "false",
+  };
   const child = spawn(process.execPath, [bin, "start"], {
     cwd: installDir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_PATH: dataDir,
-      APIKEY_PATH: dataDir,
-      SECRETKEY_PATH: dataDir,
-      LOG_PATH: path.join(dataDir, "logs"),
-      BLOB_STORAGE_PATH: path.join(dataDir, "storage"),
-      LOG_LEVEL: "error",
-      DISABLE_FLOWISE_TELEMETRY: "true",
-      // Its HTTP step refuses loopback addresses by default; the product API is on 127.0.0.1 (ours
-      // allows the bench's hosts by name: OUTBOUND_ALLOW_HOSTS).
-      HTTP_SECURITY_CHECK: "false",
-      NODE_ENV: "production",
-    },
+    env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const keep = (chunk: Buffer) => {
@@ -131,6 +134,8 @@ async function startFlowise(bin: string): Promise<Flowise> {
   child.on("exit", () => {
     exited = true;
   });
+  // A failed or interrupted bench leaves no Flowise behind (its data dir stays in the temp dir).
+  process.on("exit", () => child.kill("SIGKILL"));
   const stop = async () => {
     if (!exited) {
       const gone = new Promise((resolve) => child.once("exit", resolve));
@@ -181,6 +186,31 @@ async function flowiseApi(f: Flowise, pathname: string, body: unknown): Promise<
   return JSON.parse(res.text) as Record<string, unknown>;
 }
 
+/**
+ * A hand-written Flowise export made whole as Flowise's editor saves it: each node's definition
+ * (GET /api/v1/nodes/{name}: version, category, base classes, and its parameters as `inputParams`,
+ * which Flowise's runtime reads to know which inputs take variables and which load a model or tool),
+ * with the node's own id, label and input values.
+ */
+async function withDefinitions(f: Flowise, flow: FlowiseExport): Promise<FlowiseExport> {
+  const definitions = new Map<string, Record<string, unknown>>();
+  const nodes = [];
+  for (const node of flow.nodes) {
+    const data = node.data as { name: string } & Record<string, unknown>;
+    if (!definitions.has(data.name)) {
+      const res = await request(`${f.url}/api/v1/nodes/${data.name}`, { headers: f.headers });
+      if (res.status !== 200) fail(`Flowise has no node ${data.name}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+      definitions.set(data.name, JSON.parse(res.text) as Record<string, unknown>);
+    }
+    const { inputs: params, filePath: _, ...definition } = definitions.get(data.name)!;
+    nodes.push({
+      ...node,
+      data: { ...definition, inputParams: params ?? [], inputAnchors: [], outputAnchors: [], outputs: {}, ...data },
+    });
+  }
+  return { ...flow, nodes };
+}
+
 // ---- the flows: Flowise exports, repointed at this process's servers ----
 const FIXTURE_MODEL = "http://127.0.0.1:4111/v1";
 const FIXTURE_API = "http://127.0.0.1:4110";
@@ -215,7 +245,9 @@ const stopAll = async () => {
   await Promise.allSettled([flowise.stop(), ours.stop()]);
   await Promise.allSettled([stub.close(), productApi.close()]);
 };
-process.on("SIGINT", () => void stopAll().then(() => process.exit(130)));
+// A failed or interrupted bench leaves no server behind (its data dir stays in the temp dir).
+process.on("exit", () => ours.process.child.kill("SIGKILL"));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 const credentialId = (
   await flowiseApi(flowise, "/api/v1/credentials", {
@@ -243,7 +275,9 @@ for (const name of Object.keys(exportsOf) as FlowName[]) {
   flowiseIds[name] = (
     await flowiseApi(flowise, "/api/v1/chatflows", {
       name: `bench ${name}`,
-      flowData: JSON.stringify(exportsOf[name]),
+      flowData: JSON.stringify(
+        name === "agentflow" ? await withDefinitions(flowise, exportsOf[name]) : exportsOf[name],
+      ),
       type,
       deployed: false,
       isPublic: false,
