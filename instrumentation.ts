@@ -11,4 +11,7 @@ export async function register() {
   // An embedded server continues the agentflow runs a dead process left (queue mode: the workers do).
   const { startAbandonedRunRecovery } = await import("./lib/services/agentflow-recovery");
   startAbandonedRunRecovery();
+  // Either mode: webhook and schedule runs whose process died are closed as failed, saying why.
+  const { startTriggerRunSweeps } = await import("./lib/services/trigger-run-leases");
+  startTriggerRunSweeps();
 }

@@ -7,11 +7,13 @@ import { log } from "../log";
 import { getChatflowForRun } from "./chatflows";
 import { chatflowAtVersion } from "./chatflow-versions";
 import { type PredictionResult, startTriggeredPrediction } from "./predictions";
+import { holdTriggerRunLease, triggerRunLeaseFromNow } from "./trigger-run-leases";
 
 /**
  * Runs that webhooks and schedules start: always the flow's published version, one TriggerRun row
  * each (running → succeeded with the answer, or failed with the error), so an asynchronous webhook
- * call can be polled and a schedule shows its last result.
+ * call can be polled and a schedule shows its last result. A run is leased to the process waiting on
+ * it: one whose process died is closed as failed, saying so (lib/services/trigger-run-leases.ts).
  */
 
 /**
@@ -64,6 +66,7 @@ export async function startTriggerRun(args: {
         source: args.source,
         ...(args.scheduleId ? { scheduleId: args.scheduleId } : {}),
         ...(args.tickAt ? { tickAt: args.tickAt } : {}),
+        leaseUntil: triggerRunLeaseFromNow(),
       },
     });
   } catch (err) {
@@ -85,12 +88,15 @@ export async function startTriggerRun(args: {
     else await finishTriggerRun({ id: run.id, data: { status: "failed", error: messageOf(err) } }).catch(() => {});
     throw err;
   }
-  const done = started.execute().then(
+  // The lease is held while this process waits on the run: if it dies, the run is closed as abandoned.
+  const done = holdTriggerRunLease(run.id, started.execute()).then(
     async (answer) => {
       await finishTriggerRun({
         id: run.id,
         data: {
           status: "succeeded",
+          // A run closed as abandoned (its lease ran out while this process stalled) that still finished.
+          error: null,
           answer: JSON.parse(JSON.stringify(answer)),
           executionId: answer.executionId ?? null,
           chatMessageId: answer.chatMessageId || null,

@@ -96,7 +96,7 @@ export async function deleteScheduleRow({ id }: { id: string }) {
 export async function insertTriggerRun({
   data,
 }: {
-  data: { chatflowId: string; source: "webhook" | "schedule"; scheduleId?: string; tickAt?: Date };
+  data: { chatflowId: string; source: "webhook" | "schedule"; scheduleId?: string; tickAt?: Date; leaseUntil: Date };
 }) {
   return (await getDb()).triggerRun.create({ data });
 }
@@ -114,7 +114,42 @@ export async function finishTriggerRun({
     error?: string | null;
   };
 }) {
-  return (await getDb()).triggerRun.update({ where: { id }, data: { ...data, finishedAt: new Date() } });
+  return (await getDb()).triggerRun.update({
+    where: { id },
+    data: { ...data, finishedAt: new Date(), leaseUntil: null },
+  });
+}
+
+/** Extends a running run's lease; false when it is no longer running (finished, or closed as abandoned). */
+export async function renewTriggerRunLease({ id, leaseUntil }: { id: string; leaseUntil: Date }) {
+  const { count } = await (await getDb()).triggerRun.updateMany({
+    where: { id, status: "running" },
+    data: { leaseUntil },
+  });
+  return count > 0;
+}
+
+/**
+ * Marks failed, with `error`, the running runs whose lease ran out before `now` (their process died),
+ * and those from before leases whose start is older than `startedBefore`. Answers how many.
+ */
+export async function failAbandonedTriggerRuns({
+  now,
+  startedBefore,
+  error,
+}: {
+  now: Date;
+  startedBefore: Date;
+  error: string;
+}) {
+  const { count } = await (await getDb()).triggerRun.updateMany({
+    where: {
+      status: "running",
+      OR: [{ leaseUntil: { lt: now } }, { leaseUntil: null, createdAt: { lt: startedBefore } }],
+    },
+    data: { status: "failed", error, finishedAt: now, leaseUntil: null },
+  });
+  return count;
 }
 
 export async function deleteTriggerRun({ id }: { id: string }) {
