@@ -12,9 +12,9 @@ export function usageLine(u: Pick<NodeUsage, "promptTokens" | "completionTokens"
   return `${tokens} · ${u.costUsd === null ? "cost unknown" : formatUsd(u.costUsd)}`;
 }
 
-/** The run's total usage and cost as its answers recorded them (none while it runs). */
+/** The run's total usage and cost as its answers recorded them (nothing while it runs, or when it called no model). */
 export function RunUsage({ usage }: { usage: ExecutionUsage | null }) {
-  if (!usage) return null;
+  if (!usage || (usage.models.length === 0 && usage.promptTokens + usage.completionTokens === 0)) return null;
   return (
     <span data-testid="execution-usage" title={usage.models.length ? `Models: ${usage.models.join(", ")}` : undefined}>
       {usageLine(usage)}
