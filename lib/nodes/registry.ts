@@ -7,6 +7,7 @@ import { serpAPI } from "./serp-api";
 import { serper } from "./serper-search";
 import { tavilySearch } from "./tavily-search";
 import { webBrowser } from "./web-browser";
+import { replicateImageTool } from "./replicate-image-tool";
 import { chainTool } from "./chain-tool";
 import { chatAnthropic } from "./chat-anthropic";
 import { chatGoogleGenerativeAI } from "./chat-google-genai";
@@ -137,6 +138,7 @@ export const nodes: readonly NodeModule[] = [
   braveSearch,
   searxngSearch,
   webBrowser,
+  replicateImageTool,
   openApiToolkit,
   mcpTools,
   toolAgent,
