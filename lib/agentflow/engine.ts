@@ -286,7 +286,8 @@ function executedEntry(
 async function stepUsage(run: EngineRun, meter: UsageRecorder): Promise<NodeUsage | undefined> {
   const usage = meter.tally.summary();
   if (!usage) return undefined;
-  const costUsd = run.priceUsage ? await run.priceUsage(usage.models) : undefined;
+  // A price table that cannot be read leaves the cost out; it does not fail the step.
+  const costUsd = run.priceUsage ? await run.priceUsage(usage.models).catch(() => undefined) : undefined;
   return {
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
@@ -428,7 +429,7 @@ export async function runAgentflow(input: EngineRun): Promise<EngineResult> {
         tracingOn() ? traceStep(run, id, () => runStep(run, rs, id, journal)) : runStep(run, rs, id, journal),
       );
     } catch (e) {
-      const usage = await stepUsage(run, meter).catch(() => undefined);
+      const usage = await stepUsage(run, meter);
       return fail(run, rs, e, { id, startedAt, journal, ...(usage ? { usage } : {}) });
     }
     const usage = await stepUsage(run, meter);
