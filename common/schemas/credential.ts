@@ -56,7 +56,9 @@ const providerSchemas = {
         .string()
         .trim()
         .regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, "must be an AWS region such as us-east-1")
-        .meta({ description: "Where the models run: the credential is sent to bedrock-runtime.<region>.amazonaws.com" }),
+        .meta({
+          description: "Where the models run: the credential is sent to bedrock-runtime.<region>.amazonaws.com",
+        }),
       sessionToken: headerValue(4000).min(1).optional(),
       baseURL: providerUrl.optional(),
     })
