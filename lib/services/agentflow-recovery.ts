@@ -12,7 +12,7 @@ import {
 import type { Execution } from "../db/generated/client";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { leaseFromNow, pausedRunExpiry } from "./agentflow-runs";
+import { holdLease, leaseFromNow, pausedRunExpiry, runHeldHere } from "./agentflow-runs";
 import type { PredictionJob } from "./predictions";
 
 /**
@@ -118,11 +118,14 @@ export async function continueAbandonedRun(id: string): Promise<void> {
 export async function takeOverAbandonedRuns(graceMs = 0): Promise<string[]> {
   const taken: string[] = [];
   for (const id of await findAbandonedExecutionIds({ now: new Date(Date.now() - graceMs), take: SWEEP_BATCH })) {
-    if ((await takeOverRun(id)) !== "taken") continue;
+    // A run this process is running itself stays with it (its lease ran out while its loop was busy).
+    if (runHeldHere(id) || (await takeOverRun(id)) !== "taken") continue;
     taken.push(id);
-    void continueAbandonedRun(id).catch((err) =>
-      log.error({ executionId: id, err }, "continuing an abandoned agentflow run failed"),
-    );
+    // Held from the takeover on: loading the pipeline may take longer than a short lease.
+    const release = holdLease(id);
+    void continueAbandonedRun(id)
+      .catch((err) => log.error({ executionId: id, err }, "continuing an abandoned agentflow run failed"))
+      .finally(release);
   }
   return taken;
 }

@@ -207,16 +207,43 @@ export async function runAgentflowTurn(turn: AgentflowTurn): Promise<AgentflowTu
   const position = readPosition(execution.position);
   if (!position) throw new AppError("internal", `Execution ${execution.id} has no readable position.`);
   // The lease is renewed while the run goes on, also through a step that takes longer than the lease.
-  const renew = setInterval(
-    () => void renewExecutionLease({ id: execution.id, leaseUntil: leaseFromNow() }).catch(() => {}),
-    (getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 1000) / 3,
-  );
-  renew.unref();
+  const release = holdLease(execution.id);
   try {
     return await runFrom(turn, execution, position);
   } finally {
-    clearInterval(renew);
+    release();
   }
+}
+
+/**
+ * Renews the lease of a run this process holds every third of AGENTFLOW_RUN_LEASE_SECONDS until the
+ * answered function is called: from a takeover on (loading the pipeline and building the flow may
+ * take longer than a short lease), so no other process, nor this one's next sweep, takes it meanwhile.
+ */
+export function holdLease(id: string): () => void {
+  const renew = setInterval(
+    () => void renewExecutionLease({ id, leaseUntil: leaseFromNow() }).catch(() => {}),
+    (getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 1000) / 3,
+  );
+  renew.unref();
+  heldHere.set(id, (heldHere.get(id) ?? 0) + 1);
+  return () => {
+    clearInterval(renew);
+    const n = (heldHere.get(id) ?? 1) - 1;
+    if (n > 0) heldHere.set(id, n);
+    else heldHere.delete(id);
+  };
+}
+
+/**
+ * Runs this process holds (holdLease), by how many holds: its own sweep never takes one over, even
+ * when a busy event loop let the lease run out before its renewal landed.
+ */
+const heldHere = new Map<string, number>();
+
+/** Whether this process runs (or is about to continue) the run. */
+export function runHeldHere(id: string): boolean {
+  return heldHere.has(id);
 }
 
 async function runFrom(turn: AgentflowTurn, execution: Execution, position: Position): Promise<AgentflowTurnResult> {

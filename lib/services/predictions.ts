@@ -28,7 +28,7 @@ import { getBuiltFlow } from "./flows";
 import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
-import { findPausedRun, runAgentflowTurn } from "./agentflow-runs";
+import { findPausedRun, holdLease, runAgentflowTurn } from "./agentflow-runs";
 import { awaitRunOfRetriedJob, endedRunError } from "./agentflow-recovery";
 import { subflowRunner } from "./subflows";
 import { countFailures, recordAnswerUsage } from "./usage";
@@ -232,6 +232,7 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
     async execute(prepared, ctx) {
       const { job } = prepared;
       let takenOver: Execution | undefined;
+      let release = () => {};
       if (ctx.attempt > 1 && ctx.jobId) {
         const stored = await storedAnswerOfRun(ctx.jobId, prepared);
         if (stored) return stored;
@@ -245,24 +246,30 @@ export const predictionRuns: RunKind<PredictionJob, PreparedRun & { job: Predict
             throw endedRunError(run.ended);
           }
           takenOver = run?.take;
+          // Held from the takeover on (building the flow may take longer than a short lease) until it ends.
+          if (takenOver) release = holdLease(takenOver.id);
         }
       }
-      return executePrediction({
-        ...prepared,
-        chatId: job.chatId,
-        sessionId: job.sessionId,
-        chatType: job.chatType,
-        ...(ctx.jobId ? { runId: ctx.jobId } : {}),
-        ...(takenOver ? { takenOver } : {}),
-        signal: ctx.signal,
-        ...(job.stream
-          ? {
-              onToken: (token: string) => ctx.emit("token", token),
-              onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
-              onAgentflowEvent: (name: AgentflowEventName, data: unknown) => ctx.emit(name, data),
-            }
-          : {}),
-      });
+      try {
+        return await executePrediction({
+          ...prepared,
+          chatId: job.chatId,
+          sessionId: job.sessionId,
+          chatType: job.chatType,
+          ...(ctx.jobId ? { runId: ctx.jobId } : {}),
+          ...(takenOver ? { takenOver } : {}),
+          signal: ctx.signal,
+          ...(job.stream
+            ? {
+                onToken: (token: string) => ctx.emit("token", token),
+                onToolStart: (start: ToolStart) => ctx.emit("toolStart", start),
+                onAgentflowEvent: (name: AgentflowEventName, data: unknown) => ctx.emit(name, data),
+              }
+            : {}),
+        });
+      } finally {
+        release();
+      }
     },
   };
 

@@ -7,7 +7,12 @@ import { initialPosition } from "../../lib/agentflow/position";
 import { getDb } from "../../lib/db/client";
 import { findExecutionById, insertExecution } from "../../lib/db/queries/executions";
 import { resetEnvForTests } from "../../lib/env";
-import { takeOverAbandonedRuns, takeoverCapReason } from "../../lib/services/agentflow-recovery";
+import {
+  continueAbandonedRun,
+  takeOverAbandonedRuns,
+  takeOverRun,
+  takeoverCapReason,
+} from "../../lib/services/agentflow-recovery";
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { waitFor } from "../queue/support";
@@ -15,10 +20,12 @@ import { waitFor } from "../queue/support";
 // Issue 32, the takeover cap (AGENTFLOW_MAX_TAKEOVERS): a run whose process keeps dying is taken over
 // at most that many times, then marked error naming the cap instead of being handed on for ever.
 // The deaths are simulated without killing a process: the run's lease is set to have run out, as a
-// dead process leaves it (the lease here is an hour, so this process never renews it on its own), and
-// the embedded server's sweep (takeOverAbandonedRuns) finds it. Each continuation hangs in its model
-// step (the stub does not answer), as a process that dies there would. The HTTP step before it is made
-// once, by the first takeover: later ones read it from the run's stored steps.
+// dead process leaves it (the lease here is an hour, so nothing renews it before the test does), and
+// each takeover is what a sweep does (takeOverRun, then continueAbandonedRun); each continuation hangs
+// in its model step (the stub does not answer), as a process that dies there would. The HTTP step
+// before it is made once, by the first takeover: later ones read it from the run's stored steps. The
+// sweep itself (takeOverAbandonedRuns) marks a run at the cap as error, and leaves alone a run this
+// process is still running.
 
 const MAX = 2;
 
@@ -95,27 +102,36 @@ describe("the takeover cap of an agentflow run (embedded sweep)", () => {
       userCaller(admin),
     );
     // A run its process left before its first step: running, its lease run out.
-    const run = await insertExecution({
-      data: {
-        chatflowId: flow.id,
-        version: flow.version,
-        sessionId: "chat-loop",
-        chatId: "chat-loop",
-        position: initialPosition("start", "Refund order 42") as never,
-        leaseUntil: new Date(Date.now() - 1000),
-      },
-    });
+    const leftRun = (chatId: string, takeovers = 0) =>
+      insertExecution({
+        data: {
+          chatflowId: flow.id,
+          version: flow.version,
+          sessionId: chatId,
+          chatId,
+          position: initialPosition("start", "Refund order 42") as never,
+          leaseUntil: new Date(Date.now() - 1000),
+        },
+      }).then(async (row) => {
+        if (takeovers) await (await getDb()).execution.update({ where: { id: row.id }, data: { takeovers } });
+        return row;
+      });
+    const run = await leftRun("chat-loop");
+    const continuations: Promise<void>[] = [];
 
     for (let takeover = 1; takeover <= MAX; takeover++) {
-      expect(await takeOverAbandonedRuns()).toEqual([run.id]);
+      expect(await takeOverRun(run.id)).toBe("taken");
+      continuations.push(continueAbandonedRun(run.id));
       // The continuation reached the model step (and hangs there, as a dying process would).
       await waitFor(() => stub.requests.length === takeover, 20_000);
       const row = await findExecutionById({ id: run.id });
       expect([row?.status, row?.takeovers]).toEqual(["running", takeover]);
+      // This process runs it now: its own sweep leaves it alone.
+      expect(await takeOverAbandonedRuns()).toEqual([]);
       await processDies(run.id);
     }
-    // Taken over MAX times already: the next sweep marks it error instead of taking it.
-    expect(await takeOverAbandonedRuns()).toEqual([]);
+    // Taken over MAX times already: the next takeover marks it error instead.
+    expect(await takeOverRun(run.id)).toBe("capped");
     const capped = await findExecutionById({ id: run.id });
     expect(capped?.status).toBe("error");
     expect(capped?.error).toBe(takeoverCapReason(MAX));
@@ -125,17 +141,24 @@ describe("the takeover cap of an agentflow run (embedded sweep)", () => {
     // Every continuation asked the model (one each); the HTTP step ran once, by the first.
     expect(stub.requests.length).toBe(MAX);
     expect(hits).toBe(1);
-    // A later sweep leaves it alone.
+    expect(await takeOverRun(run.id)).toBe("held");
+
+    // The sweep does the same: a left run taken over MAX times already is marked error, not taken.
+    const another = await leftRun("chat-loop-2", MAX);
     expect(await takeOverAbandonedRuns()).toEqual([]);
+    expect(await findExecutionById({ id: another.id })).toMatchObject({
+      status: "error",
+      error: takeoverCapReason(MAX),
+      takeovers: MAX,
+    });
+    expect(stub.requests.length).toBe(MAX);
 
     // The continuations still hanging get their answers now: each finds the run ended and stops
     // (its save is refused, counted as a failed answer), leaving the cap's error as it is.
     for (const release of held.splice(0)) release();
+    await Promise.all(continuations);
     const db = await getDb();
-    await waitFor(
-      async () => (await db.usageRecord.count({ where: { chatflowId: flow.id, error: "conflict" } })) === MAX,
-      20_000,
-    );
+    expect(await db.usageRecord.count({ where: { chatflowId: flow.id, error: "conflict" } })).toBe(MAX);
     const after = await findExecutionById({ id: run.id });
     expect([after?.status, after?.error]).toEqual(["error", takeoverCapReason(MAX)]);
     expect(await db.chatMessage.count({ where: { chatflowId: flow.id } })).toBe(0);
