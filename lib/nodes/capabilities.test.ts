@@ -28,8 +28,14 @@ function credentialsFor(def: NodeDefinition) {
   const creds: Record<string, { name: string; type: string; data: Record<string, string> }> = {};
   const inputs: Record<string, unknown> = {};
   for (const p of paramInputs(def).filter((p) => p.type === "credential")) {
-    // A base URL too: an Azure OpenAI credential names its endpoint (the others' default host is fine either way).
-    const data = { apiKey: "k", baseURL: "https://provider.example" };
+    // A base URL too: an Azure OpenAI credential names its endpoint (the others' default host is fine either way);
+    // an AWS key id and region for Bedrock's (the others ignore them).
+    const data = {
+      apiKey: "k",
+      baseURL: "https://provider.example",
+      accessKeyId: "AKIAEXAMPLE0000000",
+      region: "us-east-1",
+    };
     creds[`cred-${p.name}`] = { name: p.label, type: p.credentialTypes?.[0] ?? "openai", data };
     inputs[p.name] = `cred-${p.name}`;
   }
@@ -50,6 +56,7 @@ function chatGraph(def: NodeDefinition, toggle: string, on: boolean | string) {
 describe("declared capabilities", () => {
   it("are declared by the nodes that need them", () => {
     expect(imageNodes.map((d) => d.name).sort()).toEqual([
+      "awsChatBedrock",
       "azureChatOpenAI",
       "chatAnthropic",
       "chatDeepseek",
