@@ -5,7 +5,15 @@ import { NO_EQUIVALENT_FLOWISE_TYPES, REFUSED_FLOWISE_TYPES } from "./refused";
 import { type ConversionSink, convertParams, embeddedNodes, references } from "./convert-node";
 import { referencesInside } from "./rules";
 import { controlEdge, type MappedStep } from "./convert-steps";
-import type { DroppedInput, FlowiseFlow, FlowiseMapping, FlowiseNode, ImportWarning, UnmappedNode } from "./types";
+import type {
+  DroppedInput,
+  FlowiseFlow,
+  FlowiseMapping,
+  FlowiseNode,
+  ImportWarning,
+  InputRule,
+  UnmappedNode,
+} from "./types";
 
 /**
  * Converts a Flowise chatflow to our graph, without saving anything (HTTP- and database-free).
@@ -29,6 +37,8 @@ interface Connection {
   output?: string;
   target: string;
   input: string;
+  /** Our anchor, for a connection a mapping's `borrow` made (its input is no Flowise input). */
+  borrowed?: string;
 }
 
 function labelOf(node: FlowiseNode): string {
@@ -135,8 +145,9 @@ export function convertFlowiseFlow(
   for (const { flowise, mapping } of mapped.values()) {
     for (const [input, value] of Object.entries(flowise.data.inputs ?? {})) {
       const rule = mapping.inputs[input];
+      // An input our node does without still names its sources: they are left out, or borrowed.
       const sources =
-        rule?.kind === "anchor"
+        rule?.kind === "anchor" || (rule?.kind === "ignore" && !rule.when)
           ? references(value)
           : rule?.kind === "param" && rule.connections
             ? referencesInside(value)
@@ -145,6 +156,8 @@ export function convertFlowiseFlow(
     }
   }
 
+  borrowConnections(mapped, connections, connect);
+
   const edges: GraphEdge[] = [];
   const perAnchor = new Map<string, number>();
   /** Nodes that fed an input our node does without, and which input. */
@@ -152,7 +165,9 @@ export function convertFlowiseFlow(
   for (const c of connections.values()) {
     const target = mapped.get(c.target);
     if (!target) continue; // the target node is listed as unmapped already
-    const rule = target.mapping.inputs[c.input];
+    const rule: InputRule | undefined = c.borrowed
+      ? { kind: "anchor", to: c.borrowed }
+      : target.mapping.inputs[c.input];
     const source = mapped.get(c.source);
     if (!allIds.has(c.source)) {
       drop(c.target, target.label, c.input, `refers to node ${c.source}, which is not in the flow`);
@@ -224,4 +239,23 @@ export function convertFlowiseFlow(
     unmapped,
     dropped: [...droppedByKey.values()],
   };
+}
+
+/**
+ * The connections a mapping's `borrow` adds (./types.ts): for node N borrowing `{ via, input }` into
+ * our anchor A, every source feeding `input` of the node connected at N's `via` also feeds N's A.
+ */
+function borrowConnections(
+  mapped: ReadonlyMap<string, Mapped>,
+  connections: ReadonlyMap<string, Connection>,
+  connect: (c: Connection) => void,
+) {
+  const all = [...connections.values()];
+  for (const { flowise, mapping } of mapped.values()) {
+    for (const [to, { via, input }] of Object.entries(mapping.borrow ?? {})) {
+      const middles = all.filter((c) => c.target === flowise.id && c.input === via).map((c) => c.source);
+      for (const from of all.filter((c) => middles.includes(c.target) && c.input === input))
+        connect({ source: from.source, output: from.output, target: flowise.id, input: `borrow:${to}`, borrowed: to });
+    }
+  }
 }

@@ -24,18 +24,4 @@ export const REFUSED_FLOWISE_TYPES: Readonly<Record<string, string>> = {
 export const NO_EQUIVALENT_FLOWISE_TYPES: Readonly<Record<string, string>> = {
   openAIAssistant:
     "OpenAI Assistant runs on OpenAI's Assistants API, which OpenAI retired; rebuild it with a Tool Agent (chatflow) or an Agent step (agentflow) on a chat model",
-  queryEngine:
-    "LlamaIndex Query Engine (one question answered from a vector store without history) has no equivalent node; use a Conversational Retrieval QA Chain or a Context Chat Engine",
-  subQuestionQueryEngine:
-    "LlamaIndex Sub Question Query Engine (splitting a question across query-engine tools) has no equivalent node; use a Tool Agent with Retriever Tools",
-  queryEngineToolLlamaIndex:
-    "LlamaIndex Query Engine Tool has no equivalent node; use a Retriever Tool on the vector store",
-  compactrefineLlamaIndex:
-    "LlamaIndex Compact and Refine response synthesizer has no equivalent; our retrieval chains put the retrieved chunks in one prompt",
-  refineLlamaIndex:
-    "LlamaIndex Refine response synthesizer has no equivalent; our retrieval chains put the retrieved chunks in one prompt",
-  treeSummarizeLlamaIndex:
-    "LlamaIndex Tree Summarize response synthesizer has no equivalent; our retrieval chains put the retrieved chunks in one prompt",
-  simpleResponseBuilderLlamaIndex:
-    "LlamaIndex Simple Response Builder has no equivalent node; our retrieval chains put the retrieved chunks in one prompt",
 };

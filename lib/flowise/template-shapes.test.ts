@@ -107,20 +107,14 @@ describe("Flowise template shapes", () => {
     });
   });
 
-  it("refuses OpenAI Assistant and LlamaIndex query engines by name, saying what to use instead", () => {
+  it("refuses OpenAI Assistant by name, saying what to use instead", () => {
     const r = convert({
-      nodes: [
-        node("assistant_0", "openAIAssistant", { selectedAssistant: "asst_1" }),
-        node("qe_0", "queryEngine", { returnSourceDocuments: true }),
-        node("synth_0", "compactrefineLlamaIndex", {}),
-      ],
+      nodes: [node("assistant_0", "openAIAssistant", { selectedAssistant: "asst_1" })],
       edges: [],
     });
     expect(r.graph.nodes).toEqual([]);
     expect(r.unmapped.map((u) => [u.flowiseType, u.reason])).toEqual([
       ["openAIAssistant", NO_EQUIVALENT_FLOWISE_TYPES.openAIAssistant],
-      ["queryEngine", NO_EQUIVALENT_FLOWISE_TYPES.queryEngine],
-      ["compactrefineLlamaIndex", NO_EQUIVALENT_FLOWISE_TYPES.compactrefineLlamaIndex],
     ]);
     expect(r.unmapped[0].reason).toMatch(/retired.*Tool Agent/);
     for (const name of Object.keys(NO_EQUIVALENT_FLOWISE_TYPES))
@@ -128,5 +122,41 @@ describe("Flowise template shapes", () => {
         flowiseMappings.some((m) => m.flowise === name),
         name,
       ).toBe(false);
+  });
+
+  it("Query Engine (LlamaIndex): the model given to its store feeds our engine; each synthesizer maps with its prompts", () => {
+    const r = convert({
+      nodes: [
+        node("claude_0", "chatAnthropic_LlamaIndex", { modelName: "claude-2", temperature: 0.9 }),
+        node("pc_0", "pineconeLlamaIndex", { model: "{{claude_0.data.instance}}", pineconeIndex: "docs" }),
+        node("synth_0", "treeSummarizeLlamaIndex", { prompt: "Sum {context} for {query}" }),
+        node("qe_0", "queryEngine", {
+          vectorStoreRetriever: "{{pc_0.data.instance}}",
+          responseSynthesizer: "{{synth_0.data.instance}}",
+          returnSourceDocuments: true,
+        }),
+        node("refine_0", "refineLlamaIndex", { refinePrompt: "R {existingAnswer}", textQAPrompt: "Q {context}" }),
+        node("simple_0", "simpleResponseBuilderLlamaIndex", {}),
+      ],
+      edges: [],
+    });
+    expect(r.unmapped).toEqual([]);
+    expect(r.dropped).toEqual([]);
+    const byId = Object.fromEntries(r.graph.nodes.map((n) => [n.id, n]));
+    expect(byId.qe_0).toMatchObject({ type: "queryEngine", data: { inputs: { returnSourceDocuments: true } } });
+    expect(byId.synth_0).toMatchObject({
+      type: "treeSummarizeSynthesizer",
+      data: { inputs: { prompt: "Sum {context} for {query}" } },
+    });
+    expect(byId.refine_0).toMatchObject({
+      type: "refineSynthesizer",
+      data: { inputs: { refinePrompt: "R {existingAnswer}", textQAPrompt: "Q {context}" } },
+    });
+    expect(byId.simple_0.type).toBe("simpleResponseBuilder");
+    expect(r.graph.edges.map((e) => `${e.sourceHandle} ${e.targetHandle}`).sort()).toEqual([
+      "claude_0:out:chatModel qe_0:in:model",
+      "pc_0:out:retriever qe_0:in:retriever",
+      "synth_0:out:responseSynthesizer qe_0:in:responseSynthesizer",
+    ]);
   });
 });

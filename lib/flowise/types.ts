@@ -115,6 +115,13 @@ export interface FlowiseMapping {
    * what (a LlamaIndex node onto its LangChain equivalent), so the builder knows to check it.
    */
   readonly note?: string;
+  /**
+   * Our anchors fed by what feeds another node's input in Flowise, by our anchor name: `{ model: {
+   * via: "vectorStoreRetriever", input: "model" } }` connects to our `model` whatever model feeds the
+   * node connected at this node's `vectorStoreRetriever` (a LlamaIndex query engine answers with the
+   * model given to its vector store).
+   */
+  readonly borrow?: Readonly<Record<string, { via: string; input: string }>>;
   /** Our credential param: a Flowise credential on the node leaves it empty and warns "connect a credential". */
   readonly credential?: string;
   /**

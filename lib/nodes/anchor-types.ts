@@ -9,6 +9,8 @@ import type { DocumentSource } from "../vector/types";
 import type { ChatHistoryMemory } from "./shared/memory";
 import type { FlowModeration } from "./shared/moderation";
 import type { FlowOutputParser } from "./shared/output-parser";
+import type { QueryEngine, QueryEngineToolSpec } from "./shared/query-engine";
+import type { ResponseSynthesizer } from "./shared/response-synthesis";
 
 /**
  * The contract behind each connection type name (T in ./types.ts, DT in lib/vector/node-types.ts):
@@ -31,6 +33,10 @@ export interface AnchorTypes {
   TextSplitter: TextSplitter;
   Embeddings: EmbeddingsInterface;
   BaseRetriever: BaseRetrieverInterface;
+  /** How a query engine turns chunks into an answer (shared/response-synthesis.ts). */
+  ResponseSynthesizer: ResponseSynthesizer;
+  BaseQueryEngine: QueryEngine;
+  QueryEngineTool: QueryEngineToolSpec;
 }
 
 /** The TypeScript type an anchor accepting the given type names receives (unknown for other names). */

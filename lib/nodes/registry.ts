@@ -33,6 +33,13 @@ import { jsonLoader } from "./json-loader";
 import { keywordStore } from "./keyword-store";
 import { documentStoreRetriever } from "./document-store-retriever";
 import { documentStoreLoader } from "./document-store-loader";
+import { compactRefineSynthesizer } from "./compact-refine-synthesizer";
+import { refineSynthesizer } from "./refine-synthesizer";
+import { treeSummarizeSynthesizer } from "./tree-summarize-synthesizer";
+import { simpleResponseBuilder } from "./simple-response-builder";
+import { queryEngine } from "./query-engine";
+import { queryEngineTool } from "./query-engine-tool";
+import { subQuestionQueryEngine } from "./sub-question-query-engine";
 import { llmChain } from "./llm-chain";
 import { csvOutputParser } from "./csv-output-parser";
 import { structuredOutputParser } from "./structured-output-parser";
@@ -176,6 +183,14 @@ export const nodes: readonly NodeModule[] = [
   memoryVectorStore,
   retrieverTool,
   conversationalRetrievalQAChain,
+  // LlamaIndex's query engines and response synthesizers, on our retrievers.
+  queryEngine,
+  subQuestionQueryEngine,
+  queryEngineTool,
+  compactRefineSynthesizer,
+  refineSynthesizer,
+  treeSummarizeSynthesizer,
+  simpleResponseBuilder,
   // Agentflow steps (lib/agentflow runs them; chat models above feed them).
   startAgentflow,
   llmAgentflow,

@@ -81,6 +81,15 @@ import { qdrant } from "./qdrant";
 import { chroma } from "./chroma";
 import { elasticsearch } from "./elasticsearch";
 import { pineconeLlamaIndex } from "./pineconeLlamaIndex";
+import { queryEngine } from "./queryEngine";
+import { queryEngineToolLlamaIndex } from "./queryEngineToolLlamaIndex";
+import { subQuestionQueryEngine } from "./subQuestionQueryEngine";
+import {
+  compactrefineLlamaIndex,
+  refineLlamaIndex,
+  simpleResponseBuilderLlamaIndex,
+  treeSummarizeLlamaIndex,
+} from "./responseSynthesizers";
 import { requestsGet } from "./requestsGet";
 import { requestsPost } from "./requestsPost";
 import { startAgentflow } from "./startAgentflow";
@@ -194,6 +203,14 @@ export const flowiseMappings: readonly FlowiseMapping[] = [
   pineconeLlamaIndex,
   contextChatEngine,
   simpleChatEngine,
+  // LlamaIndex query engines and response synthesizers, onto our own (not LangChain) engines.
+  queryEngine,
+  subQuestionQueryEngine,
+  queryEngineToolLlamaIndex,
+  compactrefineLlamaIndex,
+  refineLlamaIndex,
+  treeSummarizeLlamaIndex,
+  simpleResponseBuilderLlamaIndex,
   // Agentflow V2 steps (their embedded models and tools map through the mappings above).
   startAgentflow,
   llmAgentflow,

@@ -10,10 +10,11 @@ export const pineconeLlamaIndex = defineMapping({
   inputs: {
     document: anchor("document"),
     embeddings: anchor("embeddings"),
+    // A query engine connected to the store takes this model (its mapping borrows it).
     model: ignore(
       "the index's LLM is not needed: the chain connected to the store has its own model",
       undefined,
-      "the LlamaIndex store's model is not carried over: the chat engine's model answers",
+      "the LlamaIndex store's model is not part of our store: a chat engine's own model answers, a query engine takes this one",
     ),
     pineconeIndex: param("indexName", toText),
     pineconeNamespace: param("namespace", toText),
