@@ -223,7 +223,9 @@ export function tenNodeFlow(t: FlowTargets): FlowiseExport {
         "Item",
         {
           ...model(t, "llm"),
-          llmMessages: "",
+          // A list, not "": Flowise 3.1.4's LLM step fails on "" inside an Iteration ("llmMessages.some
+          // is not a function"), though its own Iterations template saves it so.
+          llmMessages: [{ role: "system", content: "Reply briefly." }],
           llmEnableMemory: false,
           llmUserMessage: "Reply only: {{ $iteration.item }}",
           llmReturnResponseAs: "userMessage",

@@ -294,8 +294,11 @@ for (const name of Object.keys(exportsOf) as FlowName[]) {
 }
 
 type Side = "switchyard" | "flowise";
-/** One prediction; its answer must be a 200 with text. Failures are counted, not thrown. */
-async function predict(side: Side, name: FlowName, i: number): Promise<string | undefined> {
+/**
+ * One prediction; its answer must be a 200 with text. Failures are counted, not thrown. The stubs'
+ * records are dropped after it, unless `keepRecords`.
+ */
+async function predict(side: Side, name: FlowName, i: number, keepRecords = false): Promise<string | undefined> {
   const url =
     side === "switchyard"
       ? `${ours.url}/api/v1/prediction/${ourIds[name]}`
@@ -315,18 +318,30 @@ async function predict(side: Side, name: FlowName, i: number): Promise<string | 
     text = (JSON.parse(res.text) as { text?: unknown }).text;
   } catch {}
   if (res.status !== 200 || typeof text !== "string" || !text) return `HTTP ${res.status} ${res.text.slice(0, 300)}`;
-  stub.requests.length = 0;
-  productApi.requests.length = 0;
+  lastAnswer = text;
+  if (!keepRecords) {
+    stub.requests.length = 0;
+    productApi.requests.length = 0;
+  }
   return undefined;
 }
+let lastAnswer = "";
 
-/** Which flows each side can run: one prediction each, its failure printed. */
+/** Which flows each side can run: one prediction each, its failure (or its model and API calls and answer) printed. */
 const runnable = { switchyard: new Set<FlowName>(), flowise: new Set<FlowName>() };
 for (const side of ["switchyard", "flowise"] as const) {
   for (const name of Object.keys(exportsOf) as FlowName[]) {
-    const error = await predict(side, name, 0);
+    // What one prediction did, to see both sides do the same work: calls to the model and the API.
+    stub.requests.length = 0;
+    productApi.requests.length = 0;
+    const error = await predict(side, name, 0, true);
     if (error) console.log(`  ${side} cannot run ${name}: ${error}`);
-    else runnable[side].add(name);
+    else {
+      runnable[side].add(name);
+      console.log(
+        `  ${side} ${name}: one prediction made ${stub.requests.length} model and ${productApi.requests.length} product API calls, answered "${lastAnswer.slice(0, 100).replaceAll("\n", " ")}"`,
+      );
+    }
   }
 }
 
