@@ -129,6 +129,12 @@ export function createEditorStore(catalog: NodeCatalog, flowChecks?: FlowChecks)
       state = { ...state, problems: revalidate(state) };
       emit();
     },
+    /** Checks the graph with these from now on (an agentflow's, once the server's global variables are known). */
+    setChecks(checks: FlowChecks) {
+      flowChecks = checks;
+      checked = undefined;
+      store.validateNow();
+    },
     subscribe(listener: () => void) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

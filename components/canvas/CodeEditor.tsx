@@ -2,11 +2,14 @@
 
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
+import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import CodeMirror from "@uiw/react-codemirror";
 import { useMemo } from "react";
+import type { VariableReference } from "@/common/agentflow/references";
 import type { EditorLanguage } from "@/common/nodes/editor-hint";
 import { useDarkMode } from "@/components/ui/use-dark-mode";
+import { variableCompletion } from "./variable-completion";
 
 type Props = {
   id: string;
@@ -19,7 +22,14 @@ type Props = {
   height: string;
   invalid?: boolean;
   describedBy?: string;
+  /** An agentflow step's field: `{{` opens the names it can reference here (variable-completion.ts). */
+  references?: () => VariableReference[];
+  /** One line only (a URL): a new line is never inserted. */
+  singleLine?: boolean;
 };
+
+/** Refuses any change that would leave more than one line. */
+const oneLine = EditorState.transactionFilter.of((tr) => (tr.newDoc.lines > 1 ? [] : tr));
 
 /**
  * CodeMirror 6 with YAML or JSON highlighting (prompts: plain text with line wrapping). Only this
@@ -35,6 +45,8 @@ export default function CodeEditor({
   height,
   invalid,
   describedBy,
+  references,
+  singleLine,
 }: Props) {
   const dark = useDarkMode();
   const extensions = useMemo(() => {
@@ -47,8 +59,10 @@ export default function CodeEditor({
       language === "json" ? json() : language === "yaml" ? yaml() : [],
       language === "prompt" ? EditorView.lineWrapping : [],
       EditorView.contentAttributes.of(attrs),
+      references ? variableCompletion(references) : [],
+      singleLine ? oneLine : [],
     ];
-  }, [id, label, language, invalid, describedBy]);
+  }, [id, label, language, invalid, describedBy, references, singleLine]);
   return (
     <CodeMirror
       value={value}
@@ -57,7 +71,13 @@ export default function CodeEditor({
       placeholder={placeholder}
       height={height}
       theme={dark ? "dark" : "light"}
-      basicSetup={{ foldGutter: language !== "prompt", lineNumbers: language !== "prompt", highlightActiveLine: false }}
+      basicSetup={{
+        foldGutter: language !== "prompt",
+        lineNumbers: language !== "prompt",
+        highlightActiveLine: false,
+        // A field taking variables has its own completion (the names it can reference).
+        autocompletion: !references,
+      }}
       className={`nodrag nowheel overflow-hidden rounded-md border text-[11px] ${invalid ? "border-red-400" : "border-slate-300"}`}
       data-testid={`code-editor-${id}`}
     />

@@ -7,7 +7,7 @@ import { createPortal } from "react-dom";
 import { ErrorNote, skipLinkClass } from "@/components/ui/controls";
 import { createEditorStore } from "@/browser/canvas/editor-store";
 import { nodeCatalog } from "@/common/nodes/catalog";
-import { agentflowChecks } from "@/common/agentflow/validate";
+import { agentflowChecks, agentflowChecksWith } from "@/common/agentflow/validate";
 import type { FlowChecks } from "@/common/flow/validate";
 import type { NodeDefinition } from "@/common/nodes/types";
 import { ApiError } from "@/browser/client/api";
@@ -23,6 +23,7 @@ import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { useEditorActions } from "./use-editor-actions";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { loadInto } from "./load-graph";
+import { useGlobalVariableNames } from "./use-variable-references";
 import { useVersionViewer } from "./use-version-viewer";
 import { VersionsPanel } from "./VersionsPanel";
 
@@ -84,6 +85,12 @@ function EditorShell({
 }: ShellProps & { definitions: readonly NodeDefinition[]; checks?: FlowChecks }) {
   const [store] = useState(() => createEditorStore(nodeCatalog(definitions), checks));
   const [initial] = useState(() => loadInto(store, props.flow.graph));
+  // An agentflow's {{$vars.name}} are checked as they are typed once the server's variables are known.
+  const variables = useGlobalVariableNames(checks === agentflowChecks);
+  useEffect(() => {
+    if (checks === agentflowChecks && variables)
+      store.setChecks(agentflowChecksWith({ variables: new Set(variables) }));
+  }, [store, checks, variables]);
   return (
     <EditorProvider value={store}>
       <EditorBody {...props} initial={initial} />

@@ -22,6 +22,7 @@ import { useEditorSlots } from "./editor-slots";
 import { labelledOutputs } from "@/browser/canvas/agentflow";
 import { GroupFrame, LoopBackHandles, LoopFooter } from "./AgentflowParts";
 import { RunNodeCard, useRunOverlay } from "./RunOverlay";
+import { takesVariables } from "@/common/agentflow/references";
 
 const sameProblems = (a: NodeProblem[] | undefined, b: NodeProblem[] | undefined) => problemsKey(a) === problemsKey(b);
 
@@ -101,6 +102,7 @@ export const FlowNode = memo(function FlowNode({ id, data, selected }: NodeProps
       value={data.inputs[p.name]}
       error={errorFor(p.name)}
       onChange={onChange}
+      variables={takesVariables(def, p)}
     />
   );
   const general = problems?.filter((p) => !p.input || !def.inputs.some((i) => i.name === p.input)) ?? [];

@@ -2,11 +2,13 @@
 
 import dynamic from "next/dynamic";
 import { memo, useEffect, useRef, useState } from "react";
+import type { VariableReference } from "@/common/agentflow/references";
 import { editorLanguageOf, type EditorLanguage } from "@/common/nodes/editor-hint";
 import type { ParamInput } from "@/common/nodes/types";
 import { CredentialField } from "./CredentialField";
 import { describeFileValue, readFileValue } from "./file-value";
 import { fieldClass } from "./node-style";
+import { useVariableReferences } from "./use-variable-references";
 
 type Props = {
   nodeId: string;
@@ -14,10 +16,12 @@ type Props = {
   value: unknown;
   error?: string;
   onChange: (name: string, value: unknown) => void;
+  /** An agentflow step's field taking `{{variables}}`: a code editor with their autocomplete. */
+  variables?: boolean;
 };
 
 /** One form field of a node, chosen by the param's type. */
-export const ParamField = memo(function ParamField({ nodeId, param: p, value, error, onChange }: Props) {
+export const ParamField = memo(function ParamField({ nodeId, param: p, value, error, onChange, variables }: Props) {
   const id = `${nodeId}-${p.name}`;
   const set = (v: unknown) => onChange(p.name, v);
   const invalid = error ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {};
@@ -49,7 +53,11 @@ export const ParamField = memo(function ParamField({ nodeId, param: p, value, er
           </span>
         )}
       </label>
-      <Control id={id} p={p} value={value} set={set} invalid={invalid} />
+      {variables ? (
+        <VariablesControl id={id} nodeId={nodeId} p={p} value={value} set={set} invalid={invalid} />
+      ) : (
+        <Control id={id} p={p} value={value} set={set} invalid={invalid} />
+      )}
       {error ? (
         <p id={`${id}-error`} className="text-[11px] leading-snug text-red-700">
           {error}
@@ -63,15 +71,34 @@ export const ParamField = memo(function ParamField({ nodeId, param: p, value, er
 
 type ControlProps = { id: string; p: ParamInput; value: unknown; set: (v: unknown) => void; invalid: object };
 
+/** A param's value as the text its field shows (objects as indented JSON). */
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  return typeof value === "object" ? JSON.stringify(value, null, 2) : String(value);
+}
+
+/**
+ * A field taking `{{variables}}` (an agentflow step's text, JSON or string): the code editor (its
+ * language, else a prompt; one line for a string) with the names this step can reference offered
+ * after `{{`. A name referring to nothing is the field's problem as it is typed (the editor's checks).
+ */
+function VariablesControl({ nodeId, ...props }: ControlProps & { nodeId: string }) {
+  const references = useVariableReferences(nodeId, props.p.name);
+  const language = editorLanguageOf(props.p) ?? "prompt";
+  return (
+    <CodeControl
+      {...props}
+      value={textOf(props.value)}
+      language={language}
+      references={references}
+      singleLine={props.p.type === "string"}
+    />
+  );
+}
+
 function Control({ id, p, value, set, invalid }: ControlProps) {
-  const text =
-    value === undefined || value === null
-      ? ""
-      : typeof value === "string"
-        ? value
-        : typeof value === "object"
-          ? JSON.stringify(value, null, 2)
-          : String(value);
+  const text = textOf(value);
   const language = editorLanguageOf(p);
   if (language) return <CodeControl id={id} p={p} language={language} value={text} set={set} invalid={invalid} />;
   switch (p.type) {
@@ -184,10 +211,15 @@ function PlainCode({
 // CodeMirror is loaded on demand: only flows with code, JSON or prompt fields fetch it.
 const CodeEditor = dynamic(() => import("./CodeEditor"), { ssr: false, loading: () => null });
 
-type CodeControlProps = Omit<ControlProps, "value"> & { value: string; language: EditorLanguage };
+type CodeControlProps = Omit<ControlProps, "value"> & {
+  value: string;
+  language: EditorLanguage;
+  references?: () => VariableReference[];
+  singleLine?: boolean;
+};
 
 /** A code editor (YAML, JSON or a prompt) in the node, with an Expand button opening a big one in a dialog. */
-function CodeControl({ id, p, language, value, set, invalid }: CodeControlProps) {
+function CodeControl({ id, p, language, value, set, invalid, references, singleLine }: CodeControlProps) {
   const [expanded, setExpanded] = useState(false);
   const isInvalid = "aria-invalid" in invalid;
   const placeholder = p.placeholder ?? (p.default !== undefined ? String(p.default) : language === "json" ? "{ }" : "");
@@ -199,9 +231,11 @@ function CodeControl({ id, p, language, value, set, invalid }: CodeControlProps)
         language={language}
         value={value}
         set={set}
-        height={language === "prompt" ? "72px" : "96px"}
+        height={singleLine ? "30px" : language === "prompt" ? "72px" : "96px"}
         placeholder={placeholder}
         invalid={isInvalid}
+        references={references}
+        singleLine={singleLine}
       />
       <button
         type="button"
@@ -219,9 +253,11 @@ function CodeControl({ id, p, language, value, set, invalid }: CodeControlProps)
             language={language}
             value={value}
             set={set}
-            height="60vh"
+            height={singleLine ? "30px" : "60vh"}
             placeholder={placeholder}
             invalid={isInvalid}
+            references={references}
+            singleLine={singleLine}
           />
         </ExpandDialog>
       )}
@@ -238,8 +274,10 @@ function CodeEditorOrText(props: {
   height: string;
   placeholder: string;
   invalid: boolean;
+  references?: () => VariableReference[];
+  singleLine?: boolean;
 }) {
-  const { id, p, language, value, set, height, placeholder, invalid } = props;
+  const { id, p, language, value, set, height, placeholder, invalid, references, singleLine } = props;
   const [ready, setReady] = useState(false);
   useEffect(() => {
     // Warm the chunk; until it arrives the plain textarea keeps the field usable.
@@ -257,6 +295,8 @@ function CodeEditorOrText(props: {
       height={height}
       invalid={invalid}
       describedBy={invalid ? `${id}-error` : undefined}
+      references={references}
+      singleLine={singleLine}
     />
   );
 }
