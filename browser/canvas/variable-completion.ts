@@ -18,7 +18,15 @@ const OPENED = /\{\{\s*[\w$.]*$/;
  * CodeEditor only, so CodeMirror stays in its lazy chunk.
  */
 export function variableCompletion(references: () => VariableReference[]): Extension {
-  const source = (ctx: CompletionContext): CompletionResult | null => {
+  return [
+    autocompletion({ override: [variableSource(references)], activateOnTyping: true, icons: false }),
+    Prec.highest(keymap.of([{ key: "Tab", run: acceptCompletion }])),
+  ];
+}
+
+/** The completion source: after an opening `{{`, every name `references` answers, closing the braces when they are not. */
+export function variableSource(references: () => VariableReference[]) {
+  return (ctx: CompletionContext): CompletionResult | null => {
     const typed = ctx.matchBefore(OPENED);
     if (!typed) return null;
     const from = typed.from + (/^\{\{\s*/.exec(typed.text)?.[0].length ?? 2);
@@ -34,8 +42,4 @@ export function variableCompletion(references: () => VariableReference[]): Exten
       validFor: /^[\w$.]*$/,
     };
   };
-  return [
-    autocompletion({ override: [source], activateOnTyping: true, icons: false }),
-    Prec.highest(keymap.of([{ key: "Tab", run: acceptCompletion }])),
-  ];
 }

@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import type { VariableReference } from "@/common/agentflow/references";
 import type { EditorLanguage } from "@/common/nodes/editor-hint";
 import { useDarkMode } from "@/components/ui/use-dark-mode";
-import { variableCompletion } from "./variable-completion";
+import { variableCompletion } from "@/browser/canvas/variable-completion";
 
 type Props = {
   id: string;
