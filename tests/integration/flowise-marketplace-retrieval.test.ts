@@ -16,12 +16,23 @@ import { fixtureKey, userCaller } from "../../dev/callers";
 import { type ChatMessage, textOf } from "../../dev/model-stub/brain";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { createPineconeStub, type PineconeStub } from "../../dev/pinecone-stub/server";
+import { getDb } from "../../lib/db/client";
 import { resetEnvForTests } from "../../lib/env";
 import { createDocumentStore, upsertDocumentStore } from "../../lib/services/document-stores";
 import { setupFirstAdmin } from "../../lib/services/users";
 import type { Graph } from "@/common/schemas/graph";
 import { hasNpmMarketplace, npmTemplate } from "../support/flowise-marketplace";
 import { auth, call } from "../support/http";
+
+/** Embedded PGlite ships pgvector; a PostgreSQL server may not (Faiss imports as our pgvector store). */
+async function databaseHasPgvector(): Promise<boolean> {
+  if (!process.env.DATABASE_URL?.startsWith("postgres")) return true;
+  const rows = await (await getDb()).$queryRawUnsafe<unknown[]>(
+    "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'",
+  );
+  return rows.length > 0;
+}
+const hasPgvector = await databaseHasPgvector();
 
 const DIMS = 64;
 let model: ModelStub;
@@ -147,32 +158,35 @@ describe.skipIf(!hasNpmMarketplace)("marketplace Conversational Retrieval QA Cha
     expect(loader.data.inputs.storeId).toBeUndefined();
   });
 
-  it("with a local store: upserts the text file and the store's chunks into one index, and answers from both", async () => {
-    const storeId = await upsertedStore("The Leeds office opens at eight.");
-    const res = await importTemplate({ name: TEMPLATE, ...withStore(storeId) });
-    expect(res.status, res.text.slice(0, 600)).toBe(201);
-    expect(storeWarnings(res)).toEqual([]);
-    const g = res.json.graph as Graph;
-    expect(g.nodes.find((n) => n.id === "documentStore_0")!.data.inputs).toEqual({ storeId });
-    await repoint(res.json.id, g, "Lunch in the Leeds office is at noon.");
+  it.skipIf(!hasPgvector)(
+    "with a local store: upserts the text file and the store's chunks into one index, and answers from both",
+    async () => {
+      const storeId = await upsertedStore("The Leeds office opens at eight.");
+      const res = await importTemplate({ name: TEMPLATE, ...withStore(storeId) });
+      expect(res.status, res.text.slice(0, 600)).toBe(201);
+      expect(storeWarnings(res)).toEqual([]);
+      const g = res.json.graph as Graph;
+      expect(g.nodes.find((n) => n.id === "documentStore_0")!.data.inputs).toEqual({ storeId });
+      await repoint(res.json.id, g, "Lunch in the Leeds office is at noon.");
 
-    const up = await call(upsert.POST, {
-      method: "POST",
-      params: { id: res.json.id },
-      headers: auth.bearer(upsertKey),
-      body: {},
-    });
-    expect(up.status, up.text.slice(0, 400)).toBe(200);
-    expect(up.json).toMatchObject({ numAdded: 2, numSkipped: 0 });
+      const up = await call(upsert.POST, {
+        method: "POST",
+        params: { id: res.json.id },
+        headers: auth.bearer(upsertKey),
+        body: {},
+      });
+      expect(up.status, up.text.slice(0, 400)).toBe(200);
+      expect(up.json).toMatchObject({ numAdded: 2, numSkipped: 0 });
 
-    model.setBrain(({ messages }) => {
-      const all = messages.map((m) => textOf(m.content)).join("\n");
-      return { content: all.includes("opens at eight") && all.includes("noon") ? "Eight, lunch at noon." : "?" };
-    });
-    const answer = await predict(res.json.id, "When does the Leeds office open?");
-    expect(answer.status, answer.text.slice(0, 400)).toBe(200);
-    expect(answer.json.text).toBe("Eight, lunch at noon.");
-  });
+      model.setBrain(({ messages }) => {
+        const all = messages.map((m) => textOf(m.content)).join("\n");
+        return { content: all.includes("opens at eight") && all.includes("noon") ? "Eight, lunch at noon." : "?" };
+      });
+      const answer = await predict(res.json.id, "When does the Leeds office open?");
+      expect(answer.status, answer.text.slice(0, 400)).toBe(200);
+      expect(answer.json.text).toBe("Eight, lunch at noon.");
+    },
+  );
 
   it("a store that holds nothing yet refuses the upsert, naming it", async () => {
     const caller = userCaller({ id: admin.id, email: admin.email, name: admin.name, role: "admin" });
