@@ -35,6 +35,13 @@ async function runCall(checked: CheckedWebhookCall, async: boolean, requestId: s
   });
 }
 
+/** Where the caller stands against the flow's limit (absent when no limit applies). */
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": "Calls allowed per window, for this flow and client address",
+  "X-RateLimit-Remaining": "Calls left in the window",
+  "X-RateLimit-Reset": "Seconds until the window resets",
+};
+
 export const POST = openRouteWithId(
   {
     idempotency: {},
@@ -45,11 +52,15 @@ export const POST = openRouteWithId(
         "Runs the flow's published version with the body as its input: a JSON object's `question` (or, with the input mode `body`, the whole body as text); for an agentflow whose Start takes a form, the JSON object's fields are the form's (every field required, no other). Off unless turned on (PUT /chatflows/{id}/webhook): 404. With a secret, send `X-Switchyard-Timestamp` (Unix seconds, within five minutes) and `X-Switchyard-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\">`; a missing or wrong one is 401 and nothing runs. Rate limited per flow and client address (the flow's own limit, else the server's default for anonymous callers), a refused signature included. Answers the prediction's answer, or with `?async=true` or `Prefer: respond-async` 202 and the run to poll (GET /trigger-runs/{id}). An `Idempotency-Key` is the flow's (checked after the signature): the same key and body within 24 hours answer the stored answer (the same run id for a 202) and run nothing. No API key is read.",
       callersNote: "anyone who has the URL (and the secret, when one is set)",
       responses: {
-        200: { description: "The run's answer", schema: predictionResponseSchema },
+        200: { description: "The run's answer", schema: predictionResponseSchema, headers: RATE_LIMIT_HEADERS },
         202: {
           description: "Started; poll statusUrl",
           schema: webhookAcceptedSchema,
-          headers: { Location: "The run's status URL", "Preference-Applied": "respond-async" },
+          headers: {
+            Location: "The run's status URL",
+            "Preference-Applied": "respond-async",
+            ...RATE_LIMIT_HEADERS,
+          },
         },
       },
       errors: [400, 401, 404, 413, 415],
