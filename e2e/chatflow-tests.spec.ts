@@ -46,6 +46,14 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   await form.getByLabel("Text").fill("banana");
   await form.getByRole("button", { name: "Save case" }).click();
   await expect(panel.getByTestId("test-case")).toHaveCount(2);
+  // A case says what it checks without opening Edit, and counts its checks in good English.
+  const bananas = panel.locator('[data-case-name="Talks about bananas"]');
+  await expect(bananas.locator("summary")).toContainText("2 checks");
+  await bananas.locator("summary").click();
+  await expect(bananas.getByRole("list", { name: "Checks of Talks about bananas" })).toContainText(
+    'the answer contains "banana"',
+  );
+  await bananas.locator("summary").click();
 
   // A bad pattern is refused with the server's sentence.
   await panel.getByRole("button", { name: "Add case" }).click();

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import type { GraphProblem } from "@/common/schemas/problems";
 import { MessageView } from "./MessageView";
 import { usePredictionChat } from "./use-prediction-chat";
+import { toolsOfConversation } from "@/browser/client/test-case-draft";
 
 type Props = {
   chatflowId: string;
@@ -59,7 +60,9 @@ export function ChatPanel({ chatflowId, dirty, onClose, onServerProblems, onShow
         {messages.map((m, i) => {
           const asked = messages[i - 1];
           const saveAsTest =
-            m.role === "bot" && asked?.role === "user" ? { chatflowId, question: asked.text } : undefined;
+            m.role === "bot" && asked?.role === "user"
+              ? { chatflowId, question: asked.text, knownTools: toolsOfConversation(messages) }
+              : undefined;
           return (
             <MessageView
               key={m.id}

@@ -22,7 +22,7 @@ export const MessageView = memo(function MessageView({
   onDecide?: (messageId: number, type: "proceed" | "reject") => void;
   /** Selects a node on the canvas (the test chat beside the editor); absent elsewhere. */
   onShowNode?: (nodeId: string) => boolean;
-  saveAsTest?: { chatflowId: string; question: string };
+  saveAsTest?: { chatflowId: string; question: string; knownTools?: string[] };
 }) {
   if (m.role === "user") {
     return (

@@ -10,6 +10,7 @@ import type { UsedTool } from "@/common/schemas/prediction-stream";
 import { filterQuery, type Filters } from "./types";
 import { formatUsd } from "@/components/ui/format-usd";
 import type { MessageUsage } from "@/common/schemas/usage";
+import { toolsOfConversation } from "@/browser/client/test-case-draft";
 
 type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
 type Source = { pageContent?: string; metadata?: Record<string, unknown> };
@@ -103,6 +104,9 @@ export function Transcript({
                 question={all[i - 1]!.content}
                 answer={m.content}
                 usedTools={Array.isArray(m.usedTools) ? (m.usedTools as UsedTool[]) : undefined}
+                knownTools={toolsOfConversation(
+                  all.map((a) => ({ usedTools: Array.isArray(a.usedTools) ? (a.usedTools as UsedTool[]) : null })),
+                )}
               />
             </div>
           )}

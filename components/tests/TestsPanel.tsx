@@ -16,6 +16,7 @@ import {
   useVersionNumbers,
 } from "./use-chatflow-tests";
 import { useConfirm } from "@/components/ui/ConfirmDialog";
+import { describeExpectation } from "@/common/tests/describe";
 
 type Props = { chatflowId: string; version: number; dirty: boolean; onClose: () => void };
 
@@ -201,13 +202,25 @@ function CaseRow({
           <span className="min-w-0 flex-1 truncate font-medium text-slate-800" title={c.question}>
             {c.name}
           </span>
-          <span className="text-[11px] text-slate-400">{c.expectations.length} checks</span>
+          <span className="text-[11px] text-slate-500">
+            {c.expectations.length} {c.expectations.length === 1 ? "check" : "checks"}
+          </span>
         </summary>
         <div className="flex flex-col gap-2 border-t border-slate-100 px-3 py-2">
           <p className="text-xs text-slate-600">
             <span className="font-semibold">Question:</span> {c.question}
           </p>
-          {result && <TestResultView r={result} />}
+          {result ? (
+            <TestResultView r={result} />
+          ) : (
+            // Before a run: what the case checks, readable without opening Edit.
+            <ul className="list-disc pl-4 text-xs text-slate-600" aria-label={`Checks of ${c.name}`}>
+              {c.expectations.map((e, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a saved case's checks have no id; the list only changes with the case
+                <li key={i}>{describeExpectation(e)}</li>
+              ))}
+            </ul>
+          )}
           <div className="flex gap-2">
             <Button variant="ghost" className="px-2 py-0.5 text-xs" onClick={onEdit}>
               Edit

@@ -8,19 +8,22 @@ import type { UsedTool } from "@/common/schemas/prediction-stream";
 
 /**
  * "Save this exchange as a test": one click turns a real answer into a test case of the chatflow,
- * its expectations prefilled (status 200, the tools called with their main inputs, a few answer
- * words). The test chat and the Conversations view both show it.
+ * its expectations prefilled (status 200, the tools called with their key inputs, the
+ * conversation's other tools not called, a few answer words). The test chat and the Conversations view both show it.
  */
 export function SaveAsTestButton({
   chatflowId,
   question,
   answer,
   usedTools,
+  knownTools,
 }: {
   chatflowId: string;
   question: string;
   answer: string;
   usedTools?: UsedTool[];
+  /** Tools the conversation called in any answer: those this answer did not call are checked "not called". */
+  knownTools?: string[];
 }) {
   const qc = useQueryClient();
   const save = useMutation({
@@ -28,7 +31,7 @@ export function SaveAsTestButton({
       api(`/api/v1/chatflows/${chatflowId}/tests`, {
         method: "POST",
         schema: testCaseSchema,
-        body: caseFromExchange({ question, answer, usedTools }),
+        body: caseFromExchange({ question, answer, usedTools, knownTools }),
       }),
     onSuccess: () => qc.invalidateQueries({ queryKey: chatflowTestsKey(chatflowId) }),
   });

@@ -4,6 +4,7 @@ import { AppError } from "@/common/errors";
 import type { Expectation, ExpectationResult } from "@/common/schemas/chatflow-tests";
 import { JSON_SCHEMA_MAX_CHARS } from "@/common/schemas/chatflow-tests";
 import type { SourceDocument, UsedTool } from "@/common/schemas/prediction-stream";
+import { describeExpectation } from "@/common/tests/describe";
 
 /**
  * Expectations of a test case, checked against what a run of the chatflow answered. Pure
@@ -164,17 +165,17 @@ type Verdict = { pass: boolean; expected: string; actual: string; gating?: boole
 function checkOne(e: Expectation, o: CaseOutcome): Verdict {
   switch (e.type) {
     case "status":
-      return { pass: o.status === e.value, expected: `status ${e.value}`, actual: `status ${o.status}` };
+      return { pass: o.status === e.value, expected: describeExpectation(e), actual: `status ${o.status}` };
     case "answerContains":
       return {
         pass: contains(o.answer, e.value, e.caseSensitive),
-        expected: `the answer contains ${quote(e.value)}`,
+        expected: describeExpectation(e),
         actual: short(o.answer) || "an empty answer",
       };
     case "answerNotContains":
       return {
         pass: !contains(o.answer, e.value, e.caseSensitive),
-        expected: `the answer does not contain ${quote(e.value)}`,
+        expected: describeExpectation(e),
         actual: short(o.answer) || "an empty answer",
       };
     case "answerMatches":
@@ -188,20 +189,20 @@ function checkOne(e: Expectation, o: CaseOutcome): Verdict {
         : calls.length > 0;
       return {
         pass,
-        expected: `${e.tool} is called${e.input ? ` with ${JSON.stringify(e.input)}` : ""}`,
+        expected: describeExpectation(e),
         actual: describeTools(o.usedTools),
       };
     }
     case "toolNotCalled":
       return {
         pass: !o.usedTools.some((t) => t.tool === e.tool),
-        expected: `${e.tool} is not called`,
+        expected: describeExpectation(e),
         actual: describeTools(o.usedTools),
       };
     case "sourceContains":
       return {
         pass: o.sourceDocuments.some((d) => contains(d.pageContent, e.value)),
-        expected: `a source document contains ${quote(e.value)}`,
+        expected: describeExpectation(e),
         actual: o.sourceDocuments.length
           ? `${o.sourceDocuments.length} source documents: ${o.sourceDocuments.map((d) => quote(short(d.pageContent, 80))).join(", ")}`
           : "no source documents",
@@ -209,7 +210,7 @@ function checkOne(e: Expectation, o: CaseOutcome): Verdict {
     case "latencyBelow":
       return {
         pass: o.latencyMs < e.ms,
-        expected: `answered in under ${e.ms} ms`,
+        expected: describeExpectation(e),
         actual: `${o.latencyMs} ms`,
         gating: e.gating === true,
       };
@@ -217,7 +218,7 @@ function checkOne(e: Expectation, o: CaseOutcome): Verdict {
 }
 
 function checkPattern(e: Extract<Expectation, { type: "answerMatches" }>, answer: string): Verdict {
-  const expected = `the answer matches /${e.pattern}/${e.flags ?? ""}`;
+  const expected = describeExpectation(e);
   const actual = short(answer) || "an empty answer";
   try {
     const re = compilePattern(e.pattern, e.flags);
@@ -231,7 +232,7 @@ function checkPattern(e: Extract<Expectation, { type: "answerMatches" }>, answer
 }
 
 function checkJsonSchema(schema: Record<string, unknown>, answer: string): Verdict {
-  const expected = "the answer is JSON matching the schema";
+  const expected = describeExpectation({ type: "answerJsonSchema", schema });
   let data: unknown;
   try {
     data = JSON.parse(answer.trim());
