@@ -1,19 +1,20 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "@/common/errors";
 import { readPosition } from "../agentflow/position";
 import {
   failRunningExecution,
   findAbandonedExecutionIds,
   findExecutionById,
-  findExecutionOfRun,
   returnToPaused,
-  takeOverExecution,
 } from "../db/queries/executions";
 import type { Execution } from "../db/generated/client";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { holdLease, leaseFromNow, pausedRunExpiry, runHeldHere } from "./agentflow-runs";
+import { holdLease, pausedRunExpiry, runHeldHere } from "./agentflow-runs";
+import { takeOverRun } from "./agentflow-takeover";
 import type { PredictionJob } from "./predictions";
+
+// The claim and the retried job's wait live in ./agentflow-takeover (predictions imports them; this
+// module loads predictions when it continues a run): re-exported for the callers of this one.
+export { takeOverRun, takeoverCapReason } from "./agentflow-takeover";
 
 /**
  * Agentflow runs left behind by a process that died (SIGKILL, a crash, a lost machine): a running run
@@ -34,33 +35,6 @@ import type { PredictionJob } from "./predictions";
 
 /** Runs looked at per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 20;
-
-/** Why a run is not taken over again: its error, naming the cap. */
-export function takeoverCapReason(max = getEnv().AGENTFLOW_MAX_TAKEOVERS): string {
-  return (
-    `The processes running this run stopped ${max + 1} times before it finished; it was taken over ` +
-    `${max} ${max === 1 ? "time" : "times"} already (AGENTFLOW_MAX_TAKEOVERS=${max}) and is not taken over again. ` +
-    "A step of this run may be stopping the process that runs it."
-  );
-}
-
-/**
- * Takes over a running run whose lease ran out: "taken" (this process holds it now, one takeover
- * more), "capped" (taken over AGENTFLOW_MAX_TAKEOVERS times already: marked error naming the cap), or
- * "held" (its lease is still held, it is no longer running, or another process took it first).
- */
-export async function takeOverRun(id: string): Promise<"taken" | "capped" | "held"> {
-  const max = getEnv().AGENTFLOW_MAX_TAKEOVERS;
-  const outcome = await takeOverExecution({
-    id,
-    now: new Date(),
-    leaseUntil: leaseFromNow(),
-    maxTakeovers: max,
-    cappedError: takeoverCapReason(max),
-  });
-  if (outcome === "capped") log.warn({ executionId: id, maxTakeovers: max }, "agentflow run failed: takeover cap");
-  return outcome;
-}
 
 /** The prediction a run was started by, rebuilt from what its row keeps (question, form, ids, chat type). */
 function jobOf(row: Execution, question: string, form?: Record<string, unknown>): PredictionJob {
@@ -128,47 +102,6 @@ export async function takeOverAbandonedRuns(graceMs = 0): Promise<string[]> {
       .finally(release);
   }
   return taken;
-}
-
-/**
- * A retried queue job's agentflow run (its first worker died): waits while the run's lease is held
- * (the dead worker's lease runs out; a live one finishes), then takes it over. Answers `take`, the run
- * this process holds now; `ended`, the run as it ended meanwhile (another process continued it, or it
- * reached the takeover cap); or undefined when the job had not started a run.
- */
-export async function awaitRunOfRetriedJob(
-  runId: string,
-  signal?: AbortSignal,
-): Promise<{ take: Execution } | { ended: Execution } | undefined> {
-  const pollMs = Math.min(1000, Math.max(100, getEnv().AGENTFLOW_RUN_LEASE_SECONDS * 250));
-  for (;;) {
-    const row = await findExecutionOfRun({ runId });
-    if (!row) return undefined;
-    if (row.status !== "running") return { ended: row };
-    const outcome = await takeOverRun(row.id);
-    const now = await findExecutionById({ id: row.id });
-    if (!now) return undefined;
-    if (outcome === "taken") {
-      log.info(
-        { executionId: row.id, jobId: runId, takeovers: now.takeovers },
-        "retried job takes over its agentflow run",
-      );
-      return { take: now };
-    }
-    if (now.status !== "running") return { ended: now };
-    signal?.throwIfAborted();
-    await sleep(pollMs, undefined, signal ? { signal } : {});
-  }
-}
-
-/** What a retried job answers when its run ended in another process and left no stored answer. */
-export function endedRunError(run: Execution): AppError {
-  if (run.status === "error" || run.status === "timeout")
-    return new AppError("internal", `Agentflow run ${run.id} failed: ${run.error ?? run.status}`);
-  return new AppError(
-    "conflict",
-    `Agentflow run ${run.id} is ${run.status}: it was continued by another process (GET /api/v1/executions/${run.id}).`,
-  );
 }
 
 let sweeper: NodeJS.Timeout | undefined;

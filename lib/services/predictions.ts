@@ -29,7 +29,7 @@ import { fetchUrlUploads } from "./prediction-input";
 import { speechSettings, transcribe } from "./speech";
 import { visitorsSeeToolCalls } from "./public-chatbot";
 import { findPausedRun, holdLease, runAgentflowTurn } from "./agentflow-runs";
-import { awaitRunOfRetriedJob, endedRunError } from "./agentflow-recovery";
+import { awaitRunOfRetriedJob, endedRunError } from "./agentflow-takeover";
 import { subflowRunner } from "./subflows";
 import { countFailures, recordAnswerUsage } from "./usage";
 import { withUsageRecorder } from "../usage/recorder";

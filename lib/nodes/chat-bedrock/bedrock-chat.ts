@@ -148,7 +148,7 @@ export class BedrockChat extends BaseChatModel<BedrockChatCallOptions, AIMessage
     const events = out.stream[Symbol.asyncIterator]();
     for (let step = await this.call(() => events.next()); !step.done; step = await this.call(() => events.next())) {
       const event = step.value;
-      const chunk = this.toChunk(event as Record<string, unknown>);
+      const chunk = this.toChunk(event as unknown as Record<string, unknown>);
       if (!chunk) continue;
       if (chunk.text) await runManager?.handleLLMNewToken(chunk.text);
       yield chunk;
