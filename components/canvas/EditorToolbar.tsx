@@ -252,7 +252,8 @@ export function EditorToolbar({
   ];
   return (
     <div
-      className="flex h-12 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-2 sm:gap-2 sm:px-3"
+      // On a phone the commands wrap to a second row, so the flow's name keeps the first row's width.
+      className="flex min-h-12 shrink-0 flex-wrap items-center gap-1 border-b border-slate-200 bg-white px-2 py-1 max-sm:gap-y-1.5 sm:h-12 sm:flex-nowrap sm:gap-2 sm:px-3 sm:py-0"
       role="toolbar"
       aria-label="Editor"
     >
@@ -275,7 +276,7 @@ export function EditorToolbar({
       >
         <Icon name="nodes" />
       </button>
-      <div className="min-w-0 flex-1 md:flex-none">
+      <div className="min-w-0 flex-1 max-sm:basis-[calc(100%-4.5rem)] md:flex-none">
         <h1 className="truncate text-sm font-semibold text-slate-900" title={name}>
           {name}
         </h1>
@@ -324,7 +325,7 @@ export function EditorToolbar({
           if (f) void actions.importFile(f);
         }}
       />
-      <div className="flex shrink-0 items-center gap-1 sm:gap-2 md:pl-2">
+      <div className="flex shrink-0 items-center gap-1 max-sm:ml-auto sm:gap-2 md:pl-2">
         <PanelToggle icon="history" label="Versions" open={versionsOpen} onToggle={onToggleVersions} />
         <PanelToggle icon="chat" label="Test chat" open={chatOpen} onToggle={onToggleChat} />
         {onToggleTests && <PanelToggle icon="tests" label="Tests" open={testsOpen} onToggle={onToggleTests} />}

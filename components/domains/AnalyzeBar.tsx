@@ -57,11 +57,12 @@ export function AnalyzeBar({
 
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm">
-      <label className="flex items-center gap-2">
-        <span className="text-slate-600">Analyse with</span>
+      {/* The select takes the width left, never more: a long chatflow name must not widen a phone's page. */}
+      <label className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
+        <span className="shrink-0 text-slate-600">Analyse with</span>
         <select
           aria-label="Analysing chatflow"
-          className="rounded-md border border-slate-300 bg-white px-2 py-1.5"
+          className="min-w-0 flex-1 truncate rounded-md border border-slate-300 bg-white px-2 py-1.5 sm:max-w-xs"
           value={flowId}
           onChange={(e) => setFlowId(e.target.value)}
         >

@@ -41,7 +41,7 @@ export function StudioNav({ user }: { user: Pick<StudioUserInfo, "name" | "email
   }, []);
   return (
     <header ref={header} className="border-b border-slate-200 bg-white">
-      {/* On a phone the links drop to a second row that scrolls sideways instead of widening the page. */}
+      {/* On a phone the links drop below the name and wrap into rows: every page in sight, none hidden in a sideways scroll. */}
       <nav
         className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2 sm:px-6"
         aria-label="Studio"
@@ -52,7 +52,7 @@ export function StudioNav({ user }: { user: Pick<StudioUserInfo, "name" | "email
           </span>
           Switchyard
         </Link>
-        <ul className="order-last -mx-1 flex w-full gap-1 overflow-x-auto text-sm sm:order-none sm:mx-0 sm:w-auto">
+        <ul className="order-last -mx-1 flex w-full flex-wrap gap-1 text-sm sm:order-none sm:mx-0 sm:w-auto">
           {all.map((l) => (
             <li key={l.href}>
               <Link
