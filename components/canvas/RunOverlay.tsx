@@ -41,7 +41,12 @@ const LOOK: Record<RunNodeStatus, { card: string; chip: string; sign: string }> 
   paused: { card: "border-amber-500", chip: "bg-amber-100 text-amber-900", sign: "⏸" },
   running: { card: "border-sky-500", chip: "bg-sky-100 text-sky-900", sign: "…" },
   "in-iteration": { card: "border-fuchsia-400", chip: "bg-fuchsia-100 text-fuchsia-900", sign: "↻" },
-  "not-reached": { card: "border-dashed border-slate-300 opacity-60", chip: "bg-slate-100 text-slate-700", sign: "○" },
+  // Dimmed by a dashed border and a grey ground, not by opacity: its text keeps its contrast (axe).
+  "not-reached": {
+    card: "border-dashed border-slate-300 bg-slate-50!",
+    chip: "bg-slate-200 text-slate-800",
+    sign: "○",
+  },
 };
 
 const TAKEN = { stroke: "#047857", strokeWidth: 3 };
@@ -92,14 +97,13 @@ export function RunNodeCard({
       data-node-type={def.name}
       data-run-status={status ?? "no-step"}
       data-testid={`run-node-${id}`}
-      className={`w-[240px] rounded-xl border-2 bg-white text-left shadow-md ${look?.card ?? "border-slate-200 opacity-80"} ${selected ? "ring-4 ring-brand-300" : ""}`}
+      className={`w-[240px] rounded-xl border-2 bg-white text-left shadow-md ${look?.card ?? "border-slate-200"} ${selected ? "ring-4 ring-brand-300" : ""}`}
     >
       {step && step.role !== "note" && <LoopBackHandles nodeId={id} loop={!!step.loopTarget} />}
       <button
         type="button"
         className="nodrag flex w-full items-start gap-2 rounded-t-xl px-3 py-2 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
         aria-pressed={selected}
-        aria-label={`${label}: show its input and output`}
         onClick={() => run.onShow(id)}
       >
         <span
@@ -111,6 +115,8 @@ export function RunNodeCard({
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-semibold text-slate-900">{label}</span>
           <span className="block truncate font-mono text-[11px] text-slate-500">{id}</span>
+          {/* The name is the text shown plus what the button does (axe: the label holds the visible text). */}
+          <span className="sr-only">: show its input and output</span>
         </span>
       </button>
       {status && look && (
