@@ -107,7 +107,7 @@ test("1440 wide: {{ offers the names of this step; keyboard and mouse pick; a ba
   await page.keyboard.type(" {{$flow.state.nope");
   await page.keyboard.press("Escape");
   const problem = page.locator("#reply-directReplyMessage-error");
-  await expect(problem).toContainText("uses {{$flow.state.nope}}, which names nothing in this flow.");
+  await expect(problem).toContainText("Uses {{$flow.state.nope}}, which names nothing in this flow.");
   await expect(card).toHaveAttribute("data-invalid", "true");
   await snap(page, "variables-problem-1440");
   for (let i = 0; i < "$flow.state.nope".length; i++) await page.keyboard.press("Backspace");
