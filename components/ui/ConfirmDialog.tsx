@@ -17,17 +17,19 @@ export interface ConfirmRequest {
 
 type Ask = (request: ConfirmRequest) => Promise<boolean>;
 
-const ConfirmContext = createContext<Ask | null>(null);
+/** Outside a ConfirmProvider (a component rendered on its own, in a test): the browser's own question. */
+const browserConfirm: Ask = async ({ title, message }) =>
+  typeof window !== "undefined" && window.confirm(message ? `${title}\n${message}` : title);
+
+const ConfirmContext = createContext<Ask>(browserConfirm);
 
 /**
  * `const confirm = useConfirm(); if (await confirm({...})) …`: the studio's own confirmation dialog
  * instead of the browser's `confirm()` (which cannot be styled, names the host instead of the action,
- * and blocks the page). Needs ConfirmProvider above it (app/providers.tsx).
+ * and blocks the page). ConfirmProvider (app/providers.tsx) holds the dialog; without one, the browser's.
  */
 export function useConfirm(): Ask {
-  const ask = useContext(ConfirmContext);
-  if (!ask) throw new Error("useConfirm needs a ConfirmProvider above it");
-  return ask;
+  return useContext(ConfirmContext);
 }
 
 /** Holds the one open question; answering (either button, Escape, the backdrop) settles its promise. */

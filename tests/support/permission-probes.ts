@@ -307,7 +307,20 @@ export const PROBES: Probe[] = [
     policy: "chatflow.create",
     requires: ["chatflow.create"],
     ok: 201,
-    run: (c) => send(chatflowImport.POST, "POST", c, { name: "imported", nodes: [], edges: [] }),
+    run: (c) =>
+      send(chatflowImport.POST, "POST", c, {
+        name: "imported",
+        // The smallest export that imports (one with no nodes is refused).
+        nodes: [
+          {
+            id: "bufferMemory_0",
+            type: "customNode",
+            position: { x: 0, y: 0 },
+            data: { name: "bufferMemory", label: "Buffer Memory", inputs: {} },
+          },
+        ],
+        edges: [],
+      }),
   },
   {
     // A node without server-loaded options: the allowed caller reaches the service, which says so (404).
