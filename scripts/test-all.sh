@@ -21,6 +21,16 @@ fi
 
 PG_URL="${TEST_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 
+# Flowise's 24 marketplace chatflows (tests/support/flowise-marketplace.ts): read from the flowise@3.1.4
+# package, fetched once from the npm registry and unpacked in /tmp (never into the project), so the
+# marketplace tests run rather than skip. Only the tarball is fetched: nothing is installed or run.
+if [ -z "${FLOWISE_MARKETPLACE_DIR:-}" ] && [ ! -f /tmp/flowise-npm/package/marketplaces/chatflows/"Conversation Chain.json" ]; then
+  step "Fetching Flowise 3.1.4's marketplace templates (npm pack, unpacked in /tmp/flowise-npm)"
+  mkdir -p /tmp/flowise-npm
+  tarball=$(cd /tmp/flowise-npm && npm pack flowise@3.1.4 --silent)
+  tar -xzf "/tmp/flowise-npm/$tarball" -C /tmp/flowise-npm package/marketplaces
+fi
+
 step "Type check"
 npx tsc --noEmit -p .
 
