@@ -103,12 +103,15 @@ export async function updateFeedback(
 ): Promise<FeedbackRecord> {
   const existing = await findFeedbackById(id);
   if (!existing) throw new AppError("not_found", `Feedback ${id} not found.`);
-  await chatflowForVisitor(existing.chatflowId, visitor).catch((err) => {
+  const chatflow = await chatflowForVisitor(existing.chatflowId, visitor).catch((err) => {
     // A private chatflow's feedback is unknown to callers who may not chat with it.
     if (err instanceof AppError && err.code === "not_found")
       throw new AppError("not_found", `Feedback ${id} not found.`);
     throw err;
   });
+  // Turned off since the thumb was given: no more changes, as no more ratings.
+  if (!feedbackEnabled(chatflow))
+    throw new AppError("bad_request", "Feedback is not enabled in this chatflow (chatbotConfig.chatFeedback.status).");
   const moved = (
     [
       ["chatflowid", input.chatflowid, existing.chatflowId],

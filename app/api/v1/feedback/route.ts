@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
+import { foreignOrigin } from "@/lib/http/same-origin";
 import { runChatflow } from "@/common/access/permissions";
 import { createFeedbackWithChatflowSchema } from "@/common/schemas/feedback";
 import { chatflowIdOf, createFeedback } from "@/lib/services/feedback";
@@ -33,7 +34,7 @@ export const POST = withCors(
     async ({ req, body, caller }) =>
       createFeedback(
         { ...body, chatflowId: chatflowIdOf(undefined, body.chatflowid) },
-        { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+        { caller, origin: foreignOrigin(req), clientIp: clientIp(req) },
       ),
   ),
   corsOrigins,

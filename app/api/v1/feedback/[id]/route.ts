@@ -3,6 +3,7 @@ import { PAGE_HEADER_DOCS, pagedArray } from "@/lib/http/pagination";
 import { idParams, route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
+import { foreignOrigin } from "@/lib/http/same-origin";
 import { messageAdmins, runChatflow } from "@/common/access/permissions";
 import { createFeedbackSchema, listFeedbackQuery, updateFeedbackSchema } from "@/common/schemas/feedback";
 import { chatflowIdOf, createFeedback, listFeedback, updateFeedback } from "@/lib/services/feedback";
@@ -37,7 +38,7 @@ export const POST = withCors(
     async ({ req, params, body, caller }) =>
       createFeedback(
         { ...body, chatflowId: chatflowIdOf(params.id, body.chatflowid) },
-        { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+        { caller, origin: foreignOrigin(req), clientIp: clientIp(req) },
       ),
   ),
   corsOrigins,
@@ -61,7 +62,7 @@ export const PUT = withCors(
       },
     },
     async ({ req, params, body, caller }) =>
-      updateFeedback(params.id, body, { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) }),
+      updateFeedback(params.id, body, { caller, origin: foreignOrigin(req), clientIp: clientIp(req) }),
   ),
   corsOrigins,
 );
