@@ -128,8 +128,11 @@ test("390 wide: the list opens inside the window and a pick writes the name", as
   await expect(list).toBeVisible();
   // Narrowed by what is typed after the braces; the first match is selected.
   await page.keyboard.type("state");
-  await expect(list.getByRole("option", { selected: true })).toHaveAccessibleName(/^\$flow\.state\.order/);
+  // The braces close as they are typed, so `{{state}}` names nothing and the field turns invalid while
+  // the list is open: the list must stay, its first match selected, for Enter to pick it.
+  await expect(editor).toHaveAttribute("aria-invalid", "true");
   await snap(page, "variables-autocomplete-390");
+  await expect(list.getByRole("option", { selected: true })).toHaveAccessibleName(/^\$flow\.state\.order/);
   await page.keyboard.press("Enter");
   await expect(editor).toHaveText("Hello {{$flow.state.order}}");
 });

@@ -49,20 +49,25 @@ export default function CodeEditor({
   singleLine,
 }: Props) {
   const dark = useDarkMode();
+  // Each part is its own memo: a change of one (the field turning invalid as a name is typed) must not
+  // re-create the others. A new completion source would drop the open `{{` list mid-typing (CodeMirror
+  // keeps a source's results only while it is the same function), and Enter would then break the line.
+  const languageExt = useMemo(
+    () => [
+      language === "json" ? json() : language === "yaml" ? yaml() : [],
+      language === "prompt" ? EditorView.lineWrapping : [],
+    ],
+    [language],
+  );
+  const completion = useMemo(() => (references ? variableCompletion(references) : []), [references]);
   const extensions = useMemo(() => {
     // tabindex: the editable area is a Tab stop anyway (contenteditable); said explicitly, checkers see the
     // scrolling box has focusable content (axe's scrollable-region-focusable).
     const attrs: Record<string, string> = { id, "aria-label": label, "aria-multiline": "true", tabindex: "0" };
     if (invalid) attrs["aria-invalid"] = "true";
     if (describedBy) attrs["aria-describedby"] = describedBy;
-    return [
-      language === "json" ? json() : language === "yaml" ? yaml() : [],
-      language === "prompt" ? EditorView.lineWrapping : [],
-      EditorView.contentAttributes.of(attrs),
-      references ? variableCompletion(references) : [],
-      singleLine ? oneLine : [],
-    ];
-  }, [id, label, language, invalid, describedBy, references, singleLine]);
+    return [languageExt, EditorView.contentAttributes.of(attrs), completion, singleLine ? oneLine : []];
+  }, [id, label, invalid, describedBy, languageExt, completion, singleLine]);
   return (
     <CodeMirror
       value={value}
