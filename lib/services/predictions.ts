@@ -15,6 +15,7 @@ import type { PredictionBody } from "@/common/schemas/prediction";
 import {
   AGENTFLOW_EVENTS,
   type AgentflowEventName,
+  type ExecutedNode,
   type PredictionResponse,
   type SourceDocument,
   type ToolStart,
@@ -370,8 +371,10 @@ export async function predictHere(req: PredictionRequest, chatType: ChatType): P
  * What an anonymous caller (the widget, the full-page chat, any script without a key) sees of an
  * answer's tool calls: nothing, unless the chatflow's chatbot settings show them to visitors. The
  * stream's `toolStart` events and the answer's `usedTools` are left out here, on the server, so a
- * visitor cannot read them off the wire either. API keys and studio users always get them; the
- * stored exchange keeps them (Conversations shows them to the builder).
+ * visitor cannot read them off the wire either. An agentflow's steps are told as steps only (which
+ * node, how it ended, how long it took): their data (prompts, messages, tool and HTTP requests and
+ * responses, state, errors) is the builder's. API keys and studio users always get everything; the
+ * stored exchange and the execution keep it (Conversations and Executions show it to the builder).
  */
 function withholdToolCalls(
   run: PredictionRun,
@@ -381,11 +384,35 @@ function withholdToolCalls(
   if (caller.kind !== "anonymous" || visitorsSeeToolCalls(chatflow)) return run;
   return {
     ...run,
-    async execute({ onToolStart: _withheld, ...opts }) {
-      const { usedTools: _used, ...answer } = await run.execute(opts);
-      return answer;
+    async execute({ onToolStart: _withheld, onAgentflowEvent, ...opts }) {
+      const { usedTools: _used, ...answer } = await run.execute({
+        ...opts,
+        ...(onAgentflowEvent
+          ? {
+              onAgentflowEvent: (name, data) =>
+                onAgentflowEvent(name, name === "agentFlowExecutedData" ? stepsOnly(data) : data),
+            }
+          : {}),
+      });
+      return answer.agentFlowExecutedData
+        ? { ...answer, agentFlowExecutedData: stepsOnly(answer.agentFlowExecutedData) }
+        : answer;
     },
   };
+}
+
+/** An agentflow run's executed nodes without what they read, wrote or said: a visitor's view. */
+export function stepsOnly(executed: unknown): ExecutedNode[] {
+  if (!Array.isArray(executed)) return [];
+  return (executed as ExecutedNode[]).map((n) => ({
+    nodeId: n.nodeId,
+    nodeLabel: n.nodeLabel,
+    data: {},
+    previousNodeIds: n.previousNodeIds,
+    status: n.status,
+    ...(n.startedAt !== undefined ? { startedAt: n.startedAt } : {}),
+    ...(n.timeMs !== undefined ? { timeMs: n.timeMs } : {}),
+  }));
 }
 
 /** The answer a retried job's first worker already stored, or null. */
