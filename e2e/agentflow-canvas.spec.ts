@@ -126,10 +126,42 @@ test("an agentflow opens with its own palette, branch handles, loop target and i
   await chat.getByRole("button", { name: "Send" }).click();
   await expect(chat.getByRole("button", { name: "Approve" })).toBeVisible();
   await expect(chat.getByRole("button", { name: "Reject" })).toBeVisible();
+  // The paused answer's steps, collapsed: each node, how it ended; a click shows the node on the canvas.
+  const pausedSteps = chat.getByTestId("flow-steps").first();
+  await expect(pausedSteps.locator("summary")).toHaveText("Steps (4)");
+  await pausedSteps.locator("summary").click();
+  const steps = pausedSteps.getByRole("list", { name: "Steps" }).locator("li");
+  await expect(steps).toHaveCount(4);
+  expect(
+    await steps.evaluateAll((li) => li.map((l) => [l.getAttribute("data-node"), l.getAttribute("data-status")])),
+  ).toEqual([
+    ["start", "FINISHED"],
+    ["llm", "FINISHED"],
+    ["cond", "FINISHED"],
+    ["approve", "STOPPED"],
+  ]);
+  await expect(steps.last()).toContainText("paused");
+  await steps.nth(2).getByRole("button").click();
+  await expect(page.locator('.react-flow__node[data-id="cond"]')).toHaveClass(/selected/);
+  // Human Input asks for feedback unless the node turns it off: it goes with the decision.
+  const feedback = chat.getByRole("textbox", { name: "Feedback (optional)" });
+  await feedback.fill("Checked the receipt");
   await snap(page, "agentflow-chat-paused-1440");
+  const resumed = page.waitForRequest((r) => r.url().includes("/api/v1/prediction/") && r.method() === "POST");
   await chat.getByRole("button", { name: "Approve" }).click();
+  expect((await resumed).postDataJSON().humanInput).toEqual({
+    type: "proceed",
+    startNodeId: "approve",
+    feedback: "Checked the receipt",
+  });
   await expect(chat.getByTestId("chat-answer").last()).toHaveText("Refund sent.");
-  await expect(chat.getByTestId("chat-decided")).toBeVisible();
+  await expect(chat.getByTestId("chat-decided")).toContainText("Feedback: Checked the receipt");
+  // The resumed answer's steps are the ones after the pause (the run reports all of them).
+  const after = chat.getByTestId("flow-steps").last();
+  await after.locator("summary").click();
+  const afterNodes = await after.locator("li").evaluateAll((li) => li.map((l) => l.getAttribute("data-node")));
+  expect(afterNodes.at(-1)).toBe("sent");
+  expect(afterNodes).not.toContain("llm");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();

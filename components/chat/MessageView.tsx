@@ -1,6 +1,7 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useId, useState } from "react";
+import { feedbackEnabled, type FlowStep, stepStatusLabel } from "@/browser/client/agentflow-steps";
 import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
@@ -19,7 +20,7 @@ export const MessageView = memo(function MessageView({
 }: {
   m: ChatMessage;
   /** Answers the message's Human Input `action` (approve: proceed, or reject); absent while a run streams. */
-  onDecide?: (messageId: number, type: "proceed" | "reject") => void;
+  onDecide?: (messageId: number, type: "proceed" | "reject", feedback: string) => void;
   /** Selects a node on the canvas (the test chat beside the editor); absent elsewhere. */
   onShowNode?: (nodeId: string) => boolean;
   saveAsTest?: { chatflowId: string; question: string; knownTools?: string[] };
@@ -36,6 +37,20 @@ export const MessageView = memo(function MessageView({
   }
   return (
     <li className="mr-4 flex flex-col gap-2" data-testid="chat-bot">
+      {m.steps && m.steps.length > 0 && <FlowSteps steps={m.steps} onShowNode={onShowNode} />}
+      {m.runningStep && m.streaming && (
+        <div
+          className="flex items-center gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-1.5 text-xs text-sky-900"
+          role="status"
+          data-testid="running-step"
+        >
+          <span
+            className="inline-block h-3 w-3 animate-spin rounded-full border-2 border-sky-300 border-t-sky-700"
+            aria-hidden
+          />
+          <span className="font-medium">{m.runningStep}…</span>
+        </div>
+      )}
       {m.usedTools?.map((t, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: tool calls have no id; they are only appended, in order, never reordered
         <ToolCall key={i} t={t} />
@@ -90,34 +105,108 @@ export const MessageView = memo(function MessageView({
   );
 });
 
-/** The Approve / Reject buttons of an agentflow paused at a Human Input node, or the decision sent. */
-function Decision({ m, onDecide }: { m: ChatMessage; onDecide?: (id: number, type: "proceed" | "reject") => void }) {
+/**
+ * The Approve / Reject buttons of an agentflow paused at a Human Input node, with the feedback box
+ * when the node enables it (Flowise's "Enable feedback"), or the decision sent and its feedback.
+ */
+function Decision({
+  m,
+  onDecide,
+}: {
+  m: ChatMessage;
+  onDecide?: (id: number, type: "proceed" | "reject", feedback: string) => void;
+}) {
+  const noteId = useId();
+  const [note, setNote] = useState("");
   if (m.decided)
     return (
-      <p className="text-xs text-slate-500" data-testid="chat-decided">
-        {m.decided === "proceed" ? "Approved" : "Rejected"} at “{m.action?.data.nodeLabel}”.
-      </p>
+      <div className="text-xs text-slate-500" data-testid="chat-decided">
+        <p>
+          {m.decided === "proceed" ? "Approved" : "Rejected"} at “{m.action?.data.nodeLabel}”.
+        </p>
+        {m.decisionNote && <p className="mt-0.5 whitespace-pre-wrap text-slate-600">Feedback: {m.decisionNote}</p>}
+      </div>
     );
   const button = "rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-50";
+  const asksFeedback = m.action ? feedbackEnabled(m.action) : false;
   return (
-    <fieldset className="flex gap-2" aria-label={`Decision for ${m.action?.data.nodeLabel}`}>
-      <button
-        type="button"
-        disabled={!onDecide || m.streaming}
-        onClick={() => onDecide?.(m.id, "proceed")}
-        className={`${button} bg-emerald-600 text-white hover:bg-emerald-700`}
-      >
-        Approve
-      </button>
-      <button
-        type="button"
-        disabled={!onDecide || m.streaming}
-        onClick={() => onDecide?.(m.id, "reject")}
-        className={`${button} bg-white text-red-700 ring-1 ring-red-300 hover:bg-red-50`}
-      >
-        Reject
-      </button>
+    <fieldset className="flex flex-col gap-2" aria-label={`Decision for ${m.action?.data.nodeLabel}`}>
+      {asksFeedback && (
+        <>
+          <label htmlFor={noteId} className="text-xs font-medium text-slate-600">
+            Feedback (optional)
+          </label>
+          <textarea
+            id={noteId}
+            rows={2}
+            value={note}
+            maxLength={4000}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder="Add a note for the next step"
+            className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
+        </>
+      )}
+      <div className="flex gap-2">
+        <button
+          type="button"
+          disabled={!onDecide || m.streaming}
+          onClick={() => onDecide?.(m.id, "proceed", note)}
+          className={`${button} bg-emerald-600 text-white hover:bg-emerald-700`}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          disabled={!onDecide || m.streaming}
+          onClick={() => onDecide?.(m.id, "reject", note)}
+          className={`${button} bg-white text-red-700 ring-1 ring-red-300 hover:bg-red-50`}
+        >
+          Reject
+        </button>
+      </div>
     </fieldset>
+  );
+}
+
+const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+const STEP_DOT: Record<FlowStep["status"], string> = {
+  FINISHED: "bg-emerald-500",
+  STOPPED: "bg-amber-500",
+  ERROR: "bg-red-500",
+  INPROGRESS: "bg-sky-500",
+};
+
+/** An agentflow answer's steps, collapsed: each node's label (a click shows it on the canvas), how it ended, its time. */
+function FlowSteps({ steps, onShowNode }: { steps: FlowStep[]; onShowNode?: (nodeId: string) => boolean }) {
+  return (
+    <details className="rounded-lg border border-slate-200 bg-slate-50 text-xs" data-testid="flow-steps">
+      <summary className="cursor-pointer px-3 py-1.5 font-medium text-slate-700">Steps ({steps.length})</summary>
+      <ol className="space-y-1 px-3 pb-2" aria-label="Steps">
+        {steps.map((s, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a node can run more than once (loops); steps are only appended
+          <li key={i} className="flex min-w-0 items-center gap-2" data-node={s.nodeId} data-status={s.status}>
+            <span className={`inline-block h-2 w-2 shrink-0 rounded-full ${STEP_DOT[s.status]}`} aria-hidden />
+            {onShowNode ? (
+              <button
+                type="button"
+                className="min-w-0 flex-1 truncate text-left text-slate-800 underline-offset-2 hover:underline"
+                onClick={() => onShowNode(s.nodeId)}
+                title={`Show “${s.label}” on the canvas`}
+              >
+                {s.label}
+              </button>
+            ) : (
+              <span className="min-w-0 flex-1 truncate text-slate-800">{s.label}</span>
+            )}
+            <span className="whitespace-nowrap text-slate-500">
+              {stepStatusLabel(s.status)}
+              {s.timeMs !== undefined && s.status === "FINISHED" ? ` · ${duration(s.timeMs)}` : ""}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 

@@ -1,3 +1,4 @@
+import type { FlowStep } from "@/browser/client/agentflow-steps";
 import type { HumanInputAction, SourceDocument, ToolStart, UsedTool } from "@/common/schemas/prediction-stream";
 
 /** What the prediction stream's `toolStart`, `usedTools` and `sourceDocuments` events carry (inferred from the schemas). */
@@ -20,4 +21,12 @@ export type ChatMessage = {
   action?: HumanInputAction;
   /** The decision sent for `action` (its buttons are gone then). */
   decided?: "proceed" | "reject";
+  /** The feedback sent with the decision (the node's "Enable feedback"). */
+  decisionNote?: string;
+  /** An agentflow's answer: the steps its run took (a resumed run's earlier steps left out). */
+  steps?: FlowStep[];
+  /** How many of its run's steps earlier answers showed (a resumed run reports them again). */
+  stepsFrom?: number;
+  /** The step running now, while the answer streams. */
+  runningStep?: string;
 };

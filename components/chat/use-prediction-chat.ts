@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
+import { answerSteps, startedStep } from "@/browser/client/agentflow-steps";
 import { PredictionRefused, streamPrediction, type StreamEvent } from "@/browser/client/prediction-stream";
 import { readPredictionEvent } from "@/common/schemas/prediction-stream";
 import { toGraphProblem, type GraphProblem } from "@/common/schemas/problems";
@@ -8,7 +9,7 @@ import type { ChatMessage } from "./types";
 import { streamErrorMessage } from "@/common/schemas/stream-error";
 
 type Session = { chatId?: string; sessionId?: string };
-type HumanInput = { type: "proceed" | "reject"; startNodeId: string };
+type HumanInput = { type: "proceed" | "reject"; startNodeId: string; feedback?: string };
 
 /** The graph problems an error's details list (a refused run of an invalid flow). */
 function problemsOf(details: unknown): GraphProblem[] {
@@ -63,6 +64,14 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
         case "action":
           patchLast((m) => ({ ...m, action: e.data }));
           break;
+        case "nextAgentFlow": {
+          const started = startedStep(e.data);
+          patchLast(({ runningStep: _was, ...m }) => (started ? { ...m, runningStep: started } : m));
+          break;
+        }
+        case "agentFlowExecutedData":
+          patchLast((m) => ({ ...m, steps: answerSteps(e.data, m.stepsFrom ?? 0) }));
+          break;
         case "error":
           patchLast((m) => ({
             ...m,
@@ -77,14 +86,14 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
 
   /** Shows `shown` as the user's turn and streams the answer to `body` (plus the session's ids). */
   const run = useCallback(
-    async (shown: string, body: { question?: string; humanInput?: HumanInput }) => {
+    async (shown: string, body: { question?: string; humanInput?: HumanInput }, stepsFrom = 0) => {
       const controller = new AbortController();
       abort.current = controller;
       setBusy(true);
       setMessages((ms) => [
         ...ms,
         { id: nextId.current++, role: "user", text: shown },
-        { id: nextId.current++, role: "bot", text: "", streaming: true },
+        { id: nextId.current++, role: "bot", text: "", streaming: true, ...(stepsFrom ? { stepsFrom } : {}) },
       ]);
       const { chatId, sessionId } = session.current;
       try {
@@ -105,7 +114,7 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
       } finally {
         if (abort.current === controller) abort.current = null;
         setBusy(false);
-        setMessages((ms) => ms.map((m) => (m.streaming ? { ...m, streaming: false } : m)));
+        setMessages((ms) => ms.map(({ runningStep: _done, ...m }) => (m.streaming ? { ...m, streaming: false } : m)));
       }
     },
     [chatflowId, onEvent, onServerProblems, patchLast],
@@ -114,17 +123,24 @@ export function usePredictionChat(chatflowId: string, onServerProblems: (p: Grap
   const send = useCallback((question: string) => run(question, { question }), [run]);
 
   /**
-   * Answers an agentflow's Human Input (`action` of message `messageId`): resumes the same chat from
-   * that node with Flowise's `humanInput`, so only the chosen branch runs.
+   * Answers an agentflow's Human Input (`action` of message `messageId`, with the optional feedback
+   * the node asks for): resumes the same chat from that node with Flowise's `humanInput`, so only the
+   * chosen branch runs. The resumed run reports the paused answer's steps again: its answer shows
+   * the ones after them.
    */
   const decide = useCallback(
-    (messageId: number, type: "proceed" | "reject") => {
+    (messageId: number, type: "proceed" | "reject", feedback = "") => {
       const m = messages.find((x) => x.id === messageId);
       if (!m?.action || m.decided || busy) return;
-      setMessages((ms) => ms.map((x) => (x.id === messageId ? { ...x, decided: type } : x)));
-      void run(type === "proceed" ? "Approved" : "Rejected", {
-        humanInput: { type, startNodeId: m.action.data.nodeId },
-      });
+      const note = feedback.trim();
+      setMessages((ms) =>
+        ms.map((x) => (x.id === messageId ? { ...x, decided: type, ...(note ? { decisionNote: note } : {}) } : x)),
+      );
+      void run(
+        type === "proceed" ? "Approved" : "Rejected",
+        { humanInput: { type, startNodeId: m.action.data.nodeId, ...(note ? { feedback: note } : {}) } },
+        (m.stepsFrom ?? 0) + (m.steps?.length ?? 0),
+      );
     },
     [messages, busy, run],
   );

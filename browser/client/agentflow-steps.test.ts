@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerSteps, feedbackEnabled, readAction, startedStep, stepStatusLabel } from "./agentflow";
-import type { HumanInputAction } from "./types";
+import { answerSteps, feedbackEnabled, readAction, startedStep, stepStatusLabel } from "./agentflow-steps";
+import type { HumanInputAction } from "@/common/schemas/prediction-stream";
 
 const node = (nodeId: string, status: string, timeMs?: number) => ({
   nodeId,
