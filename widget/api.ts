@@ -4,7 +4,7 @@ import {
   streamPrediction as streamPredictionOnce,
   type StreamEvent,
 } from "@/browser/client/prediction-stream";
-import type { HumanDecision, PublicConfig, Upload } from "./types";
+import type { FeedbackRating, HumanDecision, PublicConfig, Upload } from "./types";
 
 /** A refusal or failure with a message meant for the visitor. */
 export class WidgetError extends Error {
@@ -88,4 +88,40 @@ export async function streamPrediction(
     if (e instanceof PredictionRefused) throw refusal(e.status, e.error?.message, e.retryAfter);
     throw e;
   }
+}
+
+/** What a thumb sends: the rated answer of this chat, the rating and the comment typed after it. */
+export interface FeedbackChange {
+  chatId: string;
+  messageId: string;
+  rating?: FeedbackRating;
+  content?: string;
+}
+
+/**
+ * Rates an answer (Flowise's POST /api/v1/feedback/{chatflowid}) or, once rated, changes the rating
+ * or adds the comment (PUT /api/v1/feedback/{feedbackId}). Resolves to the stored feedback.
+ */
+export async function saveFeedback(
+  apiHost: string,
+  chatflowId: string,
+  feedbackId: string | undefined,
+  change: FeedbackChange,
+): Promise<{ id: string; rating: FeedbackRating; content: string }> {
+  const path = encodeURIComponent(feedbackId ?? chatflowId);
+  let res: Response;
+  try {
+    res = await fetch(`${base(apiHost)}/api/v1/feedback/${path}`, {
+      method: feedbackId ? "PUT" : "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(feedbackId ? change : { chatflowid: chatflowId, ...change }),
+    });
+  } catch {
+    throw unreachable();
+  }
+  if (res.ok) return res.json();
+  const said = ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message;
+  // An unknown answer is not an unavailable chatbot: the server's words say which.
+  if (res.status === 404) throw new WidgetError(said ?? "This answer can no longer be rated.", 404);
+  throw refusal(res.status, said, res.headers.get("retry-after"));
 }

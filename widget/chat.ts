@@ -1,8 +1,8 @@
-import { streamPrediction, WidgetError } from "./api";
+import { saveFeedback, streamPrediction, WidgetError } from "./api";
 import type { StreamEvent } from "@/browser/client/prediction-stream";
 import type { PredictionMetadata } from "@/common/schemas/prediction-stream";
 import { newId, type Session, type SessionStore } from "./store";
-import type { ChatMessage, HumanDecision, SourceDocument, Upload, UsedTool } from "./types";
+import type { ChatMessage, FeedbackRating, HumanDecision, SourceDocument, Upload, UsedTool } from "./types";
 import { streamErrorMessage } from "@/common/schemas/stream-error";
 import { readToolStart } from "@/browser/client/tool-progress";
 import { answerSteps, readAction, startedStep } from "./agentflow";
@@ -164,11 +164,33 @@ export class ChatController {
       const action = readAction(e.data);
       if (action) bot.action = action;
     } else if (e.event === "metadata") {
-      const q = (e.data as Partial<PredictionMetadata> | null)?.question;
-      if (user.voice && typeof q === "string") user.text = q;
+      const meta = e.data as Partial<PredictionMetadata> | null;
+      if (user.voice && typeof meta?.question === "string") user.text = meta.question;
+      // The stored answer's id: what a thumb under it rates.
+      if (typeof meta?.chatMessageId === "string") bot.messageId = meta.chatMessageId;
     } else if (e.event === "error") bot.error = streamErrorMessage(e.data, "The chatbot failed to answer.");
     else return;
     this.opts.onChange();
+  }
+
+  /**
+   * Rates the answer `id` (a thumb), changes its rating, or adds the comment typed after the thumb:
+   * the first thumb creates the feedback, later changes update it. Kept with the message, so a
+   * reload shows the thumb given. A refusal throws a WidgetError.
+   */
+  async rate(id: string, change: { rating?: FeedbackRating; content?: string }): Promise<void> {
+    const m = this.session.messages.find((x) => x.id === id);
+    if (!m?.messageId || (!m.feedback && !change.rating)) return;
+    const { chatId } = this.session;
+    const saved = await saveFeedback(this.opts.apiHost, this.opts.chatflowId, m.feedback?.id, {
+      chatId,
+      messageId: m.messageId,
+      ...change,
+    });
+    // A new chat started meanwhile: the answer is gone from the conversation, nothing to keep.
+    if (this.session.chatId !== chatId) return;
+    m.feedback = { id: saved.id, rating: saved.rating, ...(saved.content ? { content: saved.content } : {}) };
+    this.changed();
   }
 
   /** Stops the answer being written; what arrived so far is kept. */

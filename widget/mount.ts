@@ -2,8 +2,9 @@ import { fetchConfig, WidgetError } from "./api";
 import { ChatController } from "./chat";
 import { el } from "./render-markdown";
 import { SessionStore } from "./store";
-import type { PublicConfig, WidgetOptions, WidgetTheme } from "./types";
+import type { ChatMessage, FeedbackRating, PublicConfig, WidgetOptions, WidgetTheme } from "./types";
 import { createComposer } from "./ui/composer";
+import type { FeedbackOptions } from "./ui/feedback-view";
 import { icon } from "./ui/icons";
 import { avatarView, messageView } from "./ui/message-view";
 import { STYLES } from "./ui/styles";
@@ -93,6 +94,7 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
         tokenCount: chat.tokenCounts.get(m.id),
         onRetry: m === last && chat.canRetry ? () => chat.retry() : undefined,
         decision: "action" in m && m.action ? { open: m === last, onDecide: decideHandler(m.id) } : undefined,
+        feedback: feedbackFor(m),
       };
       const sig = JSON.stringify([
         m,
@@ -103,6 +105,8 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
         !!o.onRetry,
         o.decision?.open,
         !!o.decision?.onDecide,
+        o.feedback && rating.get(m.id),
+        !!o.feedback,
       ]);
       const hit = cache.get(m.id);
       const node = hit?.sig === sig ? hit.node : keepOpen(hit?.node, messageView(m, o));
@@ -113,8 +117,48 @@ export function mountWidget(opts: WidgetOptions, apiHost: string): WidgetHandle 
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.replaceChildren(...rows);
     if (atBottom || chat.busy) log.scrollTop = log.scrollHeight;
+    if (focusAfter) cache.get(focusAfter.id)?.node.querySelector<HTMLElement>(focusAfter.selector)?.focus();
+    focusAfter = null;
     starters.hidden = refused || chat.session.messages.length > 0 || !starterTexts(config).length;
     composer?.setBusy(chat.busy);
+  }
+
+  // The thumbs of this page load per answer: comment box open, a request on its way, a refusal.
+  const rating = new Map<string, { asking?: boolean; busy?: boolean; error?: string; draft?: string }>();
+  let focusAfter: { id: string; selector: string } | null = null;
+
+  /** Thumbs under a stored, finished answer, when the chatflow asks for feedback. */
+  function feedbackFor(m: ChatMessage): FeedbackOptions | undefined {
+    if (!config?.chatFeedback?.status || m.role !== "bot" || !m.messageId || m.error || m.id === chat.streamingId)
+      return undefined;
+    return {
+      rating: m.feedback?.rating,
+      comment: m.feedback?.content,
+      ...rating.get(m.id),
+      onRate: (r: FeedbackRating) => void sendFeedback(m.id, { rating: r }),
+      onComment: (content: string) => void sendFeedback(m.id, { content }),
+      onSkip: () => {
+        rating.delete(m.id);
+        focusAfter = { id: m.id, selector: ".thumb[aria-pressed=true]" };
+        render();
+      },
+    };
+  }
+
+  /** A thumb opens the comment box once stored; a comment closes it. A refusal is said under the thumbs. */
+  async function sendFeedback(id: string, change: { rating?: FeedbackRating; content?: string }) {
+    const asking = !!change.rating;
+    rating.set(id, { busy: true, asking: !asking && rating.get(id)?.asking, draft: change.content });
+    render();
+    try {
+      await chat.rate(id, change);
+      rating.set(id, { asking });
+      focusAfter = { id, selector: asking ? "textarea" : ".thumb[aria-pressed=true]" };
+    } catch (e) {
+      const error = e instanceof WidgetError ? e.message : "Your feedback could not be saved.";
+      rating.set(id, { error, asking: !asking, draft: change.content });
+    }
+    render();
   }
 
   /** Approve / Reject of the answer waiting at Human Input (none while an answer streams). */

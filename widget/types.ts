@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { WidgetTheme } from "@/common/schemas/chatflow";
 import type { publicChatbotConfigResponseSchema } from "@/common/schemas/responses";
+import type { FeedbackRating } from "@/common/schemas/feedback";
 import type {
   ExecutedNode,
   HumanInputAction,
@@ -9,7 +10,7 @@ import type {
   ToolStart,
   UsedTool,
 } from "@/common/schemas/prediction-stream";
-export type { WidgetTheme };
+export type { FeedbackRating, WidgetTheme };
 /** What the prediction stream's `usedTools`, `sourceDocuments`, `agentFlowExecutedData` and `action` events carry. */
 export type { ExecutedNode, HumanInputAction, SourceDocument, ToolStart, UsedTool };
 /** GET /api/v1/public-chatbotConfig/{id}. */
@@ -95,4 +96,8 @@ export interface ChatMessage {
   decided?: HumanDecision["type"];
   /** A user turn that answered a Human Input (sent as `humanInput`, not as a question). */
   decision?: HumanDecision;
+  /** The server's id of a stored answer (the stream's `metadata.chatMessageId`): what a thumb rates. */
+  messageId?: string;
+  /** The visitor's thumb on this answer and the comment typed after it, as stored (Flowise's feedback). */
+  feedback?: { id: string; rating: FeedbackRating; content?: string };
 }

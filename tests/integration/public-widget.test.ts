@@ -170,8 +170,9 @@ describe("public/embed.js", () => {
   it("is the build of widget/ as committed, and stays small", () => {
     const out = execFileSync(process.execPath, ["scripts/build-widget.mjs", "--check"], { encoding: "utf8" });
     expect(out).toMatch(/up to date/);
-    // 46 KB: the agentflow steps and Human Input (issue 32, point 7) took it from 38 to 45 KB (14.4 to 16.4 KB gzipped).
-    expect(fs.statSync("public/embed.js").size).toBeLessThan(46_000);
+    // 46 KB: the agentflow steps and Human Input (issue 32, point 7) took it from 38 to 45 KB (14.4 to 16.4 KB gzipped);
+    // 50 KB: the feedback thumbs and their comment box (issue 38, point 2) added 4.7 KB (1.4 KB gzipped).
+    expect(fs.statSync("public/embed.js").size).toBeLessThan(50_000);
   });
 });
 

@@ -4,6 +4,7 @@ import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-prog
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "../types";
 import { icon } from "./icons";
 import { type DecisionOptions, decisionView, flowStepsView, runningStepView } from "./agentflow-view";
+import { type FeedbackOptions, feedbackView } from "./feedback-view";
 
 export interface MessageViewOptions {
   avatarUrl?: string;
@@ -16,6 +17,8 @@ export interface MessageViewOptions {
   onRetry?: () => void;
   /** A paused agentflow answer's Human Input (approve / reject). */
   decision?: DecisionOptions;
+  /** Thumbs under a stored answer (when the chatflow asks for feedback). */
+  feedback?: FeedbackOptions;
 }
 
 const pretty = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
@@ -104,6 +107,7 @@ export function messageView(m: ChatMessage, opts: MessageViewOptions): HTMLEleme
     if (m.sourceDocuments?.length) bubble.append(sourcesView(m.sourceDocuments));
     if (m.stopped && m.text) bubble.append(el("div", { class: "note" }, ["Stopped"]));
     if (m.action) bubble.append(decisionView(m.action, m.decided, opts.decision ?? { open: false }));
+    if (opts.feedback) bubble.append(feedbackView(opts.feedback));
   } else {
     bubble.append(el("p", {}, [m.text || (m.voice ? "🎤 Voice message" : "")]));
     if (m.decision?.feedback) bubble.append(el("p", { class: "feedback-sent" }, [m.decision.feedback]));

@@ -85,6 +85,23 @@ summary .icon{width:14px;height:14px}
 .decided.proceed{color:#047857}.decided.reject{color:#b91c1c}
 .streaming .bubble>.decision::after,.streaming .bubble>.decided::after,.streaming .bubble>details::after{display:none!important}
 .user .feedback-sent{font-size:13px;opacity:.9;margin-top:4px;border-top:1px solid rgba(255,255,255,.35);padding-top:4px}
+.rating{margin-top:8px;padding-top:4px;border-top:1px solid var(--sy-border)}
+.thumbs{display:flex;align-items:center;gap:2px;min-height:32px}
+.thumb{width:32px;height:32px;border-radius:8px;display:grid;place-items:center;color:var(--sy-muted)}
+.thumb .icon{width:17px;height:17px}
+.thumb:hover{background:var(--sy-bg);color:var(--sy-text)}
+.thumb[aria-pressed=true]{color:var(--sy-primary);background:var(--sy-bg)}
+.thumb[aria-pressed=true] .icon{fill:currentColor;fill-opacity:.25}
+.thumb:disabled{cursor:default;opacity:.6}
+.rating .note{margin:0 0 0 6px;color:var(--sy-text)}
+.rating .said{margin:2px 0 0;overflow-wrap:anywhere}
+.comment{display:flex;flex-direction:column;gap:6px;margin-top:6px}
+.comment label{display:flex;flex-direction:column;gap:4px;font-size:13px;font-weight:600}
+.comment textarea{flex:none;min-height:56px;font-size:14px;font-weight:400;resize:vertical}
+.comment .actions{display:flex;gap:8px}
+.comment button{min-height:32px;padding:4px 12px;border-radius:8px;font-size:13px;font-weight:600;border:1px solid var(--sy-border);background:var(--sy-bg)}
+.comment .primary{background:var(--sy-primary);border-color:var(--sy-primary);color:#fff}
+.comment button:disabled{opacity:.5;cursor:default}
 .starters{display:flex;flex-wrap:wrap;gap:8px;padding:0 16px 12px}
 .starters button{padding:8px 12px;border-radius:999px;border:1px solid var(--sy-border);background:var(--sy-bg);font-size:14px;text-align:left}
 .starters button:hover{border-color:var(--sy-primary);color:var(--sy-primary)}
