@@ -16,6 +16,7 @@ import { DEFAULT_PRICES_AS_OF } from "../usage/default-prices";
 import { costOf, effectivePrices, type ModelPrice } from "../usage/prices";
 import type { RunUsage } from "../usage/tally";
 import { getChatflowOrThrow } from "./chatflows";
+import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 
 /**
  * Usage and cost of answers (issue 33): each prediction's tokens, models, latency and outcome are
@@ -23,9 +24,16 @@ import { getChatflowOrThrow } from "./chatflows";
  * Usage API sums them per day or model for the flows a caller may read.
  */
 
+/** The price table in force, as every answer's cost reads it: cached ("modelPrices" in lib/state/catalogue.ts). */
+const pricesCache = processState("modelPrices", () => {
+  const cache = new Cache<ModelPrice[]>(PROCESS_STATE.modelPrices.cache);
+  stateBus().subscribe(on({ "modelPrices.changed": () => cache.clear(), "state.resync": () => cache.clear() }));
+  return cache;
+});
+
 /** The price table in force: built-in defaults under the admins' prices. */
 export async function pricesInForce(): Promise<ModelPrice[]> {
-  return effectivePrices(await listModelPrices());
+  return (await pricesCache.get("all", async () => effectivePrices(await listModelPrices()))) ?? [];
 }
 
 /** Stores an answer's usage with its message (and agentflow run), priced now. */
@@ -184,5 +192,6 @@ export async function getModelPrices(): Promise<ModelPricesResponse> {
 /** PUT /api/v1/usage/prices: the admins' prices become these (costs already stored keep their prices). */
 export async function setModelPrices(prices: ModelPrice[]): Promise<ModelPricesResponse> {
   await replaceModelPrices(prices.map((p) => ({ ...p, model: p.model.trim() })));
+  await publishChange({ type: "modelPrices.changed" });
   return getModelPrices();
 }

@@ -5,6 +5,7 @@ import type { CreateVariableBody, UpdateVariableBody, VariableRecord } from "@/c
 import type { Variable } from "../db/generated/client";
 import { deleteVariableRow, insertVariable, listVariableRows, updateVariableRow } from "../db/queries/variables";
 import { getEnv } from "../env";
+import { Cache, on, PROCESS_STATE, processState, publishChange, stateBus } from "../state";
 
 /**
  * Global variables (Flowise's Variables): managed by admins, read by every agentflow run when it
@@ -53,7 +54,9 @@ export async function listVariables(page?: PageRequest): Promise<Page<VariableRe
 /** Creates a variable; 409 for a name in use, 400 for a runtime name outside VARIABLES_FROM_ENV. */
 export async function createVariable(body: CreateVariableBody): Promise<VariableRecord> {
   assertReadable(body.name, body.type);
-  return toRecord(await uniqueName(body.name, () => insertVariable({ data: body })));
+  const row = await uniqueName(body.name, () => insertVariable({ data: body }));
+  await publishChange({ type: "variables.changed" });
+  return toRecord(row);
 }
 
 /** Changes a variable's name, value or type; 404 when unknown. */
@@ -68,19 +71,31 @@ export async function updateVariable(id: string, body: UpdateVariableBody): Prom
   };
   const row = await uniqueName(body.name, () => updateVariableRow({ id, data }));
   if (!row) throw new AppError("not_found", `Variable ${id} not found.`);
+  await publishChange({ type: "variables.changed" });
   return toRecord(row);
 }
 
 /** Deletes a variable; 404 when unknown. Flows that name it show the problem when next checked. */
 export async function deleteVariable(id: string): Promise<{ deleted: true; id: string }> {
   if (!(await deleteVariableRow({ id }))) throw new AppError("not_found", `Variable ${id} not found.`);
+  await publishChange({ type: "variables.changed" });
   return { deleted: true, id };
 }
 
-/** The values a run sees as `$vars`: static ones as stored, runtime ones from the allowed environment. */
+/**
+ * The stored variables, as every agentflow run reads them: cached ("variableValues" in
+ * lib/state/catalogue.ts), dropped by variables.changed.
+ */
+const storedVariables = processState("variableValues", () => {
+  const cache = new Cache<Variable[]>(PROCESS_STATE.variableValues.cache);
+  stateBus().subscribe(on({ "variables.changed": () => cache.clear(), "state.resync": () => cache.clear() }));
+  return cache;
+});
+
+/** The values a run sees as `$vars`: static ones as stored, runtime ones from the allowed environment (read now). */
 export async function variableValues(): Promise<Record<string, string>> {
   const allowed = getEnv().VARIABLES_FROM_ENV;
-  const rows = (await listVariableRows()).items;
+  const rows = (await storedVariables.get("all", async () => (await listVariableRows()).items)) ?? [];
   return Object.fromEntries(
     rows.map((v) => [
       v.name,

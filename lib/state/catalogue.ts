@@ -56,6 +56,18 @@ export const PROCESS_STATE = {
       "apiKey.created/revoked drop the prefix; user.roleChanged/deleted drop the user's keys. Backstop: the TTL.",
     cache: { max: 10_000, ttlMs: 5_000 },
   },
+  variableValues: {
+    home: "lib/services/variables.ts",
+    holds: "The global variables' values as runs see them ($vars), read once for every agentflow run.",
+    freshness: "variables.changed drops them; state.resync too. Backstop: the TTL.",
+    cache: { max: 1, ttlMs: 5_000 },
+  },
+  modelPrices: {
+    home: "lib/services/usage.ts",
+    holds: "The model price table in force (built-in defaults under the admins' prices), read for every answer's cost.",
+    freshness: "modelPrices.changed drops it; state.resync too. Backstop: the TTL.",
+    cache: { max: 1, ttlMs: 5_000 },
+  },
   rateLimits: {
     home: "lib/access/rate-limit.ts",
     holds: "Fixed-window counters of the rate limits (not a cache: nothing to invalidate).",

@@ -22,6 +22,10 @@ export const stateEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user.roleChanged"), userId: z.string() }),
   /** Deleted (keys gone, chatflows and credentials moved to another owner). */
   z.object({ type: z.literal("user.deleted"), userId: z.string() }),
+  /** A global variable was created, changed or deleted: the values runs see as `$vars` are stale. */
+  z.object({ type: z.literal("variables.changed") }),
+  /** The admins' model prices were replaced: the price table in force is stale. */
+  z.object({ type: z.literal("modelPrices.changed") }),
   /**
    * Events may have been missed (this process's Redis subscriber reconnected after an outage):
    * every cache drops everything. Delivered locally by the Redis transport; never published.
