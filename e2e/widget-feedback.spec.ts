@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { snap } from "./helpers";
+import { signIn, snap } from "./helpers";
 import {
   adminAuth,
   createChatflow,
@@ -17,6 +17,8 @@ test.describe.configure({ mode: "serial" });
 
 let shop: Awaited<ReturnType<typeof startHostSite>>;
 let flowId = "";
+/** The full-page chat's session, rated up with a comment (read in Conversations by the last test). */
+let pageChatId = "";
 
 async function publicFlow(request: APIRequestContext, feedback: boolean) {
   const { graph, chatbotConfig, overrideAllowList } = productSearchGraph();
@@ -138,6 +140,7 @@ test("the full-page chat at phone width takes thumbs too, and shows none when fe
   expect(await storedFeedback(request, flowId, chatId)).toEqual([
     expect.objectContaining({ id: stored.id, rating: "THUMBS_UP", content: "I wanted a laptop" }),
   ]);
+  pageChatId = chatId;
 
   // The same flow with feedback off: the answer has no thumbs.
   const off = await publicFlow(request, false);
@@ -145,4 +148,14 @@ test("the full-page chat at phone width takes thumbs too, and shows none when fe
   await ask(page, "hello");
   await expect(w.root.getByRole("group", { name: "Rate this answer" })).toHaveCount(0);
   await context.close();
+});
+
+test("admins see the thumbs and comments in Conversations", async ({ page }) => {
+  expect(pageChatId).not.toBe("");
+  await signIn(page);
+  await page.goto(`/chatflows/${flowId}/conversations`);
+  await page.getByRole("list", { name: "Sessions" }).getByTestId(`session-${pageChatId}`).click();
+  const transcript = page.getByRole("list", { name: "Transcript" });
+  await expect(transcript.getByTestId(/^feedback-/)).toHaveText("👍 Helpful · “I wanted a laptop”");
+  await snap(page, "conversations-widget-feedback");
 });
