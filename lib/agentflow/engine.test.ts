@@ -25,13 +25,16 @@ async function built(graph: Graph): Promise<BuiltAgentflow> {
   return (await buildAgentflow(graph, testContext())).agentflow!;
 }
 
-/** Runs a graph to its end with an in-memory store; returns the result and every snapshot saved. */
-async function run(graph: Graph, question: string, opts: { maxSteps?: number } = {}) {
+/**
+ * Runs a graph to its end with an in-memory store; returns the result and every snapshot saved.
+ * `impure`: every step counts as reaching outside the run (as a model or HTTP step does), so each is saved.
+ */
+async function run(graph: Graph, question: string, opts: { maxSteps?: number; impure?: boolean } = {}) {
   const flow = await built(graph);
   const saved: ExecutionSnapshot[] = [];
   const result = await runAgentflow({
     graph: flow.graph,
-    stepOf: flow.stepOf,
+    stepOf: opts.impure ? (id) => ({ ...flow.stepOf(id), pure: false }) : flow.stepOf,
     ids: { chatflowId: "cf", chatId: "chat-1", sessionId: "s-1" },
     question,
     history: [],
@@ -79,17 +82,23 @@ describe("agentflow engine: branches", () => {
     expect(other.result.text).toBe("after else");
   });
 
-  it("saves the execution after every node, the last save finished", async () => {
-    const { saved } = await run(branching, "hello");
+  it("saves the execution after every node that reaches outside the run, the last save finished", async () => {
+    const { saved } = await run(branching, "hello", { impure: true });
     expect(saved.map((s) => s.executedData.length)).toEqual([1, 2, 3, 4]);
     expect(saved.map((s) => s.status)).toEqual(["running", "running", "running", "finished"]);
     expect(saved[1].position.outputs.cond).toMatchObject({ content: "else" });
+  });
+
+  it("a pure step's end rides with the next save: Start, Conditions and Direct Reply alone save once, finished", async () => {
+    const { saved, ran } = await run(branching, "hello");
+    expect(ran).toEqual(["start", "cond", "other", "join"]);
+    expect(saved.map((s) => [s.status, s.executedData.length])).toEqual([["finished", 4]]);
   });
 });
 
 describe("agentflow engine: durability", () => {
   it("a run continued from a stored snapshot runs only the nodes after it (as after a crash)", async () => {
-    const first = await run(branching, "I want a refund");
+    const first = await run(branching, "I want a refund", { impure: true });
     const afterCond = first.saved[1]; // saved once "start" and "cond" finished
     const flow = await built(branching);
     const again = await runAgentflow({

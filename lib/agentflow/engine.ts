@@ -451,7 +451,9 @@ export async function runAgentflow(input: EngineRun): Promise<EngineResult> {
     );
     advance(run, rs, id, outcome);
     const finished = rs.position.ready.length === 0;
-    await run.save({ ...rs, status: finished ? "finished" : "running", action: null });
+    // A pure step's end rides with the next save (a step's, a pause's, the run's end).
+    if (finished || !run.stepOf(id).pure)
+      await run.save({ ...rs, status: finished ? "finished" : "running", action: null });
     run.onEvent?.("nextAgentFlow", { nodeId: id, nodeLabel: labelOf(run, id), status: "FINISHED" });
     run.onEvent?.("agentFlowExecutedData", rs.executedData);
   }

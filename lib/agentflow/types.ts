@@ -145,6 +145,12 @@ export interface AgentflowStep {
   readonly agentflowStep: true;
   /** The step keeps a conversation summary: a new run of the chat starts with the last run's summaries. */
   readonly summarisesMemory?: boolean;
+  /**
+   * The step reads only the run (question, state, outputs) and calls nothing outside it: no model,
+   * tool, HTTP or code. Its end is not saved on its own (the next save carries it): a run that dies
+   * right after it runs it again, which repeats nothing.
+   */
+  readonly pure?: boolean;
   run(ctx: StepContext): Promise<StepOutcome>;
 }
 

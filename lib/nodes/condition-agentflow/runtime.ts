@@ -13,6 +13,7 @@ export const buildConditionStep: RuntimeOf<typeof conditionAgentflowDefinition> 
   const rules = listItems(params.conditions);
   const step: AgentflowStep = {
     agentflowStep: true,
+    pure: true,
     async run(ctx) {
       const resolved: ConditionRule[] = rules.map((r) => ({
         type: r.type === "number" || r.type === "boolean" ? r.type : "string",

@@ -8,6 +8,7 @@ export const directReplyAgentflow = defineNode({
   runtime: async ({ params }) => {
     const step: AgentflowStep = {
       agentflowStep: true,
+      pure: true,
       async run(ctx) {
         const content = ctx.resolve(params.directReplyMessage);
         ctx.onToken?.(content);

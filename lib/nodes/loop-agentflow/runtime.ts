@@ -7,6 +7,7 @@ import type { loopAgentflowDefinition } from "./definition";
 export const buildLoopStep: RuntimeOf<typeof loopAgentflowDefinition> = async ({ params }) => {
   const step: AgentflowStep = {
     agentflowStep: true,
+    pure: true,
     async run(ctx) {
       const target = params.loopBackToNode;
       const content = `Loop back to ${target}`;

@@ -57,6 +57,7 @@ export const buildStartStep: RuntimeOf<typeof startAgentflowDefinition> = async 
   const fields = formFields(params.formInputTypes);
   const step: AgentflowStep = {
     agentflowStep: true,
+    pure: true,
     async run(ctx) {
       const form = params.startInputType === "formInput" ? readForm(fields, ctx) : undefined;
       const state = stateUpdates(params.startState, ctx);
