@@ -15,9 +15,34 @@ export interface UsageRow {
   error?: string;
 }
 
-/** Stores one answer's (or failed run's) usage. */
+/** The models go as a JSON array (one text parameter, whatever the driver's array support). */
+export const INSERT_USAGE_SQL = `INSERT INTO "UsageRecord"
+  ("id","chatflowId","chatMessageId","executionId","models","promptTokens","completionTokens","estimated","costUsd","latencyMs","error","createdAt")
+  VALUES (gen_random_uuid(),$1::uuid,$2::uuid,$3::uuid,ARRAY(SELECT jsonb_array_elements_text($4::jsonb)),$5::int,$6::int,$7::boolean,$8::float8,$9::int,$10::text,$11::timestamp(3))`;
+const INSERT_USAGE_SQL_NAME = "insert_usage";
+
+/**
+ * Stores one answer's (or failed run's) usage. Plain SQL, prepared: it runs after every prediction,
+ * and Prisma's create cost more than the insert on the embedded database (bench/measured.md).
+ */
 export async function insertUsageRecord(row: UsageRow): Promise<void> {
-  await (await getDb()).usageRecord.create({ data: row });
+  await (await getSql())(
+    INSERT_USAGE_SQL,
+    [
+      row.chatflowId,
+      row.chatMessageId ?? null,
+      row.executionId ?? null,
+      JSON.stringify(row.models),
+      row.promptTokens,
+      row.completionTokens,
+      row.estimated,
+      row.costUsd,
+      row.latencyMs,
+      row.error ?? null,
+      new Date().toISOString(),
+    ],
+    INSERT_USAGE_SQL_NAME,
+  );
 }
 
 /** The usage stored with answers, by message id (Conversations shows it beside each answer). */
