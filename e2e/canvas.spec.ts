@@ -182,7 +182,7 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   expect(
     (
       await page.request.put(`/api/v1/chatflows/${chatflowId}`, {
-        data: { chatbotConfig: { title: "edited in another tab" } },
+        data: { speechToText: { enabled: false } },
       })
     ).status(),
   ).toBe(200);

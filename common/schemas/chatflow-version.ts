@@ -57,6 +57,10 @@ export const versionDetailResponseSchema = versionSummarySchema
   .extend({
     graph: z.unknown(),
     overrideAllowList: z.array(z.string()),
+    /**
+     * The chatbot settings as they were when this version was saved, for the record: they are not
+     * part of a version (they apply at once; a restore leaves them as they are).
+     */
     chatbotConfig: z.record(z.string(), z.unknown()),
     speechToText: z.record(z.string(), z.unknown()),
   })

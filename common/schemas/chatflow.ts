@@ -135,6 +135,7 @@ const chatflowFields = {
   rateLimit: rateLimitSchema.nullable(),
   /** Params a caller may override; the server refuses names that can never be overridden (lib/services/chatflows.ts). */
   overrideAllowList: z.array(z.string().min(1).max(200)).max(200),
+  /** The chatbot's look and widget features: not versioned, they apply at once (as the public switch does). */
   chatbotConfig: chatbotConfigSchema,
   speechToText: speechToTextSchema,
   /** Refuse to publish a version whose test cases fail or have not run. */
@@ -167,8 +168,8 @@ export const createChatflowSchema = z
 /** Largest value of a PostgreSQL `integer` column (Chatflow.version): a bigger one fails the query. */
 const MAX_INT4 = 2_147_483_647;
 
-/** The fields whose save makes a new version (the graph and the run settings). */
-const VERSIONED_FIELDS = ["graph", "overrideAllowList", "chatbotConfig", "speechToText"];
+/** The fields whose save makes a new version (the graph and the run settings; chatbotConfig applies at once). */
+const VERSIONED_FIELDS = ["graph", "overrideAllowList", "speechToText"];
 
 export const updateChatflowSchema = z
   .object({

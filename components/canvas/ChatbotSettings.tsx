@@ -5,6 +5,7 @@ import { AVATAR_MAX_BYTES, MAX_STARTER_PROMPTS } from "@/common/schemas/chatbot-
 import { takesImages } from "@/common/nodes/capabilities";
 import type { EditorNode } from "@/browser/canvas/types";
 import { useEditorState, useEditorStore } from "./editor-context";
+import { AppliesTag } from "./AppliesTag";
 
 const input =
   "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
@@ -25,9 +26,10 @@ const sameNodes = (a: EditorNode[], b: EditorNode[]) => a.length === b.length &&
 
 /**
  * The chatbot's look and behaviour (issue 14): title, welcome, starter prompts, colours, avatar,
- * position, tool calls shown to visitors, and the two upload switches. Those two edit the flow's
- * own settings: "Allow image uploads" of its chat models (on the canvas, saved with the flow) and
- * the chatflow's speech-to-text (saved with these settings).
+ * position, tool calls shown to visitors (applied at once, not versioned), and the two upload
+ * switches. Those two edit the flow's own settings, part of a version (applied when published):
+ * "Allow image uploads" of its chat models (on the canvas, saved with the flow) and the
+ * chatflow's speech-to-text (saved with these settings).
  */
 export function ChatbotSettings({
   value,
@@ -66,7 +68,10 @@ export function ChatbotSettings({
 
   return (
     <fieldset className="space-y-3 text-sm">
-      <legend className="font-medium">Chatbot</legend>
+      <legend className="font-medium">
+        Chatbot
+        <AppliesTag when="now" />
+      </legend>
       <p className="text-xs text-slate-500">How the widget and the full-page chat look and behave.</p>
       <label className="block">
         <span className="text-xs font-medium text-slate-600">Title</span>
@@ -220,7 +225,7 @@ export function ChatbotSettings({
           <span className="block text-slate-500">
             {imageNodes.length === 0
               ? "No chat model in this flow takes images."
-              : "The chat model's “Allow image uploads”, on the canvas: save the flow to apply."}
+              : "The chat model's “Allow image uploads”, on the canvas: part of the flow, it applies when you publish it."}
           </span>
         </span>
       </label>
@@ -234,6 +239,7 @@ export function ChatbotSettings({
         />
         <span>
           Speech-to-text
+          <AppliesTag when="publish" />
           <span className="block text-slate-500">A microphone button; questions are transcribed on the server.</span>
         </span>
       </label>

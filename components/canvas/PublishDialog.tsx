@@ -127,7 +127,7 @@ export function PublishDialog({
           saving={update.isPending}
           error={update.error}
           onSave={(s: Settings) => update.mutate(s)}
-          saved={update.isSuccess}
+          saved={update.isSuccess ? { version: update.data.version } : null}
           chatbot={chatbot}
           onChatbot={setChatbot}
         />

@@ -10,17 +10,25 @@ import type { z } from "zod";
 type SpeechToText = z.infer<typeof speechToTextSchema>;
 import type { Chatflow } from "./use-chatflow";
 import { ChatbotSettings, cleanChatbotConfig } from "./ChatbotSettings";
+import { AppliesTag } from "./AppliesTag";
 
-export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit" | "overrideAllowList"> & {
+export type Settings = Pick<Chatflow, "isPublic" | "allowedOrigins" | "rateLimit"> & {
   chatbotConfig: ChatbotConfig;
   /** Sent only when the speech-to-text switch changed (the rest of the saved settings kept). */
   speechToText?: SpeechToText;
+  /** Sent only when changed: it is part of a version, so a save of it makes a new draft. */
+  overrideAllowList?: string[];
 };
 
 const input =
   "w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
-/** Public switch, allowed origins, rate limit and override allow-list, saved with one PUT. */
+/**
+ * Public switch, allowed origins, rate limit, widget features, chatbot settings, override allow-list
+ * and speech-to-text, saved with one PUT. Each part says when it reaches visitors: the access and
+ * chatbot settings at once; the allow-list and speech-to-text (run settings, part of a version) only
+ * when a version holding them is published, so they are sent only when changed.
+ */
 export function PublishSettings({
   flow,
   params,
@@ -37,7 +45,8 @@ export function PublishSettings({
   onChatbot: (next: ChatbotConfig) => void;
   params: string[];
   saving: boolean;
-  saved: boolean;
+  /** The version the last save answered with (null before a save): a newer one than before is a new draft. */
+  saved: { version: number } | null;
   error: unknown;
   onSave: (s: Settings) => void;
 }) {
@@ -61,25 +70,38 @@ export function PublishSettings({
   const [leads, setLeads] = useState<LeadsConfig>(
     widgetConfig.leads ?? { status: false, title: "", successMessage: "", name: true, email: true, phone: false },
   );
+  // The draft version when the last save was sent (a save answering a newer one made a new draft) and
+  // the run settings it held.
+  const [sent, setSent] = useState({ version: flow.version, runSettings: "" });
+  const speechChanged = speech !== (savedSpeech.enabled === true);
+  const allowChanged = [...allow].sort().join("\n") !== [...flow.overrideAllowList].sort().join("\n");
   return (
     <form
       className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200"
       aria-label="Publish settings"
       onSubmit={(e) => {
         e.preventDefault();
+        const runSettings = [allowChanged && "override allow-list", speechChanged && "speech-to-text"].filter(Boolean);
+        setSent({ version: flow.version, runSettings: runSettings.join(" and ") });
         onSave({
           isPublic,
-          overrideAllowList: allow,
+          ...(allowChanged ? { overrideAllowList: allow } : {}),
           allowedOrigins: origins
             .split(/[\s,]+/)
             .map((o) => o.trim())
             .filter(Boolean),
           rateLimit: limited ? { max: Number(max), windowSec: Number(windowSec) } : null,
           chatbotConfig: cleanChatbotConfig({ ...chatbot, chatFeedback: { status: feedback }, leads }),
-          ...(speech !== (savedSpeech.enabled === true) ? { speechToText: { ...savedSpeech, enabled: speech } } : {}),
+          ...(speechChanged ? { speechToText: { ...savedSpeech, enabled: speech } } : {}),
         });
       }}
     >
+      <p className="text-xs text-slate-600" data-testid="applies-summary">
+        <strong className="font-medium">Public, origins, rate limit, feedback, leads and the chatbot</strong> apply to
+        the widget and the chat page as soon as you save.{" "}
+        <strong className="font-medium">The override allow-list and speech-to-text</strong> are part of a version, like
+        the canvas: saving them makes a new draft, which visitors get when you publish it.
+      </p>
       <label className="flex items-start gap-3">
         <input
           type="checkbox"
@@ -90,7 +112,10 @@ export function PublishSettings({
           onChange={(e) => setPublic(e.target.checked)}
         />
         <span className="leading-snug">
-          <span className="block text-sm font-medium">Public</span>
+          <span className="block text-sm font-medium">
+            Public
+            <AppliesTag when="now" />
+          </span>
           <span className="block text-xs text-slate-500">
             Anyone can chat without an API key (the widget needs this).
           </span>
@@ -145,7 +170,10 @@ export function PublishSettings({
       </fieldset>
       <OverrideAllowList choices={choices} allow={allow} onChange={setAllow} />
       <fieldset className="text-sm">
-        <legend className="font-medium">Widget feedback and leads</legend>
+        <legend className="font-medium">
+          Widget feedback and leads
+          <AppliesTag when="now" />
+        </legend>
         <p className="text-xs text-slate-500">
           Thumbs under answers and a contact form, in Flowise&apos;s widget (flowise-embed). Shown in Conversations.
         </p>
@@ -205,8 +233,10 @@ export function PublishSettings({
       <ErrorNote error={error} />
       <div className="flex items-center justify-end gap-3">
         {saved && !saving && (
-          <span className="text-xs text-emerald-700" role="status">
-            Settings saved
+          <span className="min-w-0 flex-1 text-xs text-emerald-700" role="status">
+            {saved.version > sent.version
+              ? `Settings saved. The ${sent.runSettings} change is in draft version ${saved.version}: publish it to apply it; the rest is live now.`
+              : "Settings saved: live now on the widget and the chat page."}
           </span>
         )}
         <Button type="submit" disabled={saving}>
@@ -235,7 +265,10 @@ function OverrideAllowList({
   const chip = "inline-flex items-center gap-1 rounded-full py-0.5 font-mono text-[11px] ring-1";
   return (
     <fieldset className="text-sm">
-      <legend className="font-medium">Override allow-list</legend>
+      <legend className="font-medium">
+        Override allow-list
+        <AppliesTag when="publish" />
+      </legend>
       <p className="text-xs text-slate-500">
         Params a caller may change per request in overrideConfig. Never credentials, files, specs or the servers
         requests go to.

@@ -7,7 +7,6 @@ export type DiffableVersion = {
   version: number;
   graph: Graph;
   overrideAllowList: string[];
-  chatbotConfig: unknown;
   speechToText: unknown;
 };
 
@@ -87,17 +86,19 @@ function changedInputs(from: Graph, to: Graph): { changes: InputChange[]; creden
   return { changes, credentialIds };
 }
 
-/** Settings keys (chatbot config, speech-to-text) whose values differ; speech-to-text credentials by id. */
+/**
+ * Run settings (override allow-list, speech-to-text keys) whose values differ. The chatbot config is
+ * left out: it is not part of a version (it applies at once), so two versions never differ by it.
+ */
 function changedSettings(from: DiffableVersion, to: DiffableVersion) {
   const changes: { setting: string; old: unknown; new: unknown }[] = [];
   if (!same(from.overrideAllowList, to.overrideAllowList))
     changes.push({ setting: "overrideAllowList", old: from.overrideAllowList, new: to.overrideAllowList });
-  for (const group of ["chatbotConfig", "speechToText"] as const) {
-    const a = (from[group] ?? {}) as Record<string, unknown>;
-    const b = (to[group] ?? {}) as Record<string, unknown>;
-    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      if (!same(a[key], b[key])) changes.push({ setting: `${group}.${key}`, old: a[key] ?? null, new: b[key] ?? null });
-    }
+  const a = (from.speechToText ?? {}) as Record<string, unknown>;
+  const b = (to.speechToText ?? {}) as Record<string, unknown>;
+  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (!same(a[key], b[key]))
+      changes.push({ setting: `speechToText.${key}`, old: a[key] ?? null, new: b[key] ?? null });
   }
   return changes;
 }

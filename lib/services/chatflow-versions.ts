@@ -14,10 +14,12 @@ import { assertPublishable } from "./publish-gate";
 import { lastTestRunsOf } from "./chatflow-tests/last-runs";
 
 /**
- * Versions of a chatflow: every save of its graph or run settings (override allow-list, chatbot
- * config, speech-to-text) is stored as an immutable ChatflowVersion numbered 1, 2, 3…; the
+ * Versions of a chatflow: every save of its graph or run settings (override allow-list,
+ * speech-to-text) is stored as an immutable ChatflowVersion numbered 1, 2, 3…; the
  * chatflow row always holds the latest one (the draft: `version` is its number) and names the
- * published one (`publishedVersion`, null: never published, the latest runs). See
+ * published one (`publishedVersion`, null: never published, the latest runs). The chatbot's settings
+ * (chatbotConfig) are the row's, like the public switch: they apply at once, whatever version runs.
+ * A version row still records them as they were at its save, for the record only. See
  * /work/notes/versions-api.md for how the tests feature plugs in.
  */
 
@@ -46,8 +48,8 @@ export function selectedVersion(row: Pick<Chatflow, "version" | "publishedVersio
 
 /**
  * The chatflow as it runs at a version: the row with the version's graph, run settings and number
- * in place of the latest's (access settings — public, origins, rate limit, owner — are the row's:
- * they are not versioned). The draft is the row itself, so the usual case costs nothing; an older
+ * in place of the latest's (access and chatbot settings — public, origins, rate limit, owner,
+ * chatbotConfig — are the row's: they are not versioned). The draft is the row itself, so the usual case costs nothing; an older
  * version is read once and then cached. 404 for a version that does not exist.
  */
 export async function chatflowAtVersion(row: Chatflow, selector: VersionSelector): Promise<Chatflow> {
@@ -64,7 +66,6 @@ export async function chatflowAtVersion(row: Chatflow, selector: VersionSelector
     version: v.version,
     graph: v.graph,
     overrideAllowList: v.overrideAllowList,
-    chatbotConfig: v.chatbotConfig,
     speechToText: v.speechToText,
   };
 }
@@ -191,7 +192,7 @@ export async function publishVersion(chatflowId: string, n: number, caller: Call
 
 /**
  * Restores version `n` as a new version (the new draft) holding its graph and run settings; the
- * published version stays as it was. `message` defaults to "Restored from version n".
+ * published version and the chatbot settings (not versioned) stay as they are. `message` defaults to "Restored from version n".
  */
 export async function restoreVersion(chatflowId: string, n: number, caller: Caller, message?: string) {
   const row = await getChatflowOrThrow(chatflowId, caller, "chatflow.update");
@@ -202,8 +203,7 @@ export async function restoreVersion(chatflowId: string, n: number, caller: Call
       graph: withGraph(v).graph,
       overrideAllowList: v.overrideAllowList,
       // Passed on as stored: a version may hold settings saved before a schema change (or speechToText's
-      // unset {}), which the request schemas would refuse; the widget reads them field by field.
-      chatbotConfig: v.chatbotConfig as never,
+      // unset {}), which the request schemas would refuse.
       speechToText: v.speechToText as never,
       versionMessage: message?.trim() || `Restored from version ${n}`,
     },

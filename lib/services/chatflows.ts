@@ -97,14 +97,14 @@ function toColumns(input: Partial<CreateChatflowInput>) {
   return data;
 }
 
-/** Whether a save changes what a version holds (graph or run settings): then it stores a new version. */
+/**
+ * Whether a save changes what a version holds (the graph or the run settings: override allow-list,
+ * speech-to-text): then it stores a new version. The chatbot's settings (chatbotConfig: title,
+ * welcome, starters, theme, feedback, leads, tool calls shown) are not versioned: like the public
+ * switch they apply at once, as Flowise's chatbotConfig does.
+ */
 function savesVersion(input: Partial<CreateChatflowInput>): boolean {
-  return (
-    input.graph !== undefined ||
-    input.overrideAllowList !== undefined ||
-    input.chatbotConfig !== undefined ||
-    input.speechToText !== undefined
-  );
+  return input.graph !== undefined || input.overrideAllowList !== undefined || input.speechToText !== undefined;
 }
 
 /** Who saves a version: a user by name; a key by its prefix (and its owner as the author id). */
@@ -221,12 +221,8 @@ export async function updateChatflow(id: string, input: UpdateChatflowInput, cal
     throw new AppError(
       "validation_failed",
       "body.versionMessage: a message is stored with a new version, and only a save of the graph or run settings " +
-        "(overrideAllowList, chatbotConfig, speechToText) makes one.",
-      {
-        details: [
-          { field: "body.versionMessage", message: "needs graph, overrideAllowList, chatbotConfig or speechToText" },
-        ],
-      },
+        "(overrideAllowList, speechToText) makes one.",
+      { details: [{ field: "body.versionMessage", message: "needs graph, overrideAllowList or speechToText" }] },
     );
   const owner = await transferTarget(ownerId, caller);
   await assertMayUseCredentials(caller, fields.graph, fields.speechToText);

@@ -269,7 +269,8 @@ describe("every documented operation answers as documented", () => {
     await run("get", "/api/v1/chatflows/{id}/validate", { params: { id: ids.flow } });
     await run("put", "/api/v1/chatflows/{id}", {
       params: { id: ids.flow },
-      body: { chatbotConfig: { title: "Docs bot" }, versionMessage: "A title" },
+      // A run setting makes a version (chatbot settings apply at once and make none).
+      body: { overrideAllowList: [], chatbotConfig: { title: "Docs bot" }, versionMessage: "No overrides" },
     });
     await run("get", "/api/v1/chatflows/{id}/versions", { params: { id: ids.flow } });
     await run("get", "/api/v1/chatflows/{id}/versions/{n}", { params: { id: ids.flow, n: "1" } });

@@ -150,15 +150,12 @@ describe("draft and published", () => {
     expect(res.json.text).toContain("Polly the parrot");
   });
 
-  it("publish pins the API, the stream and the widget's settings while the draft changes", async () => {
+  it("publish pins the API, the stream and the widget's uploads while the draft changes", async () => {
     const published = await publishVersion(1);
     expect(published.status, published.text).toBe(200);
     expect(published.json).toMatchObject({ publishedVersion: 1, version: 2 });
-    // A new draft: another system message and another widget title.
-    const draft = await save({
-      graph: withSystemMessage("You are Rex the dog."),
-      chatbotConfig: { title: "Draft title" },
-    });
+    // A new draft: another system message.
+    const draft = await save({ graph: withSystemMessage("You are Rex the dog.") });
     expect(draft.json.version).toBe(3);
 
     const api = await predict(auth.bearer(predictKey));
@@ -177,8 +174,6 @@ describe("draft and published", () => {
     expect(studio.headers.get("x-chatflow-version")).toBe("3");
     expect(studio.json.text).toContain("Rex the dog");
 
-    const widget = await call(publicConfig.GET, { params: { id: flowId } });
-    expect(widget.json.title).toBe("First title");
     const anonymous = await predict({});
     expect(anonymous.status).toBe(200);
     expect(anonymous.headers.get("x-chatflow-version")).toBe("1");
@@ -191,7 +186,33 @@ describe("draft and published", () => {
     const after = await predict(auth.bearer(predictKey));
     expect(after.headers.get("x-chatflow-version")).toBe("3");
     expect(after.json.text).toContain("Rex the dog");
-    expect((await call(publicConfig.GET, { params: { id: flowId } })).json.title).toBe("Draft title");
+  });
+
+  it("chatbot settings are no part of a version: saved, they reach the widget at once with no new draft", async () => {
+    const before = (await versions()).json;
+    expect(before).toMatchObject({ version: 3, publishedVersion: 3 });
+    expect((await call(publicConfig.GET, { params: { id: flowId } })).json.title).toBe("First title");
+    const res = await save({
+      chatbotConfig: { title: "Live title", welcomeMessage: "Hi there", starterPrompts: ["Who are you?"] },
+      expectedVersion: 3,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ version: 3, publishedVersion: 3 });
+    expect((await versions()).json.versions).toHaveLength(before.versions.length);
+    const widget = await call(publicConfig.GET, { params: { id: flowId } });
+    expect(widget.json).toMatchObject({
+      title: "Live title",
+      welcomeMessage: "Hi there",
+      starterPrompts: { "0": { prompt: "Who are you?" } },
+    });
+    // Whatever version is published: pinning an older one keeps today's chatbot settings.
+    await publishVersion(2);
+    expect((await call(publicConfig.GET, { params: { id: flowId } })).json.title).toBe("Live title");
+    await publishVersion(3);
+    // With a message, a save of chatbot settings alone is refused: no version would hold it.
+    const withMessage = await save({ chatbotConfig: { title: "Live title" }, versionMessage: "New title" });
+    expect(withMessage.status).toBe(400);
+    expect(withMessage.json.error.message).toMatch(/overrideAllowList, speechToText/);
   });
 
   it("publishing an unknown version is 404 and changes nothing", async () => {
@@ -248,7 +269,7 @@ describe("?version= on prediction", () => {
 });
 
 describe("diff and restore", () => {
-  it("the diff names the changed input with old and new values, and the run settings", async () => {
+  it("the diff names the changed input with old and new values, and no chatbot settings (not versioned)", async () => {
     const res = await call(versionDiff.GET, {
       params: { id: flowId, n: "3" },
       path: `/api/v1/chatflows/${flowId}/versions/3/diff?against=1`,
@@ -264,9 +285,17 @@ describe("diff and restore", () => {
         new: "You are Rex the dog.",
       }),
     ]);
-    expect(res.json.settingsChanged).toEqual([
-      { setting: "chatbotConfig.title", old: "First title", new: "Draft title" },
-    ]);
+    // Version 1 recorded "First title" and version 3 "Live title" would be recorded by a later save:
+    // neither is a difference between versions.
+    expect(res.json.settingsChanged).toEqual([]);
+    const stt = await save({ speechToText: { enabled: true } });
+    expect(stt.json.version).toBe(4);
+    const sttDiff = await call(versionDiff.GET, {
+      params: { id: flowId, n: "4" },
+      path: `/api/v1/chatflows/${flowId}/versions/4/diff`,
+      headers: session,
+    });
+    expect(sttDiff.json.settingsChanged).toEqual([{ setting: "speechToText.enabled", old: null, new: true }]);
   });
 
   it("lists added and removed nodes and edges, and credentials by name only", async () => {
@@ -286,7 +315,7 @@ describe("diff and restore", () => {
     const n = saved.json.version;
     const res = await call(versionDiff.GET, {
       params: { id: flowId, n: String(n) },
-      path: `/api/v1/chatflows/${flowId}/versions/${n}/diff?against=3`,
+      path: `/api/v1/chatflows/${flowId}/versions/${n}/diff?against=4`,
       headers: session,
     });
     expect(res.status, res.text).toBe(200);
@@ -303,8 +332,8 @@ describe("diff and restore", () => {
     expect(res.text).not.toContain("sk-very-secret-value");
     expect(res.text).not.toContain(cred.id);
     const back = await call(versionDiff.GET, {
-      params: { id: flowId, n: "3" },
-      path: `/api/v1/chatflows/${flowId}/versions/3/diff?against=${n}`,
+      params: { id: flowId, n: "4" },
+      path: `/api/v1/chatflows/${flowId}/versions/4/diff?against=${n}`,
       headers: session,
     });
     expect(back.json.nodesAdded).toEqual([expect.objectContaining({ id: "memory" })]);
@@ -333,7 +362,7 @@ describe("diff and restore", () => {
     expect(first.json.error.message).toMatch(/against/);
   });
 
-  it("restore makes a new version with the old content; the published one stays", async () => {
+  it("restore makes a new version with the old content; the published one and the chatbot settings stay", async () => {
     const before = (await versions()).json;
     const res = await call(versionRestore.POST, {
       method: "POST",
@@ -345,7 +374,8 @@ describe("diff and restore", () => {
     expect(res.json.version).toBe(before.version + 1);
     expect(res.json.publishedVersion).toBe(3);
     expect(JSON.stringify(res.json.graph)).toContain("You are a helpful assistant.");
-    expect(res.json.chatbotConfig).toEqual({ title: "First title" });
+    expect(res.json.chatbotConfig).toMatchObject({ title: "Live title" });
+    expect((await call(publicConfig.GET, { params: { id: flowId } })).json.title).toBe("Live title");
     const after = (await versions()).json;
     expect(after.versions[0]).toMatchObject({ version: before.version + 1, message: "Restored from version 1" });
     const draft = await predict(session, "?version=draft");
