@@ -10,6 +10,7 @@ test.describe.configure({ mode: "serial" });
 let shop: Awaited<ReturnType<typeof startHostSite>>;
 let flowId = "";
 let privateId = "";
+const privateName = `Private ${Date.now()}`;
 
 const shot = (page: import("@playwright/test").Page, name: string) =>
   page.screenshot({ path: `test-results/${name}.png`, fullPage: false });
@@ -29,7 +30,7 @@ test.beforeAll(async ({ request }) => {
     isPublic: true,
     allowedOrigins: [shop.origin],
   });
-  privateId = await createChatflow(request, { name: `Private ${Date.now()}`, graph });
+  privateId = await createChatflow(request, { name: privateName, graph });
 });
 test.afterAll(async () => shop?.close());
 test.beforeEach(async ({ request }) => resetModel(request));
@@ -120,12 +121,50 @@ test("the full-page chat at /chat/{id} works at 390 px without signing in", asyn
   await context.close();
 });
 
-test("a private or unknown chatflow's full-page chat is a 404", async ({ browser }) => {
-  const page = await browser.newPage();
-  for (const id of [privateId, "7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b", "not-an-id"]) {
-    const res = await page.goto(`${APP}/chat/${id}`);
-    expect(res?.status(), id).toBe(404);
+// Issue 38, point 8: a private flow's link says it is not public (still HTTP 404, as the widget's
+// config API answers for it), naming nothing to visitors; its signed-in owner learns how to share it.
+// An unknown id stays the plain not-found page.
+test("a private chatflow's full-page chat says it is not public; an unknown one is not found", async ({ browser }) => {
+  for (const width of [1440, 390]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const res = await page.goto(`${APP}/chat/${privateId}`);
+    expect(res?.status()).toBe(404);
+    const card = page.getByTestId("chat-not-public");
+    await expect(card.getByRole("heading", { level: 1 })).toHaveText("This chat is not public");
+    await expect(page).toHaveTitle("Chat not public");
+    // Nothing about the flow: not its name, and no chat.
+    expect(await page.content()).not.toContain(privateName);
     await expect(page.locator("[data-switchyard-chatflow]")).toHaveCount(0);
+    await expect(card.getByRole("link", { name: "Sign in if you built it" })).toHaveAttribute(
+      "href",
+      `/signin?callbackUrl=${encodeURIComponent(`/chat/${privateId}`)}`,
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await shot(page, `chatbot-full-page-private-${width}`);
+    for (const id of ["7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b", "not-an-id"]) {
+      const unknown = await page.goto(`${APP}/chat/${id}`);
+      expect(unknown?.status(), id).toBe(404);
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      await expect(page.getByTestId("chat-not-public")).toHaveCount(0);
+    }
+    await page.close();
   }
-  await page.close();
+});
+
+test("its signed-in owner sees which flow it is and how to make it public (1440 and 390 px)", async ({ page }) => {
+  await signIn(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const res = await page.goto(`${APP}/chat/${privateId}`);
+    expect(res?.status()).toBe(404);
+    const card = page.getByTestId("chat-not-public");
+    await expect(card.getByRole("heading", { level: 1 })).toHaveText(`“${privateName}” is private`);
+    await expect(card).toContainText("turn on Public and save the settings");
+    await expect(card).toContainText("No version is published yet");
+    await expect(card.getByRole("link", { name: "Open the flow" })).toHaveAttribute("href", `/chatflows/${privateId}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await shot(page, `chatbot-full-page-private-owner-${width}`);
+  }
+  await page.getByRole("link", { name: "Open the flow" }).click();
+  await expect(page).toHaveURL(new RegExp(`/chatflows/${privateId}$`));
 });

@@ -130,7 +130,8 @@ export async function getPublicChatbotConfig(args: {
   const row = await findChatflowById({ id: args.chatflowId });
   const manager = !!row && mayAct(args.caller, "chatflow.predict", row.ownerId);
   if (!row || !(row.isPublic || manager)) throw new AppError("not_found", `Chatflow ${args.chatflowId} not found.`);
-  // The widget runs the published version: its settings (title, prompts, uploads) are that version's.
+  // The widget runs the published version: its uploads (images, speech-to-text) are that version's;
+  // the chatbot's settings (title, welcome, prompts, theme…) are the row's, applied at once.
   const chatflow = await chatflowAtVersion(row, "published");
   const config = readConfig(chatflow.chatbotConfig);
   const prompts = (config.starterPrompts ?? []).filter((p) => p.trim() !== "");
@@ -150,15 +151,28 @@ export async function getPublicChatbotConfig(args: {
 }
 
 /**
- * What the full-page chat (/chat/{id}) needs to render: a public chatflow's id and title. Null for a
- * private or unknown id, or one that is no UUID: the page answers 404 then, as the API does.
+ * What the full-page chat (/chat/{id}) shows: a public chatflow's chat; for a private one, that it
+ * is not public, with no name or anything else (its managers, signed in, also get its name, whether
+ * a version is published, and where to make it public). Null for an unknown id or one that is no
+ * UUID: the page is a plain not-found then.
  */
-export async function getPublicChatPage(id: string): Promise<{ chatflowId: string; title: string } | null> {
+export type ChatPageView =
+  | { kind: "public"; chatflowId: string; title: string }
+  | { kind: "private" }
+  | { kind: "private-managed"; chatflowId: string; name: string; publishedVersion: number | null };
+
+/** The full-page chat's view of chatflow `id` for `caller` (see ChatPageView). */
+export async function getChatPageView(id: string, caller: Caller): Promise<ChatPageView | null> {
   if (!z.uuid().safeParse(id).success) return null;
   const row = await findChatflowById({ id });
-  if (!row?.isPublic) return null;
-  const chatflow = await chatflowAtVersion(row, "published");
-  return { chatflowId: chatflow.id, title: readConfig(chatflow.chatbotConfig).title?.trim() || chatflow.name };
+  if (!row) return null;
+  if (!row.isPublic) {
+    // Those who may make it public (its owner, admins) learn which flow it is; anyone else only that it is private.
+    if (caller.kind !== "user" || !mayAct(caller, "chatflow.update", row.ownerId)) return { kind: "private" };
+    return { kind: "private-managed", chatflowId: row.id, name: row.name, publishedVersion: row.publishedVersion };
+  }
+  // The chatbot's settings are the row's (not versioned: they apply at once).
+  return { kind: "public", chatflowId: row.id, title: readConfig(row.chatbotConfig).title?.trim() || row.name };
 }
 
 /**

@@ -1,24 +1,27 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getPublicChatPage } from "@/lib/services/public-chatbot";
+import { getChatPageView } from "@/lib/services/public-chatbot";
 import { FullPageChat } from "./full-page-chat";
+import { chatPageCaller } from "./chat-page-caller";
 
 /** The shareable full-page chatbot of a public chatflow: no studio shell, no sign-in. */
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const page = await getPublicChatPage((await params).id);
-  return { title: page ? page.title : "Chat not found", robots: { index: false } };
+  const view = await getChatPageView((await params).id, await chatPageCaller());
+  const title = view?.kind === "public" ? view.title : view ? "Chat not public" : "Chat not found";
+  return { title, robots: { index: false } };
 }
 
 export default async function ChatPage({ params }: Props) {
-  // A private or unknown chatflow is the same 404 to everyone, as GET /public-chatbotConfig/{id} answers.
-  const page = await getPublicChatPage((await params).id);
-  if (!page) notFound();
+  // A private chatflow answers 404 like an unknown one (as GET /public-chatbotConfig/{id} does), but
+  // not-found.tsx beside this page says it is not public (and, to its managers, how to make it so).
+  const view = await getChatPageView((await params).id, await chatPageCaller());
+  if (view?.kind !== "public") notFound();
   return (
     <main className="h-dvh w-full">
-      <h1 className="sr-only">{page.title}</h1>
-      <FullPageChat chatflowId={page.chatflowId} />
+      <h1 className="sr-only">{view.title}</h1>
+      <FullPageChat chatflowId={view.chatflowId} />
     </main>
   );
 }
