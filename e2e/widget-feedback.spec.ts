@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { signIn, snap } from "./helpers";
 import {
@@ -51,6 +52,14 @@ async function ask(page: Page, question: string): Promise<string> {
   return chatId;
 }
 
+/** axe's serious and critical violations inside the widget, as "rule: targets" lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include("[data-switchyard-chatflow]").analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 /** The chat's feedback as admins read it (GET /api/v1/feedback/{chatflowid}?chatId=…). */
 async function storedFeedback(request: APIRequestContext, id: string, chatId: string) {
   const res = await request.get(`/api/v1/feedback/${id}?chatId=${encodeURIComponent(chatId)}`, { headers: adminAuth });
@@ -81,6 +90,7 @@ test("a tester rates an answer in the widget on another site, comments, and chan
   const comment = answer.getByRole("textbox", { name: "Tell us more (optional)" });
   await expect(comment).toBeFocused();
   await snap(page, "widget-feedback-comment");
+  expect(await axeViolations(page)).toEqual([]);
   await comment.fill("Quick and clear");
   await answer.getByRole("button", { name: "Send" }).click();
   await expect(answer).toContainText("“Quick and clear”");
@@ -106,6 +116,9 @@ test("a tester rates an answer in the widget on another site, comments, and chan
     }),
   ]);
   await snap(page, "widget-feedback-changed");
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect(await axeViolations(page)).toEqual([]);
+  await snap(page, "widget-feedback-dark");
 
   // A reload shows the thumb given.
   await page.reload();

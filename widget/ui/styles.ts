@@ -90,8 +90,7 @@ summary .icon{width:14px;height:14px}
 .thumb{width:32px;height:32px;border-radius:8px;display:grid;place-items:center;color:var(--sy-muted)}
 .thumb .icon{width:17px;height:17px}
 .thumb:hover{background:var(--sy-bg);color:var(--sy-text)}
-.thumb[aria-pressed=true]{color:var(--sy-primary);background:var(--sy-bg)}
-.thumb[aria-pressed=true] .icon{fill:currentColor;fill-opacity:.25}
+.thumb[aria-pressed=true]{color:#fff;background:var(--sy-primary)}
 .thumb:disabled{cursor:default;opacity:.6}
 .rating .note{margin:0 0 0 6px;color:var(--sy-text)}
 .rating .said{margin:2px 0 0;overflow-wrap:anywhere}
