@@ -97,6 +97,12 @@ test("the test chat shows a running step while the tool runs, then the finished 
   await expect(step).toHaveCount(0);
   await expect(panel.getByTestId("chat-answer").last()).toContainText("Laptop", { timeout: 30_000 });
   await expect(panel.getByLabel("Answer streaming")).toHaveCount(0);
+  // Issue 38, point 3: the finished call lists the request it made: method, URL, status, time.
+  const request = panel.getByTestId("used-tool").first().getByTestId("tool-requests").getByRole("listitem");
+  await expect(request).toHaveCount(1);
+  await expect(request).toContainText(/GET\s*http:\/\/127\.0\.0\.1:\d+\/public\/ai\/v0\/products\?.*countryCode=DE/);
+  await expect(request).toContainText(/200 · \d+ ms/);
+  await snap(page, "test-chat-tool-requests");
 });
 
 test("the widget shows the same running step to a visitor, then the finished tool call", async ({ page }) => {

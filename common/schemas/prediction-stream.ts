@@ -20,10 +20,24 @@ import { streamErrorMessage } from "./stream-error";
  * Comment lines (`: heartbeat`) keep a quiet connection open.
  */
 
+/** An HTTP request a tool call made (our addition to Flowise's usedTools): what was called and how it went. */
+export const toolRequestSchema = z.object({
+  method: z.string(),
+  /** Without user, password or fragment; secret-named query values are `***`. */
+  url: z.string(),
+  /** The answer's status; absent when none came (refused, unreachable, timed out: see `error`). */
+  status: z.number().int().optional(),
+  /** Time to the answer's headers (or to the failure). */
+  ms: z.number(),
+  error: z.string().optional(),
+});
+
 export const usedToolSchema = z.object({
   tool: z.string(),
   toolInput: z.unknown(),
   toolOutput: z.string(),
+  /** The HTTP requests the call made, in order (at most 20), when it made any. */
+  requests: z.array(toolRequestSchema).optional(),
 });
 
 /** A tool call as it starts (the `toolStart` event): the tool's name, its input, and an id of the call. */
@@ -129,6 +143,7 @@ export const predictionEventSchema = z.discriminatedUnion("event", [
 ]);
 
 export type UsedTool = z.infer<typeof usedToolSchema>;
+export type ToolRequest = z.infer<typeof toolRequestSchema>;
 export type ToolStart = z.infer<typeof toolStartSchema>;
 export type SourceDocument = z.infer<typeof sourceDocumentSchema>;
 export type PredictionMetadata = z.infer<typeof predictionMetadataSchema>;

@@ -5,6 +5,7 @@ import { feedbackEnabled, type FlowStep, stepStatusLabel } from "@/browser/clien
 import { runningStepLabel, summariseToolInput } from "@/browser/client/tool-progress";
 import type { ChatMessage, SourceDocument, ToolStart, UsedTool } from "./types";
 import { SaveAsTestButton } from "@/components/ui/SaveAsTestButton";
+import { ToolRequests } from "@/components/ui/ToolRequests";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
@@ -247,6 +248,7 @@ function ToolCall({ t }: { t: UsedTool }) {
         <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[11px] text-slate-700">
           {show(t.toolOutput)}
         </pre>
+        <ToolRequests requests={t.requests ?? []} />
       </div>
     </details>
   );

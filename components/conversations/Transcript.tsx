@@ -11,8 +11,9 @@ import { filterQuery, type Filters } from "./types";
 import { formatUsd } from "@/components/ui/format-usd";
 import type { MessageUsage } from "@/common/schemas/usage";
 import { toolsOfConversation } from "@/browser/client/test-case-draft";
+import { readToolRequests, ToolRequests } from "@/components/ui/ToolRequests";
 
-type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown };
+type Tool = { tool?: string; toolInput?: unknown; toolOutput?: unknown; requests?: unknown };
 type Source = { pageContent?: string; metadata?: Record<string, unknown> };
 const messageListSchema = z.array(chatMessageRecordSchema);
 
@@ -76,6 +77,7 @@ export function Transcript({
                   <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-[11px] text-slate-600">
                     {typeof t.toolOutput === "string" ? t.toolOutput : JSON.stringify(t.toolOutput, null, 2)}
                   </pre>
+                  <ToolRequests requests={readToolRequests(t.requests)} />
                 </div>
               ))}
             </details>

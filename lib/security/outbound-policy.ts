@@ -148,6 +148,7 @@ function modelGuard({ requester, caller = { kind: requester }, allowedHosts, aut
     streamResponse: true,
     timeoutMs: deadline,
     maxResponseBytes: MODEL_MAX_RESPONSE_BYTES,
+    untraced: true,
   };
   return {
     guardOptions,

@@ -12,6 +12,7 @@ import net from "node:net";
 import { AppError } from "@/common/errors";
 import { linkedDeadline } from "./deadline";
 import { traceOutbound } from "../telemetry/http";
+import { noteRequest, shownUrl, tracingRequests } from "./request-trace";
 import { cappedChunks, leaveBody, readCappedBody, readCappedBytes, streamCappedBody } from "./outbound-body";
 
 export interface GuardedFetchOptions {
@@ -36,6 +37,8 @@ export interface GuardedFetchOptions {
   streamResponse?: boolean;
   /** Who sends the request, e.g. `Chat model "GPT" (node chat_0)`: starts every error message. */
   requester?: string;
+  /** Not listed among a tool call's requests (request-trace.ts): model calls, which the usage tells. */
+  untraced?: boolean;
   /** DNS resolution, replaceable in tests. Default: dns.lookup with all addresses. */
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -340,7 +343,24 @@ function exchange(
   timeoutMs: number,
 ): Promise<Exchange> {
   // One client span per call while tracing (lib/telemetry/http.ts), redirects included.
-  return traceOutbound(input, init, () => exchangeHops(opts, input, init, timeoutMs));
+  const sent = traceOutbound(input, init, () => exchangeHops(opts, input, init, timeoutMs));
+  return opts.untraced || !tracingRequests() ? sent : noted(input, init, sent);
+}
+
+/** Notes the request in the tool call's trace (request-trace.ts) once its answer's headers are in, or it failed. */
+async function noted(input: RequestInfo | URL, init: RequestInit, sent: Promise<Exchange>): Promise<Exchange> {
+  const started = performance.now();
+  const method = (init.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+  const url = shownUrl(input instanceof Request ? input.url : String(input));
+  const ms = () => Math.round(performance.now() - started);
+  try {
+    const answer = await sent;
+    noteRequest({ method, url: shownUrl(answer.url), status: answer.res.statusCode ?? 0, ms: ms() });
+    return answer;
+  } catch (err) {
+    noteRequest({ method, url, ms: ms(), error: err instanceof Error ? err.message.slice(0, 300) : String(err) });
+    throw err;
+  }
 }
 
 async function exchangeHops(

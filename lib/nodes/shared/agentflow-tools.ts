@@ -3,6 +3,8 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { callOnce } from "../../agentflow/journal";
 import type { StepContext } from "../../agentflow/types";
 import type { UsedTool } from "../../flow/types";
+import { traceRequests } from "../../security/request-trace";
+import type { ToolRequest } from "@/common/schemas/prediction-stream";
 
 /**
  * Tool calls of agentflow steps (Agent, Tool): each call is announced (`toolStart`), made once, and
@@ -14,6 +16,8 @@ import type { UsedTool } from "../../flow/types";
 interface StoredCall {
   output: string;
   failed: boolean;
+  /** The HTTP requests it made (request-trace.ts), when any. */
+  requests?: ToolRequest[];
 }
 
 /** JSON with sorted keys: the same arguments give the same journal key. */
@@ -49,18 +53,26 @@ export class StepToolCalls {
     const result = await callOnce(this.ctx, key, `its call of tool ${tool.name}`, () =>
       this.invoke(tool, args, rethrow),
     );
-    this.used.push({ tool: tool.name, toolInput: args, toolOutput: result.output });
+    this.used.push({
+      tool: tool.name,
+      toolInput: args,
+      toolOutput: result.output,
+      ...(result.requests?.length ? { requests: result.requests } : {}),
+    });
     return result;
   }
 
   private async invoke(tool: StructuredToolInterface, args: Record<string, unknown>, rethrow: boolean) {
     this.ctx.onToolStart?.({ tool: tool.name, input: args, runId: randomUUID() });
-    try {
-      const result: unknown = await tool.invoke(args, { signal: this.ctx.signal });
-      return { output: typeof result === "string" ? result : JSON.stringify(result), failed: false };
-    } catch (e) {
-      if (rethrow || this.ctx.signal?.aborted) throw e;
-      return { output: `Tool error: ${e instanceof Error ? e.message : String(e)}`, failed: true };
-    }
+    const { value, requests } = await traceRequests(async (): Promise<StoredCall> => {
+      try {
+        const result: unknown = await tool.invoke(args, { signal: this.ctx.signal });
+        return { output: typeof result === "string" ? result : JSON.stringify(result), failed: false };
+      } catch (e) {
+        if (rethrow || this.ctx.signal?.aborted) throw e;
+        return { output: `Tool error: ${e instanceof Error ? e.message : String(e)}`, failed: true };
+      }
+    });
+    return requests.length ? { ...value, requests } : value;
   }
 }

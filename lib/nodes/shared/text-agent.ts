@@ -8,6 +8,7 @@ import { MAX_ITERATIONS_TEXT } from "../tool-agent/agent";
 import { childConfig, FlowChain, type ChainTurn } from "./flow-chain";
 import type { ChatHistoryMemory } from "./memory";
 import { humanMessage, messageText } from "./messages";
+import { traceRequests } from "../../security/request-trace";
 
 /**
  * Agents that call tools through the text of their answers rather than the model's function calling
@@ -118,19 +119,29 @@ export class TextAgentChain extends FlowChain {
     const tool = this.toolsByName.get(step.tool);
     const args = tool ? toolArgs(tool, step.input) : step.input;
     await recordToolStart(runManager, step.tool, args);
-    let output: string;
+    let output = "";
     let failed = false;
-    try {
-      if (!tool)
-        throw new Error(`there is no tool named "${step.tool}"; available: ${[...this.toolsByName.keys()].join(", ")}`);
-      const result: unknown = await tool.invoke(args, childConfig(runManager, signal));
-      output = typeof result === "string" ? result : JSON.stringify(result);
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      failed = true;
-      output = `Tool error: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    await recordUsedTool(runManager, { tool: step.tool, toolInput: args, toolOutput: output });
+    // The HTTP requests the tool makes are listed with its call (request-trace.ts).
+    const { requests } = await traceRequests(async () => {
+      try {
+        if (!tool)
+          throw new Error(
+            `there is no tool named "${step.tool}"; available: ${[...this.toolsByName.keys()].join(", ")}`,
+          );
+        const result: unknown = await tool.invoke(args, childConfig(runManager, signal));
+        output = typeof result === "string" ? result : JSON.stringify(result);
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        failed = true;
+        output = `Tool error: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    });
+    await recordUsedTool(runManager, {
+      tool: step.tool,
+      toolInput: args,
+      toolOutput: output,
+      ...(requests.length ? { requests } : {}),
+    });
     return { output, direct: !failed && tool?.returnDirect === true };
   }
 }

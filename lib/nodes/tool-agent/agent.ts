@@ -7,6 +7,7 @@ import { recordToolStart, recordUsedTool } from "../events";
 import { childConfig, FlowChain, type ChainTurn } from "../shared/flow-chain";
 import type { ChatHistoryMemory } from "../shared/memory";
 import { humanMessage, messageText } from "../shared/messages";
+import { traceRequests } from "../../security/request-trace";
 
 export interface ToolAgentOptions {
   model: BaseChatModel;
@@ -68,20 +69,30 @@ export class ToolAgentChain extends FlowChain {
     runManager?: CallbackManagerForChainRun,
   ): Promise<{ output: string; direct: boolean }> {
     const tool = this.toolsByName.get(call.name);
-    let output: string;
+    let output = "";
     let failed = false;
     await recordToolStart(runManager, call.name, call.args);
-    try {
-      if (!tool)
-        throw new Error(`there is no tool named "${call.name}"; available: ${[...this.toolsByName.keys()].join(", ")}`);
-      const result: unknown = await tool.invoke(call.args, childConfig(runManager, signal));
-      output = typeof result === "string" ? result : JSON.stringify(result);
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      failed = true;
-      output = `Tool error: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    await recordUsedTool(runManager, { tool: call.name, toolInput: call.args, toolOutput: output });
+    // The HTTP requests the tool makes are listed with its call (request-trace.ts).
+    const { requests } = await traceRequests(async () => {
+      try {
+        if (!tool)
+          throw new Error(
+            `there is no tool named "${call.name}"; available: ${[...this.toolsByName.keys()].join(", ")}`,
+          );
+        const result: unknown = await tool.invoke(call.args, childConfig(runManager, signal));
+        output = typeof result === "string" ? result : JSON.stringify(result);
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        failed = true;
+        output = `Tool error: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    });
+    await recordUsedTool(runManager, {
+      tool: call.name,
+      toolInput: call.args,
+      toolOutput: output,
+      ...(requests.length ? { requests } : {}),
+    });
     return { output, direct: !failed && tool?.returnDirect === true };
   }
 }
