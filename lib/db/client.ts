@@ -2,6 +2,7 @@ import { PrismaClient } from "./generated/client";
 import { getEnv } from "../env";
 import { openDatabase, parseDatabaseUrl, type OpenDatabase } from "./connection";
 import { processState } from "../state";
+import { inSpan, tracingOn } from "../telemetry/traces";
 
 export type Db = PrismaClient;
 
@@ -38,9 +39,17 @@ export async function getDb(): Promise<Db> {
   return (await state()).db;
 }
 
-/** Plain SQL on the connected database (see OpenDatabase.sql): for hot paths and statements Prisma cannot write. */
+/**
+ * Plain SQL on the connected database (see OpenDatabase.sql): for hot paths and statements Prisma
+ * cannot write. While tracing, each statement is a `db_query` span, as Prisma's statements are.
+ */
 export async function getSql(): Promise<OpenDatabase["sql"]> {
-  return (await state()).open.sql;
+  const { sql } = (await state()).open;
+  if (!tracingOn()) return sql;
+  return (text, params, name) =>
+    inSpan("db_query", { "db.system.name": "postgresql", "db.query.text": text }, () => sql(text, params, name), {
+      kind: "client",
+    });
 }
 
 /** The open database under the Prisma client (its target and adapter factory), for the migrate step. */

@@ -204,9 +204,14 @@ describe("an imported Flowise agent with Custom MCP tools", () => {
     });
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     expect(answer.json.text).toBe("It is sunny in Tromsø.");
-    expect(answer.json.usedTools).toEqual([
+    expect(answer.json.usedTools).toMatchObject([
       { tool: "get_forecast", toolInput: { city: "Tromsø" }, toolOutput: "Sunny in Tromsø, 21 °C" },
     ]);
+    // The call's requests to the MCP server are listed with it (issue 38, point 3).
+    const requests = answer.json.usedTools[0].requests as { method: string; url: string; status: number }[];
+    expect(requests.length).toBeGreaterThan(0);
+    expect(new Set(requests.map((r) => r.url))).toEqual(new Set([`${mcp.origin}/mcp`]));
+    expect(requests.some((r) => r.method === "POST" && r.status === 200)).toBe(true);
     const offered = (stub.requests[before].body as { tools: { function: { name: string } }[] }).tools;
     expect(offered.map((t) => t.function.name)).toEqual(["get_forecast"]);
   });

@@ -191,8 +191,8 @@ describe("traces of a product-search agent run", () => {
     expect(String(attr(productCall, "url.full"))).not.toContain("?");
   });
 
-  it("records the database statements in the same trace (Prisma's db_query spans)", () => {
-    const statements = trace.filter((s) => s.name === "prisma:client:db_query");
+  it("records the database statements in the same trace (Prisma's db_query spans, and ours of plain SQL)", () => {
+    const statements = trace.filter((s) => s.name === "prisma:client:db_query" || s.name === "db_query");
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.some((s) => /INSERT/i.test(String(attr(s, "db.query.text"))))).toBe(true);
   });
