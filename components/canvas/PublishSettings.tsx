@@ -62,7 +62,7 @@ export function PublishSettings({
   const savedAllow = flow.overrideAllowList.filter((p) => !neverOverridable.includes(p));
   const [allow, setAllow] = useState<string[]>(savedAllow);
   const choices = [...new Set([...params, ...savedAllow])].filter((p) => !neverOverridable.includes(p));
-  // Flowise widget features (flowise-embed reads them from the widget config): thumbs and lead capture.
+  // Thumbs (our widget and chat page, and flowise-embed) and lead capture (flowise-embed), read from the widget config.
   const widgetConfig = flow.chatbotConfig as ChatbotConfig;
   const savedSpeech = flow.speechToText as Partial<SpeechToText>;
   const [speech, setSpeech] = useState(savedSpeech.enabled === true);
@@ -175,7 +175,8 @@ export function PublishSettings({
           <AppliesTag when="now" />
         </legend>
         <p className="text-xs text-slate-500">
-          Thumbs under answers and a contact form, in Flowise&apos;s widget (flowise-embed). Shown in Conversations.
+          Thumbs under answers in our widget and the chat page (and Flowise&apos;s widget); the contact form in
+          Flowise&apos;s widget (flowise-embed). Both shown in Conversations.
         </p>
         <label className="mt-1 flex items-center gap-2 text-xs text-slate-600">
           <input
