@@ -4,7 +4,7 @@ import { handleId } from "@/common/nodes/handles";
 import { nodeCatalog } from "@/common/nodes/catalog";
 import { getDefinition, nodeDefinitions } from "@/lib/nodes/registry";
 import { connectionProblem } from "./connection";
-import { duplicateSelection } from "./duplicate";
+import { copySelection, pasteNodes } from "./clipboard";
 import { createEditorStore } from "./editor-store";
 import { editorToGraph, graphToEditor } from "./graph-convert";
 import { exportFileText, parseImportFile } from "./import-export";
@@ -169,7 +169,8 @@ describe("import / export", () => {
 
 it("duplicates the selection with its inner edges and fresh ids", () => {
   const sel = nodes.map((x) => (x.id === "model" || x.id === "agent" ? { ...x, selected: true } : x));
-  const out = duplicateSelection(sel, [e("model", "chatModel", "agent", "model")]);
+  const links = [e("model", "chatModel", "agent", "model")];
+  const out = pasteNodes(copySelection(sel, links)!, sel, links, { x: 40, y: 40 }, () => true);
   expect(out.nodes).toHaveLength(7);
   const copy = out.edges.at(-1)!;
   expect(copy.source).toBe("chatOpenAICompatible_0");

@@ -1,30 +1,35 @@
 import { handleId, parseHandleId } from "@/common/nodes/handles";
 import { edgeIdFor, nextNodeId } from "./ids";
-import type { EditorEdge, EditorNode } from "./types";
+import type { EditorEdge, EditorNode, FlowNodeData } from "./types";
+
+/** What a copy needs of a node: its id (to reconnect its edges), place and data. */
+export type NodeSource = { id: string; position: { x: number; y: number }; data: FlowNodeData };
+/** What a copy needs of an edge between copied nodes. */
+export type EdgeSource = Pick<EditorEdge, "source" | "target" | "sourceHandle" | "targetHandle">;
 
 /**
- * Copies the selected nodes (and the edges between them) beside the originals; the copies become
- * the selection. Returns the new node and edge lists.
+ * Copies of `sources` with fresh ids (unique among `taken`), moved by `shift`, selected, each with
+ * its own copy of its inputs; and copies of the `edges` between them, reconnected to the copies.
  */
-export function duplicateSelection(
-  nodes: EditorNode[],
-  edges: EditorEdge[],
+export function cloneNodes(
+  sources: NodeSource[],
+  edges: EdgeSource[],
+  taken: Iterable<string>,
+  shift: { x: number; y: number },
 ): { nodes: EditorNode[]; edges: EditorEdge[] } {
-  const selected = nodes.filter((n) => n.selected);
-  if (selected.length === 0) return { nodes, edges };
-  const taken = new Set(nodes.map((n) => n.id));
+  const ids = new Set(taken);
   const idMap = new Map<string, string>();
-  for (const n of selected) {
-    const id = nextNodeId(n.data.defName, taken);
-    taken.add(id);
+  for (const n of sources) {
+    const id = nextNodeId(n.data.defName, ids);
+    ids.add(id);
     idMap.set(n.id, id);
   }
-  const copies: EditorNode[] = selected.map((n) => ({
+  const nodes: EditorNode[] = sources.map((n) => ({
     id: idMap.get(n.id)!,
     type: "flowNode",
     selected: true,
-    position: { x: n.position.x + 40, y: n.position.y + 40 },
-    data: { ...n.data, inputs: { ...n.data.inputs } },
+    position: { x: n.position.x + shift.x, y: n.position.y + shift.y },
+    data: { ...n.data, inputs: structuredClone(n.data.inputs) },
   }));
   const remap = (h: string | null | undefined, nodeId: string) => {
     const p = parseHandleId(h ?? "");
@@ -42,9 +47,7 @@ export function duplicateSelection(
         sourceHandle,
         targetHandle,
       };
-    });
-  return {
-    nodes: [...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...copies],
-    edges: [...edges, ...edgeCopies],
-  };
+    })
+    .filter((e) => e.sourceHandle && e.targetHandle);
+  return { nodes, edges: edgeCopies };
 }

@@ -160,6 +160,14 @@ export function createEditorStore(catalog: NodeCatalog, flowChecks?: FlowChecks)
     setEdges(edges: EditorEdge[], change: Change) {
       set({ edges }, change);
     },
+    /** Adds a canvas note (a sticky note the builder wrote; saved with the next save). */
+    addNote(note: GraphNote) {
+      set({ notes: [...state.notes, note] }, { content: true });
+    },
+    /** Changes a canvas note's text or place. */
+    updateNote(id: string, change: Partial<Pick<GraphNote, "text" | "position">>) {
+      set({ notes: state.notes.map((n) => (n.id === id ? { ...n, ...change } : n)) }, { content: true });
+    },
     /** Removes a canvas note (saved with the next save). */
     removeNote(id: string) {
       set({ notes: state.notes.filter((n) => n.id !== id) }, { content: true });

@@ -45,30 +45,54 @@ export function findOverlaps(boxes: Box[], gap = 0): [string, string][] {
   return pairs;
 }
 
+/** Whether `inner` lies wholly inside `outer`. */
+export function boxInside(inner: Omit<Box, "id">, outer: Omit<Box, "id">): boolean {
+  return (
+    inner.x >= outer.x &&
+    inner.y >= outer.y &&
+    inner.x + inner.width <= outer.x + outer.width &&
+    inner.y + inner.height <= outer.y + outer.height
+  );
+}
+
 /**
  * Where a new node of `size` goes near `start` without covering another node: `start` itself when
- * free, else the nearest free spot on a widening ring of steps to the right and below.
+ * free, else the nearest free spot on a widening ring of steps to the right and below. With
+ * `within` (the part of the canvas in view), a free spot wholly inside it is preferred to a nearer
+ * one outside; when none is inside, the nearest free spot is returned (the caller brings it into view).
  */
 export function freeSpot(
   boxes: Omit<Box, "id">[],
   size: { width: number; height: number },
   start: { x: number; y: number },
   gap = 24,
+  within?: Omit<Box, "id">,
 ): { x: number; y: number } {
-  const free = (p: { x: number; y: number }) => !boxes.some((b) => boxesOverlap({ ...p, ...size }, b, gap));
-  if (free(start)) return start;
-  const dx = size.width / 2;
-  const dy = size.height / 3;
+  const { width, height } = size;
+  const free = (p: { x: number; y: number }) =>
+    !boxes.some((b) => boxesOverlap({ x: p.x, y: p.y, width, height }, b, gap));
+  const inView = (p: { x: number; y: number }) => !within || boxInside({ x: p.x, y: p.y, width, height }, within);
+  if (free(start) && inView(start)) return { x: start.x, y: start.y };
+  const dx = width / 2;
+  const dy = height / 3;
+  let nearest: { x: number; y: number } | undefined = free(start) ? { x: start.x, y: start.y } : undefined;
   for (let ring = 1; ring < 60; ring++) {
+    // Past the view on every side: no spot further out is inside it.
+    if (nearest && (!within || (ring * dx > within.width + width && ring * dy > within.height + height)))
+      return nearest;
     const candidates: { x: number; y: number }[] = [];
     for (let i = -ring; i <= ring; i++) {
       candidates.push({ x: start.x + i * dx, y: start.y + ring * dy }, { x: start.x + i * dx, y: start.y - ring * dy });
       candidates.push({ x: start.x + ring * dx, y: start.y + i * dy }, { x: start.x - ring * dx, y: start.y + i * dy });
     }
     candidates.sort((a, b) => Math.hypot(a.x - start.x, a.y - start.y) - Math.hypot(b.x - start.x, b.y - start.y));
-    const found = candidates.find(free);
-    if (found) return found;
+    for (const c of candidates) {
+      if (!free(c)) continue;
+      if (inView(c)) return c;
+      nearest ??= c;
+    }
   }
+  if (nearest) return nearest;
   const right = Math.max(...boxes.map((b) => b.x + b.width));
   return { x: right + gap, y: start.y };
 }

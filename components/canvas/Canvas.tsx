@@ -17,18 +17,38 @@ import {
   type NodeChange,
   type Viewport,
 } from "@xyflow/react";
-import { type DragEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { loopBackEdges, loopPairs } from "@/browser/canvas/agentflow";
 import { connectionProblem } from "@/browser/canvas/connection";
 import { edgeIdFor } from "@/browser/canvas/ids";
 import { autoLayout, findOverlaps, nodeBox } from "@/browser/canvas/layout";
 import type { ConnectionLike, EditorEdge, EditorNode } from "@/browser/canvas/types";
+import { CanvasMenu, type CanvasMenuItem, type CanvasMenuState } from "./CanvasMenu";
 import { CanvasNotes } from "./CanvasNotes";
 import { CardEdges } from "./CardEdges";
 import { useEditorState, useEditorStore } from "./editor-context";
 import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from "./FlowNode";
 import { PALETTE_MIME } from "./Palette";
 import { runEdges, useRunOverlay } from "./RunOverlay";
+import type { EditorActions } from "./use-editor-actions";
+
+/** The editor commands the canvas's right-click menu offers. */
+export type CanvasCommands = Pick<
+  EditorActions,
+  "copy" | "paste" | "canPaste" | "duplicate" | "deleteSelected" | "addNote"
+>;
+/** Room the menu needs inside the canvas (pixels), so it opens wholly in view. */
+const MENU_ROOM = { width: 200, height: 140 };
 
 const nodeTypes = { flowNode: FlowNode };
 const viewOnly = new Set(["select", "dimensions"]);
@@ -81,11 +101,14 @@ function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElemen
 export function Canvas({
   onRefused,
   onAdd,
+  commands,
   viewport,
   readOnly = false,
 }: {
   onRefused: (why: string) => void;
   onAdd: (defName: string, at: { x: number; y: number }) => void;
+  /** The right-click menu's commands; without them (or read-only) there is no menu. */
+  commands?: CanvasCommands;
   viewport?: Viewport;
   /** An old version on view: nothing can be selected, moved, connected, deleted or dropped. */
   readOnly?: boolean;
@@ -195,9 +218,87 @@ export function Canvas({
 
   const onNodeClick = useCallback((_: unknown, node: EditorNode) => run?.onShow(node.id), [run]);
 
+  // The right-click menu: on a node (or a selection) copy, duplicate, delete; on the empty canvas
+  // paste and add a note, at the spot clicked. Shift+F10 or the menu key open it from the keyboard.
+  const [menu, setMenu] = useState<CanvasMenuState | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const menuOn = !readOnly && !!commands;
+  const openMenu = useCallback(
+    (client: { x: number; y: number }, target: { nodeId: string } | "selection" | "pane") => {
+      const el = container.current;
+      if (!commands || !el) return;
+      const r = el.getBoundingClientRect();
+      const x = Math.max(0, Math.min(client.x - r.left, r.width - MENU_ROOM.width));
+      const y = Math.max(0, Math.min(client.y - r.top, r.height - MENU_ROOM.height));
+      if (target === "pane") {
+        const at = rf.screenToFlowPosition(client);
+        const items: CanvasMenuItem[] = [{ label: "Add note", onSelect: () => commands.addNote(at) }];
+        if (commands.canPaste()) items.unshift({ label: "Paste", hint: "Ctrl+V", onSelect: () => commands.paste(at) });
+        return setMenu({ x, y, label: "Canvas actions", items });
+      }
+      // A right-click on a node outside the selection acts on that node alone, as in Flowise.
+      if (target !== "selection" && !store.getState().nodes.find((n) => n.id === target.nodeId)?.selected)
+        store.select([target.nodeId]);
+      setMenu({
+        x,
+        y,
+        label: "Node actions",
+        items: [
+          { label: "Copy", hint: "Ctrl+C", onSelect: () => commands.copy() },
+          { label: "Duplicate", hint: "Ctrl+D", onSelect: () => commands.duplicate() },
+          { label: "Delete", hint: "Del", danger: true, onSelect: () => commands.deleteSelected() },
+        ],
+      });
+    },
+    [commands, rf, store],
+  );
+  const onNodeContextMenu = useCallback(
+    (e: ReactMouseEvent, node: EditorNode) => {
+      e.preventDefault();
+      openMenu({ x: e.clientX, y: e.clientY }, { nodeId: node.id });
+    },
+    [openMenu],
+  );
+  const onSelectionContextMenu = useCallback(
+    (e: ReactMouseEvent) => {
+      e.preventDefault();
+      openMenu({ x: e.clientX, y: e.clientY }, "selection");
+    },
+    [openMenu],
+  );
+  const onPaneContextMenu = useCallback(
+    (e: ReactMouseEvent | MouseEvent) => {
+      e.preventDefault();
+      openMenu({ x: e.clientX, y: e.clientY }, "pane");
+    },
+    [openMenu],
+  );
+  const onMenuKey = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key !== "ContextMenu" && !(e.shiftKey && e.key === "F10")) return;
+      const target = e.target as HTMLElement;
+      if (target.closest("input, textarea, select, [contenteditable], [role='menu']")) return;
+      e.preventDefault();
+      const nodeEl = target.closest<HTMLElement>(".react-flow__node");
+      if (nodeEl?.dataset.id) {
+        const r = nodeEl.getBoundingClientRect();
+        return openMenu({ x: r.left + 24, y: r.top + 24 }, { nodeId: nodeEl.dataset.id });
+      }
+      const r = container.current!.getBoundingClientRect();
+      openMenu({ x: r.left + r.width / 2, y: r.top + r.height / 3 }, "pane");
+    },
+    [openMenu],
+  );
+
   const dark = useDarkMode();
   return (
-    <div ref={container} className="relative h-full w-full" data-testid="canvas">
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keys open the canvas menu for what has the focus inside (a node or the canvas)
+    <div
+      ref={container}
+      className="relative h-full w-full"
+      data-testid="canvas"
+      onKeyDown={menuOn ? onMenuKey : undefined}
+    >
       <ReactFlow<EditorNode, EditorEdge>
         onDragOver={onDragOver}
         onDrop={onDrop}
@@ -214,6 +315,10 @@ export function Canvas({
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onNodeClick={run ? onNodeClick : undefined}
+        onNodeContextMenu={menuOn ? onNodeContextMenu : undefined}
+        onSelectionContextMenu={menuOn ? onSelectionContextMenu : undefined}
+        onPaneContextMenu={menuOn ? onPaneContextMenu : undefined}
+        onMoveStart={menu ? closeMenu : undefined}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onBeforeDelete={onBeforeDelete}
@@ -242,7 +347,7 @@ export function Canvas({
           <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color={dark ? "#334155" : "#cbd5e1"} />
         )}
         {lowDetail && <CardEdges edges={edges} />}
-        <CanvasNotes />
+        <CanvasNotes readOnly={readOnly} />
         <Controls showInteractive={false} position="bottom-left" />
         {/* Cards show the whole map already; below the card zoom a large flow has no minimap (it
             re-rendered its 300 nodes' viewBox on every pan, zoom and drag frame). */}
@@ -258,6 +363,7 @@ export function Canvas({
           />
         )}
       </ReactFlow>
+      {menu && <CanvasMenu key={`${menu.label}@${menu.x},${menu.y}`} menu={menu} onClose={closeMenu} />}
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center">
           <div className="max-w-xs rounded-xl border border-dashed border-slate-300 bg-white/80 px-6 py-5 text-center">

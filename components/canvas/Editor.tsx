@@ -113,6 +113,14 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const [versionsOpen, setVersionsOpen] = useState(false);
   // On a phone (below 768 px) the palette is a panel over the canvas, opened from the bar.
   const [paletteOpen, setPaletteOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 768);
+  // A node added from the palette over the canvas (a phone) is seen at once: the palette closes.
+  const addFromPalette = useCallback(
+    (defName: string) => {
+      if (window.matchMedia("(max-width: 767.98px)").matches) setPaletteOpen(false);
+      actions.addNode(defName);
+    },
+    [actions],
+  );
   const dirty = useEditorState(selectDirty);
   const rf = useReactFlow();
   const showNode = useCallback(
@@ -255,7 +263,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
         <div
           className={`flex shrink-0 max-md:absolute max-md:inset-y-0 max-md:left-0 max-md:z-20 max-md:shadow-xl ${paletteOpen ? "" : "max-md:hidden"}`}
         >
-          {!readOnly && <Palette onAdd={actions.addNode} />}
+          {!readOnly && <Palette onAdd={addFromPalette} />}
         </div>
         <section className="relative min-w-0 flex-1" aria-label="Canvas">
           {/* While an old version is open: form fields disabled, and no pointer input reaches the nodes (their
@@ -267,6 +275,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
             <Canvas
               onRefused={(why) => toast("error", `Connection refused: ${why}`)}
               onAdd={actions.addNode}
+              commands={actions}
               viewport={initial.viewport}
               readOnly={readOnly}
             />

@@ -240,6 +240,8 @@ export function EditorToolbar({
     { icon: "redo", label: "Redo", shortcut: "Ctrl+Shift+Z", run: () => actions.redo(), disabled: !canRedo, group: 0 },
     { icon: "duplicate", label: "Duplicate selection", shortcut: "Ctrl+D", run: actions.duplicate, group: 1 },
     { icon: "trash", label: "Delete selection", shortcut: "Delete", run: actions.deleteSelected, group: 1 },
+    // A sticky note in view (the canvas's right-click menu puts one where it was clicked).
+    { icon: "note", label: "Add note", run: () => actions.addNote(), group: 1 },
     { icon: "layout", label: "Auto-layout", run: actions.layout, group: 2 },
     { icon: "fit", label: "Fit view", run: actions.fit, group: 2 },
     { icon: "upload", label: "Import JSON", run: () => fileInput.current?.click(), group: 3 },

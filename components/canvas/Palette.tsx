@@ -31,9 +31,19 @@ export const Palette = memo(function Palette({ onAdd }: { onAdd: (defName: strin
           placeholder="Search nodes…"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
+          // The hint below promises it: Enter adds the first match (the one listed first).
+          onKeyDown={(e) => {
+            if (e.key !== "Enter" || e.nativeEvent.isComposing) return;
+            e.preventDefault();
+            const first = groups[0]?.[1][0];
+            if (first) onAdd(first.name);
+          }}
+          aria-describedby="palette-hint"
           className="w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
         />
-        <p className="mt-2 text-[11px] text-slate-500">Drag a node onto the canvas, or press Enter to add it.</p>
+        <p id="palette-hint" className="mt-2 text-[11px] text-slate-500">
+          Drag a node onto the canvas, or press Enter to add it (in the search box: the first match).
+        </p>
       </div>
       <div className="flex-1 overflow-y-auto px-2 py-2">
         {groups.length === 0 && <p className="px-2 text-sm text-slate-500">No node matches “{query}”.</p>}
@@ -53,7 +63,9 @@ export const Palette = memo(function Palette({ onAdd }: { onAdd: (defName: strin
                       e.dataTransfer.effectAllowed = "move";
                     }}
                     onClick={() => onAdd(d.name)}
-                    className="group flex w-full cursor-grab items-start gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-50 active:cursor-grabbing"
+                    // While searching, the match Enter adds is marked.
+                    data-enter-target={query.trim() && d === groups[0][1][0] ? "true" : undefined}
+                    className="group flex w-full cursor-grab items-start gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-50 active:cursor-grabbing data-enter-target:bg-brand-50 data-enter-target:ring-1 data-enter-target:ring-brand-200"
                   >
                     <span
                       className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded text-[10px] font-bold ${categoryStyle[d.category].badge}`}

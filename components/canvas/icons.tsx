@@ -15,6 +15,7 @@ const paths = {
   nodes: "M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM17 14v6M14 17h6",
   tests: "M9 4h6M10 4v6l-5 9a1 1 0 0 0 1 1.5h12a1 1 0 0 0 1-1.5l-5-9V4M7.5 15h9",
   history: "M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3",
+  note: "M4 4h16v10l-6 6H4zM14 20v-6h6M8 9h8M8 13h4",
   runs: "M4 6h.01M4 12h.01M4 18h.01M8 6h12M8 12h12M8 18h12",
 } as const;
 

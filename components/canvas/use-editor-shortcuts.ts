@@ -8,7 +8,15 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 }
 
-/** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+D duplicate, Ctrl/⌘+S save. Delete is React Flow's. */
+function hasTextSelection(): boolean {
+  const sel = window.getSelection();
+  return !!sel && !sel.isCollapsed && sel.toString().trim() !== "";
+}
+
+/**
+ * Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+D duplicate, Ctrl/⌘+C copy and Ctrl/⌘+V paste
+ * nodes, Ctrl/⌘+S save. Delete is React Flow's.
+ */
 export function useEditorShortcuts(actions: EditorActions, save: () => void, enabled = true) {
   const latest = useRef({ actions, save, enabled });
   latest.current = { actions, save, enabled };
@@ -33,6 +41,12 @@ export function useEditorShortcuts(actions: EditorActions, save: () => void, ena
       } else if (key === "d") {
         e.preventDefault();
         a.duplicate();
+      } else if (key === "c" && !e.shiftKey && !e.altKey && !hasTextSelection()) {
+        // Text selected on the page (a node's description, a toast) is copied as text, not nodes.
+        a.copy({ quiet: true });
+      } else if (key === "v" && !e.shiftKey && !e.altKey && a.canPaste()) {
+        e.preventDefault();
+        a.paste();
       }
     };
     window.addEventListener("keydown", onKey);
