@@ -165,7 +165,8 @@ export type ChatPageView =
 export async function getChatPageView(id: string, caller: Caller): Promise<ChatPageView | null> {
   if (!z.uuid().safeParse(id).success) return null;
   const row = await findChatflowById({ id });
-  if (!row) return null;
+  // An unknown id looks like a private flow: the page must not tell visitors which ids exist.
+  if (!row) return { kind: "private" };
   if (!row.isPublic) {
     // Those who may make it public (its owner, admins) learn which flow it is; anyone else only that it is private.
     if (caller.kind !== "user" || !mayAct(caller, "chatflow.update", row.ownerId)) return { kind: "private" };

@@ -67,8 +67,9 @@ describe("the full-page chat's view of a chatflow", () => {
     expect(await getChatPageView(privateId, owner)).toMatchObject({ publishedVersion: 1 });
   });
 
-  it("an unknown id or one that is no UUID: nothing (the plain not-found page)", async () => {
-    expect(await getChatPageView("7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b", owner)).toBeNull();
+  it("an unknown id is 'private' to anyone (no telling which ids exist); one that is no UUID: nothing", async () => {
+    for (const caller of [anonymous, otherBuilder, owner, admin])
+      expect(await getChatPageView("7d0c4a3e-2f7b-4f6e-9a51-3c2d1e0f9a8b", caller)).toEqual({ kind: "private" });
     expect(await getChatPageView("not-an-id", admin)).toBeNull();
   });
 

@@ -8,10 +8,11 @@ import { chatPageCaller } from "./chat-page-caller";
 const button = "mt-5 inline-flex rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700";
 
 /**
- * The full-page chat when page.tsx found no public chatflow (HTTP 404 either way). A private one
- * says so: to anyone, only that the chat is not public (no name); to its managers, signed in,
- * which flow it is and how to make it public. An unknown id is the plain not-found page. The id
- * comes from the path proxy.ts sets on every page request (a not-found file gets no params).
+ * The full-page chat when page.tsx found no public chatflow (HTTP 404 either way). To anyone, only
+ * that the chat is not available: private, or no chat at all (the same page, so it tells nobody
+ * which ids exist); to a private flow's managers, signed in, which flow it is and how to make it
+ * public. A path that is no chat id is the plain not-found page. The id comes from the path
+ * proxy.ts sets on every page request (a not-found file gets no params).
  */
 export default async function ChatNotFound() {
   const path = (await headers()).get(PAGE_PATH_HEADER) ?? "";
@@ -50,8 +51,8 @@ export default async function ChatNotFound() {
               This chat is not public
             </h1>
             <p className="mt-2 text-sm text-slate-600">
-              Its owner has not made it available to visitors (yet). If someone shared this link with you, ask them to
-              make the chat public.
+              Its owner has not made it available to visitors (yet), or there is no chat at this address. If someone
+              shared this link with you, ask them to make the chat public.
             </p>
             {caller.kind === "anonymous" && (
               <Link href={signInPathFor(path)} className={button}>
