@@ -22,7 +22,11 @@ async function apiAnswer(request: APIRequestContext) {
 
 test.beforeAll(async ({ request }) => {
   const raw = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../flows/conversation.json"), "utf8"));
-  flowId = await createChatflow(request, { name: `Versions ${Date.now()}`, graph: raw.graph });
+  flowId = await createChatflow(request, {
+    name: `Versions ${Date.now()}`,
+    graph: raw.graph,
+    overrideAllowList: ["temperature"],
+  });
 });
 test.beforeEach(async ({ request }) => resetModel(request));
 
@@ -105,6 +109,36 @@ test("publish pins the API while the draft changes; diff, read-only view and pub
   await shot(page, "versions-published");
 });
 
+test("a run settings change lists each changed field, label: old → new", async ({ page, request }) => {
+  // Version 3: one param callers may override added, speech-to-text turned on with a model.
+  const res = await request.put(`/api/v1/chatflows/${flowId}`, {
+    headers: adminAuth,
+    data: {
+      overrideAllowList: ["temperature", "systemMessage"],
+      speechToText: { enabled: true, model: "whisper-1" },
+      versionMessage: "Speech on",
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await signIn(page);
+  await page.goto(`/chatflows/${flowId}`);
+  await page.getByRole("button", { name: "Versions" }).click();
+  const panel = page.getByRole("complementary", { name: "Versions" });
+  await panel.getByTestId("version-2").getByRole("button", { name: "Compare with draft" }).click();
+  const diff = panel.getByTestId("version-diff");
+  await expect(diff).toContainText("Version 2 → version 3");
+  await expect(diff).toContainText("Run settings changed (3)");
+  await expect(diff).toContainText("Callers may override “systemMessage”: old: no → new: yes");
+  await expect(diff).toContainText("Speech-to-text: old: off → new: on");
+  await expect(diff).toContainText("Speech-to-text model: old: (not set) → new: whisper-1");
+  // Untouched fields stay out: the param allowed in both versions, and no raw JSON.
+  await expect(diff).not.toContainText("temperature");
+  await expect(diff).not.toContainText("[");
+  await expect(diff).not.toContainText("{");
+  await diff.scrollIntoViewIfNeeded();
+  await shot(page, "versions-settings-diff");
+});
+
 test("the versions panel at 390 px wide", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await signIn(page);
@@ -113,4 +147,12 @@ test("the versions panel at 390 px wide", async ({ page }) => {
   const panel = page.getByRole("complementary", { name: "Versions" });
   await expect(panel.getByTestId("version-2")).toBeVisible();
   await shot(page, "versions-narrow");
+  await panel.getByTestId("version-2").getByRole("button", { name: "Compare with draft" }).click();
+  const diff = panel.getByTestId("version-diff");
+  await expect(diff).toContainText("Speech-to-text model: old: (not set) → new: whisper-1");
+  await diff.scrollIntoViewIfNeeded();
+  // The rows wrap inside the panel: nothing wider than the phone.
+  const box = await diff.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  await shot(page, "versions-settings-diff-narrow");
 });

@@ -1,5 +1,6 @@
 "use client";
 
+import { settingRows } from "@/browser/client/settings-change";
 import type { VersionDiff } from "./use-versions";
 
 /** A value as the diff shows it: text as is, a credential by name, anything else as JSON. */
@@ -25,13 +26,14 @@ function Section({ title, children, count }: { title: string; count: number; chi
 
 /** A readable diff between two versions: nodes, edges, changed inputs (old → new), run settings. */
 export function VersionDiffView({ diff }: { diff: VersionDiff }) {
+  const settings = settingRows(diff.settingsChanged);
   const total =
     diff.nodesAdded.length +
     diff.nodesRemoved.length +
     diff.edgesAdded.length +
     diff.edgesRemoved.length +
     diff.inputsChanged.length +
-    diff.settingsChanged.length;
+    settings.length;
   const edge = (e: VersionDiff["edgesAdded"][number]) =>
     `${e.source} → ${e.target} (${e.targetHandle.split(":").pop()})`;
   return (
@@ -83,12 +85,19 @@ export function VersionDiffView({ diff }: { diff: VersionDiff }) {
           </li>
         ))}
       </Section>
-      <Section title="Settings changed" count={diff.settingsChanged.length}>
-        {diff.settingsChanged.map((c) => (
-          <li key={c.setting} className="rounded bg-slate-50 px-2 py-1 ring-1 ring-slate-200">
-            <p className="font-mono text-[11px] text-slate-700">{c.setting}</p>
-            <p className="whitespace-pre-wrap break-words text-red-800">− {shown(c.old)}</p>
-            <p className="whitespace-pre-wrap break-words text-emerald-800">+ {shown(c.new)}</p>
+      <Section title="Run settings changed" count={settings.length}>
+        {settings.map((row) => (
+          <li key={row.key} className="break-words rounded bg-slate-50 px-2 py-1 ring-1 ring-slate-200">
+            <span className="font-medium text-slate-800">{row.label}:</span>{" "}
+            <span className="text-red-800">
+              <span className="sr-only">old: </span>
+              {row.old}
+            </span>{" "}
+            →{" "}
+            <span className="text-emerald-800">
+              <span className="sr-only">new: </span>
+              {row.new}
+            </span>
           </li>
         ))}
       </Section>

@@ -135,10 +135,16 @@ export async function diffVersions(
     edgesAdded: b.edges.filter((e) => !aEdges.has(edgeKey(e))).map(edgeRef),
     edgesRemoved: a.edges.filter((e) => !bEdges.has(edgeKey(e))).map(edgeRef),
     inputsChanged: inputs.changes.map((c) => ({ ...c, old: shown(named(c.old)), new: shown(named(c.new)) })),
-    settingsChanged: settings.map((s) => ({
-      ...s,
-      old: shown(s.setting === "speechToText.credentialId" ? named(s.old) : s.old),
-      new: shown(s.setting === "speechToText.credentialId" ? named(s.new) : s.new),
-    })),
+    // The allow-list travels whole (at most 200 short names): the studio lists each param added or
+    // removed, which a shortened list would get wrong.
+    settingsChanged: settings.map((s) =>
+      s.setting === "overrideAllowList"
+        ? s
+        : {
+            ...s,
+            old: shown(s.setting === "speechToText.credentialId" ? named(s.old) : s.old),
+            new: shown(s.setting === "speechToText.credentialId" ? named(s.new) : s.new),
+          },
+    ),
   };
 }
