@@ -45,7 +45,8 @@ export function ApiReference({ version }: { version: string }) {
         session.
       </p>
       {failed ? <p role="alert">The API reference could not be loaded.</p> : null}
-      <div ref={node} data-testid="swagger-ui" />
+      {/* Swagger UI has no dark theme: in dark mode it stays a light panel (api-reference-panel in globals.css). */}
+      <div ref={node} data-testid="swagger-ui" className="api-reference-panel" />
     </section>
   );
 }

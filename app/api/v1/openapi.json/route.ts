@@ -24,8 +24,11 @@ export const GET = openRoute(
       },
     },
   },
-  async () => json(openApiDocument(allRoutes()), 200, { "cache-control": "public, max-age=300" }),
+  async () => json((document ??= openApiDocument(allRoutes())), 200, { "cache-control": "public, max-age=300" }),
 );
+
+/** The document never changes while the process runs (the routes are the build's): made once. */
+let document: ReturnType<typeof openApiDocument> | undefined;
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods("GET");
 
