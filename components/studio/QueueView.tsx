@@ -2,20 +2,20 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/browser/client/api";
+import { COUNT_MEANINGS, QUEUE_COUNTS, countsLine, describeQueue } from "@/browser/client/queue-labels";
 import { queueViewResponseSchema } from "@/common/schemas/responses";
 import { Card, ErrorNote, PageHeader } from "@/components/ui/controls";
+import { QueueOperatorDetails } from "./QueueOperatorDetails";
 
 /** Refreshed every few seconds while the page is open. */
 export const QUEUE_REFRESH_MS = 3_000;
 
-const COLUMNS = ["waiting", "active", "delayed", "failed", "completed"] as const;
+const EMBEDDED_NOTE =
+  "This server runs in embedded mode: it does all the work in its own process. Chat answers and document uploads run while their request waits, so they never show here; domain analyses, test runs and scheduled runs show once one has started since the server started.";
+const QUEUE_NOTE =
+  "This server runs in queue mode: it hands work to separate worker processes. The counts cover every worker; work waits here when all of them are busy.";
 
-const ago = (iso: string | null) => {
-  if (!iso) return "–";
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  return s < 90 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
-};
-
+/** The Queue page: the server's background work in a builder's words, operator details folded away. */
 export function QueueView() {
   const view = useQuery({
     queryKey: ["admin-queue"],
@@ -28,91 +28,63 @@ export function QueueView() {
     <>
       <PageHeader
         title="Queue"
-        subtitle={
-          data?.mode === "queue"
-            ? "Queue mode: API processes hand jobs to workers through Redis. Refreshed every few seconds."
-            : "Embedded mode: this process runs every job itself (start with MODE=queue for workers)."
-        }
+        subtitle="Work this server does in the background: what waits, what runs, what finished or failed. Refreshed every few seconds."
       />
       <div className="mb-3">
         <ErrorNote error={view.error} />
       </div>
-      <Card className="mb-6 overflow-x-auto">
-        <table className="w-full text-sm">
-          <thead className="text-left text-slate-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Queue</th>
-              {COLUMNS.map((c) => (
-                <th key={c} className="px-4 py-2 text-right font-medium capitalize">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {data?.queues.map((q) => (
-              <tr key={q.name}>
-                <td className="px-4 py-2 font-medium">{q.name}</td>
-                {COLUMNS.map((c) => (
-                  <td key={c} className="px-4 py-2 text-right tabular-nums">
-                    {q[c]}
-                  </td>
+      {data && (
+        <p className="mb-4 max-w-3xl text-sm text-slate-600" data-testid="queue-mode-note">
+          {data.mode === "queue" ? QUEUE_NOTE : EMBEDDED_NOTE}
+        </p>
+      )}
+      {data?.mode === "queue" && !data.workers.length && (
+        <p className="mb-4 rounded bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200" role="status">
+          No worker is running: work waits until one starts.
+        </p>
+      )}
+
+      <Card className="mb-4 divide-y divide-slate-100">
+        {data?.queues.map((q) => {
+          const { title, what } = describeQueue(q.name);
+          return (
+            <section key={q.name} className="px-4 py-3" aria-label={title} data-queue={q.name}>
+              <div className="flex flex-wrap items-baseline justify-between gap-x-4">
+                <h2 className="text-sm font-semibold text-slate-800">{title}</h2>
+                <p className="text-xs text-slate-500">{countsLine(q)}</p>
+              </div>
+              {what && <p className="text-xs text-slate-500">{what}</p>}
+              <dl className="mt-2 grid grid-cols-3 gap-2 text-center sm:grid-cols-5">
+                {QUEUE_COUNTS.map((c) => (
+                  <div key={c} className="rounded bg-slate-50 px-2 py-1">
+                    <dt className="text-[11px] text-slate-500">{COUNT_MEANINGS[c].label}</dt>
+                    <dd className="text-base font-semibold tabular-nums text-slate-800">{q[c]}</dd>
+                  </div>
                 ))}
-              </tr>
-            ))}
-            {data && !data.queues.length && (
-              <tr>
-                <td colSpan={6} className="px-4 py-3 text-slate-500">
-                  No job has been queued in this process yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+              </dl>
+            </section>
+          );
+        })}
+        {data && !data.queues.length && (
+          <p className="px-4 py-3 text-sm text-slate-600" data-testid="queue-empty">
+            {data.mode === "queue"
+              ? "No work has been queued yet."
+              : "Nothing has run in the background since the server started."}
+          </p>
+        )}
       </Card>
 
-      {data?.mode === "queue" && (
-        <>
-          <h2 className="mb-2 text-sm font-semibold text-slate-700">Running jobs ({data.active.length})</h2>
-          <Card className="mb-6 divide-y divide-slate-100">
-            {data.active.map((j) => (
-              <div key={`${j.queue}:${j.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 text-sm">
-                <span className="font-medium">
-                  {j.queue} #{j.id}
-                </span>
-                <span className="text-slate-600">{j.name}</span>
-                {j.chatflowId && <span className="text-slate-500">chatflow {j.chatflowId}</span>}
-                <span className="text-slate-500">attempt {j.attempt}</span>
-                <span className="ml-auto text-slate-500">started {ago(j.startedAt)}</span>
-                {j.requestId && <span className="w-full font-mono text-xs text-slate-400">request {j.requestId}</span>}
-              </div>
-            ))}
-            {!data.active.length && <p className="px-4 py-3 text-sm text-slate-500">No job is running.</p>}
-          </Card>
+      <h2 className="mb-1 text-sm font-semibold text-slate-700">What the counts mean</h2>
+      <dl className="grid max-w-3xl grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="queue-legend">
+        {QUEUE_COUNTS.map((c) => (
+          <div key={c} className="contents">
+            <dt className="font-medium text-slate-700">{COUNT_MEANINGS[c].label}</dt>
+            <dd className="text-slate-600">{COUNT_MEANINGS[c].meaning}</dd>
+          </div>
+        ))}
+      </dl>
 
-          <h2 className="mb-2 text-sm font-semibold text-slate-700">Workers ({data.workers.length})</h2>
-          <Card className="divide-y divide-slate-100">
-            {data.workers.map((w) => (
-              <div key={w.workerId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 text-sm">
-                <span className="font-medium">{w.host}</span>
-                <span className="text-slate-500">pid {w.pid}</span>
-                <span className="text-slate-600">
-                  {w.activeJobs} / {w.concurrency} busy
-                </span>
-                <span className="text-slate-500">{w.queues.join(", ")}</span>
-                <span className="ml-auto text-slate-500">
-                  up since {new Date(w.startedAt).toLocaleString()} · seen {ago(w.seenAt)}
-                </span>
-              </div>
-            ))}
-            {!data.workers.length && (
-              <p className="px-4 py-3 text-sm text-amber-700">
-                No worker is running: jobs wait until one starts (`npm run worker`).
-              </p>
-            )}
-          </Card>
-        </>
-      )}
+      {data && <QueueOperatorDetails data={data} />}
     </>
   );
 }
