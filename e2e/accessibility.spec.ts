@@ -93,6 +93,7 @@ for (const scheme of ["light", "dark"] as const) {
 
     await page.goto(`/chatflows/${exampleId}`);
     await expect(page.locator(".react-flow__node").first()).toBeVisible();
+    await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
     await expect(page.getByRole("complementary", { name: "Test chat" })).toBeVisible();
     await check("editor");
 
@@ -205,7 +206,7 @@ test("skip links: to the main content in the studio, to the test chat in the edi
   await page.keyboard.press("Enter");
   await expect(page.locator("main")).toBeFocused();
 
-  // The editor at a width where the test chat starts closed: the skip link opens it, focus in its field.
+  // The editor on a first visit, the test chat closed: the skip link opens it, focus in its field.
   await page.setViewportSize({ width: 1100, height: 800 });
   await page.goto(`/chatflows/${exampleId}`);
   await expect(page.locator(".react-flow__node").first()).toBeVisible();

@@ -121,6 +121,7 @@ test("an agentflow opens with its own palette, branch handles, loop target and i
   await snap(page, "agentflow-editor-1440");
 
   // The test chat: a refund pauses at Human Input; Approve resumes the same chat down "proceed".
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const chat = page.getByRole("complementary", { name: "Test chat" });
   await chat.getByRole("textbox", { name: "Message" }).fill("please refund order 42");
   await chat.getByRole("button", { name: "Send" }).click();

@@ -66,6 +66,7 @@ test("a DOCX and a PDF attached on the canvas are saved intact, indexed, and ans
   );
   expect([...sources]).toEqual(expect.arrayContaining(["warranty terms.docx", "hours.pdf"]));
 
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const panel = page.getByRole("complementary", { name: "Test chat" });
   await panel.getByLabel("Message", { exact: true }).fill("How many years of warranty does a kettle carry?");
   await panel.getByRole("button", { name: "Send" }).click();

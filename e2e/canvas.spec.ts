@@ -63,7 +63,6 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   await expect(page).toHaveURL(/\/chatflows\/[^/]+$/);
   chatflowId = page.url().split("/").pop()!;
   await expect(page.getByText("The flow is empty")).toBeVisible();
-  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // more room while building
 
   // Palette: searchable, grouped; drag five nodes onto the empty canvas.
   await page.getByLabel("Search nodes").fill("memory");
@@ -216,7 +215,7 @@ test("a builder wires the product-search agent, saves, reloads, undoes, exports/
   // 1024 wide: every command still on screen.
   await dialog.getByRole("button", { name: "Close" }).click();
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.getByRole("button", { name: "Close test chat" }).click();
+  await expect(page.getByRole("complementary", { name: "Test chat" })).toHaveCount(0); // never opened here
   await page.getByRole("button", { name: "Fit view", exact: true }).click();
   for (const label of ["Undo", "Auto-layout", "Export JSON", "Publish", "Save"]) {
     await expect(page.getByRole("button", { name: label, exact: true })).toBeInViewport({ ratio: 1 });
@@ -229,6 +228,7 @@ test("the test chat streams the agent's answer and shows the tool call", async (
   await signIn(page);
   await page.goto(`/chatflows/${chatflowId}`);
   await expect(page.locator(".react-flow__node")).toHaveCount(5);
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const panel = page.getByRole("complementary", { name: "Test chat" });
   await panel.getByLabel("Message", { exact: true }).fill("Find me a laptop under 1500 in Germany");
   await panel.getByRole("button", { name: "Send" }).click();

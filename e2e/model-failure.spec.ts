@@ -43,6 +43,7 @@ test("the API names the node and the reason (503, details with node id and label
 test("the test chat says which node failed and why", async ({ page }) => {
   await signIn(page);
   await page.goto(`/chatflows/${flowId}`);
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const chat = page.getByRole("complementary", { name: "Test chat" });
   await chat.getByRole("textbox", { name: "Message" }).fill("Hello?");
   await chat.getByRole("button", { name: "Send" }).click();

@@ -76,6 +76,7 @@ test.afterEach(() => proxy.release());
 test("the test chat shows a running step while the tool runs, then the finished tool call", async ({ page }) => {
   await signIn(page);
   await page.goto(`/chatflows/${flowId}`);
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const panel = page.getByRole("complementary", { name: "Test chat" });
   proxy.hold();
   const before = proxy.arrived();

@@ -59,6 +59,7 @@ test("publish pins the API while the draft changes; diff, read-only view and pub
   await expect(page.getByTestId("version-badge")).toContainText("published v1");
 
   // The test chat runs the draft …
+  await page.getByRole("button", { name: "Test chat", exact: true }).click(); // closed on a first visit
   const chat = page.getByRole("complementary", { name: "Test chat" });
   await chat.getByLabel("Message", { exact: true }).fill(ASK);
   await chat.getByRole("button", { name: "Send" }).click();

@@ -41,6 +41,7 @@ import { FlowNode, LOW_DETAIL_MIN_NODES, LOW_DETAIL_ZOOM, selectLowDetail } from
 import { PALETTE_MIME } from "./Palette";
 import { runEdges, useRunOverlay } from "./RunOverlay";
 import type { EditorActions } from "./use-editor-actions";
+import { useOpeningView } from "./use-opening-view";
 
 /** The editor commands the canvas's right-click menu offers. */
 export type CanvasCommands = Pick<
@@ -77,9 +78,8 @@ const DROP_OFFSET = { x: 24, y: 18 };
  * opened as a map (cards at low zoom, see FlowNode) keeps its saved positions: cards are not the
  * size of the forms, so their overlap says nothing.
  */
-function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElement | null>) {
+function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElement | null>, show: () => void) {
   const store = useEditorStore();
-  const rf = useReactFlow();
   const flow = useStoreApi();
   useEffect(() => {
     const s = store.getState();
@@ -93,8 +93,8 @@ function useLayoutOnOpen(nodes: EditorNode[], container: RefObject<HTMLDivElemen
     // Steps inside a group sit relative to it: only the top level can overlap.
     if (findOverlaps(measured.filter((n) => !n.parentId).map(nodeBox), 8).length === 0) return;
     store.setNodes(autoLayout(nodes, s.edges), { content: false });
-    requestAnimationFrame(() => void rf.fitView({ padding: 0.2, maxZoom: 1, minZoom: 0.4 }));
-  }, [nodes, store, rf, flow, container]);
+    requestAnimationFrame(show);
+  }, [nodes, store, flow, container, show]);
 }
 
 /** React Flow, controlled by the editor store. */
@@ -127,15 +127,18 @@ export function Canvas({
   const rf = useReactFlow();
   const lowDetail = useStore(selectLowDetail);
   // Fit the first nodes into view only when there are some: fitting an empty canvas waits for the
-  // first dropped node and then moves the view away from where it was dropped.
+  // first dropped node and then moves the view away from where it was dropped. A large flow opens
+  // whole, as a map of cards; any other at a zoom where its text is readable (useOpeningView).
   const [fitOnOpen] = useState(() => !viewport && nodes.length > 0);
+  const [mapOnOpen] = useState(() => fitOnOpen && nodes.length >= LOW_DETAIL_MIN_NODES);
+  const showReadable = useOpeningView(fitOnOpen && !mapOnOpen);
   // A large flow without a saved view is fitted once its nodes are measured: start below the card
   // zoom, so its first drawing is cards rather than hundreds of forms drawn once and dropped.
   const [startView] = useState(
     () => viewport ?? (nodes.length >= LOW_DETAIL_MIN_NODES ? { x: 0, y: 0, zoom: LOW_DETAIL_ZOOM / 2 } : undefined),
   );
   const container = useRef<HTMLDivElement>(null);
-  useLayoutOnOpen(nodes, container);
+  useLayoutOnOpen(nodes, container, showReadable);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<EditorNode>[]) => {
@@ -332,7 +335,7 @@ export function Canvas({
         multiSelectionKeyCode={multiSelectKeys}
         selectionKeyCode="Shift"
         defaultViewport={startView}
-        fitView={fitOnOpen}
+        fitView={mapOnOpen}
         fitViewOptions={fitViewOptions}
         minZoom={0.1}
         maxZoom={2}

@@ -1,11 +1,12 @@
 "use client";
 
-import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { ReactFlowProvider, useReactFlow, useStoreApi } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { ErrorNote, skipLinkClass } from "@/components/ui/controls";
 import { createEditorStore } from "@/browser/canvas/editor-store";
+import { type EditorPanel, NO_PANELS, readPanels, setPanel, writePanels } from "@/browser/canvas/editor-panels";
 import { nodeCatalog } from "@/common/nodes/catalog";
 import { agentflowChecks, agentflowChecksWith } from "@/common/agentflow/validate";
 import type { FlowChecks } from "@/common/flow/validate";
@@ -22,6 +23,7 @@ import { ToastList, useToasts } from "./Toasts";
 import { useChatflow, useUpdateChatflow, type Chatflow } from "./use-chatflow";
 import { useEditorActions } from "./use-editor-actions";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { showReadable } from "./use-opening-view";
 import { loadInto } from "./load-graph";
 import { useGlobalVariableNames } from "./use-variable-references";
 import { useVersionViewer } from "./use-version-viewer";
@@ -105,12 +107,14 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const actions = useEditorActions(toast);
   const update = useUpdateChatflow(flow.id);
   const [conflict, setConflict] = useState(false);
-  // Beside the canvas when there is room; at 1024 wide the canvas gets the space first.
-  const [chatOpen, setChatOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 1200);
-  // The Tests tab and the test chat share the side: opening one closes the other.
-  const [testsOpen, setTestsOpen] = useState(false);
+  // The side panels open as they were left in this browser (none on a first visit: the canvas gets
+  // the room). The Tests tab and the test chat share the side: opening one closes the other.
+  const [panels, setPanels] = useState(() => (typeof window === "undefined" ? NO_PANELS : readPanels(localStorage)));
+  useEffect(() => writePanels(localStorage, panels), [panels]);
+  const toggle = useCallback((panel: EditorPanel) => setPanels((p) => setPanel(p, panel, !p[panel])), []);
+  const close = useCallback((panel: EditorPanel) => setPanels((p) => setPanel(p, panel, false)), []);
+  const { chat: chatOpen, tests: testsOpen, versions: versionsOpen } = panels;
   const [publishOpen, setPublishOpen] = useState(false);
-  const [versionsOpen, setVersionsOpen] = useState(false);
   // On a phone (below 768 px) the palette is a panel over the canvas, opened from the bar.
   const [paletteOpen, setPaletteOpen] = useState(() => typeof window === "undefined" || window.innerWidth >= 768);
   // A node added from the palette over the canvas (a phone) is seen at once: the palette closes.
@@ -132,7 +136,10 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
     },
     [store, rf],
   );
-  const viewer = useVersionViewer({ flow, store, dirty, toast, fit: actions.fit });
+  // An old version opens like the draft does: readable, beside the Versions panel that opened it.
+  const flowState = useStoreApi();
+  const showVersion = useCallback(() => showReadable(rf, flowState.getState), [rf, flowState]);
+  const viewer = useVersionViewer({ flow, store, dirty, toast, fit: showVersion });
   const readOnly = viewer.viewing !== null;
 
   /** Saves the canvas as a new version (with `message`); answers the saved chatflow, or undefined. */
@@ -185,31 +192,22 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
 
   return (
     <>
-      {slots.chatPanel && <SkipToChat open={() => setChatOpen(true)} />}
+      {slots.chatPanel && <SkipToChat open={() => setPanels((p) => setPanel(p, "chat", true))} />}
       <EditorToolbar
         name={flow.name}
         version={flow.version}
         publishedVersion={flow.publishedVersion}
         viewing={viewer.viewing}
         versionsOpen={versionsOpen}
-        onToggleVersions={() => setVersionsOpen((v) => !v)}
+        onToggleVersions={() => toggle("versions")}
         saving={update.isPending}
         chatOpen={chatOpen}
         actions={actions}
         onSave={() => void save()}
         onPublish={() => setPublishOpen(true)}
-        onToggleChat={() => {
-          setChatOpen((v) => !v);
-          setTestsOpen(false);
-        }}
+        onToggleChat={() => toggle("chat")}
         testsOpen={testsOpen}
-        onToggleTests={
-          slots.testsPanel &&
-          (() => {
-            setTestsOpen((v) => !v);
-            setChatOpen(false);
-          })
-        }
+        onToggleTests={slots.testsPanel && (() => toggle("tests"))}
         paletteOpen={paletteOpen}
         onTogglePalette={() => setPaletteOpen((v) => !v)}
         {...(flow.type === "AGENTFLOW" ? { executionsHref: `/executions?agentflowId=${flow.id}` } : {})}
@@ -287,12 +285,12 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
           slots.chatPanel?.({
             chatflowId: flow.id,
             dirty,
-            onClose: () => setChatOpen(false),
+            onClose: () => close("chat"),
             onServerProblems: store.setServerProblems,
             onShowNode: showNode,
           })}
         {testsOpen &&
-          slots.testsPanel?.({ chatflowId: flow.id, version: flow.version, dirty, onClose: () => setTestsOpen(false) })}
+          slots.testsPanel?.({ chatflowId: flow.id, version: flow.version, dirty, onClose: () => close("tests") })}
         {versionsOpen && (
           <VersionsPanel
             flow={flow}
@@ -311,7 +309,7 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
                 })),
               })
             }
-            onClose={() => setVersionsOpen(false)}
+            onClose={() => close("versions")}
           />
         )}
       </div>
