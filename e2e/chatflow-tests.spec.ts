@@ -126,9 +126,9 @@ test("add a case, run the tests, see pass and fail; save a chat exchange as a te
   const after = await (await page.request.get(`/api/v1/chatflows/${flow.id}/tests`)).json();
   expect(after.filter((c: { name: string }) => c.name === "Hi, my name is Ada.")).toHaveLength(2);
   await page.goto(`/chatflows/${flow.id}`);
-  await page.getByRole("button", { name: "Tests", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Tests", exact: true })).toHaveAttribute("aria-pressed", "true");
 
-  // Opened again, the tab shows the newest run, and cases saved since have no verdict yet.
+  // Opened again (the tab was left open, so it opens with the editor), the tab shows the newest run, and cases saved since have no verdict yet.
   await expect(panel.getByTestId("run-summary")).toContainText("1 passed, 1 failed");
   await expect(panel.locator('[data-case-name="Hi, my name is Ada."] [data-verdict]')).toHaveCount(0);
 
