@@ -262,6 +262,14 @@ describe("POST /api/v1/leads", () => {
     expect((await call(leadsById.GET, { params: { id }, headers: builder })).status).toBe(403);
   });
 
+  it("takes a lead from our own pages (the full-page chat) though the allow-list does not name them", async () => {
+    // `call` sends requests to http://127.0.0.1:3000: that origin is the app's own.
+    const { id, chatId } = await publicFlowWithAnswer();
+    const res = await lead({ chatflowid: id, chatId, name: "Grace" }, "http://127.0.0.1:3000");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ chatflowid: id, name: "Grace" });
+  });
+
   it("is served at /api/v1/leads/ without a redirect (the proxy rewrites API paths, redirects pages)", () => {
     const api = proxy(new NextRequest("http://127.0.0.1:3000/api/v1/leads/", { method: "POST" }));
     expect(api.status).toBe(200);

@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import { preflight, withCors, type OriginResolver } from "@/lib/http/cors";
 import { clientIp } from "@/lib/access/client-ip";
+import { foreignOrigin } from "@/lib/http/same-origin";
 import { runChatflow } from "@/common/access/permissions";
 import { createLeadSchema } from "@/common/schemas/feedback";
 import { createLead } from "@/lib/services/feedback";
@@ -36,7 +37,7 @@ export const POST = withCors(
     async ({ req, body, caller }) =>
       createLead(
         { ...body, chatflowId: body.chatflowid },
-        { caller, origin: req.headers.get("origin"), clientIp: clientIp(req) },
+        { caller, origin: foreignOrigin(req), clientIp: clientIp(req) },
       ),
   ),
   corsOrigins,
