@@ -108,8 +108,13 @@ function EditorBody({ flow, reload, initial }: ShellProps & { initial: ReturnTyp
   const update = useUpdateChatflow(flow.id);
   const [conflict, setConflict] = useState(false);
   // The side panels open as they were left in this browser (none on a first visit: the canvas gets
-  // the room). The Tests tab and the test chat share the side: opening one closes the other.
-  const [panels, setPanels] = useState(() => (typeof window === "undefined" ? NO_PANELS : readPanels(localStorage)));
+  // the room). The Tests tab and the test chat share the side: opening one closes the other. On a
+  // phone (below 768 px) a panel covers the whole editor: none is reopened there.
+  const [panels, setPanels] = useState(() =>
+    typeof window === "undefined" || window.matchMedia("(max-width: 767.98px)").matches
+      ? NO_PANELS
+      : readPanels(localStorage),
+  );
   useEffect(() => writePanels(localStorage, panels), [panels]);
   const toggle = useCallback((panel: EditorPanel) => setPanels((p) => setPanel(p, panel, !p[panel])), []);
   const close = useCallback((panel: EditorPanel) => setPanels((p) => setPanel(p, panel, false)), []);
