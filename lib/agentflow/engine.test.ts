@@ -5,20 +5,8 @@ import { testContext } from "../flow/__fixtures__/graphs";
 import { buildAgentflow, type BuiltAgentflow, validateAgentflowGraph } from "./build";
 import { type ExecutionSnapshot, runAgentflow } from "./engine";
 import { initialPosition } from "./position";
+import { edge, node } from "../../dev/agentflow-graph";
 
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 const reply = (id: string, message: string) => node(id, "directReplyAgentflow", { directReplyMessage: message });
 
 async function built(graph: Graph): Promise<BuiltAgentflow> {

@@ -9,6 +9,7 @@ import { withUsageRecorder } from "../usage/recorder";
 import { buildAgentflow } from "./build";
 import { type ExecutionSnapshot, runAgentflow } from "./engine";
 import { initialPosition, type Position } from "./position";
+import { edge, node } from "../../dev/agentflow-graph";
 
 /**
  * Summary memory of the LLM and Agent steps through the engine and the scripted model: the summary
@@ -34,20 +35,6 @@ beforeAll(async () => {
   stub = await createModelStub({ brain });
 });
 afterAll(() => stub.close());
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 function graph(type: "llmAgentflow" | "agentAgentflow", memory: Record<string, unknown>): Graph {
   return {

@@ -7,6 +7,7 @@ import * as prediction from "../../app/api/v1/prediction/[id]/route";
 import * as executionById from "../../app/api/v1/executions/[id]/route";
 import { createChatflow } from "../../lib/services/chatflows";
 import { SUMMARY_INSTRUCTION, SUMMARY_PREFIX } from "../../lib/nodes/shared/memory-summary";
+import { edge, node } from "../../dev/agentflow-graph";
 
 /**
  * Summary memory across a chat's turns through the prediction route (issue 32 point 2): each turn is
@@ -27,20 +28,6 @@ const brain: Brain = ({ messages }) =>
   isSummaryCall(messages)
     ? { content: "Ada asked a long question.", usage: SUMMARY_USAGE }
     : { content: "answer", usage: ANSWER_USAGE };
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 beforeAll(async () => {
   stub = await createModelStub({ brain });

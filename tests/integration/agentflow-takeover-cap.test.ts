@@ -16,6 +16,7 @@ import {
 import { createChatflow } from "../../lib/services/chatflows";
 import { setupFirstAdmin } from "../../lib/services/users";
 import { waitFor } from "../queue/support";
+import { edge, node } from "../../dev/agentflow-graph";
 
 // Issue 32, the takeover cap (AGENTFLOW_MAX_TAKEOVERS): a run whose process keeps dying is taken over
 // at most that many times, then marked error naming the cap instead of being handed on for ever.
@@ -28,20 +29,6 @@ import { waitFor } from "../queue/support";
 // process is still running.
 
 const MAX = 2;
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 /** Start → HTTP (GET side/refund) → LLM → Direct Reply. */
 const refundThenSummary = (side: string, model: string) => ({

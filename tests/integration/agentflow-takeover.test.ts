@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelStub, type ModelStub } from "../../dev/model-stub/server";
 import { basicAuth, embeddedAppEnv, type RunningProcess, spawnReady } from "../../dev/processes";
 import { waitFor } from "../queue/support";
+import { edge, node } from "../../dev/agentflow-graph";
 
 // Issue 32, durability in an embedded server: a real server process (the app's start-up and route
 // handlers, tests/support/app-process.ts, on its own PGlite data directory) is killed with SIGKILL while two agentflow runs are mid-way, and a second process
@@ -59,20 +60,6 @@ function startSideEffects() {
     },
   };
 }
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 /** Start → HTTP (GET side/refund) → LLM → Direct Reply quoting the LLM. */
 const refundThenSummary = (side: string, model: string) => ({

@@ -9,6 +9,7 @@ import { setupFirstAdmin } from "../../lib/services/users";
 import { createChatflow } from "../../lib/services/chatflows";
 import { fixtureKeyOwner, systemCaller } from "../../dev/callers";
 import { parseSse } from "../../dev/route-server";
+import { edge, node } from "../../dev/agentflow-graph";
 
 /**
  * Issue 32: an anonymous visitor of a public agentflow (the widget, the full-page chat) is told its
@@ -23,20 +24,6 @@ let stub: ModelStub;
 let session: Record<string, string>;
 let key: string;
 let flowId: string;
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 beforeAll(async () => {
   stub = await createModelStub({ brain: () => ({ content: "Draft: refund 42 approved" }) });

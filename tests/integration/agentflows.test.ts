@@ -14,6 +14,7 @@ import { getExecutionOrThrow, listExecutionsFor } from "../../lib/services/execu
 import { listExecutionsQuery } from "../../common/schemas/execution";
 import { forgetProcessState } from "../../lib/state";
 import { parseSse } from "../../dev/route-server";
+import { edge, node } from "../../dev/agentflow-graph";
 
 /**
  * Agentflows through the prediction route (issue 32): a refund approval that drafts with a model,
@@ -24,20 +25,6 @@ import { parseSse } from "../../dev/route-server";
 let stub: ModelStub;
 let key: string;
 let flowId: string;
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 function refundApproval(stubUrl: string) {
   return {

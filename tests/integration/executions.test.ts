@@ -13,6 +13,7 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { setModelPrices } from "../../lib/services/usage";
+import { edge, node } from "../../dev/agentflow-graph";
 
 /**
  * The Executions API (issue 32, point 6) through its real routes: agentflow runs made by the
@@ -23,20 +24,6 @@ import { setModelPrices } from "../../lib/services/usage";
 let stub: ModelStub;
 const who = {} as Record<"admin" | "ada" | "bob", Record<string, string>>;
 const flows = {} as Record<"approval" | "echo" | "bobs", string>;
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 /** Start → LLM draft → Human Input → (proceed) LLM send that sets state / (reject) Direct Reply. */
 const approvalGraph = (stubUrl: string) => ({

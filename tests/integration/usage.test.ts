@@ -16,6 +16,7 @@ import { createChatflow } from "../../lib/services/chatflows";
 import { createApiKey } from "../../lib/services/api-keys";
 import { createUser, setupFirstAdmin } from "../../lib/services/users";
 import { getDb } from "../../lib/db/client";
+import { edge, node } from "../../dev/agentflow-graph";
 
 const REPORTED = { prompt_tokens: 111, completion_tokens: 22 };
 const NO_COUNTS_ANSWER = "An answer whose provider sent no token counts.";
@@ -33,20 +34,6 @@ const who = {} as Record<"admin" | "ada" | "bob", Record<string, string>>;
 const flows = {} as Record<"chat" | "agent" | "bobs", string>;
 let adaKey: string;
 let adaPredictKey: string;
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 /** Start → LLM (one model call, no callbacks of its own: counted through LangChain's implicit config). */
 const agentGraph = (stubUrl: string) => ({

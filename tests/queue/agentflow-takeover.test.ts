@@ -12,6 +12,7 @@ import { createApiKey } from "../../lib/services/api-keys";
 import { createChatflow } from "../../lib/services/chatflows";
 import { auth } from "../support/http";
 import { killWorkers, spawnWorker, waitFor } from "./support";
+import { edge, node } from "../../dev/agentflow-graph";
 
 // Issue 32 in queue mode (point 10): an agentflow run is a prediction job whose steps are stored
 // after each node. A worker SIGKILLed mid-run hands the run over: the job's retry on another worker
@@ -30,20 +31,6 @@ const side = http.createServer((req, res) => {
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ refunded: true, path: p }));
 });
 let sideUrl = "";
-
-const node = (id: string, type: string, inputs: Record<string, unknown> = {}) => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data: { inputs },
-});
-const edge = (source: string, output: string, target: string, input = "input") => ({
-  id: `${source}-${output}-${target}-${input}`,
-  source,
-  sourceHandle: `${source}:out:${output}`,
-  target,
-  targetHandle: `${target}:in:${input}`,
-});
 
 /** Start → HTTP (GET side/<path>) → LLM → Direct Reply quoting the LLM. */
 const refundThenSummary = (path: string) => ({
