@@ -5,7 +5,7 @@ import { newId, type Session, type SessionStore } from "./store";
 import type { ChatMessage, FeedbackRating, HumanDecision, SourceDocument, Upload, UsedTool } from "./types";
 import { streamErrorMessage } from "@/common/schemas/stream-error";
 import { readToolStart } from "@/browser/client/tool-progress";
-import { answerSteps, readAction, startedStep } from "./agentflow";
+import { answerSteps, readAction, startedStep } from "@/browser/client/agentflow-steps";
 
 interface Ask {
   question: string;

@@ -1,3 +1,4 @@
+import type { FlowStep } from "@/browser/client/agentflow-steps";
 // The server's types, not copies: type-only imports are erased, so neither zod nor lib/ is bundled.
 import type { z } from "zod";
 import type { WidgetTheme } from "@/common/schemas/chatflow";
@@ -52,13 +53,8 @@ export interface Upload {
   mime: string;
 }
 
-/** One step of an agentflow's answer: which node, how it ended, how long it took (not what it computed). */
-export interface FlowStep {
-  nodeId: string;
-  label: string;
-  status: ExecutedNode["status"];
-  timeMs?: number;
-}
+/** One step of an agentflow's answer (shared with the studio's test chat). */
+export type { FlowStep };
 
 /** Flowise's answer to a Human Input: approve (proceed) or reject, with optional feedback. */
 export interface HumanDecision {

@@ -1,5 +1,5 @@
 import { el } from "../render-markdown";
-import { feedbackEnabled, stepStatusLabel } from "../agentflow";
+import { feedbackEnabled, stepStatusLabel } from "@/browser/client/agentflow-steps";
 import type { FlowStep, HumanDecision, HumanInputAction } from "../types";
 import { icon } from "./icons";
 
